@@ -1,0 +1,214 @@
+"""The engine contract every game follows, and the loop that plays one game.
+
+A game module provides a `GameSpec`: metadata, knobs, bots, and `new_state`,
+which builds a `GameState` for one game from (rules, players, rng). A state is
+a small state machine in the OpenSpiel style:
+
+    current_player() -> seat to act
+    legal_actions()  -> distinct hashable actions, in a fixed order
+    apply_action(a)
+    is_terminal()
+    view(seat)       -> what that seat may see (never the state itself)
+    record()         -> GameRecord once terminal
+    check_invariants()  raises InvariantError (conservation of cards, chips)
+    clone()          -> an independent copy, for search bots' rollouts
+
+States hold plain ints and lists, and do no I/O: the same states serve the
+batch runner, `replay` (through an optional `log` list of readable lines) and
+future search bots. All chance draws from the rng handed to `new_state`.
+
+Randomness: game i of a run draws from streams derived from (seed, i) alone,
+so results don't depend on workers or chunking, and game i can be replayed by
+itself. The game's chance stream is separate from the bots' streams, so two
+variants with the same seed deal the same first shuffle (common random
+numbers) whatever the bots do.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import time
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from balancer.errors import GameFault
+from balancer.knobs import Knob
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """What one finished game yields: everything the report needs about it."""
+
+    scores: tuple[float, ...]  # per physical seat
+    length: int  # tricks, rounds or deals: the game's length unit
+    events: dict[str, float]  # RULES.md §5 names -> count (or value)
+
+
+class GameState(Protocol):
+    log: list[str] | None
+
+    def current_player(self) -> int: ...
+    def legal_actions(self) -> list[Hashable]: ...
+    def apply_action(self, action: Hashable) -> None: ...
+    def is_terminal(self) -> bool: ...
+    def view(self, seat: int) -> Any: ...
+    def record(self) -> GameRecord: ...
+    def check_invariants(self) -> None: ...
+    def clone(self) -> GameState: ...
+
+
+class Bot(Protocol):
+    """A bot is a function of a view: it never sees the state."""
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable: ...
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    name: str
+    meaning: str
+    factory: Callable[..., Bot]  # called with the bot's params (and nothing else)
+    params: tuple[Knob, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str  # "fish-dash-cash"
+    short: str  # "fdc"
+    min_players: int
+    max_players: int
+    knobs: tuple[Knob, ...]
+    events: tuple[str, ...]  # RULES.md §5 names, in report order
+    higher_is_better: bool  # scores: money and chips high, Kimekimera totals low
+    length_unit: str  # "tricks", "rounds", "deals"
+    rules_version: int  # bump whenever the game's behaviour changes
+    new_state: Callable[[Mapping[str, Any], int, random.Random], GameState]
+    # Reason a (rules, players) combination can't be played, or None.
+    unplayable: Callable[[Mapping[str, Any], int], str | None]
+    # Events that are a value per game (e.g. a maximum), not a count.
+    value_events: tuple[str, ...] = ()
+
+
+def derive_rng(seed: int, index: int, stream: str) -> random.Random:
+    """A generator for one stream of one game, from (seed, index, stream) alone.
+
+    String seeds are hashed with SHA-512 by `random.Random`, which is stable
+    across processes, platforms and PYTHONHASHSEED.
+    """
+    return random.Random(f"{seed}/{index}/{stream}")
+
+
+def win_shares(scores: Sequence[float], higher_is_better: bool) -> tuple[float, ...]:
+    """1 for a sole winner, 1/k each for a k-way tie for best, 0 otherwise."""
+    best = max(scores) if higher_is_better else min(scores)
+    winners = sum(1 for s in scores if s == best)
+    return tuple(1.0 / winners if s == best else 0.0 for s in scores)
+
+
+class MoveTimeout(Exception):
+    pass
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise MoveTimeout
+
+
+@dataclass
+class Seat:
+    """One seat's bot for a game, and how the run names it."""
+
+    label: str
+    bot: Bot
+    time_limit: float | None = None  # seconds per move; None: unlimited
+
+
+def play_game(
+    spec: GameSpec,
+    rules: Mapping[str, Any],
+    seats: Sequence[Seat],
+    seed: int,
+    index: int,
+    *,
+    check: bool = False,
+    log: list[str] | None = None,
+) -> GameRecord:
+    """Play game `index` of a run to the end and return its record.
+
+    Every bot action is checked against the legal actions; a bot that raises,
+    answers illegally or runs past its time limit raises `GameFault` naming
+    the game, seed, seat and bot, so the game can be replayed alone.
+    """
+    state = spec.new_state(rules, len(seats), derive_rng(seed, index, "game"))
+    state.log = log
+    bot_rngs = [derive_rng(seed, index, f"seat{s}") for s in range(len(seats))]
+    if check:
+        state.check_invariants()
+    while not state.is_terminal():
+        seat = state.current_player()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            # A forced move is no decision: the bot is not asked.
+            action = legal[0]
+        else:
+            action = _ask(seats[seat], state.view(seat), legal, bot_rngs[seat], seed, index, seat)
+            if action not in legal:
+                raise GameFault(
+                    f"illegal move {action!r}",
+                    index=index,
+                    seed=seed,
+                    seat=seat,
+                    bot=seats[seat].label,
+                )
+        state.apply_action(action)
+        if check:
+            state.check_invariants()
+    return state.record()
+
+
+def _ask(
+    seat: Seat,
+    view: Any,
+    legal: list[Hashable],
+    rng: random.Random,
+    seed: int,
+    index: int,
+    seat_no: int,
+) -> Hashable:
+    limit = seat.time_limit
+    try:
+        if limit is None:
+            return seat.bot.act(view, legal, rng)
+        return _act_with_alarm(seat.bot, view, legal, rng, limit)
+    except MoveTimeout:
+        reason = f"no move within the time limit of {limit:g}s"
+    except (KeyboardInterrupt, SystemExit, GameFault):
+        raise
+    except Exception as exc:  # a bot's own failure, whatever it is
+        reason = f"the bot raised {type(exc).__name__}: {exc}"
+    raise GameFault(reason, index=index, seed=seed, seat=seat_no, bot=seat.label)
+
+
+def _act_with_alarm(
+    bot: Bot, view: Any, legal: list[Hashable], rng: random.Random, limit: float
+) -> Hashable:
+    """Interrupt a bot that takes too long, where the platform lets us.
+
+    SIGALRM only works in a process's main thread; elsewhere the move is timed
+    after the fact, which still catches a slow bot (but not one that never returns).
+    """
+    try:
+        previous = signal.signal(signal.SIGALRM, _on_alarm)
+    except ValueError:  # not the main thread
+        started = time.monotonic()
+        action = bot.act(view, legal, rng)
+        if time.monotonic() - started > limit:
+            raise MoveTimeout from None
+        return action
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        return bot.act(view, legal, rng)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
