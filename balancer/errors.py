@@ -54,3 +54,10 @@ class GameFault(Exception):
         self.seat = seat
         self.bot = bot
         super().__init__(f"game {index} (seed {seed}), seat {seat}, bot {bot!r}: {reason}")
+
+    def __reduce__(self):  # noqa: ANN204 - crosses process boundaries from workers
+        return (_rebuild_fault, (self.reason, self.index, self.seed, self.seat, self.bot))
+
+
+def _rebuild_fault(reason: str, index: int, seed: int, seat: int, bot: str) -> GameFault:
+    return GameFault(reason, index=index, seed=seed, seat=seat, bot=bot)

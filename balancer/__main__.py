@@ -1,0 +1,5 @@
+import sys
+
+from balancer.cli import main
+
+sys.exit(main())

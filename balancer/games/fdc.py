@@ -1,0 +1,637 @@
+"""Fish! Dash! Cash! (`fish-dash-cash`, short `fdc`), 2 to 6 players: RULES.md §1.
+
+The rules implemented, in brief (RULES.md §1 and §6 are the authority, and
+every open point is a knob listed in `KNOBS`):
+
+- A deck of colours × roles (fish, dash, cash) × numbers × copies; deal
+  `hand_size` each; the rest is the draw pile. Seat 0 (or a random seat) leads.
+- A trick: the leader plays any card, then every other player with cards, in
+  seat order, plays any card. A leader with an empty hand passes the lead to
+  the next seat with cards.
+- Cancelling: off-colour cards are discarded, then every lead-colour card whose
+  number appears more than once (the lead card included).
+- 猫に小判: when every follower who played is off-colour and at least
+  `neko_min_followers` followers played, the lead card is discarded instead and
+  the followers' cards resolve (duplicates among them cancelled when
+  `neko_cancel_duplicates`), in ascending number order.
+- Resolution, otherwise in descending number order (ties, possible only when
+  duplicates survive, in play order): a fish goes to its owner's territory; a
+  dash steals one uncashed, unprotected fish not played this trick from another
+  territory, or protects the owner's fish for the rest of the trick (forced
+  when there is nothing to steal); a cash turns all the owner's uncashed fish
+  into money.
+- The owner of the first card resolved leads next; if nothing resolved, the
+  leader stays (or passes to the next seat). Each player, from the new leader
+  in seat order, draws one card while the pile lasts. The game ends when every
+  hand is empty.
+- Money is the cashed fish (count, face value, or face value + 1); uncashed fish
+  score `uncashed_value` each; highest score wins, ties share.
+
+Card encoding: with C colours, R roles, N numbers and K copies,
+`card = ((colour * R + role_index) * N + (number - low)) * K + copy`, so a
+card's colour, role and number are table look-ups (`Deck`). Roles are stored
+as FISH/DASH/CASH codes, whatever order the deck lists them in.
+
+Decisions: a seat to play chooses a card from its hand (the action is the card);
+a dash owner with something to steal chooses PROTECT or a fish card to steal
+(the action is that fish's card; its territory names the victim).
+
+`lead_changes` counts a change of sole money leader after a trick, the first
+player ever to become sole leader included (the previous sole leader was
+nobody).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from balancer import knobs
+from balancer.engine import GameRecord, GameSpec
+from balancer.errors import InvariantError
+
+FISH, DASH, CASH = 0, 1, 2
+ROLE_NAMES = ("fish", "dash", "cash")
+PROTECT = -1  # the dash action that protects; any other dash action is a fish card
+
+PLAY, DASH_CHOICE, OVER = 0, 1, 2  # phases
+
+EVENTS = (
+    "neko_ni_koban",
+    "cards_cancelled",
+    "steals",
+    "protects",
+    "cash_events",
+    "fish_cashed",
+    "fish_uncashed_at_end",
+    "lead_changes",
+)
+
+DEFAULT_DECK = {"colours": ["red", "blue"], "roles": ["fish", "dash", "cash"], "numbers": [0, 9]}
+DEFAULT_DECK["copies"] = 1
+MAX_DECK_CARDS = 10_000
+
+
+def _check_deck(value: Any) -> dict:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"expected a mapping with colours, roles, numbers, copies; got {value!r}")
+    unknown = set(value) - set(DEFAULT_DECK)
+    if unknown:
+        raise ValueError(f"unknown deck key {sorted(map(str, unknown))[0]!r}")
+    deck = {**DEFAULT_DECK, **value}
+    colours, roles, numbers, copies = (
+        deck["colours"],
+        deck["roles"],
+        deck["numbers"],
+        deck["copies"],
+    )
+    if (
+        not isinstance(colours, list)
+        or not colours
+        or not all(isinstance(c, str) and c for c in colours)
+    ):
+        raise ValueError("deck.colours must be a non-empty list of names")
+    if len(set(colours)) != len(colours):
+        raise ValueError("deck.colours has a name twice")
+    if not isinstance(roles, list) or not roles or not all(r in ROLE_NAMES for r in roles):
+        raise ValueError("deck.roles must be a non-empty list of fish, dash, cash")
+    if len(set(roles)) != len(roles):
+        raise ValueError("deck.roles has a role twice")
+    if (
+        not isinstance(numbers, list)
+        or len(numbers) != 2
+        or not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers)
+        or numbers[0] > numbers[1]
+        or numbers[0] < 0
+    ):
+        raise ValueError("deck.numbers must be [low, high], whole numbers with 0 <= low <= high")
+    if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+        raise ValueError("deck.copies must be a whole number, at least 1")
+    size = len(colours) * len(roles) * (numbers[1] - numbers[0] + 1) * copies
+    if size > MAX_DECK_CARDS:
+        raise ValueError(f"the deck would hold {size} cards; at most {MAX_DECK_CARDS}")
+    return {
+        "colours": list(colours),
+        "roles": list(roles),
+        "numbers": list(numbers),
+        "copies": copies,
+    }
+
+
+KNOBS = (
+    knobs.custom(
+        "deck",
+        "rules",
+        DEFAULT_DECK,
+        "the deck: colours × roles × numbers [low, high] × copies of each card",
+        _check_deck,
+        "mapping",
+    ),
+    knobs.integer("hand_size", "rules", 5, "cards dealt to each player", low=1, high=1000),
+    knobs.choice(
+        "first_leader", "rules", "seat0", "who leads the first trick", ("seat0", "random")
+    ),
+    knobs.boolean(
+        "neko_ni_koban", "rules", True, "猫に小判: all followers off-colour discards the lead"
+    ),
+    knobs.integer(
+        "neko_min_followers",
+        "rules",
+        2,
+        "followers who must have played for 猫に小判 to fire",
+        low=1,
+        high=1000,
+    ),
+    knobs.boolean(
+        "neko_cancel_duplicates",
+        "rules",
+        True,
+        "under 猫に小判, followers' cards with a repeated number cancel",
+    ),
+    knobs.choice(
+        "leader_if_nothing_resolves",
+        "rules",
+        "same",
+        "who leads when no card resolved: the same leader or the next seat",
+        ("same", "next"),
+    ),
+    knobs.choice(
+        "cash_value",
+        "scoring",
+        "count",
+        "money per cashed fish: 1, its number, or its number + 1",
+        ("count", "face", "face_plus_one"),
+    ),
+    knobs.integer(
+        "uncashed_value", "scoring", 0, "points per fish still uncashed at the end", low=-1000
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Deck:
+    """Look-up tables for one deck: a card's colour, role and number, and its money."""
+
+    size: int
+    colour: tuple[int, ...]
+    role: tuple[int, ...]
+    number: tuple[int, ...]
+    colour_names: tuple[str, ...]
+
+    def describe(self, card: int) -> str:
+        colour = self.colour_names[self.colour[card]]
+        return f"{colour} {ROLE_NAMES[self.role[card]]} {self.number[card]}"
+
+
+@lru_cache(maxsize=64)
+def _deck(
+    colours: tuple[str, ...], roles: tuple[str, ...], low: int, high: int, copies: int
+) -> Deck:
+    colour, role, number = [], [], []
+    for c in range(len(colours)):
+        for r in roles:
+            for n in range(low, high + 1):
+                for _ in range(copies):
+                    colour.append(c)
+                    role.append(ROLE_NAMES.index(r))
+                    number.append(n)
+    return Deck(len(colour), tuple(colour), tuple(role), tuple(number), colours)
+
+
+def deck_for(rules: Mapping[str, Any]) -> Deck:
+    d = rules["deck"]
+    return _deck(
+        tuple(d["colours"]), tuple(d["roles"]), d["numbers"][0], d["numbers"][1], d["copies"]
+    )
+
+
+def describe(card: int, rules: Mapping[str, Any] | None = None) -> str:
+    """A card as a person reads it, e.g. 'red fish 7' (default deck unless rules say otherwise)."""
+    return deck_for(rules or {"deck": DEFAULT_DECK}).describe(card)
+
+
+def money_values(rules: Mapping[str, Any]) -> tuple[int, ...]:
+    """Money per card when cashed, by `cash_value`."""
+    deck = deck_for(rules)
+    mode = rules["cash_value"]
+    if mode == "count":
+        return (1,) * deck.size
+    bonus = 1 if mode == "face_plus_one" else 0
+    return tuple(n + bonus for n in deck.number)
+
+
+def unplayable(rules: Mapping[str, Any], players: int) -> str | None:
+    deck = deck_for(rules)
+    if rules["hand_size"] * players > deck.size:
+        return (
+            f"the deck holds {deck.size} cards, too few to deal "
+            f"{rules['hand_size']} to each of {players} players"
+        )
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may see. Cashed fish are face down: others see only how many."""
+
+    seat: int
+    phase: int  # PLAY or DASH_CHOICE
+    hand: tuple[int, ...]
+    leader: int
+    trick: tuple[tuple[int, int], ...]  # (seat, card) played so far this trick, in order
+    territories: tuple[tuple[int, ...], ...]  # uncashed fish, face up, per seat
+    cashed_counts: tuple[int, ...]
+    my_cashed: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    pile_size: int
+    # During a dash choice: the cards still to resolve after this dash, in order,
+    # and the seats whose territories are protected.
+    to_resolve: tuple[tuple[int, int], ...]
+    protected: tuple[int, ...]
+    played_this_trick: frozenset[int]
+    tricks_played: int
+    rules: Mapping[str, Any]
+    deck: Deck
+
+
+class State:
+    """One game of Fish! Dash! Cash! in progress (see the module docstring)."""
+
+    __slots__ = (
+        "rules",
+        "deck",
+        "players",
+        "money_of",
+        "hands",
+        "pile",
+        "territory",
+        "cashed",
+        "discard",
+        "leader",
+        "order",
+        "turn",
+        "plays",
+        "resolve_queue",
+        "resolve_at",
+        "protected",
+        "played_fish",
+        "next_leader",
+        "phase",
+        "tricks",
+        "events",
+        "sole_leader",
+        "log",
+    )
+
+    log: list[Any] | None  # str for everyone, (seat, str) for one seat
+
+    def __init__(self, rules: Mapping[str, Any], players: int, rng: random.Random) -> None:
+        self.rules = rules
+        self.deck = deck_for(rules)
+        self.players = players
+        self.money_of = money_values(rules)
+        self.log = None
+        cards = list(range(self.deck.size))
+        rng.shuffle(cards)
+        size = rules["hand_size"]
+        self.hands = [cards[s * size : (s + 1) * size] for s in range(players)]
+        # The pile is drawn from its end: pile[-1] is the top card.
+        self.pile = cards[players * size :]
+        self.pile.reverse()
+        self.territory: list[list[int]] = [[] for _ in range(players)]
+        self.cashed: list[list[int]] = [[] for _ in range(players)]
+        self.discard: list[int] = []
+        self.plays: list[tuple[int, int]] = []
+        self.resolve_queue: list[tuple[int, int]] = []
+        self.resolve_at = 0
+        self.protected: list[bool] = [False] * players
+        self.played_fish: set[int] = set()
+        self.next_leader = -1
+        self.tricks = 0
+        self.events = dict.fromkeys(EVENTS, 0)
+        self.sole_leader = -1
+        first = 0 if rules["first_leader"] == "seat0" else rng.randrange(players)
+        self.leader = first
+        self.order: list[int] = []
+        self.turn = 0
+        self.phase = PLAY
+        self._start_trick(first)
+
+    # -- the contract -------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.phase == PLAY:
+            return self.order[self.turn]
+        if self.phase == DASH_CHOICE:
+            return self.resolve_queue[self.resolve_at][0]
+        return -1
+
+    def legal_actions(self) -> list[int]:
+        if self.phase == PLAY:
+            return list(self.hands[self.order[self.turn]])
+        if self.phase == DASH_CHOICE:
+            return [PROTECT, *self._stealable(self.resolve_queue[self.resolve_at][0])]
+        return []
+
+    def apply_action(self, action: int) -> None:
+        if self.phase == PLAY:
+            seat = self.order[self.turn]
+            self.hands[seat].remove(action)
+            self.plays.append((seat, action))
+            self.turn += 1
+            if self.turn == len(self.order):
+                self._cancel_and_order()
+                self._resolve()
+        elif self.phase == DASH_CHOICE:
+            seat, card = self.resolve_queue[self.resolve_at]
+            self._dash(seat, action)
+            self.discard.append(card)
+            self.resolve_at += 1
+            self.phase = PLAY
+            self._resolve()
+        else:
+            raise ValueError("the game is over")
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def view(self, seat: int) -> View:
+        dash = self.phase == DASH_CHOICE
+        return View(
+            seat=seat,
+            phase=self.phase,
+            hand=tuple(self.hands[seat]),
+            leader=self.leader,
+            trick=tuple(self.plays),
+            territories=tuple(tuple(t) for t in self.territory),
+            cashed_counts=tuple(len(c) for c in self.cashed),
+            my_cashed=tuple(self.cashed[seat]),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            pile_size=len(self.pile),
+            to_resolve=tuple(self.resolve_queue[self.resolve_at + 1 :]) if dash else (),
+            protected=tuple(s for s in range(self.players) if self.protected[s]),
+            played_this_trick=frozenset(self.played_fish),
+            tricks_played=self.tricks,
+            rules=self.rules,
+            deck=self.deck,
+        )
+
+    def record(self) -> GameRecord:
+        events = dict(self.events)
+        events["fish_uncashed_at_end"] = sum(len(t) for t in self.territory)
+        return GameRecord(tuple(self.scores()), self.tricks, events)
+
+    def check_invariants(self) -> None:
+        places = [*self.hands, self.pile, *self.territory, *self.cashed, self.discard]
+        held = [card for place in places for card in place]
+        if self.phase != OVER:
+            held += self._cards_in_trick()
+        if sorted(held) != list(range(self.deck.size)):
+            raise InvariantError(
+                f"cards not conserved: {len(held)} held, {len(set(held))} distinct, "
+                f"deck of {self.deck.size}"
+            )
+        for seat, cards in enumerate(self.cashed):
+            if any(self.deck.role[c] != FISH for c in cards + self.territory[seat]):
+                raise InvariantError(f"seat {seat} holds a non-fish card as a fish")
+
+    def clone(self) -> State:
+        other = State.__new__(State)
+        for name in State.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = [list(h) for h in self.hands]
+        other.pile = list(self.pile)
+        other.territory = [list(t) for t in self.territory]
+        other.cashed = [list(c) for c in self.cashed]
+        other.discard = list(self.discard)
+        other.order = list(self.order)
+        other.plays = list(self.plays)
+        other.resolve_queue = list(self.resolve_queue)
+        other.protected = list(self.protected)
+        other.played_fish = set(self.played_fish)
+        other.events = dict(self.events)
+        other.log = None
+        return other
+
+    # -- scoring ----------------------------------------------------------
+
+    def money(self, seat: int) -> int:
+        money_of = self.money_of
+        return sum(money_of[c] for c in self.cashed[seat])
+
+    def scores(self) -> list[float]:
+        extra = self.rules["uncashed_value"]
+        return [float(self.money(s) + extra * len(self.territory[s])) for s in range(self.players)]
+
+    # -- a trick, step by step ----------------------------------------------
+
+    def _start_trick(self, leader: int) -> None:
+        hands = self.hands
+        players = self.players
+        if not any(hands):
+            self.phase = OVER
+            if self.log is not None:
+                self.log.append(f"Game over after {self.tricks} tricks: scores {self.scores()}")
+            return
+        while not hands[leader]:
+            leader = (leader + 1) % players
+        self.leader = leader
+        self.order = [
+            seat
+            for seat in ((leader + k) % players for k in range(players))
+            if hands[seat] or seat == leader
+        ]
+        self.turn = 0
+        self.plays = []
+        self.phase = PLAY
+        if self.log is not None:
+            self.log.append(f"Trick {self.tricks + 1}: seat {leader} leads")
+            for seat in range(players):
+                cards = ", ".join(self.deck.describe(c) for c in hands[seat]) or "(empty)"
+                self.log.append((seat, f"  seat {seat}'s hand: {cards}"))
+
+    def _cancel_and_order(self) -> None:
+        """Steps 2-4: discard cancelled cards and queue the survivors in resolution order."""
+        deck = self.deck
+        survivors, cancelled, neko = sort_out(self.plays, self.rules, deck)
+        if neko:
+            self.events["neko_ni_koban"] += 1
+        self.discard.extend(cancelled)
+        self.events["cards_cancelled"] += len(cancelled)
+        self.resolve_queue = survivors
+        self.resolve_at = 0
+        self.played_fish = {card for _, card in self.plays if deck.role[card] == FISH}
+        self.next_leader = survivors[0][0] if survivors else -1
+        if self.log is not None:
+            played = ", ".join(f"seat {s}: {deck.describe(c)}" for s, c in self.plays)
+            self.log.append(f"  played {played}")
+            if neko:
+                self.log.append("  猫に小判! the lead card is discarded")
+            if cancelled:
+                self.log.append(f"  cancelled: {', '.join(deck.describe(c) for c in cancelled)}")
+
+    def _resolve(self) -> None:
+        """Resolve queued cards until a dash needs a choice or the trick ends."""
+        role = self.deck.role
+        queue = self.resolve_queue
+        while self.resolve_at < len(queue):
+            seat, card = queue[self.resolve_at]
+            kind = role[card]
+            if kind == FISH:
+                self.territory[seat].append(card)
+                if self.log is not None:
+                    self.log.append(f"  seat {seat}'s fish {self.deck.describe(card)} lands")
+            elif kind == CASH:
+                self._cash(seat)
+                self.discard.append(card)
+            elif self._stealable(seat):
+                self.phase = DASH_CHOICE
+                return
+            else:
+                self._dash(seat, PROTECT)
+                self.discard.append(card)
+            self.resolve_at += 1
+        self._end_trick()
+
+    def _stealable(self, seat: int) -> list[int]:
+        played, protected, territory = self.played_fish, self.protected, self.territory
+        players = self.players
+        found = []
+        for k in range(1, players):
+            victim = (seat + k) % players
+            if not protected[victim]:
+                found.extend(f for f in territory[victim] if f not in played)
+        return found
+
+    def _dash(self, seat: int, action: int) -> None:
+        if action == PROTECT:
+            self.protected[seat] = True
+            self.events["protects"] += 1
+            if self.log is not None:
+                self.log.append(f"  seat {seat} dashes and protects")
+            return
+        for victim, fish in enumerate(self.territory):
+            if action in fish:
+                fish.remove(action)
+                self.territory[seat].append(action)
+                self.events["steals"] += 1
+                if self.log is not None:
+                    desc = self.deck.describe(action)
+                    self.log.append(f"  seat {seat} dashes and steals {desc} from seat {victim}")
+                return
+        raise ValueError(f"no territory holds fish {action}")
+
+    def _cash(self, seat: int) -> None:
+        fish = self.territory[seat]
+        self.events["cash_events"] += 1
+        self.events["fish_cashed"] += len(fish)
+        if self.log is not None:
+            self.log.append(f"  seat {seat} cashes {len(fish)} fish")
+        self.cashed[seat].extend(fish)
+        fish.clear()
+
+    def _end_trick(self) -> None:
+        self.tricks += 1
+        players = self.players
+        self.protected = [False] * players
+        self.played_fish = set()
+        self.resolve_queue = []
+        self.resolve_at = 0
+        self._count_lead_change()
+        if self.next_leader >= 0:
+            leader = self.next_leader
+        elif self.rules["leader_if_nothing_resolves"] == "same":
+            leader = self.leader
+        else:
+            leader = (self.leader + 1) % players
+        pile, hands = self.pile, self.hands
+        for k in range(players):
+            if not pile:
+                break
+            hands[(leader + k) % players].append(pile.pop())
+            if self.log is not None:
+                seat = (leader + k) % players
+                self.log.append(f"  seat {seat} draws a card")
+                self.log.append(
+                    (seat, f"  seat {seat} draws {self.deck.describe(hands[seat][-1])}")
+                )
+        if self.log is not None:
+            money = [self.money(s) for s in range(players)]
+            self.log.append(f"  money {money}; next leader seat {leader}")
+        self._start_trick(leader)
+
+    def _count_lead_change(self) -> None:
+        money = [self.money(s) for s in range(self.players)]
+        best = max(money)
+        if best > 0 and money.count(best) == 1:
+            sole = money.index(best)
+            if sole != self.sole_leader:
+                self.events["lead_changes"] += 1
+                self.sole_leader = sole
+
+    def _cards_in_trick(self) -> list[int]:
+        """Cards played this trick and not yet moved to a territory or the discard."""
+        if self.phase == PLAY:
+            return [card for _, card in self.plays]
+        # During a dash choice only the dash itself and the cards after it are in flight.
+        return [card for _, card in self.resolve_queue[self.resolve_at :]]
+
+
+def sort_out(
+    plays: list[tuple[int, int]], rules: Mapping[str, Any], deck: Deck
+) -> tuple[list[tuple[int, int]], list[int], bool]:
+    """Cancelling and order (steps 2-4) for a trick's plays, leader first.
+
+    Returns the surviving (seat, card) plays in resolution order, the cancelled
+    cards, and whether 猫に小判 fired. Bots use it to foresee a trick.
+    """
+    colour, number = deck.colour, deck.number
+    lead_card = plays[0][1]
+    lead_colour = colour[lead_card]
+    followers = plays[1:]
+    neko = (
+        rules["neko_ni_koban"]
+        and len(followers) >= rules["neko_min_followers"]
+        and all(colour[card] != lead_colour for _, card in followers)
+    )
+    if neko:
+        cancelled = [lead_card]
+        candidates = followers
+        dedupe = rules["neko_cancel_duplicates"]
+    else:
+        candidates = [p for p in plays if colour[p[1]] == lead_colour]
+        cancelled = [card for _, card in plays if colour[card] != lead_colour]
+        dedupe = True
+    if dedupe:
+        counts: dict[int, int] = {}
+        for _, card in candidates:
+            counts[number[card]] = counts.get(number[card], 0) + 1
+        survivors = [p for p in candidates if counts[number[p[1]]] == 1]
+        cancelled += [card for _, card in candidates if counts[number[card]] > 1]
+    else:
+        survivors = list(candidates)
+    # sorted() is stable, so equal numbers keep play order (seat order from the leader).
+    survivors.sort(key=lambda p: number[p[1]], reverse=not neko)
+    return survivors, cancelled, neko
+
+
+def new_state(rules: Mapping[str, Any], players: int, rng: random.Random) -> State:
+    return State(rules, players, rng)
+
+
+SPEC = GameSpec(
+    name="fish-dash-cash",
+    short="fdc",
+    min_players=2,
+    max_players=6,
+    knobs=KNOBS,
+    events=EVENTS,
+    higher_is_better=True,
+    length_unit="tricks",
+    rules_version=1,
+    new_state=new_state,
+    unplayable=unplayable,
+)

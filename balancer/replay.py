@@ -1,0 +1,57 @@
+"""A readable play-by-play of one game of a run, exactly as the run played it.
+
+The game is played again from (seed, index) with the same seating, with the
+state's log switched on. Log entries are plain strings (seen by everyone) or
+(seat, text) pairs (seen by that seat only, e.g. a hand or a face-down
+discard); `--seat S` keeps what seat S could see.
+"""
+
+from __future__ import annotations
+
+from balancer.engine import GameRecord, play_game, win_shares
+from balancer.runner import DEFAULT_PLUGIN_MOVE_LIMIT, build_seats
+from balancer.variant import Variant
+
+LogEntry = str | tuple[int, str]
+
+
+def replay_game(variant: Variant, index: int) -> tuple[list[LogEntry], GameRecord]:
+    slots = build_seats(variant, DEFAULT_PLUGIN_MOVE_LIMIT)
+    seated = [slots[variant.bot_slot(seat, index)] for seat in range(variant.players)]
+    log: list[LogEntry] = []
+    record = play_game(
+        variant.spec, variant.rules, seated, variant.seed, index, check=True, log=log
+    )
+    return log, record
+
+
+def visible(entry: LogEntry, seat: int | None) -> str | None:
+    if isinstance(entry, str):
+        return entry
+    owner, text = entry
+    if seat is None or owner == seat:
+        return text if seat is not None else f"[seat {owner} only] {text}"
+    return None
+
+
+def replay_text(variant: Variant, index: int, seat: int | None = None) -> str:
+    log, record = replay_game(variant, index)
+    spec = variant.spec
+    labels = [variant.seats[variant.bot_slot(s, index)].label for s in range(variant.players)]
+    lines = [
+        f"{variant.name}: game {index} of seed {variant.seed} ({spec.name})",
+        "seats: " + ", ".join(f"{s}={label}" for s, label in enumerate(labels)),
+    ]
+    if seat is not None:
+        lines.append(f"(only what seat {seat} could see)")
+    lines.append("")
+    lines += [text for entry in log if (text := visible(entry, seat)) is not None]
+    shares = win_shares(record.scores, spec.higher_is_better)
+    lines += [
+        "",
+        f"length: {record.length} {spec.length_unit}",
+        "scores: " + ", ".join(f"seat {s} {v:g}" for s, v in enumerate(record.scores)),
+        "win shares: " + ", ".join(f"seat {s} {v:.3g}" for s, v in enumerate(shares)),
+        "events: " + ", ".join(f"{k} {v:g}" for k, v in record.events.items()),
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,165 @@
+"""Play a variant's games in batches, on one core or many, and collect the records.
+
+Game i depends only on (seed, i) (see engine.derive_rng), so the games can be
+split into chunks and spread over any number of processes: the result is the
+same table, in game order, whatever the worker count or chunk size. A backend
+is anything that maps a function over chunks and yields results in order; the
+local ones are in-process and a process pool. A cluster backend (Dask) plugs
+in the same way.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from balancer import bots as bot_registry
+from balancer.engine import GameRecord, Seat, play_game, win_shares
+from balancer.variant import Variant, bot_params_with_defaults, resolve_bot
+
+# A plugin bot gets this long per move unless the run says otherwise; the
+# built-in bots are ours and tested, and pay no timer cost.
+DEFAULT_PLUGIN_MOVE_LIMIT = 10.0
+
+
+@dataclass(frozen=True)
+class Chunk:
+    variant: Variant
+    start: int
+    stop: int
+    check: bool
+    plugin_move_limit: float
+
+
+@dataclass
+class ChunkResult:
+    start: int
+    records: list[GameRecord]
+
+
+def build_seats(variant: Variant, plugin_move_limit: float) -> list[Seat]:
+    """One bot per slot, built once per chunk: bots are functions of their view."""
+    seats = []
+    spec = variant.spec
+    for slot, seat_spec in enumerate(variant.seats):
+
+        def fail(message: str, slot: int = slot) -> Exception:
+            return ValueError(f"bot slot {slot}: {message}")
+
+        bot_spec = resolve_bot(spec, seat_spec.bot, fail)
+        plugin = bot_registry.is_plugin(seat_spec.bot)
+        params = (
+            seat_spec.params if plugin else bot_params_with_defaults(bot_spec, seat_spec.params)
+        )
+        seats.append(
+            Seat(
+                label=seat_spec.label,
+                bot=bot_spec.factory(**params),
+                time_limit=plugin_move_limit if plugin else None,
+            )
+        )
+    return seats
+
+
+def play_chunk(chunk: Chunk) -> ChunkResult:
+    variant = chunk.variant
+    spec = variant.spec
+    slots = build_seats(variant, chunk.plugin_move_limit)
+    players = variant.players
+    records = []
+    for index in range(chunk.start, chunk.stop):
+        seated = [slots[variant.bot_slot(seat, index)] for seat in range(players)]
+        records.append(
+            play_game(spec, variant.rules, seated, variant.seed, index, check=chunk.check)
+        )
+    return ChunkResult(chunk.start, records)
+
+
+def chunks_for(
+    variant: Variant, workers: int, check: bool, plugin_move_limit: float
+) -> list[Chunk]:
+    # Small enough chunks for a smooth progress bar and even load, big enough
+    # that shipping them to a process costs little.
+    size = max(1, min(2000, variant.games // max(1, workers * 16)))
+    return [
+        Chunk(variant, start, min(start + size, variant.games), check, plugin_move_limit)
+        for start in range(0, variant.games, size)
+    ]
+
+
+def _worker_signals() -> None:
+    # The parent handles Ctrl-C and SIGTERM and ends the pool; a worker just
+    # stops when told, without a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def in_process(chunks: Sequence[Chunk]) -> Iterator[ChunkResult]:
+    for chunk in chunks:
+        yield play_chunk(chunk)
+
+
+def process_pool(chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkResult]:
+    context = multiprocessing.get_context("fork")
+    pool = context.Pool(workers, initializer=_worker_signals)
+    try:
+        yield from pool.imap(play_chunk, chunks)
+    except BaseException:
+        # On an interrupt or a fault, stop every worker now rather than
+        # letting them finish their chunks.
+        pool.terminate()
+        raise
+    else:
+        pool.close()
+    finally:
+        pool.join()
+
+
+@dataclass
+class RunResult:
+    variant: Variant
+    records: list[GameRecord]
+
+    def columns(self) -> dict[str, list[Any]]:
+        """The per-game table (games.parquet), column by column."""
+        variant = self.variant
+        spec = variant.spec
+        players = variant.players
+        labels = [s.label for s in variant.seats]
+        cols: dict[str, list[Any]] = {"game": list(range(len(self.records)))}
+        cols["length"] = [r.length for r in self.records]
+        for seat in range(players):
+            cols[f"score_{seat}"] = [float(r.scores[seat]) for r in self.records]
+        shares = [win_shares(r.scores, spec.higher_is_better) for r in self.records]
+        for seat in range(players):
+            cols[f"win_{seat}"] = [s[seat] for s in shares]
+        for seat in range(players):
+            cols[f"bot_{seat}"] = [
+                labels[variant.bot_slot(seat, i)] for i in range(len(self.records))
+            ]
+        for name in spec.events:
+            cols[f"ev_{name}"] = [float(r.events[name]) for r in self.records]
+        cols["rules_version"] = [spec.rules_version] * len(self.records)
+        return cols
+
+
+def run(
+    variant: Variant,
+    *,
+    workers: int = 1,
+    check: bool = False,
+    plugin_move_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT,
+    progress: Callable[[int], None] | None = None,
+) -> RunResult:
+    """Play every game of the variant; `progress(n)` is told of each n games done."""
+    chunks = chunks_for(variant, workers, check, plugin_move_limit)
+    results = in_process(chunks) if workers <= 1 else process_pool(chunks, workers)
+    records: list[GameRecord] = []
+    for result in results:
+        records.extend(result.records)
+        if progress is not None:
+            progress(len(result.records))
+    return RunResult(variant, records)
