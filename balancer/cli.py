@@ -239,6 +239,12 @@ def main(argv: list[str] | None = None) -> int:
         cli.main(args=argv, prog_name="balancer", standalone_mode=False)
     except click.exceptions.Exit as done:
         return done.exit_code
+    except click.UsageError as exc:
+        # Click's own usage text runs to several lines; a bad flag gets one.
+        command = exc.ctx.command_path if exc.ctx else "balancer"
+        message = " ".join(exc.format_message().split())
+        click.echo(f"balancer: error: {message} (see '{command} --help')", err=True)
+        return 2
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code

@@ -213,6 +213,20 @@ def describe(card: int, rules: Mapping[str, Any] | None = None) -> str:
     return deck_for(rules or {"deck": DEFAULT_DECK}).describe(card)
 
 
+def parse(text: str, rules: Mapping[str, Any] | None = None) -> int:
+    """The card written as `describe` writes it ('red fish 7'); the first copy."""
+    deck = deck_for(rules or {"deck": DEFAULT_DECK})
+    colour, role, number = text.split()
+    for card in range(deck.size):
+        if (
+            deck.colour_names[deck.colour[card]] == colour
+            and ROLE_NAMES[deck.role[card]] == role
+            and deck.number[card] == int(number)
+        ):
+            return card
+    raise ValueError(f"no card {text!r} in this deck")
+
+
 def money_values(rules: Mapping[str, Any]) -> tuple[int, ...]:
     """Money per card when cashed, by `cash_value`."""
     deck = deck_for(rules)
@@ -319,6 +333,36 @@ class State:
         self.turn = 0
         self.phase = PLAY
         self._start_trick(first)
+
+    @classmethod
+    def arranged(
+        cls,
+        rules: Mapping[str, Any],
+        hands: list[list[int]],
+        *,
+        pile: list[int] | None = None,
+        leader: int = 0,
+        territory: list[list[int]] | None = None,
+        cashed: list[list[int]] | None = None,
+    ) -> State:
+        """A game set up by hand (for tests and examples): the given hands, pile
+        (top card first), territories and money; every other card in the discard."""
+        players = len(hands)
+        state = cls(rules, players, random.Random(0))
+        state.hands = [list(h) for h in hands]
+        state.pile = list(reversed(pile or []))
+        state.territory = [list(t) for t in territory or [[] for _ in range(players)]]
+        state.cashed = [list(c) for c in cashed or [[] for _ in range(players)]]
+        used = {
+            c
+            for place in [*state.hands, state.pile, *state.territory, *state.cashed]
+            for c in place
+        }
+        state.discard = [c for c in range(state.deck.size) if c not in used]
+        state.tricks = 0
+        state.events = dict.fromkeys(EVENTS, 0)
+        state._start_trick(leader)
+        return state
 
     # -- the contract -------------------------------------------------------
 

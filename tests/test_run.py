@@ -1,0 +1,121 @@
+"""`balancer run`: the report folder, its keys, worker invariance, all-or-nothing writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from balancer.cli import main
+
+VARIANTS = Path(__file__).parent.parent / "variants"
+
+REPORT_KEYS = {
+    "game",
+    "players",
+    "games",
+    "seed",
+    "variant",
+    "seats",
+    "seat_advantage",
+    "length",
+    "events",
+}
+SCORE_KEYS = {"mean", "sd", "min", "q1", "median", "q3", "max"}
+
+
+def run(*args: str) -> int:
+    return main(["run", "--quiet", *args])
+
+
+def load(folder: Path) -> dict:
+    return json.loads((folder / "report.json").read_text())
+
+
+def test_report_folder_and_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r"
+    assert run(str(VARIANTS / "fdc-5p-vs-random.yaml"), "-n", "50", "-o", str(out)) == 0
+    printed = capsys.readouterr().out
+    assert "win share" in printed and "heuristic" in printed
+    for name in ("report.json", "games.parquet", "seats.csv", "events.csv", "summary.md"):
+        assert (out / name).is_file(), name
+    report = load(out)
+    assert set(report) >= REPORT_KEYS
+    assert report["game"] == "fish-dash-cash" and report["players"] == 5 and report["games"] == 50
+    assert report["variant"]["rules"]["neko_ni_koban"] is True
+    assert [s["seat"] for s in report["seats"]] == [0, 1, 2, 3, 4]
+    for seat in report["seats"]:
+        assert {"seat", "bot", "win_share", "win_ci95", "score"} <= set(seat)
+        assert set(seat["score"]) == SCORE_KEYS
+        low, high = seat["win_ci95"]
+        assert 0 <= low <= seat["win_share"] <= high <= 1
+    assert set(report["seat_advantage"]) == {"chi2", "p_value"}
+    assert set(report["length"]) == {"mean", "sd", "min", "max"}
+    assert report["length"]["mean"] == 12  # 60 cards / 5 players
+    assert set(report["events"]) == {
+        "neko_ni_koban",
+        "cards_cancelled",
+        "steals",
+        "protects",
+        "cash_events",
+        "fish_cashed",
+        "fish_uncashed_at_end",
+        "lead_changes",
+    }
+    for event in report["events"].values():
+        assert set(event) == {"per_game", "share_of_games"}
+    assert set(report["bots"]) == {"heuristic", "random"}
+    assert report["bots"]["heuristic"]["seat_games"] == 50
+    assert report["bots"]["random"]["seat_games"] == 200
+    assert sum(s["win_share"] for s in report["seats"]) == pytest.approx(1.0)
+
+    games = pl.read_parquet(out / "games.parquet")
+    assert games.height == 50
+    # Rotation: game i puts bot slot (seat + i) % 5 at each seat; slot 0 is the heuristic.
+    assert games["bot_0"].to_list()[:6] == [
+        "heuristic",
+        "random",
+        "random",
+        "random",
+        "random",
+        "heuristic",
+    ]
+
+
+def test_same_figures_whatever_the_worker_count(tmp_path: Path) -> None:
+    variant = str(VARIANTS / "fdc-4p.yaml")
+    assert run(variant, "-n", "80", "-w", "1", "-o", str(tmp_path / "one")) == 0
+    assert run(variant, "-n", "80", "-w", "2", "-o", str(tmp_path / "two")) == 0
+    assert load(tmp_path / "one") == load(tmp_path / "two")
+    one = pl.read_parquet(tmp_path / "one" / "games.parquet")
+    assert one.equals(pl.read_parquet(tmp_path / "two" / "games.parquet"))
+
+
+def test_seed_override_changes_games_and_is_recorded(tmp_path: Path) -> None:
+    variant = str(VARIANTS / "fdc-5p-random.yaml")
+    assert run(variant, "-n", "30", "-s", "1", "-o", str(tmp_path / "a")) == 0
+    assert run(variant, "-n", "30", "-s", "2", "-o", str(tmp_path / "b")) == 0
+    a, b = load(tmp_path / "a"), load(tmp_path / "b")
+    assert a["seed"] == 1 and b["seed"] == 2
+    assert a["seats"] != b["seats"]
+
+
+def test_failed_run_leaves_previous_report_untouched(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "r"
+    variant = str(VARIANTS / "fdc-5p-random.yaml")
+    assert run(variant, "-n", "20", "-o", str(out)) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(
+        f"extends: {VARIANTS / 'fdc-5p-random.yaml'}\n"
+        "seats: [random, random, random, random, tests.plugins:Illegal]\n"
+    )
+    assert run(str(broken), "-n", "20", "-o", str(out)) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert "seat 4" in err[0] and "tests.plugins:Illegal" in err[0] and "balancer replay" in err[0]
+    after = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert after == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.yaml", "r"]
