@@ -60,7 +60,11 @@ class GameState(Protocol):
 
 
 class Bot(Protocol):
-    """A bot is a function of a view: it never sees the state."""
+    """A bot is a function of a view: it never sees the state.
+
+    A bot whose choice ignores the view may say so with `uses_view = False`,
+    and is then handed None instead, which spares building a view per move.
+    """
 
     def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable: ...
 
@@ -142,7 +146,9 @@ def play_game(
     """
     state = spec.new_state(rules, len(seats), derive_rng(seed, index, "game"))
     state.log = log
-    bot_rngs = [derive_rng(seed, index, f"seat{s}") for s in range(len(seats))]
+    # One stream for all the bots' own choices, apart from the game's chance.
+    bot_rng = derive_rng(seed, index, "bots")
+    wants_view = [getattr(s.bot, "uses_view", True) for s in seats]
     if check:
         state.check_invariants()
     while not state.is_terminal():
@@ -152,7 +158,8 @@ def play_game(
             # A forced move is no decision: the bot is not asked.
             action = legal[0]
         else:
-            action = _ask(seats[seat], state.view(seat), legal, bot_rngs[seat], seed, index, seat)
+            view = state.view(seat) if wants_view[seat] else None
+            action = _ask(seats[seat], view, legal, bot_rng, seed, index, seat)
             if action not in legal:
                 raise GameFault(
                     f"illegal move {action!r}",

@@ -11,6 +11,7 @@ in the same way.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,11 @@ from typing import Any
 
 from balancer import bots as bot_registry
 from balancer.engine import GameRecord, Seat, play_game, win_shares
+from balancer.errors import GameFault
 from balancer.variant import Variant, bot_params_with_defaults, resolve_bot
+
+# Set (to anything but "" or "0") to force --check on every run: the test suite does.
+CHECK_ENV = "BALANCER_CHECK"
 
 # A plugin bot gets this long per move unless the run says otherwise; the
 # built-in bots are ours and tested, and pay no timer cost.
@@ -40,8 +45,12 @@ class ChunkResult:
     records: list[GameRecord]
 
 
-def build_seats(variant: Variant, plugin_move_limit: float) -> list[Seat]:
-    """One bot per slot, built once per chunk: bots are functions of their view."""
+def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0) -> list[Seat]:
+    """One bot per slot, built once per chunk: bots are functions of their view.
+
+    A bot that fails to build is a GameFault of the chunk's first game, so the
+    user is told which bot and how to replay.
+    """
     seats = []
     spec = variant.spec
     for slot, seat_spec in enumerate(variant.seats):
@@ -51,13 +60,22 @@ def build_seats(variant: Variant, plugin_move_limit: float) -> list[Seat]:
 
         bot_spec = resolve_bot(spec, seat_spec.bot, fail)
         plugin = bot_registry.is_plugin(seat_spec.bot)
-        params = (
-            seat_spec.params if plugin else bot_params_with_defaults(bot_spec, seat_spec.params)
-        )
+        given = seat_spec.params
+        params = given if plugin else bot_params_with_defaults(bot_spec, given)
+        try:
+            bot = bot_spec.factory(**params)
+        except Exception as exc:  # a plugin's constructor may fail in any way
+            raise GameFault(
+                f"building the bot raised {type(exc).__name__}: {exc}",
+                index=first_game,
+                seed=variant.seed,
+                seat=slot,
+                bot=seat_spec.label,
+            ) from None
         seats.append(
             Seat(
                 label=seat_spec.label,
-                bot=bot_spec.factory(**params),
+                bot=bot,
                 time_limit=plugin_move_limit if plugin else None,
             )
         )
@@ -67,7 +85,7 @@ def build_seats(variant: Variant, plugin_move_limit: float) -> list[Seat]:
 def play_chunk(chunk: Chunk) -> ChunkResult:
     variant = chunk.variant
     spec = variant.spec
-    slots = build_seats(variant, chunk.plugin_move_limit)
+    slots = build_seats(variant, chunk.plugin_move_limit, chunk.start)
     players = variant.players
     records = []
     for index in range(chunk.start, chunk.stop):
@@ -155,6 +173,7 @@ def run(
     progress: Callable[[int], None] | None = None,
 ) -> RunResult:
     """Play every game of the variant; `progress(n)` is told of each n games done."""
+    check = check or os.environ.get(CHECK_ENV, "") not in ("", "0")
     chunks = chunks_for(variant, workers, check, plugin_move_limit)
     results = in_process(chunks) if workers <= 1 else process_pool(chunks, workers)
     records: list[GameRecord] = []

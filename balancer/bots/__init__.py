@@ -25,6 +25,8 @@ _MODULES = {
 class RandomBot:
     """RULES.md §4: uniformly among the distinct legal moves, as the game lists them."""
 
+    uses_view = False
+
     def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
         return legal[rng.randrange(len(legal))]
 

@@ -201,6 +201,22 @@ def _deck(
     return Deck(len(colour), tuple(colour), tuple(role), tuple(number), colours)
 
 
+# Rules mappings are built once per run and shared by every game; remember the
+# tables for the last few so a game's setup doesn't rebuild them.
+_TABLES: dict[int, tuple[Mapping[str, Any], Deck, tuple[int, ...]]] = {}
+
+
+def _tables(rules: Mapping[str, Any]) -> tuple[Deck, tuple[int, ...]]:
+    cached = _TABLES.get(id(rules))
+    if cached is not None and cached[0] is rules:
+        return cached[1], cached[2]
+    deck, money = deck_for(rules), money_values(rules)
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    _TABLES[id(rules)] = (rules, deck, money)
+    return deck, money
+
+
 def deck_for(rules: Mapping[str, Any]) -> Deck:
     d = rules["deck"]
     return _deck(
@@ -304,9 +320,8 @@ class State:
 
     def __init__(self, rules: Mapping[str, Any], players: int, rng: random.Random) -> None:
         self.rules = rules
-        self.deck = deck_for(rules)
+        self.deck, self.money_of = _tables(rules)
         self.players = players
-        self.money_of = money_values(rules)
         self.log = None
         cards = list(range(self.deck.size))
         rng.shuffle(cards)
