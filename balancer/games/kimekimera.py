@@ -1,0 +1,852 @@
+"""キメキメラ Kimekimera (`kimekimera`, short `kk`), 1 to 4 players: RULES.md §2.
+
+The rules implemented, in brief (RULES.md §2, §4, §5 and §6 are the authority,
+and every open point is a knob listed in `KNOBS`):
+
+- 54 cards: red, blue, yellow, green × 1..12; 4 rainbow cards (13, every
+  colour); 2 grey robot cards (no colour, number wild). A chimera is 2 cards.
+- Setup: shuffle; deal each seat a *my chimera* (seat order), then
+  `free_chimeras` free chimeras (slot order), then turn up a theme. A theme
+  holding a grey card is discarded whole and redrawn.
+- A round (`rounds` of them): from the first seat (seat `r mod P` in round r
+  when `rotate_first_player`, else seat 0), each player in seat order breeds
+  once: choose a free chimera (or keep, when `breeding_optional`); the 4 cards
+  are mixed and 2 taken at random (each of the 6 pairs with chance 1/6) as
+  the new my chimera; the other 2 go to the discard, then the slot is refilled
+  from the deck (`leftover: discard`), or the other 2 become that slot's free
+  chimera (`leftover: free`). A player whose chimera holds a grey card, or who
+  finds no free chimera, can't breed and is skipped.
+- Drawing: a draw that finds the deck empty shuffles the discard into a new
+  deck (`reshuffle_discards`); without it the draw gets nothing.
+- Scoring, each player: error = |theme sum - my sum|, 0 if the chimera holds a
+  grey card; matches = the size of a one-to-one matching of the theme's two
+  cards to the chimera's two cards by shared colour (rainbow has every colour,
+  grey none), 0 for a chimera with grey when `grey_blocks_colour_bonus`;
+  round score = error - colour_bonus[matches], floored at 0 when
+  `floor_at_zero`. Then (not after the last round) each robot chimera is
+  discarded and replaced from the deck, in seat order, and the theme is
+  discarded and a new one turned up.
+- Lowest total after the last round wins; ties share.
+
+Points RULES.md leaves open, settled here:
+
+- `leftover: free`: the two cards not taken become the free chimera in the
+  slot just chosen, so nothing is drawn for that slot.
+- Without `reshuffle_discards` the deck can run dry (4 players run out in
+  round 4). A slot then stays empty, and a player with no free chimera to
+  choose is skipped. A robot that can't be replaced stays (and keeps its
+  error of 0), and a theme that can't be replaced stays for the next round
+  (grey themes drawn while trying are discarded), so a game always lasts
+  `rounds` rounds.
+- `unplayable` asks for 6 cards left in the deck after the my and free
+  chimeras are dealt: a theme is then always found at setup, even when both
+  grey cards come up in separate pairs.
+
+Card encoding (a card is an int 0..53):
+
+    0..47   colour * 12 + (number - 1); colours red 0, blue 1, yellow 2, green 3
+    48..51  rainbow (number 13, every colour)
+    52..53  grey
+
+`describe` writes "r5", "b12", "rainbow", "grey"; `parse_card` reads that back
+(a rainbow or grey name gives its first copy; `parse_cards` gives successive
+copies). Colours are bit sets (red 1, blue 2, yellow 4, green 8; rainbow 15;
+grey 0), so "do these cards share a colour" is one AND.
+
+Decisions: the action is a free-chimera slot index, or `KEEP` (-1) when
+breeding is optional.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from balancer import knobs
+from balancer.engine import GameRecord, GameSpec
+from balancer.errors import InvariantError
+
+DECK_SIZE = 54
+FIRST_RAINBOW = 48
+FIRST_GREY = 52
+COLOUR_LETTERS = "rbyg"
+
+KEEP = -1  # the action that keeps one's chimera (only when breeding is optional)
+
+# Number and colour bits per card, looked up in the hot paths.
+NUMBER: tuple[int, ...] = tuple(
+    c % 12 + 1 if c < FIRST_RAINBOW else (13 if c < FIRST_GREY else 0) for c in range(DECK_SIZE)
+)
+COLOUR_BITS: tuple[int, ...] = tuple(
+    1 << (c // 12) if c < FIRST_RAINBOW else (15 if c < FIRST_GREY else 0) for c in range(DECK_SIZE)
+)
+
+# The 6 pairs a breeding can give, as indices into (mine0, mine1, free0, free1),
+# and the two cards each leaves over.
+PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+LEFTOVERS = ((2, 3), (1, 3), (1, 2), (0, 3), (0, 2), (0, 1))
+
+EVENTS = ("colour_bonus_1", "colour_bonus_2", "exact_hits", "robots_made", "reshuffles")
+
+# Cards that must stay in the deck after the my and free chimeras are dealt:
+# a theme, plus two pairs that may each hold a grey card and be redrawn.
+SPARE_FOR_THEME = 6
+
+
+def describe(card: int) -> str:
+    """A card as a person writes it: 'r5', 'b12', 'rainbow', 'grey'."""
+    if card >= FIRST_GREY:
+        return "grey"
+    if card >= FIRST_RAINBOW:
+        return "rainbow"
+    return f"{COLOUR_LETTERS[card // 12]}{card % 12 + 1}"
+
+
+def describe_pair(a: int, b: int) -> str:
+    return f"{describe(a)}+{describe(b)}"
+
+
+def parse_card(text: str) -> int:
+    """The card that `describe` writes as `text` (the first copy of rainbow and grey).
+
+    Raises ValueError with a short reason for anything else.
+    """
+    word = text.strip().lower()
+    if word == "rainbow":
+        return FIRST_RAINBOW
+    if word in ("grey", "gray"):
+        return FIRST_GREY
+    if len(word) >= 2 and word[0] in COLOUR_LETTERS and word[1:].isascii() and word[1:].isdigit():
+        number = int(word[1:])
+        if 1 <= number <= 12:
+            return COLOUR_LETTERS.index(word[0]) * 12 + number - 1
+    raise ValueError(
+        f"bad card {text.strip()!r}: write a colour letter r, b, y or g and a number "
+        "1-12 (r5, b12), rainbow or grey"
+    )
+
+
+def parse_cards(texts: Iterable[str]) -> list[int]:
+    """Distinct cards for the names given, in order: the k-th 'rainbow' is the k-th copy.
+
+    Raises ValueError when a name is bad or used more often than the deck has it.
+    """
+    out: list[int] = []
+    for text in texts:
+        card = first = parse_card(text)
+        copies = 1 if first < FIRST_RAINBOW else (4 if first < FIRST_GREY else 2)
+        while card in out and card < first + copies - 1:
+            card += 1
+        if card in out:
+            raise ValueError(
+                f"{describe(first)} is named more than {copies} time{'s' * (copies > 1)}: "
+                f"the deck has {copies}"
+            )
+        out.append(card)
+    return out
+
+
+def error_and_matches(t0: int, t1: int, a: int, b: int, grey_blocks: bool) -> tuple[int, int]:
+    """(error, colour matches) of chimera a+b against theme t0+t1."""
+    ca = COLOUR_BITS[a]
+    cb = COLOUR_BITS[b]
+    if a >= FIRST_GREY or b >= FIRST_GREY:
+        if grey_blocks:
+            return 0, 0
+        error = 0
+    else:
+        error = abs(NUMBER[t0] + NUMBER[t1] - NUMBER[a] - NUMBER[b])
+    x = COLOUR_BITS[t0]
+    y = COLOUR_BITS[t1]
+    # The largest one-to-one matching of 2 cards to 2 cards: both pairs on one
+    # of the two diagonals gives 2, any shared colour at all gives 1.
+    if (x & ca and y & cb) or (x & cb and y & ca):
+        return error, 2
+    if (x | y) & (ca | cb):
+        return error, 1
+    return error, 0
+
+
+def round_score(
+    t0: int, t1: int, a: int, b: int, bonus: Sequence[int], grey_blocks: bool, floor: bool
+) -> int:
+    """One player's round score; `bonus` is (0, points for 1 match, points for 2)."""
+    error, matches = error_and_matches(t0, t1, a, b, grey_blocks)
+    score = error - bonus[matches]
+    if floor and score < 0:
+        return 0
+    return score
+
+
+# The fast path: the same rule as tables. A card's colour class is 0..3 (its
+# colour), 4 (rainbow) or 5 (grey); matches depend on the classes alone, so
+# they are looked up by (theme classes, chimera classes), and a pair of cards
+# (index a * 54 + b) has its sum (-1 when it holds grey) and classes at hand.
+CLASS: tuple[int, ...] = tuple(
+    c // 12 if c < FIRST_RAINBOW else (4 if c < FIRST_GREY else 5) for c in range(DECK_SIZE)
+)
+_CLASS_CARD = (0, 12, 24, 36, FIRST_RAINBOW, FIRST_GREY)  # one card of each class
+PAIR_SUM: tuple[int, ...] = tuple(
+    -1 if a >= FIRST_GREY or b >= FIRST_GREY else NUMBER[a] + NUMBER[b]
+    for a in range(DECK_SIZE)
+    for b in range(DECK_SIZE)
+)
+PAIR_CLASS: tuple[int, ...] = tuple(
+    CLASS[a] * 6 + CLASS[b] for a in range(DECK_SIZE) for b in range(DECK_SIZE)
+)
+# MATCHES[grey_blocks][theme classes * 36 + chimera classes]
+MATCHES: dict[bool, tuple[int, ...]] = {
+    blocks: tuple(
+        error_and_matches(*(_CLASS_CARD[k] for k in (ta, tb, ca, cb)), blocks)[1]
+        for ta in range(6)
+        for tb in range(6)
+        for ca in range(6)
+        for cb in range(6)
+    )
+    for blocks in (False, True)
+}
+
+
+Rows = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+@lru_cache(maxsize=32)
+def _error_row(total: int) -> tuple[int, ...]:
+    return tuple(0 if s < 0 else abs(total - s) for s in PAIR_SUM)
+
+
+@lru_cache(maxsize=1024)
+def _bonus_row(key: int, bonus: tuple[int, int, int], grey_blocks: bool) -> tuple[int, ...]:
+    matches = MATCHES[grey_blocks]
+    return tuple(-bonus[matches[key + c]] for c in PAIR_CLASS)
+
+
+def theme_rows(t0: int, t1: int, bonus: tuple[int, int, int], grey_blocks: bool) -> Rows:
+    """For one theme and scoring: (error, -bonus) of every pair, indexed a * 54 + b.
+
+    A pair's round score is the sum of its two entries (before any floor).
+    Rows are built on first use and shared, so a bot pays two look-ups a move.
+    """
+    key = (CLASS[t0] * 6 + CLASS[t1]) * 36
+    return _error_row(NUMBER[t0] + NUMBER[t1]), _bonus_row(key, bonus, grey_blocks)
+
+
+def pair_score(rows: Rows, a: int, b: int, floor: bool) -> int:
+    """`round_score` of chimera a+b through `theme_rows`."""
+    k = a * DECK_SIZE + b
+    score = rows[0][k] + rows[1][k]
+    return 0 if floor and score < 0 else score
+
+
+def lottery(rows: Rows, cards: Sequence[int], floor: bool) -> list[int]:
+    """The 6 round scores breeding (mine0, mine1, free0, free1) can give, in PAIRS order."""
+    error, bonus = rows
+    m0, m1, f0, f1 = cards
+    r0 = m0 * DECK_SIZE
+    r1 = m1 * DECK_SIZE
+    r2 = f0 * DECK_SIZE
+    out = [error[k] + bonus[k] for k in (r0 + m1, r0 + f0, r0 + f1, r1 + f0, r1 + f1, r2 + f1)]
+    if floor:
+        return [x if x > 0 else 0 for x in out]
+    return out
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_colour_bonus(value: Any) -> dict[int, int]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"expected a mapping {{1: points, 2: points}}, got {value!r}")
+    out: dict[int, int] = {}
+    for key, points in value.items():
+        # Keys come back as strings from JSON (report.json), so "1" is 1 too.
+        matches = key if _is_int(key) else None
+        if isinstance(key, str) and key.strip() in ("1", "2"):
+            matches = int(key)
+        if matches not in (1, 2):
+            raise ValueError(f"keys are the numbers of matches, 1 and 2; got {key!r}")
+        if matches in out:
+            raise ValueError(f"key {matches} is given twice")
+        if not _is_int(points):
+            raise ValueError(
+                f"points for {matches} match(es) must be a whole number, got {points!r}"
+            )
+        out[matches] = points
+    for matches in (1, 2):
+        if matches not in out:
+            raise ValueError(f"missing key {matches} (points for {matches} match(es))")
+    return {1: out[1], 2: out[2]}
+
+
+KNOBS = (
+    knobs.integer(
+        "free_chimeras", "rules", 4, "free chimeras (2 cards each) face up", low=1, high=23
+    ),
+    knobs.integer("rounds", "rules", 5, "rounds played", low=1, high=1000),
+    knobs.boolean(
+        "rotate_first_player", "rules", True, "the first seat moves on by one each round"
+    ),
+    knobs.boolean(
+        "breeding_optional", "rules", False, "a player may keep their chimera instead of breeding"
+    ),
+    knobs.choice(
+        "leftover",
+        "rules",
+        "discard",
+        "the 2 cards a breeding doesn't take: discarded (slot refilled), or the slot's new chimera",
+        ("discard", "free"),
+    ),
+    knobs.boolean(
+        "reshuffle_discards",
+        "rules",
+        True,
+        "a draw from an empty deck shuffles the discard into a new deck (else it gets nothing)",
+    ),
+    knobs.custom(
+        "colour_bonus",
+        "scoring",
+        {1: 3, 2: 7},
+        "points subtracted for 1 and for 2 colour matches with the theme",
+        _check_colour_bonus,
+        "mapping {1: int, 2: int}",
+    ),
+    knobs.boolean(
+        "grey_blocks_colour_bonus",
+        "scoring",
+        True,
+        "a chimera holding grey gets no colour bonus (else its other card may match)",
+    ),
+    knobs.boolean("floor_at_zero", "scoring", False, "a round score below 0 counts as 0"),
+)
+
+
+def unplayable(rules: Mapping[str, Any], players: int) -> str | None:
+    if not 1 <= players <= 4:
+        return f"Kimekimera is for 1 to 4 players, not {players}"
+    free = rules["free_chimeras"]
+    dealt = 2 * players + 2 * free
+    if dealt + SPARE_FOR_THEME > DECK_SIZE:
+        most = (DECK_SIZE - SPARE_FOR_THEME - 2 * players) // 2
+        return (
+            f"the 54 cards can't deal {players} my chimeras and {free} free chimeras and "
+            f"still surely turn up a theme (grey themes are redrawn); with {players} "
+            f"players at most {most} free chimeras"
+        )
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may see: every chimera is face up; the deck's order is not.
+
+    `mine` and `free` are flat: seat s holds mine[2s], mine[2s+1]; slot i holds
+    free[2i], free[2i+1], or -1, -1 when empty.
+    """
+
+    seat: int
+    round: int  # 1-based round being played
+    rounds: int
+    theme: tuple[int, int]
+    mine: tuple[int, ...]
+    free: tuple[int, ...]
+    totals: tuple[int, ...]
+    deck_size: int
+    discard_size: int
+    bonus: tuple[int, int, int]  # points off for 0, 1, 2 matches
+    grey_blocks_colour_bonus: bool
+    floor_at_zero: bool
+    rules: Mapping[str, Any]
+
+    def my_chimera(self) -> tuple[int, int]:
+        return self.mine[2 * self.seat], self.mine[2 * self.seat + 1]
+
+    def free_chimera(self, slot: int) -> tuple[int, int]:
+        return self.free[2 * slot], self.free[2 * slot + 1]
+
+
+class State:
+    """One game of Kimekimera in progress (see the module docstring)."""
+
+    __slots__ = (
+        "rules",
+        "players",
+        "rng",
+        "rounds",
+        "rotate",
+        "optional",
+        "leftover_free",
+        "reshuffle",
+        "grey_blocks",
+        "floor",
+        "bonus",
+        "n_free",
+        "filled",
+        "deck",
+        "discard",
+        "theme",
+        "free",
+        "mine",
+        "totals",
+        "round",
+        "first0",
+        "first",
+        "turn",
+        "seat",
+        "events",
+        "fresh",
+        "_log",
+    )
+
+    def __init__(
+        self,
+        rules: Mapping[str, Any],
+        players: int,
+        rng: random.Random,
+        *,
+        deal: bool = True,
+    ) -> None:
+        rules = {**knobs.defaults(KNOBS), **rules}
+        self.rules = rules
+        self.players = players
+        self.rng = rng
+        self.rounds = rules["rounds"]
+        self.rotate = rules["rotate_first_player"]
+        self.optional = rules["breeding_optional"]
+        self.leftover_free = rules["leftover"] == "free"
+        self.reshuffle = rules["reshuffle_discards"]
+        self.grey_blocks = rules["grey_blocks_colour_bonus"]
+        self.floor = rules["floor_at_zero"]
+        bonus = _check_colour_bonus(rules["colour_bonus"])
+        self.bonus = (0, bonus[1], bonus[2])
+        self.n_free = rules["free_chimeras"]
+        self._log: list[str] | None = None
+        self.discard: list[int] = []
+        self.totals = [0] * players
+        self.round = 0
+        self.first0 = 0
+        self.first = 0
+        self.turn = 0
+        self.fresh = True
+        self.seat = -1
+        self.events = dict.fromkeys(EVENTS, 0)
+        self.theme = [-1, -1]
+        if not deal:
+            return  # `arranged` lays the cards itself
+        # The deck is drawn from its end: deck[-1] is the top card.
+        deck = list(range(DECK_SIZE))
+        rng.shuffle(deck)
+        self.deck = deck
+        self.mine = [deck.pop() for _ in range(2 * players)]
+        self.free = [deck.pop() for _ in range(2 * self.n_free)]
+        self.filled = self.n_free
+        if not self._turn_up_theme():
+            raise ValueError(unplayable(rules, players) or "no theme could be turned up")
+        self._advance()
+
+    @classmethod
+    def arranged(
+        cls,
+        rules: Mapping[str, Any],
+        *,
+        mine: Sequence[Sequence[int]],
+        free: Sequence[Sequence[int]],
+        theme: Sequence[int],
+        deck: Sequence[int] = (),
+        discard: Sequence[int] = (),
+        rest: str = "deck",
+        first: int = 0,
+        rng: random.Random | None = None,
+    ) -> State:
+        """A game about to start with the cards laid by hand (for tests and what-ifs).
+
+        `mine` has one pair per seat, `free` one pair per slot (() for an empty
+        slot), `deck` the next cards to be drawn, top card first. The cards not
+        named go under `deck` (`rest="deck"`), shuffled by `rng`, or into the
+        discard (`rest="discard"`). `first` is the first seat of round 1; later
+        rounds rotate on from it. `rng` (default: seed 0) makes every chance draw.
+        """
+        if rest not in ("deck", "discard"):
+            raise ValueError(f"rest must be deck or discard, not {rest!r}")
+        if any(len(pair) != 2 for pair in mine) or any(len(pair) not in (0, 2) for pair in free):
+            raise ValueError("a chimera is 2 cards (a free slot may be empty)")
+        if len(theme) != 2 or any(c >= FIRST_GREY for c in theme):
+            raise ValueError("a theme is 2 cards, neither grey")
+        rng = rng or random.Random(0)
+        state = cls({**rules, "free_chimeras": len(free)}, len(mine), rng, deal=False)
+        state.mine = [c for pair in mine for c in pair]
+        state.free = [c for pair in free for c in (pair if pair else (-1, -1))]
+        state.filled = sum(1 for pair in free if pair)
+        state.theme = list(theme)
+        named = [*state.mine, *(c for c in state.free if c >= 0), *theme, *deck, *discard]
+        taken = set(named)
+        if len(taken) != len(named) or not all(0 <= c < DECK_SIZE for c in named):
+            raise ValueError("a card is named twice, or is not a card")
+        others = [c for c in range(DECK_SIZE) if c not in taken]
+        rng.shuffle(others)
+        state.discard = list(discard)
+        if rest == "deck":
+            state.deck = [*others, *reversed(deck)]
+        else:
+            state.deck = list(reversed(deck))
+            state.discard += others
+        state.first0 = state.first = first
+        state._advance()
+        return state
+
+    # -- the contract -------------------------------------------------------
+
+    @property
+    def log(self) -> list[str] | None:
+        return self._log
+
+    @log.setter
+    def log(self, lines: list[str] | None) -> None:
+        # The engine attaches the log after construction, so the deal (and any
+        # round that needed no decision) is described from the state as it is.
+        self._log = lines
+        if lines is not None and self.fresh:
+            self._describe_start(lines)
+
+    def current_player(self) -> int:
+        return self.seat
+
+    def legal_actions(self) -> list[int]:
+        if self.seat < 0:
+            return []
+        free = self.free
+        actions = [slot for slot in range(self.n_free) if free[2 * slot] >= 0]
+        if self.optional:
+            actions.append(KEEP)
+        return actions
+
+    def apply_action(self, action: int) -> None:
+        seat = self.seat
+        if seat < 0:
+            raise ValueError("the game is over")
+        if action == KEEP:
+            if not self.optional:
+                raise ValueError("breeding is not optional: keeping is not a move")
+            if self._log is not None:
+                self._log.append(f"  seat {seat} keeps {self._pair(self.mine, seat)}")
+        else:
+            if not 0 <= action < self.n_free or self.free[2 * action] < 0:
+                raise ValueError(f"free chimera slot {action!r} holds no chimera")
+            self._breed(seat, action)
+        self.fresh = False
+        self.turn += 1
+        self._advance()
+
+    def is_terminal(self) -> bool:
+        return self.round >= self.rounds
+
+    def view(self, seat: int) -> View:
+        # Positional: the fields in View's order (a hot path).
+        return View(
+            seat,
+            self.round + 1,
+            self.rounds,
+            (self.theme[0], self.theme[1]),
+            tuple(self.mine),
+            tuple(self.free),
+            tuple(self.totals),
+            len(self.deck),
+            len(self.discard),
+            self.bonus,
+            self.grey_blocks,
+            self.floor,
+            self.rules,
+        )
+
+    def record(self) -> GameRecord:
+        return GameRecord(
+            tuple(float(t) for t in self.totals),
+            self.round,
+            {name: float(count) for name, count in self.events.items()},
+        )
+
+    def check_invariants(self) -> None:
+        held = [*self.deck, *self.discard, *self.mine, *self.theme]
+        held += [c for c in self.free if c >= 0]
+        if sorted(held) != list(range(DECK_SIZE)):
+            raise InvariantError(
+                f"cards not conserved: {len(held)} held, {len(set(held))} distinct, "
+                f"deck of {DECK_SIZE}"
+            )
+        if self.theme[0] >= FIRST_GREY or self.theme[1] >= FIRST_GREY:
+            raise InvariantError("the theme holds a grey card")
+        free = self.free
+        for slot in range(self.n_free):
+            if (free[2 * slot] < 0) != (free[2 * slot + 1] < 0):
+                raise InvariantError(f"free chimera slot {slot} holds one card")
+        if self.filled != sum(1 for slot in range(self.n_free) if free[2 * slot] >= 0):
+            raise InvariantError(f"{self.filled} free chimeras counted, not as many laid")
+        seat = self.seat
+        if seat >= 0 and not self._can_breed(seat):
+            raise InvariantError(f"seat {seat} is asked to breed but can't")
+
+    def clone(self) -> State:
+        other = State.__new__(State)
+        for name in State.__slots__:
+            setattr(other, name, getattr(self, name))
+        # An independent copy of the chance stream: the clone replays the same
+        # draws until a rollout gives it a generator of its own.
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.deck = list(self.deck)
+        other.discard = list(self.discard)
+        other.theme = list(self.theme)
+        other.free = list(self.free)
+        other.mine = list(self.mine)
+        other.totals = list(self.totals)
+        other.events = dict(self.events)
+        other._log = None
+        return other
+
+    # -- drawing ----------------------------------------------------------
+
+    def _draw(self) -> int:
+        """The top card, reshuffling the discard when the deck is empty; -1 if none."""
+        deck = self.deck
+        if not deck:
+            discard = self.discard
+            if not self.reshuffle or not discard:
+                return -1
+            deck.extend(discard)
+            discard.clear()
+            self.rng.shuffle(deck)
+            self.events["reshuffles"] += 1
+            if self._log is not None:
+                self._log.append(f"  the discard is shuffled into a new deck of {len(deck)}")
+        return deck.pop()
+
+    def _draw_pair(self) -> tuple[int, int] | None:
+        a = self._draw()
+        if a < 0:
+            return None
+        b = self._draw()
+        if b < 0:
+            self.deck.append(a)  # half a chimera is none: the card goes back on top
+            return None
+        return a, b
+
+    def _turn_up_theme(self) -> bool:
+        """Draw a grey-free theme, discarding grey ones whole; False if the deck can't."""
+        while True:
+            if not self.reshuffle and len(self.deck) < 2:
+                return False
+            pair = self._draw_pair()
+            if pair is None:
+                return False
+            a, b = pair
+            if a < FIRST_GREY and b < FIRST_GREY:
+                self.theme[0] = a
+                self.theme[1] = b
+                return True
+            self.discard.append(a)
+            self.discard.append(b)
+            if self._log is not None:
+                self._log.append(f"  theme {describe_pair(a, b)} holds grey: discarded, redrawn")
+
+    # -- a round ----------------------------------------------------------
+
+    def _can_breed(self, seat: int) -> bool:
+        mine = self.mine
+        if mine[2 * seat] >= FIRST_GREY or mine[2 * seat + 1] >= FIRST_GREY:
+            return False
+        return self.filled > 0
+
+    def _advance(self) -> None:
+        """Move on to the next seat with a decision, scoring rounds as they end."""
+        players = self.players
+        while self.round < self.rounds:
+            while self.turn < players:
+                seat = (self.first + self.turn) % players
+                if self._can_breed(seat):
+                    self.seat = seat
+                    return
+                if self._log is not None:
+                    self._log.append(f"  seat {seat} can't breed ({self._why_not(seat)})")
+                self.turn += 1
+            self._score_round()
+            self.round += 1
+            if self.round < self.rounds:
+                self._next_round()
+        self.seat = -1
+        if self._log is not None:
+            self._log.append(f"Game over after {self.round} rounds: totals {self.totals}")
+
+    def _breed(self, seat: int, slot: int) -> None:
+        mine, free = self.mine, self.free
+        cards = (mine[2 * seat], mine[2 * seat + 1], free[2 * slot], free[2 * slot + 1])
+        pick = self.rng.randrange(6)
+        i, j = PAIRS[pick]
+        k, m = LEFTOVERS[pick]
+        a, b = cards[i], cards[j]
+        mine[2 * seat] = a
+        mine[2 * seat + 1] = b
+        if a >= FIRST_GREY or b >= FIRST_GREY:
+            self.events["robots_made"] += 1
+        log = self._log
+        if log is not None:
+            log.append(
+                f"  seat {seat} breeds {describe_pair(cards[0], cards[1])} with free chimera "
+                f"{slot} ({describe_pair(cards[2], cards[3])}): gets {describe_pair(a, b)}"
+                + (" (a robot)" if a >= FIRST_GREY or b >= FIRST_GREY else "")
+            )
+        if self.leftover_free:
+            free[2 * slot] = cards[k]
+            free[2 * slot + 1] = cards[m]
+            if log is not None:
+                log.append(f"  {describe_pair(cards[k], cards[m])} is free chimera {slot} now")
+            return
+        # The leftovers reach the discard before the refill (RULES.md §6), so a
+        # reshuffle this refill triggers takes them in.
+        self.discard.append(cards[k])
+        self.discard.append(cards[m])
+        pair = self._draw_pair()
+        if pair is None:
+            free[2 * slot] = free[2 * slot + 1] = -1
+            self.filled -= 1
+            if log is not None:
+                log.append(f"  free chimera {slot} stays empty: the deck is empty")
+        else:
+            free[2 * slot], free[2 * slot + 1] = pair
+            if log is not None:
+                log.append(f"  free chimera {slot} refilled: {describe_pair(*pair)}")
+
+    def _score_round(self) -> None:
+        t0, t1 = self.theme
+        total = NUMBER[t0] + NUMBER[t1]
+        key = (CLASS[t0] * 6 + CLASS[t1]) * 36
+        mine, totals, events = self.mine, self.totals, self.events
+        bonus, floor = self.bonus, self.floor
+        matches_of = MATCHES[self.grey_blocks]
+        log = self._log
+        for seat in range(self.players):
+            a, b = mine[2 * seat], mine[2 * seat + 1]
+            k = a * DECK_SIZE + b
+            s = PAIR_SUM[k]
+            error = 0 if s < 0 else abs(total - s)
+            matches = matches_of[key + PAIR_CLASS[k]]
+            score = error - bonus[matches]
+            if floor and score < 0:
+                score = 0
+            totals[seat] += score
+            if error == 0:
+                events["exact_hits"] += 1
+            if matches == 1:
+                events["colour_bonus_1"] += 1
+            elif matches == 2:
+                events["colour_bonus_2"] += 1
+            if log is not None:
+                log.append(
+                    f"  seat {seat}: {describe_pair(a, b)} error {error}, {matches} colour "
+                    f"match{'es' * (matches != 1)}: {score:+d} (total {totals[seat]})"
+                )
+
+    def _next_round(self) -> None:
+        """After scoring: robots replaced in seat order, then a new theme; rotate the lead."""
+        mine, discard = self.mine, self.discard
+        log = self._log
+        for seat in range(self.players):
+            a, b = mine[2 * seat], mine[2 * seat + 1]
+            if a < FIRST_GREY and b < FIRST_GREY:
+                continue
+            if not self.reshuffle and len(self.deck) < 2:
+                if log is not None:
+                    log.append(f"  seat {seat}'s robot stays: the deck is empty")
+                continue
+            discard.append(a)
+            discard.append(b)
+            # With a reshuffle the robot's own cards are in the discard, so this draw succeeds.
+            pair = self._draw_pair()
+            assert pair is not None
+            mine[2 * seat], mine[2 * seat + 1] = pair
+            if log is not None:
+                log.append(f"  seat {seat}'s robot is replaced by {describe_pair(*pair)}")
+        old0, old1 = self.theme
+        if self.reshuffle:
+            # Discarded first, so a reshuffle for the new theme takes the old one in.
+            discard.append(old0)
+            discard.append(old1)
+            if not self._turn_up_theme():
+                raise AssertionError("no theme though the discard holds the old one")
+        elif self._turn_up_theme():
+            discard.append(old0)
+            discard.append(old1)
+        elif log is not None:
+            log.append("  no new theme can be drawn: the theme stays")
+        self.turn = 0
+        if self.rotate:
+            self.first = (self.first0 + self.round) % self.players
+        if log is not None:
+            self._log_round_start()
+
+    # -- the play-by-play ---------------------------------------------------
+
+    def _pair(self, cards: list[int], index: int) -> str:
+        return describe_pair(cards[2 * index], cards[2 * index + 1])
+
+    def _why_not(self, seat: int) -> str:
+        mine = self.mine
+        if mine[2 * seat] >= FIRST_GREY or mine[2 * seat + 1] >= FIRST_GREY:
+            return f"{self._pair(mine, seat)} is a robot"
+        return "no free chimera"
+
+    def _log_round_start(self) -> None:
+        assert self._log is not None
+        t0, t1 = self.theme
+        free = ", ".join(
+            f"{slot}: {self._pair(self.free, slot)}" if self.free[2 * slot] >= 0 else f"{slot}: -"
+            for slot in range(self.n_free)
+        )
+        total = NUMBER[t0] + NUMBER[t1]
+        self._log.append(
+            f"Round {self.round + 1}: theme {describe_pair(t0, t1)} (sum {total}),"
+            f" seat {self.first} first; free chimeras {free}"
+        )
+
+    def _describe_start(self, lines: list[str]) -> None:
+        chimeras = ", ".join(f"seat {s}: {self._pair(self.mine, s)}" for s in range(self.players))
+        if self.round == 0:
+            lines.append(f"Deal: my chimeras {chimeras}")
+            # After a deal the discard holds only the grey themes redrawn (at most 2).
+            pairs = [self.discard[k : k + 2] for k in range(0, len(self.discard), 2)]
+            if len(pairs) <= 2 and all(max(pair) >= FIRST_GREY for pair in pairs):
+                for a, b in pairs:
+                    lines.append(f"  theme {describe_pair(a, b)} holds grey: discarded, redrawn")
+        else:
+            lines.append(
+                f"{self.round} round(s) passed with no decision to make: totals {self.totals}; "
+                f"my chimeras {chimeras}"
+            )
+        if self.round < self.rounds:
+            self._log_round_start()
+            for k in range(self.turn):
+                seat = (self.first + k) % self.players
+                lines.append(f"  seat {seat} can't breed ({self._why_not(seat)})")
+        else:
+            lines.append(f"Game over after {self.round} rounds: totals {self.totals}")
+
+
+def new_state(rules: Mapping[str, Any], players: int, rng: random.Random) -> State:
+    return State(rules, players, rng)
+
+
+SPEC = GameSpec(
+    name="kimekimera",
+    short="kk",
+    min_players=1,
+    max_players=4,
+    knobs=KNOBS,
+    events=EVENTS,
+    higher_is_better=False,
+    length_unit="rounds",
+    rules_version=1,
+    new_state=new_state,
+    unplayable=unplayable,
+)
