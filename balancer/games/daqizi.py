@@ -1,0 +1,554 @@
+"""打棋子 Da Qi Zi (`da-qi-zi`, short `dqz`), 4 players: RULES.md §3, §4, §6.
+
+The rules implemented, in brief (RULES.md is the authority; every open point is
+a knob listed in `KNOBS`):
+
+- 32 cards, black and red: general ×1, advisor, elephant, chariot, horse,
+  cannon ×2, soldier ×5 per suit (encoding and combinations: `dqz_combos`).
+- A deal: shuffle, 8 cards each; the dealer leads the first trick. The leader
+  plays one combination: single, pair (two of one kind), triple / four / five
+  (soldiers of one suit), or sequence (general-advisor-elephant or
+  chariot-horse-cannon of one suit); with `mixed_suit_combos` every multi-card
+  form may mix suits and strength is rank first, then the number of red cards.
+- Each other player once, in seat order, plays a combination of the led form
+  strictly stronger than the best so far, or discards as many cards face down.
+  A player who can't beat must discard; one who can may still discard when
+  `may_discard_when_able` (else it must beat).
+- The player of the best combination captures exactly its cards, face up; every
+  other card of the trick goes to the discard. The winner leads next.
+- Last-trick rule (`no_capture_last_single_rule`): in a last trick that is a
+  single, a follower who has captured nothing can only discard its card; it
+  never becomes the best (its only legal move is that discard).
+- The winner of the last trick wins the deal and deals next. Every other player
+  pays the winner (base_payment − captured) chips, base_payment +
+  zero_capture_penalty with nothing captured; with more than base_payment
+  captured the winner pays the difference. Every payment is multiplied by the
+  deal's multiplier: `first_deal_multiplier` for deal 1, then
+  1 + renchan_step × streak, where streak (at least 1) is the number of
+  consecutive deals the dealer has won; capped at `multiplier_cap` if set.
+- After each deal's payments the game ends if a player has at most `bust_at`
+  chips, or after `max_deals` deals. Score: final chips (ties share).
+
+Decisions: an action is a move id of `dqz_combos` (an int): below
+`DISCARD_BASE` a combination played face up, from `DISCARD_BASE` on a
+multiset of kinds discarded face down. Legal moves are listed in table order:
+combinations (form, then strength), then discards.
+
+Hands deal in physical seat order (seat s gets shuffled cards 8s..8s+7); who
+deals only decides who leads. The game always draws a random first dealer,
+used only with `first_dealer: random`, so variants differing in that knob keep
+the same later shuffles (common random numbers).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from balancer import knobs
+from balancer.engine import GameRecord, GameSpec
+from balancer.errors import InvariantError
+from balancer.games import dqz_combos as dc
+from balancer.games.dqz_combos import describe
+
+__all__ = ["SPEC", "KNOBS", "EVENTS", "State", "View", "describe", "new_state", "unplayable"]
+
+PLAYERS = 4
+HAND = 8
+EVENTS = (
+    "deals",
+    "busts",
+    "max_multiplier",
+    "dealer_wins",
+    "zero_capture",
+    "last_trick_rule",
+    "lead_single",
+    "lead_pair",
+    "lead_triple",
+    "lead_sequence",
+    "lead_four",
+    "lead_five",
+)
+LEAD_EVENT = tuple(f"lead_{form}" for form in dc.FORMS)
+
+KNOBS = (
+    knobs.boolean(
+        "mixed_suit_combos",
+        "rules",
+        False,
+        "multi-card combinations may mix suits; strength is rank, then number of red cards",
+    ),
+    knobs.boolean(
+        "may_discard_when_able",
+        "rules",
+        True,
+        "a player who can beat the best combination may still discard",
+    ),
+    knobs.boolean(
+        "no_capture_last_single_rule",
+        "rules",
+        True,
+        "a player with nothing captured can't win a last trick that is a single",
+    ),
+    knobs.choice("first_dealer", "rules", "seat0", "who deals first", ("seat0", "random")),
+    knobs.integer("max_deals", "rules", 16, "the game ends after this many deals", low=1),
+    knobs.integer("starting_chips", "rules", 20, "chips each player starts with", low=1),
+    knobs.integer(
+        "bust_at", "rules", 0, "a player with at most this many chips is bust: the game ends"
+    ),
+    knobs.integer(
+        "base_payment", "scoring", 4, "a loser pays this minus its captured cards", low=0
+    ),
+    knobs.integer(
+        "zero_capture_penalty",
+        "scoring",
+        1,
+        "extra payment by a loser with nothing captured",
+        low=0,
+    ),
+    knobs.integer("first_deal_multiplier", "scoring", 1, "the multiplier of deal 1", low=0),
+    knobs.integer(
+        "renchan_step",
+        "scoring",
+        1,
+        "from deal 2 the multiplier is 1 + renchan_step × the dealer's winning streak",
+        low=0,
+    ),
+    knobs.integer(
+        "multiplier_cap",
+        "scoring",
+        None,
+        "the highest multiplier a deal can have (none: no cap)",
+        low=1,
+        none_allowed=True,
+    ),
+)
+
+
+def unplayable(rules: Mapping[str, Any], players: int) -> str | None:
+    if players != PLAYERS:
+        return f"da-qi-zi is played by exactly {PLAYERS} players, not {players}"
+    if rules["starting_chips"] <= rules["bust_at"]:
+        return (
+            f"starting_chips ({rules['starting_chips']}) must be above bust_at "
+            f"({rules['bust_at']}), or every player starts bust"
+        )
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may see: never another hand, never a face-down discard."""
+
+    seat: int
+    hand: tuple[int, ...]  # counts per kind
+    hand_sizes: tuple[int, ...]  # cards in each hand
+    captured: tuple[tuple[int, ...], ...]  # counts per kind, per seat (face up)
+    chips: tuple[int, ...]
+    dealer: int
+    deal: int  # 1-based
+    multiplier: int
+    streak: int  # the dealer's consecutive deal wins (0 before deal 1 is won)
+    leader: int
+    trick: tuple[tuple[int, int], ...]  # face-up (seat, combination) this trick, in order
+    trick_discards: int  # face-down discards this trick (each of `led_size` cards)
+    best: int  # best combination so far this trick, or -1 before the lead
+    best_seat: int
+    led_size: int  # cards led this trick (0 before the lead)
+    last_trick: bool  # this trick empties every hand
+    history: tuple[tuple[int, int], ...]  # face-up (seat, combination) this deal, in order
+    public: tuple[int, ...]  # counts per kind of every card seen face up this deal
+    rules: Mapping[str, Any]
+
+
+class State:
+    """One game of Da Qi Zi in progress (see the module docstring)."""
+
+    __slots__ = (
+        "rules",
+        "rng",
+        "mixed",
+        "may_discard",
+        "last_rule",
+        "chips",
+        "hands",
+        "packed",
+        "captured",
+        "n_captured",
+        "discard",
+        "in_trick",
+        "deal",
+        "dealer",
+        "multiplier",
+        "streak",
+        "last_winner",
+        "leader",
+        "turn",
+        "to_act",
+        "best",
+        "best_seat",
+        "led_size",
+        "hand_left",
+        "last_trick",
+        "sizes",
+        "public",
+        "seen_captured",
+        "trick_up",
+        "trick_down",
+        "history",
+        "tricks",
+        "events",
+        "over",
+        "log",
+    )
+
+    def __init__(self, rules: Mapping[str, Any], players: int, rng: random.Random) -> None:
+        if players != PLAYERS:
+            raise ValueError(f"da-qi-zi needs {PLAYERS} players, got {players}")
+        self.rules = rules
+        self.rng = rng
+        self.mixed = bool(rules["mixed_suit_combos"])
+        self.may_discard = bool(rules["may_discard_when_able"])
+        self.last_rule = bool(rules["no_capture_last_single_rule"])
+        self.log: list[str] | None = None
+        self.chips = [rules["starting_chips"]] * PLAYERS
+        self.events: dict[str, float] = dict.fromkeys(EVENTS, 0)
+        self.deal = 0
+        self.streak = 0
+        self.last_winner = -1
+        self.over = False
+        # Drawn whatever the knob says: see the module docstring.
+        pick = rng.randrange(PLAYERS)
+        first = pick if rules["first_dealer"] == "random" else 0
+        self._new_deal(first)
+
+    # -- the contract -------------------------------------------------------
+
+    def current_player(self) -> int:
+        return -1 if self.over else self.to_act
+
+    def legal_actions(self) -> list[int]:
+        if self.over:
+            return []
+        seat = self.to_act
+        hand = self.packed[seat]
+        if self.turn == 0:
+            return list(dc.lead_options_packed(hand, self.mixed))
+        if self._last_rule_binds(seat):
+            # Its single counts as a discard whatever it is: one move, not two alike.
+            return [dc.DISCARD_OF_PACKED[hand]]
+        beat = dc.beating_options_packed(hand, self.best, self.mixed)
+        if beat and not self.may_discard:
+            return list(beat)
+        return [*beat, *dc.discard_options_packed(hand, self.led_size)]
+
+    def apply_action(self, action: int) -> None:
+        if self.over:
+            raise ValueError("the game is over")
+        seat = self.to_act
+        log = self.log
+        if not self._allowed(seat, action):
+            raise ValueError(f"seat {seat} can't play move {action}: {dc.describe_move(action)}")
+        if self.turn == 0:
+            if log is not None and self.tricks == 0:
+                self._log_deal_start()
+            size = dc.MOVE_SIZE[action]
+            self.led_size = size
+            self.last_trick = size == self.hand_left
+            self.best = action
+            self.best_seat = seat
+            self.events[LEAD_EVENT[dc.COMBO_FORM[action]]] += 1
+            if log is not None:
+                move = dc.describe_move(action)
+                log.append(f"  trick {self.tricks + 1}: seat {seat} leads {move}")
+        elif action >= dc.DISCARD_BASE:
+            # A single's kind orders like its strength (rank, then red).
+            if (
+                self._last_rule_binds(seat)
+                and dc.MOVE_KINDS[action][0] > dc.MOVE_KINDS[self.best][0]
+            ):
+                self.events["last_trick_rule"] += 1
+                if log is not None:
+                    log.append(f"    (last-trick rule: seat {seat} has captured nothing)")
+            if log is not None:
+                log.append(f"    seat {seat} discards face down {dc.describe_cards(action)}")
+        else:
+            self.best = action
+            self.best_seat = seat
+            if log is not None:
+                log.append(f"    seat {seat} beats with {dc.describe_move(action)}")
+        hand = self.hands[seat]
+        in_trick = self.in_trick
+        kinds = dc.MOVE_KINDS[action]
+        for kind in kinds:
+            hand[kind] -= 1
+            in_trick[kind] += 1
+        self.packed[seat] -= dc.MOVE_PACKED[action]
+        self.sizes[seat] -= len(kinds)
+        if action < dc.DISCARD_BASE:
+            public = self.public
+            for kind in kinds:
+                public[kind] += 1
+            self.trick_up += ((seat, action),)
+            self.history += ((seat, action),)
+        else:
+            self.trick_down += 1
+        self.turn += 1
+        if self.turn < PLAYERS:
+            self.to_act = (seat + 1) % PLAYERS
+        else:
+            self._end_trick()
+
+    def _allowed(self, seat: int, move: int) -> bool:
+        """A cheap check of a move against the rules; `legal_actions` lists exactly these."""
+        if not 0 <= move < dc.N_MOVES or not dc.fits(self.packed[seat], dc.MOVE_PACKED[move]):
+            return False
+        if move >= dc.DISCARD_BASE:
+            if self.turn == 0 or dc.MOVE_SIZE[move] != self.led_size:
+                return False
+            return self.may_discard or self._forced_discard(seat)
+        if not (self.mixed or dc.COMBO_PURE[move]):
+            return False
+        if self.turn == 0:
+            return True
+        return dc.beats(move, self.best) and not self._last_rule_binds(seat)
+
+    def _last_rule_binds(self, seat: int) -> bool:
+        return (
+            self.last_trick and self.led_size == 1 and self.last_rule and not self.n_captured[seat]
+        )
+
+    def _forced_discard(self, seat: int) -> bool:
+        return self._last_rule_binds(seat) or not dc.can_beat_packed(
+            self.packed[seat], self.best, self.mixed
+        )
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def view(self, seat: int) -> View:
+        # Public parts are kept as tuples as play goes, so a view costs little.
+        return View(
+            seat=seat,
+            hand=tuple(self.hands[seat]),
+            hand_sizes=tuple(self.sizes),
+            captured=self.seen_captured,
+            chips=tuple(self.chips),
+            dealer=self.dealer,
+            deal=self.deal,
+            multiplier=self.multiplier,
+            streak=self.streak,
+            leader=self.leader,
+            trick=self.trick_up,
+            trick_discards=self.trick_down,
+            best=self.best,
+            best_seat=self.best_seat,
+            led_size=self.led_size,
+            last_trick=self.last_trick,
+            history=self.history,
+            public=tuple(self.public),
+            rules=self.rules,
+        )
+
+    def record(self) -> GameRecord:
+        return GameRecord(
+            tuple(float(c) for c in self.chips), int(self.events["deals"]), dict(self.events)
+        )
+
+    def check_invariants(self) -> None:
+        total = self.rules["starting_chips"] * PLAYERS
+        if sum(self.chips) != total:
+            raise InvariantError(f"chips not conserved: {self.chips} sum to {sum(self.chips)}")
+        places = [*self.hands, *self.captured, self.discard, self.in_trick]
+        for kind in range(dc.N_KINDS):
+            held = sum(place[kind] for place in places)
+            if held != dc.KIND_COPIES[kind] or any(place[kind] < 0 for place in places):
+                raise InvariantError(
+                    f"{dc.describe_kind(kind)}: {held} accounted for, "
+                    f"the deck has {dc.KIND_COPIES[kind]}"
+                )
+        for seat in range(PLAYERS):
+            if dc.pack(self.hands[seat]) != self.packed[seat]:
+                raise InvariantError(f"seat {seat}: packed hand out of step with its counts")
+            if sum(self.captured[seat]) != self.n_captured[seat]:
+                raise InvariantError(f"seat {seat}: captured count out of step")
+            if tuple(self.captured[seat]) != self.seen_captured[seat]:
+                raise InvariantError(f"seat {seat}: captured cards on view out of step")
+            if sum(self.hands[seat]) != self.sizes[seat]:
+                raise InvariantError(f"seat {seat}: hand size out of step")
+        sizes = {sum(self.hands[(self.leader + k) % PLAYERS]) for k in range(self.turn, PLAYERS)}
+        if not self.over and sizes != {self.hand_left}:
+            raise InvariantError(f"hands still to play hold {sizes}, expected {self.hand_left}")
+
+    def clone(self) -> State:
+        other = State.__new__(State)
+        for name in State.__slots__:
+            setattr(other, name, getattr(self, name))
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        other.rng = rng
+        other.chips = list(self.chips)
+        other.hands = [list(h) for h in self.hands]
+        other.packed = list(self.packed)
+        other.captured = [list(c) for c in self.captured]
+        other.n_captured = list(self.n_captured)
+        other.discard = list(self.discard)
+        other.in_trick = list(self.in_trick)
+        other.sizes = list(self.sizes)
+        other.public = list(self.public)
+        other.events = dict(self.events)
+        other.log = None
+        return other
+
+    # -- a deal -------------------------------------------------------------
+
+    def _new_deal(self, dealer: int) -> None:
+        rules = self.rules
+        self.deal += 1
+        self.dealer = dealer
+        if self.deal == 1:
+            multiplier = rules["first_deal_multiplier"]
+        else:
+            multiplier = 1 + rules["renchan_step"] * self.streak
+        cap = rules["multiplier_cap"]
+        if cap is not None and multiplier > cap:
+            multiplier = cap
+        self.multiplier = multiplier
+        if multiplier > self.events["max_multiplier"] or self.deal == 1:
+            self.events["max_multiplier"] = multiplier
+        cards = list(range(dc.N_CARDS))
+        self.rng.shuffle(cards)
+        kind_of = dc.CARD_KIND
+        hands = [[0] * dc.N_KINDS for _ in range(PLAYERS)]
+        for seat in range(PLAYERS):
+            hand = hands[seat]
+            for card in cards[seat * HAND : (seat + 1) * HAND]:
+                hand[kind_of[card]] += 1
+        self.hands = hands
+        self.packed = [dc.pack(h) for h in hands]
+        self.captured = [[0] * dc.N_KINDS for _ in range(PLAYERS)]
+        self.n_captured = [0] * PLAYERS
+        self.discard = [0] * dc.N_KINDS
+        self.in_trick = [0] * dc.N_KINDS
+        self.hand_left = HAND
+        self.sizes = [HAND] * PLAYERS
+        self.public = [0] * dc.N_KINDS
+        self.seen_captured = ((0,) * dc.N_KINDS,) * PLAYERS
+        self.history: tuple[tuple[int, int], ...] = ()
+        self.tricks = 0
+        self._start_trick(dealer)
+
+    def _start_trick(self, leader: int) -> None:
+        self.leader = leader
+        self.to_act = leader
+        self.turn = 0
+        self.best = -1
+        self.best_seat = -1
+        self.led_size = 0
+        self.last_trick = False
+        self.trick_up: tuple[tuple[int, int], ...] = ()
+        self.trick_down = 0
+
+    def _end_trick(self) -> None:
+        winner = self.best_seat
+        best = self.best
+        captured = self.captured[winner]
+        in_trick = self.in_trick
+        for kind in dc.MOVE_KINDS[best]:
+            captured[kind] += 1
+            in_trick[kind] -= 1
+        self.n_captured[winner] += dc.MOVE_SIZE[best]
+        seen = list(self.seen_captured)
+        seen[winner] = tuple(captured)
+        self.seen_captured = tuple(seen)
+        discard = self.discard
+        for kind in range(dc.N_KINDS):
+            if in_trick[kind]:
+                discard[kind] += in_trick[kind]
+                in_trick[kind] = 0
+        self.tricks += 1
+        self.hand_left -= self.led_size
+        if self.log is not None:
+            self.log.append(f"    seat {winner} wins the trick, capturing {dc.describe_move(best)}")
+        if self.hand_left:
+            self._start_trick(winner)
+        else:
+            self._end_deal(winner)
+
+    def _end_deal(self, winner: int) -> None:
+        rules = self.rules
+        events = self.events
+        log = self.log
+        base = rules["base_payment"]
+        penalty = rules["zero_capture_penalty"]
+        multiplier = self.multiplier
+        chips = self.chips
+        if log is not None:
+            log.append(f"  seat {winner} takes the last trick and wins deal {self.deal}")
+        for seat in range(PLAYERS):
+            got = self.n_captured[seat]
+            if not got:
+                events["zero_capture"] += 1
+            if seat == winner:
+                continue
+            owed = (base - got + (penalty if got == 0 else 0)) * multiplier
+            chips[seat] -= owed
+            chips[winner] += owed
+            if log is not None and owed:
+                payer, payee, amount = (seat, winner, owed) if owed > 0 else (winner, seat, -owed)
+                log.append(
+                    f"    seat {payer} pays seat {payee} {amount} "
+                    f"(seat {seat} captured {got}, ×{multiplier})"
+                )
+        events["deals"] += 1
+        if winner == self.dealer:
+            events["dealer_wins"] += 1
+        self.streak = self.streak + 1 if winner == self.last_winner else 1
+        self.last_winner = winner
+        if log is not None:
+            log.append(f"  chips {chips}")
+        bust_at = rules["bust_at"]
+        busts = sum(1 for c in chips if c <= bust_at)
+        if busts or self.deal >= rules["max_deals"]:
+            self.over = True
+            events["busts"] = busts
+            if log is not None:
+                log.append(f"Game over after {self.deal} deals: chips {chips}")
+            return
+        self._new_deal(winner)
+
+    def _log_deal_start(self) -> None:
+        log = self.log
+        assert log is not None
+        log.append(
+            f"Deal {self.deal}: seat {self.dealer} deals, ×{self.multiplier}, chips {self.chips}"
+        )
+        for seat in range(PLAYERS):
+            cards = ", ".join(
+                dc.describe_kind(k)
+                for k in range(dc.N_KINDS - 1, -1, -1)
+                for _ in range(self.hands[seat][k])
+            )
+            log.append(f"  seat {seat}: {cards}")
+
+
+def new_state(rules: Mapping[str, Any], players: int, rng: random.Random) -> State:
+    return State(rules, players, rng)
+
+
+SPEC = GameSpec(
+    name="da-qi-zi",
+    short="dqz",
+    min_players=PLAYERS,
+    max_players=PLAYERS,
+    knobs=KNOBS,
+    events=EVENTS,
+    higher_is_better=True,
+    length_unit="deals",
+    rules_version=1,
+    new_state=new_state,
+    unplayable=unplayable,
+    value_events=("max_multiplier",),
+)
