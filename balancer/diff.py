@@ -1,0 +1,516 @@
+"""Compare two reports: what changed, by how much, and whether it is more than noise.
+
+Every figure of the two runs becomes one row: A, B, the change B − A, an
+effect size, a test and its p-value, and the p-value after Holm correction
+over the whole table. Only rows still below alpha after the correction are
+marked "significant", so a table of thirty figures doesn't cry wolf once in
+every other diff.
+
+Tests, per kind of figure:
+
+- proportions (win share per seat and per bot, share of games a rule fired):
+  pooled two-proportion z-test; effect size Cohen's h.
+- the centre of a distribution (score per seat, winning margin, length, a
+  rule's count per game): Mann–Whitney U; effect size Cliff's delta; A and B
+  show the means.
+- the whole distribution (score per seat, length): a second row, "... distribution
+  (sd)", with the Kolmogorov–Smirnov test, so a change of spread or shape that
+  keeps the centre still shows; effect size the KS statistic D; A and B show
+  the sds (KS also reacts to a shift, so this row can be significant with
+  equal sds). Two rows rather than the smaller of two p-values, which would
+  overstate the evidence; Holm then accounts for both.
+
+Win share per bot counts seat-games (as the report does); a bot holding two
+seats in a game is counted twice, which the z-test treats as independent.
+
+Paired mode: when A and B share the seed and the game count, game i of both
+started from the same deal (common random numbers). Rows then use the
+Wilcoxon signed-rank test on the per-game differences B − A (for 0/1 data
+that is McNemar's test), which cancels the deal's luck and sees much smaller
+changes. Effect sizes stay the unpaired ones so that they read the same in
+both modes; the KS rows stay unpaired (KS compares whole distributions; with
+positively correlated pairs it is only conservative).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+import polars as pl
+
+from balancer import stats
+from balancer.errors import UserError
+from balancer.reportio import ReportData, load_report
+
+FORMATS = ("table", "md", "csv", "json")
+# 1 is a bug (traceback) and 2 a user error; 3 says "the runs differ".
+EXIT_CHANGED = 3
+
+# --- comparing ----------------------------------------------------------------
+
+
+@dataclass
+class DiffRow:
+    figure: str
+    a: float
+    b: float
+    change: float
+    effect: float
+    effect_kind: str  # "h" (Cohen's h), "delta" (Cliff's delta), "D" (KS statistic)
+    test: str
+    p_value: float
+    paired: bool
+    p_holm: float = 1.0
+    significant: bool = False
+
+    @property
+    def verdict(self) -> str:
+        return "significant" if self.significant else ""
+
+
+@dataclass
+class DiffTable:
+    a: str
+    b: str
+    a_about: str
+    b_about: str
+    paired: bool
+    alpha: float
+    rows: list[DiffRow] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return any(row.significant for row in self.rows)
+
+    @property
+    def mode(self) -> str:
+        if self.paired:
+            return "paired: same seed and games"
+        return "unpaired: different seed or game count"
+
+
+PROPORTION_TEST = "two-proportion z"
+LOCATION_TEST = "Mann-Whitney U"
+PAIRED_TEST = "Wilcoxon signed-rank"
+SHAPE_TEST = "Kolmogorov-Smirnov"
+
+
+def _proportion_row(figure: str, a: np.ndarray, b: np.ndarray, paired: bool) -> DiffRow:
+    """A row for a share: `a` and `b` are per-unit values in [0, 1] (win shares, 0/1 flags)."""
+    p_a, p_b = float(a.mean()), float(b.mean())
+    if paired:
+        p_value, test = stats.wilcoxon_paired(a, b), PAIRED_TEST
+    else:
+        p_value = stats.two_proportion(a.sum(), a.size, b.sum(), b.size)
+        test = PROPORTION_TEST
+    return DiffRow(
+        figure, p_a, p_b, p_b - p_a, stats.cohens_h(p_a, p_b), "h", test, p_value, paired
+    )
+
+
+def _location_row(figure: str, a: np.ndarray, b: np.ndarray, paired: bool) -> DiffRow:
+    mean_a, mean_b = float(a.mean()), float(b.mean())
+    if paired:
+        p_value, test = stats.wilcoxon_paired(a, b), PAIRED_TEST
+    else:
+        p_value, test = stats.mann_whitney(a, b), LOCATION_TEST
+    effect = stats.cliffs_delta(a, b)
+    return DiffRow(figure, mean_a, mean_b, mean_b - mean_a, effect, "delta", test, p_value, paired)
+
+
+def _shape_row(figure: str, a: np.ndarray, b: np.ndarray) -> DiffRow:
+    sd_a = float(a.std(ddof=1)) if a.size > 1 else 0.0
+    sd_b = float(b.std(ddof=1)) if b.size > 1 else 0.0
+    d, p_value = stats.ks_2samp(a, b)
+    return DiffRow(figure, sd_a, sd_b, sd_b - sd_a, d, "D", SHAPE_TEST, p_value, False)
+
+
+def _column(report: ReportData, name: str) -> np.ndarray:
+    return report.games[name].cast(pl.Float64).to_numpy()
+
+
+def _scores(report: ReportData) -> np.ndarray:
+    return np.column_stack([_column(report, f"score_{s}") for s in range(report.players)])
+
+
+def _labels(report: ReportData) -> list[str]:
+    games = report.games
+    found = pl.concat([games[f"bot_{s}"] for s in range(report.players)]).unique().sort()
+    return found.to_list()
+
+
+def _about(report: ReportData) -> str:
+    r = report.report
+    return (
+        f"{r['game']}, {r['players']} players, {r['games']} games, seed {r['seed']}, "
+        f"rules v{r['rules_version']}, balancer {r['balancer_version']}"
+    )
+
+
+def compare(a: ReportData, b: ReportData, alpha: float = 0.05) -> DiffTable:
+    """Every figure of A against B, tested, Holm-corrected over the whole table."""
+    ra, rb = a.report, b.report
+    for key in ("game", "players"):
+        if ra[key] != rb[key]:
+            raise UserError(
+                f"can't compare: A ({a.folder}) has {key} {ra[key]!r}, "
+                f"B ({b.folder}) has {key} {rb[key]!r}"
+            )
+    paired = ra["seed"] == rb["seed"] and a.n_games == b.n_games
+    table = DiffTable(str(a.folder), str(b.folder), _about(a), _about(b), paired, alpha)
+    for key in ("rules_version", "balancer_version"):
+        if ra[key] != rb[key]:
+            table.warnings.append(
+                f"{key} differs (A {ra[key]}, B {rb[key]}): "
+                "part of any change may come from the program, not the variant"
+            )
+    if ra["higher_is_better"] != rb["higher_is_better"]:
+        table.warnings.append("A and B disagree on whether high scores win; margins use A's")
+
+    rows = table.rows
+    players = a.players
+    for s in range(players):
+        wins_a, wins_b = _column(a, f"win_{s}"), _column(b, f"win_{s}")
+        rows.append(_proportion_row(f"win share seat {s}", wins_a, wins_b, paired))
+
+    labels_a, labels_b = _labels(a), _labels(b)
+    if len(labels_a) > 1 and len(labels_b) > 1:
+        figures_a, figures_b = (
+            stats.bot_figures(a.games, players),
+            stats.bot_figures(b.games, players),
+        )
+        for label in sorted(set(labels_a) & set(labels_b)):
+            rows.append(_bot_row(label, a, b, figures_a[label], figures_b[label], paired))
+        for mine, only, theirs in ((labels_a, "A", labels_b), (labels_b, "B", labels_a)):
+            lone = sorted(set(mine) - set(theirs))
+            if lone:
+                table.warnings.append(f"bots only in {only}, not compared: {', '.join(lone)}")
+
+    scores_a, scores_b = _scores(a), _scores(b)
+    for s in range(players):
+        rows.append(_location_row(f"score seat {s} mean", scores_a[:, s], scores_b[:, s], paired))
+        rows.append(_shape_row(f"score seat {s} distribution (sd)", scores_a[:, s], scores_b[:, s]))
+
+    if players > 1:
+        higher = bool(ra["higher_is_better"])
+        margin_a = stats.winning_margin(scores_a, higher)
+        margin_b = stats.winning_margin(scores_b, higher)
+        rows.append(_location_row("winning margin mean", margin_a, margin_b, paired))
+
+    length_a, length_b = _column(a, "length"), _column(b, "length")
+    rows.append(_location_row("length mean", length_a, length_b, paired))
+    rows.append(_shape_row("length distribution (sd)", length_a, length_b))
+
+    shared = [name for name in a.events if name in set(b.events)]
+    for name in shared:
+        ev_a, ev_b = _column(a, f"ev_{name}"), _column(b, f"ev_{name}")
+        rows.append(_location_row(f"event {name} per game", ev_a, ev_b, paired))
+        fired_a, fired_b = (ev_a > 0).astype(float), (ev_b > 0).astype(float)
+        rows.append(_proportion_row(f"event {name} share of games", fired_a, fired_b, paired))
+    for events, only, other in ((a.events, "A", b.events), (b.events, "B", a.events)):
+        lone = [name for name in events if name not in set(other)]
+        if lone:
+            table.warnings.append(f"events only in {only}, not compared: {', '.join(lone)}")
+
+    adjusted = stats.holm([row.p_value for row in rows])
+    for row, p_holm in zip(rows, adjusted, strict=True):
+        row.p_holm = float(p_holm)
+        row.significant = bool(p_holm <= alpha)
+    return table
+
+
+def _bot_row(
+    label: str,
+    a: ReportData,
+    b: ReportData,
+    fig_a: dict[str, Any],
+    fig_b: dict[str, Any],
+    paired: bool,
+) -> DiffRow:
+    """A bot's win share; paired per game only if the bot sat in every game of both runs."""
+    figure = f"win share bot {label}"
+    if paired:
+        per_game_a = stats.bot_game_shares(a.games, a.players, label)
+        per_game_b = stats.bot_game_shares(b.games, b.players, label)
+        if not (np.isnan(per_game_a).any() or np.isnan(per_game_b).any()):
+            row = _proportion_row(figure, per_game_a, per_game_b, paired=True)
+            # Show the seat-game shares, as the report does, not the per-game means.
+            p_a, p_b = fig_a["win_share"], fig_b["win_share"]
+            row.a, row.b, row.change, row.effect = p_a, p_b, p_b - p_a, stats.cohens_h(p_a, p_b)
+            return row
+    p_a, p_b = fig_a["win_share"], fig_b["win_share"]
+    n_a, n_b = fig_a["seat_games"], fig_b["seat_games"]
+    p_value = stats.two_proportion(p_a * n_a, n_a, p_b * n_b, n_b)
+    effect = stats.cohens_h(p_a, p_b)
+    return DiffRow(figure, p_a, p_b, p_b - p_a, effect, "h", PROPORTION_TEST, p_value, False)
+
+
+# --- rendering ----------------------------------------------------------------
+
+_HEADERS = ("figure", "A", "B", "change", "effect", "test", "p", "p (Holm)", "verdict")
+
+
+def _num(x: float, signed: bool = False, digits: int = 4) -> str:
+    if x == 0:
+        return "0"
+    if not math.isfinite(x):
+        return "-"
+    return f"{x:+.{digits}g}" if signed else f"{x:.{digits}g}"
+
+
+def _pfmt(p: float) -> str:
+    # Below this the normal approximations behind the number mean nothing, and
+    # the smallest p-values underflow to 0; csv and json keep the raw value.
+    if p < 1e-16:
+        return "<1e-16"
+    return f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
+
+
+def _cells(row: DiffRow) -> list[str]:
+    # Effect sizes live on a scale of about ±1: three decimals say all they can.
+    effect = (
+        f"{row.effect_kind} {row.effect:+.3f}" if row.effect_kind != "D" else f"D {row.effect:.3f}"
+    )
+    return [
+        row.figure,
+        _num(row.a),
+        _num(row.b),
+        _num(row.change, signed=True, digits=3),
+        effect,
+        row.test,
+        _pfmt(row.p_value),
+        _pfmt(row.p_holm),
+        row.verdict,
+    ]
+
+
+def _summary(table: DiffTable) -> str:
+    n = sum(row.significant for row in table.rows)
+    what = f"{n} significant change{'s' if n != 1 else ''}" if n else "no significant change"
+    return f"{what} among {len(table.rows)} figures (Holm, alpha {table.alpha:g})"
+
+
+def _render_table(table: DiffTable) -> str:
+    lines = [f"A: {table.a} ({table.a_about})", f"B: {table.b} ({table.b_about})", table.mode]
+    lines += [f"warning: {w}" for w in table.warnings]
+    grid = [list(_HEADERS), *(_cells(row) for row in table.rows)]
+    widths = [max(len(r[i]) for r in grid) for i in range(len(_HEADERS))]
+    numeric = {1, 2, 3, 6, 7}
+    lines.append("")
+    for i, cells in enumerate(grid):
+        parts = [
+            c.rjust(w) if j in numeric else c.ljust(w)
+            for j, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
+        lines.append("  ".join(parts).rstrip())
+        if i == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    lines += ["", _summary(table)]
+    return "\n".join(lines)
+
+
+def _render_md(table: DiffTable) -> str:
+    lines = [
+        f"**A** `{table.a}` ({table.a_about})  ",
+        f"**B** `{table.b}` ({table.b_about})  ",
+        f"*{table.mode}*",
+        "",
+    ]
+    lines += [f"> warning: {w}" for w in table.warnings]
+    if table.warnings:
+        lines.append("")
+    lines.append("| " + " | ".join(_HEADERS) + " |")
+    lines.append("|" + "|".join("---" if i in (0, 5, 8) else "---:" for i in range(9)) + "|")
+    for row in table.rows:
+        cells = _cells(row)
+        if row.significant:
+            cells[-1] = "**significant**"
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    lines += ["", _summary(table)]
+    return "\n".join(lines)
+
+
+_CSV_FIELDS = [
+    "figure",
+    "a",
+    "b",
+    "change",
+    "effect",
+    "effect_kind",
+    "test",
+    "paired",
+    "p_value",
+    "p_holm",
+    "verdict",
+]
+_FLOAT_FIELDS = {"a", "b", "change", "effect", "p_value", "p_holm"}
+
+
+def _row_record(row: DiffRow) -> dict[str, Any]:
+    record = asdict(row)
+    record["verdict"] = row.verdict
+    # numpy scalars would print as "np.float64(...)" in CSV and fail in JSON.
+    return {key: float(record[key]) if key in _FLOAT_FIELDS else record[key] for key in _CSV_FIELDS}
+
+
+def _render_csv(table: DiffTable) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=_CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for row in table.rows:
+        writer.writerow(
+            {k: repr(v) if isinstance(v, float) else v for k, v in _row_record(row).items()}
+        )
+    return out.getvalue().rstrip("\n")
+
+
+def _render_json(table: DiffTable) -> str:
+    document = {
+        "a": {"folder": table.a, "about": table.a_about},
+        "b": {"folder": table.b, "about": table.b_about},
+        "paired": table.paired,
+        "mode": table.mode,
+        "alpha": table.alpha,
+        "correction": "holm",
+        "changed": table.changed,
+        "warnings": table.warnings,
+        "rows": [_row_record(row) for row in table.rows],
+    }
+    # allow_nan=False: a NaN slipping through is a bug, not something to hand a parser.
+    return json.dumps(document, indent=2, allow_nan=False)
+
+
+_RENDERERS: dict[str, Callable[[DiffTable], str]] = {
+    "table": _render_table,
+    "md": _render_md,
+    "csv": _render_csv,
+    "json": _render_json,
+}
+
+
+def render(table: DiffTable, fmt: str) -> str:
+    """The table as aligned terminal text ("table"), Markdown, CSV or JSON."""
+    try:
+        renderer = _RENDERERS[fmt]
+    except KeyError:
+        raise UserError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}") from None
+    return renderer(table)
+
+
+def diff_reports(
+    a_folder: str | Path,
+    b_folder: str | Path,
+    fmt: str = "table",
+    fail_on_change: bool = False,
+    alpha: float = 0.05,
+) -> tuple[str, bool]:
+    """Load, compare and render two report folders: (text, whether any row is significant).
+
+    `fail_on_change` only adds a closing line to the text formats saying the
+    command will exit 3; the exit itself is the caller's.
+    """
+    if not 0 < alpha < 1:
+        raise UserError(f"--alpha must be between 0 and 1, not {alpha:g}")
+    table = compare(load_report(a_folder), load_report(b_folder), alpha=alpha)
+    text = render(table, fmt)
+    if fail_on_change and table.changed and fmt in ("table", "md"):
+        text += f"\n--fail-on-change: exiting with code {EXIT_CHANGED}"
+    return text, table.changed
+
+
+def _prepare(
+    a: Path, b: Path, games: int | None, seed: int | None, workers: int, quiet: bool
+) -> tuple[Path, Path]:
+    """Report folders for A and B: a variant file is run first, into reports/<name>/.
+
+    Variants are run with the same seed and game count (the other side's, when
+    it is a report; else the first variant's), so their games pair up.
+    """
+    from balancer.simulate import simulate
+    from balancer.variant import load
+
+    variants = {side: load(path) for side, path in (("a", a), ("b", b)) if path.is_file()}
+    if not variants:
+        return a, b
+    reports = [load_report(path) for path in (a, b) if not path.is_file()]
+    if reports:
+        games = games or reports[0].n_games
+        seed = seed if seed is not None else int(reports[0].report["seed"])
+    else:
+        first = variants.get("a") or variants["b"]
+        games = games or first.games
+        seed = seed if seed is not None else first.seed
+    folders = {"a": a, "b": b}
+    for side, variant in variants.items():
+        variant = variant.with_overrides(games=games, seed=seed)
+        folders[side] = Path("reports") / variant.name
+        if side == "b" and "a" in variants and folders["a"] == folders["b"]:
+            folders[side] = Path("reports") / f"{variant.name}-b"
+        simulate(variant, folders[side], workers, quiet)
+    return folders["a"], folders["b"]
+
+
+@click.command("diff")
+@click.argument("a", type=click.Path(path_type=Path))
+@click.argument("b", type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="table",
+    show_default=True,
+    help="Output: aligned text, Markdown, CSV or JSON.",
+)
+@click.option(
+    "--fail-on-change",
+    is_flag=True,
+    help=f"Exit with code {EXIT_CHANGED} if any figure changed significantly (for CI).",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="Significance level, after Holm correction over all figures.",
+)
+@click.option("--games", "-n", type=click.IntRange(1, 100_000_000), help="Games, for variants.")
+@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Seed, for variants.")
+@click.option("--workers", "-w", type=click.IntRange(1, 256), default=1, show_default=True)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def diff_command(
+    a: Path,
+    b: Path,
+    fmt: str,
+    fail_on_change: bool,
+    alpha: float,
+    games: int | None,
+    seed: int | None,
+    workers: int,
+    quiet: bool,
+) -> None:
+    """Say what changed between A and B, and whether it is real or noise.
+
+    A and B are report folders, or variant files, which are run first with
+    the same seed and game count (into reports/<name>/). Each figure shows A,
+    B, the change, an effect size and a p-value; only changes still
+    significant after Holm correction are marked. With the same seed and
+    game count the games are compared pair by pair (same deals).
+
+    Exit codes: 0 done (changed or not), 2 a user error (missing or damaged
+    report), 3 with --fail-on-change when some figure changed significantly.
+    """
+    a, b = _prepare(a, b, games, seed, workers, quiet)
+    text, changed = diff_reports(a, b, fmt, fail_on_change, alpha)
+    click.echo(text)
+    if fail_on_change and changed:
+        click.get_current_context().exit(EXIT_CHANGED)

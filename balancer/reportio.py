@@ -1,0 +1,169 @@
+"""Reading a report folder back: report.json and games.parquet, checked.
+
+`diff`, `csv` and `replay` read reports that may be old, truncated or edited by
+hand: any damage is one UserError naming the file, and a report written
+under other rules (or another balancer) is said so rather than trusted.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from balancer import __version__, games
+from balancer.errors import UserError
+
+REPORT_JSON = "report.json"
+GAMES_PARQUET = "games.parquet"
+_REQUIRED_KEYS = {
+    "game": str,
+    "players": int,
+    "games": int,
+    "seed": int,
+    "seats": list,
+    "events": dict,
+    "higher_is_better": bool,
+    "rules_version": int,
+    "balancer_version": str,
+}
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """One report folder: report.json as loaded, and the per-game records sorted by game."""
+
+    folder: Path
+    report: dict[str, Any]
+    games: pl.DataFrame
+
+    @property
+    def players(self) -> int:
+        return int(self.report["players"])
+
+    @property
+    def n_games(self) -> int:
+        return int(self.report["games"])
+
+    @property
+    def events(self) -> list[str]:
+        return list(self.report["events"])
+
+
+def load_report(folder: str | Path) -> ReportData:
+    """Read and check a report folder; any damage is a UserError naming the file."""
+    folder = Path(folder)
+    if not folder.exists():
+        raise UserError("no such report folder", file=str(folder))
+    if not folder.is_dir():
+        raise UserError(
+            "not a report folder (expected a folder holding report.json)", file=str(folder)
+        )
+    report = _load_report_json(folder / REPORT_JSON)
+    games = _load_games(folder / GAMES_PARQUET, report)
+    return ReportData(folder=folder, report=report, games=games)
+
+
+def _load_report_json(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        what = "not a file" if path.exists() else "missing: the report folder has no report.json"
+        raise UserError(what, file=str(path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"unreadable: {exc}", file=str(path)) from None
+    try:
+        report = json.loads(text)
+    except json.JSONDecodeError as exc:
+        hint = " (truncated?)" if exc.pos >= len(text.rstrip()) else ""
+        raise UserError(
+            f"not valid JSON{hint}: {exc.msg}", file=str(path), line=exc.lineno
+        ) from None
+    if not isinstance(report, dict):
+        raise UserError("not a report: expected a JSON object", file=str(path))
+    missing = [key for key in _REQUIRED_KEYS if key not in report]
+    if missing:
+        raise UserError(f"not a complete report: missing {', '.join(missing)}", file=str(path))
+    for key, kind in _REQUIRED_KEYS.items():
+        value = report[key]
+        # bool is an int to Python; a count of True players is still wrong.
+        wrong = not isinstance(value, kind) or (kind is int and isinstance(value, bool))
+        if wrong:
+            raise UserError(f"should be {kind.__name__}, not {value!r}", file=str(path), key=key)
+    if report["players"] < 1 or report["games"] < 1:
+        raise UserError("a report needs at least one player and one game", file=str(path))
+    if len(report["seats"]) != report["players"]:
+        raise UserError(
+            f"{len(report['seats'])} seats for {report['players']} players", file=str(path)
+        )
+    return report
+
+
+def _load_games(path: Path, report: dict[str, Any]) -> pl.DataFrame:
+    if not path.is_file():
+        what = "not a file" if path.exists() else "missing: the report folder has no games.parquet"
+        raise UserError(what, file=str(path))
+    try:
+        games = pl.read_parquet(path)
+    except (pl.exceptions.PolarsError, OSError, ValueError, pl.exceptions.PanicException) as exc:
+        # The reader panics rather than raising on some damage: still the file's fault.
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UserError(f"unreadable (truncated or damaged?): {first}", file=str(path)) from None
+
+    players, n_games = report["players"], report["games"]
+    seat_columns = {c for c in games.columns if c.split("_")[0] in ("score", "win", "bot")}
+    expected_seats = {f"{kind}_{s}" for kind in ("score", "win", "bot") for s in range(players)}
+    numeric = ["game", "length", *(f"{k}_{s}" for k in ("score", "win") for s in range(players))]
+    numeric += [f"ev_{name}" for name in report["events"]]
+
+    def mismatch(message: str) -> UserError:
+        return UserError(f"does not match report.json: {message}", file=str(path))
+
+    if missing := sorted(expected_seats - seat_columns):
+        raise mismatch(f"{players} players but no column {', '.join(missing)}")
+    if extra := sorted(seat_columns - expected_seats):
+        raise mismatch(f"{players} players but also column {', '.join(extra)}")
+    for column in ("game", "length"):
+        if column not in games.columns:
+            raise mismatch(f"no column {column}")
+    events = {c.removeprefix("ev_") for c in games.columns if c.startswith("ev_")}
+    if events != set(report["events"]):
+        raise mismatch(
+            f"events {sorted(report['events'])} in report.json, {sorted(events)} in the file"
+        )
+    if games.height != n_games:
+        raise mismatch(f"{n_games} games in report.json, {games.height} rows in the file")
+    for column in numeric:
+        if not games.schema[column].is_numeric():
+            raise mismatch(f"column {column} is {games.schema[column]}, not numeric")
+        values = games[column].cast(pl.Float64)
+        if values.null_count() or values.is_nan().any():
+            raise mismatch(f"column {column} has missing values")
+    for s in range(players):
+        if games.schema[f"bot_{s}"] != pl.String or games[f"bot_{s}"].null_count():
+            raise mismatch(f"column bot_{s} should hold bot labels")
+    games = games.sort("game")
+    if not games["game"].cast(pl.Int64).equals(pl.Series("game", range(n_games), pl.Int64)):
+        raise mismatch(f"column game should number the games 0..{n_games - 1}")
+    return games
+
+
+def version_notes(report: dict[str, Any], where: str) -> list[str]:
+    """Lines saying how this report's versions differ from this balancer's, if they do."""
+    notes = []
+    if games.canonical(report["game"]) is None:
+        raise UserError(f"unknown game {report['game']!r}", file=where, key="game")
+    current = games.get(report["game"]).rules_version
+    if report["rules_version"] != current:
+        notes.append(
+            f"{where}: written under {report['game']} rules version {report['rules_version']}; "
+            f"this balancer plays version {current}, so a replay may differ"
+        )
+    if report["balancer_version"] != __version__:
+        notes.append(
+            f"{where}: written by balancer {report['balancer_version']}; this is {__version__}"
+        )
+    return notes
