@@ -108,7 +108,7 @@ def test_expected_takes_the_lowest_mean_and_cautious_the_best_bad_case() -> None
     view, legal = _view(FREE)
     rng = random.Random(0)
     assert Expected().act(view, legal, rng) == 1  # means 2, 1, 4
-    assert Cautious().act(view, legal, rng) == 2  # worst cases 10, 6, 5
+    assert Cautious(rank=1).act(view, legal, rng) == 2  # worst cases 10, 6, 5
     assert Cautious(rank=2).act(view, legal, rng) == 1  # 2nd-worst 5, 3, 5
     assert BOTS["cautious"].params[0].name == "rank"
     assert BOTS["cautious"].params[0].section == "params"
@@ -136,7 +136,7 @@ def test_bots_may_keep_when_breeding_is_optional() -> None:
     # b9+grey with grey's partner counting: mean 1/2 but worst 6, against a sure 3.
     view, legal = _view([FREE[1]], {"breeding_optional": True, "grey_blocks_colour_bonus": False})
     assert Expected().act(view, legal, random.Random(0)) == 0
-    assert Cautious().act(view, legal, random.Random(0)) == KEEP
+    assert Cautious(rank=1).act(view, legal, random.Random(0)) == KEEP
 
 
 def test_ties_go_to_the_first_legal_move_whatever_the_generator() -> None:

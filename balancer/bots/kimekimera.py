@@ -3,7 +3,8 @@
 Both scripted bots look one breeding ahead with the exact odds of
 `balancer.kk_odds`: a choice is a lottery over 6 equally likely new chimeras,
 scored against the theme on the table. `expected` takes the lowest mean;
-`cautious` the lowest `rank`-th worst outcome (rank 1: the worst case).
+`cautious` the lowest `rank`-th worst outcome (rank 1: the worst case; by
+default rank 2, the 2nd-worst, which ignores the single unluckiest pick).
 Ties are broken by the other figure (the worst case for `expected`, the mean
 for `cautious`), then by the order of the legal moves, so play is
 deterministic. Neither looks at later rounds or at rivals.
@@ -54,7 +55,7 @@ class Expected:
 class Cautious:
     """The lowest `rank`-th worst outcome of the 6 (1: the worst case)."""
 
-    def __init__(self, rank: int = 1) -> None:
+    def __init__(self, rank: int = 2) -> None:
         self.rank = rank
 
     def act(self, view: View, legal: Sequence[int], rng: random.Random) -> int:
@@ -72,7 +73,7 @@ PARAMS = (
     knobs.integer(
         "rank",
         "params",
-        1,
+        2,
         "which bad case to minimise: 1 the worst of the 6 outcomes, 2 the 2nd-worst, ...",
         low=1,
         high=6,
