@@ -1,0 +1,325 @@
+"""report.html: one self-contained, offline, deterministic page, checked in a real browser."""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+import shutil
+import subprocess
+import sys
+import warnings
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+import numpy as np
+import polars as pl
+import pytest
+
+from balancer import html as report_html
+from balancer import report as report_mod
+from balancer import runner, variant
+
+VARIANTS = Path(__file__).parent.parent / "variants"
+
+
+def make_report(name: str, games: int) -> tuple[dict[str, Any], pl.DataFrame]:
+    loaded = variant.load(VARIANTS / name).with_overrides(games=games, seed=None)
+    result = runner.run(loaded)
+    frame = report_mod.games_frame(result)
+    return report_mod.build_report(result, frame), frame
+
+
+@pytest.fixture(scope="module")
+def fdc() -> tuple[dict[str, Any], pl.DataFrame]:
+    """Five players, a heuristic bot against random ones: every chart, bots included."""
+    return make_report("fdc-5p-vs-random.yaml", 40)
+
+
+@pytest.fixture(scope="module")
+def kk_solo() -> tuple[dict[str, Any], pl.DataFrame]:
+    """One player, lower score is better, no 'bots'."""
+    return make_report("kk-1p.yaml", 20)
+
+
+@pytest.fixture(scope="module")
+def dqz() -> tuple[dict[str, Any], pl.DataFrame]:
+    """Da Qi Zi: max_multiplier is a value per game, not a count."""
+    return make_report("dqz-4p.yaml", 12)
+
+
+def charts_of(report: dict[str, Any]) -> list[str]:
+    return [c for c in report_html.CHARTS if c != "win-by-bot" or "bots" in report]
+
+
+class ChartFinder(HTMLParser):
+    """Per data-chart element: the names of the tags inside it, and any <img> src."""
+
+    VOID = {"img", "br", "meta", "link", "input", "hr", "col", "source", "wbr"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.charts: dict[str, list[tuple[str, str]]] = {}
+        self.open: list[tuple[str, str | None]] = []  # (tag, chart it opened or None)
+
+    def current(self) -> str | None:
+        for _, chart in reversed(self.open):
+            if chart is not None:
+                return chart
+        return None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attr = dict(attrs)
+        inside = self.current()
+        if inside is not None:
+            self.charts[inside].append((tag, attr.get("src") or ""))
+        chart = attr.get("data-chart")
+        if chart is not None:
+            self.charts[chart] = []
+        if tag not in self.VOID:
+            self.open.append((tag, chart))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        inside = self.current()
+        if inside is not None:
+            self.charts[inside].append((tag, dict(attrs).get("src") or ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        for i in range(len(self.open) - 1, -1, -1):
+            if self.open[i][0] == tag:
+                del self.open[i:]
+                break
+
+
+def drawn_charts(page: str) -> dict[str, bool]:
+    """Which data-chart elements hold a drawing: an <svg>, or an <img> with a data: URI."""
+    finder = ChartFinder()
+    finder.feed(page)
+    return {
+        name: any(tag == "svg" or (tag == "img" and src.startswith("data:")) for tag, src in inner)
+        for name, inner in finder.charts.items()
+    }
+
+
+# -- the page itself -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("which", ["fdc", "kk_solo", "dqz"])
+def test_one_offline_file_with_every_chart(
+    which: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    report, frame = request.getfixturevalue(which)
+    report_html.write_html(report, frame, tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    assert "http://" not in page and "https://" not in page
+    # Nothing that could fetch: no scripts, stylesheets, fonts or remote images.
+    assert not re.search(r"<(script|link|iframe|object)\b|@import|url\((?!#)", page)
+    references = re.findall(r'\b(?:src|href)="([^"]*)"', page)
+    assert all(ref.startswith(("#", "data:")) for ref in references), references
+    assert drawn_charts(page) == dict.fromkeys(charts_of(report), True)
+    better = "higher" if report["higher_is_better"] else "lower"
+    assert f"{better} score is better" in page
+    # Every knob of the resolved variant is shown.
+    for section in ("rules", "scoring"):
+        for knob in report["variant"].get(section, {}):
+            assert f"<td>{knob}" in page or f"<td>{knob}." in page, knob
+
+
+def test_bots_chart_only_when_bots_differ(fdc, kk_solo) -> None:  # noqa: ANN001
+    assert "bots" in fdc[0] and "bots" not in kk_solo[0]
+    assert 'data-chart="win-by-bot"' in report_html.render_html(*fdc)
+    solo = report_html.render_html(*kk_solo)
+    assert 'data-chart="win-by-bot"' not in solo
+    assert "no seat advantage to test" in solo and "lower score is better" in solo
+
+
+def test_value_events_are_not_charted_as_counts(dqz) -> None:  # noqa: ANN001
+    report, frame = dqz
+    assert "max_multiplier" in report["events"]
+    page = report_html.render_html(report, frame)
+    events_chart = page.split('data-chart="events"', 1)[1].split("</figure>", 1)[0]
+    assert "busts" in events_chart  # chart text stays text in the SVG
+    assert "max_multiplier" not in events_chart
+    assert "a value, not a count" in page
+
+
+def test_names_are_escaped(fdc) -> None:  # noqa: ANN001
+    report, frame = copy.deepcopy(fdc[0]), fdc[1]
+    report["variant"]["name"] = "<b>キメ</b>"
+    report["variant"]["rules"]["hand_size"] = "<i>five</i>"
+    report["bots"] = {
+        "<script>x</script>": report["bots"]["heuristic"],
+        "キメラ<bot>": report["bots"]["random"],
+        "$x$": report["bots"]["random"],
+    }
+    report["events"] = {"a<b & c": report["events"]["steals"], **report["events"]}
+    with warnings.catch_warnings():
+        # Names DejaVu can't draw (the browser can) must not warn either.
+        warnings.simplefilter("error")
+        page = report_html.render_html(report, frame)
+    for raw in ("<b>キメ</b>", "<i>five</i>", "<script>", "a<b", "<bot>"):
+        assert raw not in page, raw
+    assert "<h1>&lt;b&gt;キメ&lt;/b&gt;</h1>" in page
+    assert "<title>&lt;b&gt;キメ&lt;/b&gt; — balancer report</title>" in page
+    assert "&lt;i&gt;five&lt;/i&gt;" in page
+    assert "&lt;script&gt;x&lt;/script&gt;" in page and "a&lt;b &amp; c" in page
+    bots_chart = page.split('data-chart="win-by-bot"', 1)[1].split("</figure>", 1)[0]
+    assert "キメラ&lt;bot&gt;" in bots_chart and "$x$" in bots_chart  # text, not mathtext
+
+
+def test_same_inputs_same_bytes(fdc, tmp_path: Path) -> None:  # noqa: ANN001
+    report, frame = fdc
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+    report_html.write_html(report, frame, first)
+    report_html.write_html(copy.deepcopy(report), frame.clone(), second)
+    assert (first / "report.html").read_bytes() == (second / "report.html").read_bytes()
+
+
+def test_same_bytes_in_another_process(fdc, tmp_path: Path) -> None:  # noqa: ANN001
+    """A fresh interpreter with another hash seed writes the very same page."""
+    report, frame = fdc
+    import json
+
+    (tmp_path / "report.json").write_text(json.dumps(report))
+    frame.write_parquet(tmp_path / "games.parquet")
+    out = tmp_path / "other"
+    out.mkdir()
+    code = (
+        "import json, sys, polars as pl; from pathlib import Path; "
+        "from balancer.html import write_html; d = Path(sys.argv[1]); "
+        "write_html(json.loads((d / 'report.json').read_text()), "
+        "pl.read_parquet(d / 'games.parquet'), d / 'other')"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "MPLCONFIGDIR": str(tmp_path / "mpl")}
+    subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=True, env=env, timeout=120)
+    report_html.write_html(json.loads((tmp_path / "report.json").read_text()), frame, tmp_path)
+    assert (out / "report.html").read_bytes() == (tmp_path / "report.html").read_bytes()
+
+
+def test_leaves_matplotlib_settings_alone(kk_solo) -> None:  # noqa: ANN001
+    had_pyplot = "matplotlib.pyplot" in sys.modules
+    # dict.items, not rcParams[...]: reading an unresolved 'backend' imports pyplot.
+    before = dict(dict.items(matplotlib.rcParams))
+    with matplotlib.rc_context({"font.size": 23.0, "svg.hashsalt": None}):
+        report_html.render_html(*kk_solo)
+        assert matplotlib.rcParams["font.size"] == 23.0
+        assert matplotlib.rcParams["svg.hashsalt"] is None
+    assert dict(dict.items(matplotlib.rcParams)) == before
+    assert had_pyplot or "matplotlib.pyplot" not in sys.modules
+
+
+def test_user_style_does_not_change_the_page(kk_solo) -> None:  # noqa: ANN001
+    plain = report_html.render_html(*kk_solo)
+    with matplotlib.rc_context({"axes.facecolor": "#ff0000", "font.size": 30.0}):
+        assert report_html.render_html(*kk_solo) == plain
+
+
+def test_oversized_charts_fall_back_to_png(kk_solo, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    monkeypatch.setattr(report_html, "SVG_LIMIT", 0)
+    page = report_html.render_html(*kk_solo)
+    assert "<svg" not in page
+    assert drawn_charts(page) == dict.fromkeys(charts_of(kk_solo[0]), True)
+    assert page.count('src="data:image/png;base64,') == len(charts_of(kk_solo[0]))
+
+
+def test_write_report_calls_the_hook(tmp_path: Path) -> None:
+    loaded = variant.load(VARIANTS / "kk-2p.yaml").with_overrides(games=6, seed=None)
+    report_mod.write_report(runner.run(loaded), tmp_path / "r", html=report_html.write_html)
+    page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert drawn_charts(page) == dict.fromkeys(["win-by-seat", "scores", "length", "events"], True)
+
+
+# -- in a real browser -----------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or (
+    "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+)
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None and not os.environ.get("CI"),
+    reason="chromium is not installed (CI installs it and runs this test)",
+)
+
+
+def chromium(page: Path, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Open `page` in headless Chromium with no network chatter of its own; 60 s at most."""
+    assert CHROMIUM is not None, "chromium is required when CI is set"
+    command = [
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-extensions",
+        "--hide-scrollbars",
+        f"--user-data-dir={profile}",
+        *args,
+        page.resolve().as_uri(),
+    ]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
+
+
+def console_problems(stderr: str) -> list[str]:
+    """Lines where the page spoke on the console: the page has no script, so any is a fault
+    (an exception, or a request the Content-Security-Policy blocked)."""
+    return [line for line in stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
+
+
+def load_in_browser(page: Path, profile: Path) -> tuple[str, list[str]]:
+    done = chromium(page, profile, "--enable-logging=stderr", "--v=0", "--dump-dom")
+    return done.stdout, console_problems(done.stderr)
+
+
+@needs_chromium
+@pytest.mark.parametrize("which", ["fdc", "kk_solo"])
+def test_loads_cleanly_in_chromium(
+    which: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    report, frame = request.getfixturevalue(which)
+    report_html.write_html(report, frame, tmp_path)
+    dom, problems = load_in_browser(tmp_path / "report.html", tmp_path / "profile")
+    assert problems == []
+    assert "<h1>" in dom
+    assert drawn_charts(dom) == dict.fromkeys(charts_of(report), True)
+
+
+@needs_chromium
+def test_browser_check_catches_a_broken_page(fdc, tmp_path: Path) -> None:  # noqa: ANN001
+    """The console scan is not blind: a remote image and a script error are reported."""
+    page = report_html.render_html(*fdc).replace(
+        "</main>",
+        '<img src="http://example.invalid/x.png"><script>not_defined()</script></main>',
+    )
+    (tmp_path / "broken.html").write_text(page, encoding="utf-8")
+    _, problems = load_in_browser(tmp_path / "broken.html", tmp_path / "profile")
+    assert any("example.invalid" in line for line in problems)
+    assert any("script" in line.lower() for line in problems)
+
+
+@needs_chromium
+def test_charts_are_painted(fdc, tmp_path: Path) -> None:  # noqa: ANN001
+    """A screenshot holds the charts' blue: the inline SVG is drawn, not just parsed."""
+    from PIL import Image
+
+    report_html.write_html(*fdc, tmp_path)
+    shot = tmp_path / "shot.png"
+    chromium(
+        tmp_path / "report.html",
+        tmp_path / "profile",
+        f"--screenshot={shot}",
+        "--window-size=1200,3000",
+    )
+    with Image.open(shot) as image:
+        rgb = np.asarray(image.convert("RGB"), dtype=int)
+    accent = int((np.abs(rgb - (0x2F, 0x6F, 0xB0)).max(axis=2) < 12).sum())
+    # The seat and bot bars alone cover far more than this at 1200 px wide.
+    assert accent > 20_000
