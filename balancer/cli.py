@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 import signal
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from balancer import __version__, games
-from balancer.errors import GameFault, UserError
+from balancer.diff import diff_command
+from balancer.errors import UserError
+from balancer.kk_odds import kk_odds
+from balancer.report import headline
+from balancer.simulate import simulate
+from balancer.sweep import sweep
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_TERMINATED = 143  # 128 + SIGTERM
@@ -90,60 +94,10 @@ def run(
     loaded = [_load_variant(path, games, seed) for path in variants]
     for variant in loaded:
         folder = Path(out) if out else Path("reports") / variant.name
-        report = run_variant(variant, folder, workers, quiet, check, move_time_limit)
-        from balancer.report import headline
+        report = simulate(variant, folder, workers, quiet, check, move_time_limit)
 
         click.echo(headline(report))
         click.echo(f"\nreport: {folder}/")
-
-
-def run_variant(
-    variant: Any,
-    folder: Path,
-    workers: int = 1,
-    quiet: bool = True,
-    check: bool = False,
-    move_time_limit: float = 10.0,
-) -> dict[str, Any]:
-    """Play a variant and write its report folder; shared by run, diff and sweep."""
-    from balancer import report, runner
-
-    with _progress(variant.games, f"{variant.name}", quiet) as advance:
-        try:
-            result = runner.run(
-                variant,
-                workers=workers,
-                check=check,
-                plugin_move_limit=move_time_limit,
-                progress=advance,
-            )
-        except GameFault as fault:
-            raise UserError(
-                f"{fault}. Nothing was written. Replay it: "
-                f"balancer replay {variant.path} --game {fault.index} --seed {fault.seed}"
-            ) from None
-    return report.write_report(result, folder)
-
-
-class _progress:
-    """A progress bar on stderr, only for a terminal and only when not quiet."""
-
-    def __init__(self, total: int, label: str, quiet: bool) -> None:
-        self.bar = None
-        if not quiet and sys.stderr.isatty():
-            self.bar = click.progressbar(
-                length=total, label=label, file=sys.stderr, show_eta=True, show_pos=True
-            )
-
-    def __enter__(self) -> Callable[[int], None]:
-        if self.bar is None:
-            return lambda n: None
-        self.bar.__enter__()
-        return self.bar.update
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
 
 
 @cli.command()
@@ -181,7 +135,7 @@ def knobs(game: str, as_json: bool) -> None:
         click.echo(f"\n{section}:")
         for k in spec.knobs:
             if k.section == section:
-                default = json.dumps(k.default, ensure_ascii=False)
+                default = "none" if k.default is None else json.dumps(k.default, ensure_ascii=False)
                 click.echo(f"  {k.name}: {default}    # {k.kind}: {k.meaning}")
     from balancer import bots
 
@@ -200,11 +154,13 @@ def csv(report_dir: str, out: str | None, excel: bool) -> None:
     """Regenerate the CSV tables of REPORT from its games.parquet, without simulating."""
     from balancer import report, reportio
 
-    data = reportio.load(Path(report_dir))
+    data = reportio.load_report(Path(report_dir))
+    for note in reportio.version_notes(data.report, str(Path(report_dir) / "report.json")):
+        click.echo(f"balancer: note: {note}", err=True)
     target = Path(out) if out else Path(report_dir)
     try:
         target.mkdir(parents=True, exist_ok=True)
-        written = report.write_csv_tables(data.report, data.frame, target, excel=excel)
+        written = report.write_csv_tables(data.report, data.games, target, excel=excel)
     except OSError as exc:
         raise UserError(f"can't write: {exc.strerror}", file=str(target)) from None
     for path in written:
@@ -212,31 +168,50 @@ def csv(report_dir: str, out: str | None, excel: bool) -> None:
 
 
 @cli.command()
-@click.argument("variant_path", metavar="VARIANT", type=click.Path(dir_okay=False))
+@click.argument("source", metavar="VARIANT|REPORT", type=click.Path(path_type=Path))
 @click.option("--game", "-g", "index", type=click.IntRange(0), required=True, help="Game index.")
 @click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="The run's seed.")
 @click.option("--seat", type=click.IntRange(0), help="Show only what this seat could see.")
-def replay(variant_path: str, index: int, seed: int | None, seat: int | None) -> None:
-    """Print a play-by-play of game I of VARIANT, exactly as the run played it."""
+def replay(source: Path, index: int, seed: int | None, seat: int | None) -> None:
+    """Print a play-by-play of game I, exactly as the run played it.
+
+    SOURCE is a variant file (with --seed if the run overrode it) or a report
+    folder, whose report.json holds the variant and seed as run.
+    """
     from balancer import replay as replay_mod
+    from balancer import reportio, variant
 
-    variant = _load_variant(variant_path, seed=seed)
-    if seat is not None and seat >= variant.players:
-        raise UserError(f"seat {seat} does not exist with {variant.players} players", key="--seat")
-    click.echo(replay_mod.replay_text(variant, index, seat))
+    if source.is_dir():
+        data = reportio.load_report(source)
+        where = str(source / reportio.REPORT_JSON)
+        for note in reportio.version_notes(data.report, where):
+            click.echo(f"balancer: note: {note}", err=True)
+        loaded = variant.from_resolved(data.report["variant"], where)
+        if index >= data.n_games:
+            raise UserError(f"the run played games 0..{data.n_games - 1}", key="--game")
+    else:
+        loaded = variant.load(source)
+    loaded = loaded.with_overrides(seed=seed)
+    if seat is not None and seat >= loaded.players:
+        raise UserError(f"seat {seat} does not exist with {loaded.players} players", key="--seat")
+    click.echo(replay_mod.replay_text(loaded, index, seat))
 
 
-def _register_optional_commands() -> None:
-    """Commands that live in their own modules."""
-    return
+# Commands that live in their own modules.
+for _command in (diff_command, kk_odds, sweep):
+    cli.add_command(_command)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors exit 2, interrupts 130/143, bugs keep their traceback."""
-    _register_optional_commands()
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    # A shell starts background jobs with SIGINT ignored; `kill -INT` must still
+    # stop a run cleanly, so Ctrl-C's handler is installed whatever we inherited.
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        cli.main(args=argv, prog_name="balancer", standalone_mode=False)
+        # Outside standalone mode click returns a command's exit code instead of exiting.
+        code = cli.main(args=argv, prog_name="balancer", standalone_mode=False)
+        return code if isinstance(code, int) else 0
     except click.exceptions.Exit as done:
         return done.exit_code
     except click.UsageError as exc:
@@ -256,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_TERMINATED
     finally:
         signal.signal(signal.SIGTERM, previous)
-    return 0
+        signal.signal(signal.SIGINT, previous_int)
 
 
 if __name__ == "__main__":

@@ -66,6 +66,7 @@ def build_report(result: RunResult, frame: pl.DataFrame) -> dict[str, Any]:
         "length": stats.length_summary(frame["length"].to_numpy()),
         "events": {name: stats.event_rates(frame[f"ev_{name}"].to_numpy()) for name in spec.events},
         "margin": stats.distribution(stats.winning_margin(scores, spec.higher_is_better)),
+        "value_events": list(spec.value_events),
         "higher_is_better": spec.higher_is_better,
         "length_unit": spec.length_unit,
         "balancer_version": __version__,
@@ -256,7 +257,8 @@ def write_report(result: RunResult, folder: Path, html: Callable | None = None) 
     report = build_report(result, frame)
 
     def fill(tmp: Path) -> None:
-        (tmp / REPORT_JSON).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        text = json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False)
+        (tmp / REPORT_JSON).write_text(text + "\n")
         frame.write_parquet(tmp / GAMES_PARQUET)
         write_csv_tables(report, frame, tmp)
         (tmp / "summary.md").write_text(summary_markdown(report))

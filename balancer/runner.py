@@ -13,8 +13,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from typing import Any
 
 from balancer import bots as bot_registry
@@ -108,32 +110,64 @@ def chunks_for(
     ]
 
 
-def _worker_signals() -> None:
-    # The parent handles Ctrl-C and SIGTERM and ends the pool; a worker just
-    # stops when told, without a traceback of its own.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
 def in_process(chunks: Sequence[Chunk]) -> Iterator[ChunkResult]:
     for chunk in chunks:
         yield play_chunk(chunk)
 
 
-def process_pool(chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkResult]:
-    context = multiprocessing.get_context("fork")
-    pool = context.Pool(workers, initializer=_worker_signals)
+def _worker(chunks: Sequence[Chunk], results: Connection) -> None:
+    """A worker process: play its share of the chunks, send each result back in order."""
+    # The parent handles Ctrl-C and SIGTERM and ends the workers; a worker just
+    # stops when told, without a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
-        yield from pool.imap(play_chunk, chunks)
+        for chunk in chunks:
+            results.send(("ok", play_chunk(chunk)))
+    except GameFault as fault:
+        results.send(("fault", fault))
     except BaseException:
-        # On an interrupt or a fault, stop every worker now rather than
-        # letting them finish their chunks.
-        pool.terminate()
-        raise
-    else:
-        pool.close()
+        results.send(("bug", traceback.format_exc()))
     finally:
-        pool.join()
+        results.close()
+
+
+def process_pool(chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkResult]:
+    """Chunks dealt round-robin to `workers` processes, results yielded in chunk order.
+
+    A plain set of processes rather than multiprocessing.Pool: on an interrupt
+    or a fault every worker is killed at once, where a Pool waits for its
+    workers' current chunks and its handler threads.
+    """
+    context = multiprocessing.get_context("fork")
+    workers = min(workers, len(chunks))
+    pipes, procs = [], []
+    try:
+        for k in range(workers):
+            receive, send = context.Pipe(duplex=False)
+            proc = context.Process(target=_worker, args=(chunks[k::workers], send), daemon=True)
+            proc.start()
+            send.close()  # the parent keeps only the reading end
+            pipes.append(receive)
+            procs.append(proc)
+        for j in range(len(chunks)):
+            try:
+                kind, payload = pipes[j % workers].recv()
+            except EOFError:
+                raise RuntimeError(f"worker {j % workers} died without a result") from None
+            if kind == "fault":
+                raise payload
+            if kind == "bug":
+                raise RuntimeError(f"a worker failed:\n{payload}")
+            yield payload
+    finally:
+        for proc in procs:
+            if proc.is_alive():
+                proc.kill()
+        for proc in procs:
+            proc.join()
+        for pipe in pipes:
+            pipe.close()
 
 
 @dataclass

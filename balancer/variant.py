@@ -155,6 +155,17 @@ def load(path: str | Path) -> Variant:
     return _validate(data, Path(path), origins)
 
 
+def from_resolved(data: Any, where: str) -> Variant:
+    """A variant from its resolved form (report.json's `variant`), checked as a file is."""
+    if not isinstance(data, dict):
+        raise UserError("variant: expected the resolved variant as a mapping", file=where)
+    origins = _Origins()
+    origins.top_file = where
+    data = dict(data)
+    data["seats"] = [dict(s) if isinstance(s, dict) else s for s in data.get("seats", [])]
+    return _validate(data, Path(where), origins)
+
+
 def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> dict[str, Any]:
     loaded = load_yaml(path)
     data = loaded.data

@@ -1,0 +1,65 @@
+"""Play a variant and write its report folder: what `run`, `diff` and `sweep` share.
+
+The progress bar lives here (stderr, only on a terminal, never with quiet),
+and a bot's fault becomes one line for the user naming the game to replay.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from balancer import html, report, runner
+from balancer.errors import GameFault, UserError
+from balancer.variant import Variant
+
+
+def simulate(
+    variant: Variant,
+    folder: Path,
+    workers: int = 1,
+    quiet: bool = True,
+    check: bool = False,
+    move_time_limit: float = runner.DEFAULT_PLUGIN_MOVE_LIMIT,
+) -> dict[str, Any]:
+    """Play every game of `variant` and write the report folder; returns report.json's data."""
+    with Progress(variant.games, variant.name, quiet) as advance:
+        try:
+            result = runner.run(
+                variant,
+                workers=workers,
+                check=check,
+                plugin_move_limit=move_time_limit,
+                progress=advance,
+            )
+        except GameFault as fault:
+            raise UserError(
+                f"{fault}. Nothing was written. Replay it: "
+                f"balancer replay {variant.path} --game {fault.index} --seed {fault.seed}"
+            ) from None
+    return report.write_report(result, folder, html=html.write_html)
+
+
+class Progress:
+    """A progress bar on stderr, only for a terminal and only when not quiet."""
+
+    def __init__(self, total: int, label: str, quiet: bool) -> None:
+        self.bar = None
+        if not quiet and sys.stderr.isatty():
+            self.bar = click.progressbar(
+                length=total, label=label, file=sys.stderr, show_eta=True, show_pos=True
+            )
+
+    def __enter__(self) -> Callable[[int], None]:
+        if self.bar is None:
+            return lambda n: None
+        self.bar.__enter__()
+        return self.bar.update
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
