@@ -1,0 +1,218 @@
+"""`balancer sweep`: run a variant over a grid of knob values, with common seeds.
+
+Every point of the grid plays the same seed and game count, so game i of each
+point starts from the same deal and differences between points are the knobs',
+not the shuffles'. The sweep folder holds one report folder per point,
+`sweep.csv` (one row per point: the knob values and the headline figures with
+their intervals) and `sweep.svg`, a chart of one figure against the points.
+The whole folder is written at once: an interrupted sweep leaves nothing half
+done and the previous sweep as it was.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+from typing import Any
+
+import click
+import polars as pl
+
+from balancer import knobs
+from balancer.errors import UserError
+from balancer.report import write_folder
+from balancer.simulate import simulate
+from balancer.variant import Variant, load
+from balancer.yamlsafe import load_yaml_text
+
+DEFAULT_FIGURE = "margin_mean"
+
+
+def parse_setting(text: str, variant: Variant) -> tuple[str, list[Any]]:
+    """`rules.x=a,b,c` (or `scoring.x=...`, or `x=...`) -> (knob name, checked values).
+
+    Values are read as YAML, so `true`, `3` and `{1: 2, 2: 5}` mean what they
+    say; commas inside brackets or braces don't split values.
+    """
+    where = f"--set {text}"
+    path, sep, raw = text.partition("=")
+    if not sep or not raw.strip():
+        raise UserError("expected --set section.knob=value1,value2,...", key=where)
+    parts = path.strip().split(".")
+    name = parts[-1]
+    if len(parts) > 2 or (len(parts) == 2 and parts[0] not in knobs.SECTIONS):
+        raise UserError("name a knob as rules.KNOB, scoring.KNOB or KNOB", key=where)
+    by_name = {k.name: k for k in variant.spec.knobs}
+    if name not in by_name:
+        valid = ", ".join(by_name)
+        raise UserError(f"{variant.game} has no knob {name!r} (knobs: {valid})", key=where)
+    values = []
+    for item in _split_values(raw):
+        value = load_yaml_text(item, where).data
+        try:
+            values.append(by_name[name].check(value))
+        except ValueError as exc:
+            raise UserError(f"{item!r}: {exc}", key=where) from None
+    return name, values
+
+
+def _split_values(raw: str) -> list[str]:
+    items, depth, current = [], 0, ""
+    for ch in raw:
+        if ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            items.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    items.append(current.strip())
+    if any(not item for item in items):
+        raise UserError("an empty value in the list", key=f"--set {raw}")
+    return items
+
+
+def grid(settings: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
+    names = [name for name, _ in settings]
+    return [
+        dict(zip(names, combo, strict=True))
+        for combo in itertools.product(*(v for _, v in settings))
+    ]
+
+
+def point_label(point: dict[str, Any]) -> str:
+    return " ".join(f"{k}={_show(v)}" for k, v in point.items())
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k}:{v}" for k, v in value.items()) + "}"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+def _folder_name(index: int, point: dict[str, Any]) -> str:
+    return f"{index:03d}-" + re.sub(r"[^A-Za-z0-9_.=-]+", "_", point_label(point))[:80]
+
+
+def headline_row(point: dict[str, Any], report: dict[str, Any]) -> dict[str, Any]:
+    """One sweep.csv row: the knob values, then the headline figures with intervals."""
+    row: dict[str, Any] = {name: _show(value) for name, value in point.items()}
+    for seat in report["seats"]:
+        s = seat["seat"]
+        row[f"seat{s}_win_share"] = seat["win_share"]
+        row[f"seat{s}_win_low"], row[f"seat{s}_win_high"] = seat["win_ci95"]
+        row[f"seat{s}_score_mean"] = seat["score"]["mean"]
+    for label, bot in report.get("bots", {}).items():
+        row[f"bot_{label}_win_share"] = bot["win_share"]
+        row[f"bot_{label}_win_low"], row[f"bot_{label}_win_high"] = bot["win_ci95"]
+    row["seat_advantage_p"] = report["seat_advantage"]["p_value"]
+    row["margin_mean"] = report["margin"]["mean"]
+    row["margin_sd"] = report["margin"]["sd"]
+    row["length_mean"] = report["length"]["mean"]
+    for name, event in report["events"].items():
+        row[f"{name}_per_game"] = event["per_game"]
+    return row
+
+
+def chart(table: pl.DataFrame, figure: str, knob_columns: list[str], target: Path) -> None:
+    """The chosen figure against the grid points, with its interval when it has one."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    labels = [" ".join(str(r[c]) for c in knob_columns) for r in table.iter_rows(named=True)]
+    values = table[figure].to_list()
+    fig = Figure(figsize=(max(5.0, 0.9 * len(labels) + 2), 4))
+    ax = fig.add_subplot()
+    low_col = figure.replace("_win_share", "_win_low")
+    if figure.endswith("_win_share") and low_col in table.columns:
+        low = table[low_col].to_list()
+        high = table[figure.replace("_win_share", "_win_high")].to_list()
+        errors = [
+            [v - lo for v, lo in zip(values, low, strict=True)],
+            [h - v for v, h in zip(values, high, strict=True)],
+        ]
+        ax.errorbar(range(len(values)), values, yerr=errors, fmt="o-", capsize=4)
+    else:
+        ax.plot(range(len(values)), values, "o-")
+    ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
+    ax.set_xlabel(", ".join(knob_columns))
+    ax.set_ylabel(figure)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    with matplotlib.rc_context({"svg.hashsalt": "balancer"}):
+        fig.savefig(target, format="svg", metadata={"Date": None})
+
+
+@click.command()
+@click.argument("variant_path", metavar="VARIANT", type=click.Path(dir_okay=False))
+@click.option(
+    "--set",
+    "settings",
+    multiple=True,
+    required=True,
+    help="A knob and its values: rules.KNOB=v1,v2,... (repeat for a grid).",
+)
+@click.option("--games", "-n", type=click.IntRange(1, 100_000_000), help="Override games.")
+@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Override the seed.")
+@click.option("--workers", "-w", type=click.IntRange(1, 256), default=1, show_default=True)
+@click.option(
+    "--out", "-o", type=click.Path(file_okay=False), help="Default reports/<name>-sweep/."
+)
+@click.option(
+    "--figure",
+    default=DEFAULT_FIGURE,
+    show_default=True,
+    help="The sweep.csv column to chart against the knob values.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def sweep(
+    variant_path: str,
+    settings: tuple[str, ...],
+    games: int | None,
+    seed: int | None,
+    workers: int,
+    out: str | None,
+    figure: str,
+    quiet: bool,
+) -> None:
+    """Run VARIANT for every combination of knob values, with common seeds."""
+    base = load(variant_path).with_overrides(games=games, seed=seed)
+    parsed = [parse_setting(text, base) for text in settings]
+    points = grid(parsed)
+    knob_columns = [name for name, _ in parsed]
+    folder = Path(out) if out else Path("reports") / f"{base.name}-sweep"
+
+    def fill(tmp: Path) -> None:
+        rows = []
+        for index, point in enumerate(points):
+            variant = base.with_knobs(point)
+            why = variant.spec.unplayable(variant.rules, variant.players)
+            if why:
+                raise UserError(f"{point_label(point)} can't be played: {why}", key="--set")
+            if not quiet:
+                click.echo(f"[{index + 1}/{len(points)}] {point_label(point)}", err=True)
+            report = simulate(variant, tmp / _folder_name(index, point), workers, quiet)
+            rows.append(headline_row(point, report))
+            if figure not in rows[0]:
+                # Said after the first point, not after the whole grid.
+                columns = ", ".join(rows[0])
+                raise UserError(f"no figure {figure!r}; sweep.csv has: {columns}", key="--figure")
+        table = pl.DataFrame(rows)
+        table.write_csv(tmp / "sweep.csv")
+        chart(table, figure, knob_columns, tmp / "sweep.svg")
+        click.echo(_table_text(table, knob_columns, figure))
+
+    write_folder(folder, fill)
+    click.echo(f"\nsweep: {folder}/ (sweep.csv, sweep.svg, one report folder per point)")
+
+
+def _table_text(table: pl.DataFrame, knob_columns: list[str], figure: str) -> str:
+    shown = [*knob_columns, figure, "margin_mean", "length_mean", "seat_advantage_p"]
+    shown = list(dict.fromkeys(c for c in shown if c in table.columns))
+    with pl.Config(tbl_rows=len(table), tbl_cols=len(shown), tbl_hide_dataframe_shape=True):
+        return str(table.select(shown))

@@ -1,0 +1,229 @@
+"""Reading reports back: csv regeneration, replay, diff of real runs, sweeps, damage."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from balancer import diff, report, runner, variant
+from balancer.cli import main
+from balancer.reportio import ReportData
+
+ROOT = Path(__file__).parent.parent
+VARIANTS = ROOT / "variants"
+
+
+@pytest.fixture(scope="module")
+def fdc_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("reports") / "fdc"
+    assert (
+        main(["run", "-q", str(VARIANTS / "fdc-5p-vs-random.yaml"), "-n", "60", "-o", str(out)])
+        == 0
+    )
+    return out
+
+
+def test_csv_regenerates_byte_for_byte(fdc_report: Path, tmp_path: Path) -> None:
+    assert main(["csv", str(fdc_report), "-o", str(tmp_path)]) == 0
+    for name in report.CSV_TABLES:
+        assert (tmp_path / name).read_bytes() == (fdc_report / name).read_bytes(), name
+    # In place, too: the run's own files come back the same.
+    before = {n: (fdc_report / n).read_bytes() for n in report.CSV_TABLES}
+    assert main(["csv", str(fdc_report)]) == 0
+    assert {n: (fdc_report / n).read_bytes() for n in report.CSV_TABLES} == before
+
+
+def test_csv_excel_has_a_bom(fdc_report: Path, tmp_path: Path) -> None:
+    assert main(["csv", str(fdc_report), "-o", str(tmp_path), "--excel"]) == 0
+    data = (tmp_path / "seats.csv").read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf")
+    assert data[3:] == (fdc_report / "seats.csv").read_bytes()
+
+
+def test_csv_tables_hold_what_the_report_says(fdc_report: Path) -> None:
+    seats = pl.read_csv(fdc_report / "seats.csv")
+    data = json.loads((fdc_report / "report.json").read_text())
+    assert seats["win_share"].to_list() == [s["win_share"] for s in data["seats"]]
+    scores = pl.read_csv(fdc_report / "scores.csv")
+    assert scores["seat_0"].sum() == 60  # every game counted once per seat
+    events = pl.read_csv(fdc_report / "events.csv")
+    assert events["event"].to_list() == list(data["events"])
+    games = pl.read_csv(fdc_report / "games.csv")
+    assert games.height == 60
+
+
+@pytest.mark.parametrize(
+    ("damage", "names"),
+    [
+        (lambda f: (f / "report.json").unlink(), "report.json"),
+        (lambda f: (f / "games.parquet").unlink(), "games.parquet"),
+        (lambda f: (f / "report.json").write_text('{"game": "fish-dash-'), "report.json"),
+        (lambda f: _truncate(f / "games.parquet"), "games.parquet"),
+        (lambda f: _edit_json(f, players=4), "report.json"),
+        (lambda f: _edit_json(f, games=61), "games.parquet"),
+    ],
+)
+@pytest.mark.parametrize("command", ["csv", "replay", "diff"])
+def test_damaged_report_is_one_line_naming_the_file(
+    fdc_report: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    damage: object,
+    names: str,
+    command: str,
+) -> None:
+    broken = tmp_path / "broken"
+    shutil.copytree(fdc_report, broken)
+    damage(broken)  # type: ignore[operator]
+    args = {
+        "csv": ["csv", str(broken), "-o", str(tmp_path / "csv")],
+        "replay": ["replay", str(broken), "--game", "0"],
+        "diff": ["diff", str(fdc_report), str(broken)],
+    }[command]
+    capsys.readouterr()
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and names in err[0] and "Traceback" not in err[0], err
+
+
+def _truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:200])
+
+
+def _edit_json(folder: Path, **changes: object) -> None:
+    path = folder / "report.json"
+    data = json.loads(path.read_text())
+    data.update(changes)
+    path.write_text(json.dumps(data))
+
+
+def test_a_report_from_other_rules_says_so(
+    fdc_report: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old"
+    shutil.copytree(fdc_report, old)
+    _edit_json(old, rules_version=0, balancer_version="0.0.1")
+    capsys.readouterr()
+    assert main(["csv", str(old)]) == 0
+    err = capsys.readouterr().err
+    assert "rules version 0" in err and "balancer 0.0.1" in err
+
+
+@pytest.mark.parametrize(
+    ("name", "index"),
+    [("fdc-5p-vs-random.yaml", 7), ("kk-4p.yaml", 3), ("dqz-4p-random.yaml", 2)],
+)
+def test_replay_is_the_game_the_run_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, index: int
+) -> None:
+    out = tmp_path / "r"
+    assert main(["run", "-q", str(VARIANTS / name), "-n", "10", "-s", "99", "-o", str(out)]) == 0
+    row = pl.read_parquet(out / "games.parquet").row(index, named=True)
+    capsys.readouterr()
+    for source in (str(out), str(VARIANTS / name)):
+        assert main(["replay", source, "--game", str(index), "--seed", "99"]) == 0
+        text = capsys.readouterr().out
+        players = json.loads((out / "report.json").read_text())["players"]
+        scores = ", ".join(f"seat {s} {row[f'score_{s}']:g}" for s in range(players))
+        assert f"scores: {scores}" in text
+        assert f"length: {row['length']} " in text
+        for key, value in row.items():
+            if key.startswith("ev_"):
+                assert f"{key[3:]} {value:g}" in text
+
+
+def test_replay_for_one_seat_hides_the_other_hands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(VARIANTS / "fdc-3p.yaml"), "--game", "0"]) == 0
+    everything = capsys.readouterr().out
+    assert "seat 1's hand" in everything and "seat 0's hand" in everything
+    assert main(["replay", str(VARIANTS / "fdc-3p.yaml"), "--game", "0", "--seat", "0"]) == 0
+    seat0 = capsys.readouterr().out
+    assert "seat 0's hand" in seat0 and "seat 1's hand" not in seat0
+    assert "seat 1 draws a card" in seat0
+
+
+def _in_memory(path: Path, games: int, seed: int) -> ReportData:
+    v = variant.load(path).with_overrides(games=games, seed=seed)
+    result = runner.run(v)
+    frame = report.games_frame(result)
+    return ReportData(Path(v.name), report.build_report(result, frame), frame)
+
+
+def test_a_large_rule_change_is_flagged() -> None:
+    a = _in_memory(VARIANTS / "fdc-5p-random.yaml", 300, 5)
+    no_neko = variant.load(VARIANTS / "fdc-5p-random.yaml").with_knobs({"neko_ni_koban": False})
+    result = runner.run(no_neko.with_overrides(games=300, seed=5))
+    frame = report.games_frame(result)
+    b = ReportData(Path("b"), report.build_report(result, frame), frame)
+    table = diff.compare(a, b)
+    assert table.paired
+    flagged = {row.figure for row in table.rows if row.significant}
+    assert any("neko_ni_koban" in figure for figure in flagged), flagged
+
+
+def test_a_a_runs_with_different_seeds_show_nothing_in_95_of_100() -> None:
+    """The same variant, two seeds: after Holm, no row may be significant in >= 95 of 100."""
+    base = variant.load(VARIANTS / "fdc-5p-random.yaml")
+    quiet = 0
+    for repetition in range(100):
+        a = _in_memory_variant(base, 30, 1000 + repetition)
+        b = _in_memory_variant(base, 30, 5000 + repetition)
+        if not diff.compare(a, b).changed:
+            quiet += 1
+    assert quiet >= 95
+
+
+def _in_memory_variant(v: variant.Variant, games: int, seed: int) -> ReportData:
+    result = runner.run(v.with_overrides(games=games, seed=seed))
+    frame = report.games_frame(result)
+    return ReportData(Path(v.name), report.build_report(result, frame), frame)
+
+
+def test_diff_runs_variant_files_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    no_neko = tmp_path / "no-neko.yaml"
+    no_neko.write_text(
+        f"extends: {VARIANTS / 'fdc-5p-random.yaml'}\nrules:\n  neko_ni_koban: false\n"
+    )
+    args = ["diff", str(VARIANTS / "fdc-5p-random.yaml"), str(no_neko)]
+    code = main([*args, "-n", "200", "-q", "--fail-on-change"])
+    out = capsys.readouterr().out
+    assert code == diff.EXIT_CHANGED
+    assert "paired" in out and "neko_ni_koban" in out
+    assert (tmp_path / "reports" / "fdc-5p-random" / "report.json").is_file()
+    assert (tmp_path / "reports" / "no-neko" / "report.json").is_file()
+    # Without --fail-on-change a change is no failure.
+    assert main([*args, "-n", "200", "-q"]) == 0
+
+
+def test_sweep_writes_a_row_per_point_and_a_chart(tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    args = ["sweep", str(VARIANTS / "kk-4p.yaml"), "-n", "40", "-q", "-o", str(out)]
+    args += ["--set", "scoring.colour_bonus={1: 2, 2: 5},{1: 3, 2: 7},{1: 4, 2: 9}"]
+    assert main(args) == 0
+    table = pl.read_csv(out / "sweep.csv")
+    assert table.height == 3
+    assert table["colour_bonus"].to_list() == ["{1:2,2:5}", "{1:3,2:7}", "{1:4,2:9}"]
+    assert {"margin_mean", "seat0_win_share", "seat0_win_low", "colour_bonus_1_per_game"} <= set(
+        table.columns
+    )
+    assert (out / "sweep.svg").read_text().lstrip().startswith("<?xml")
+    points = sorted(p for p in out.iterdir() if p.is_dir())
+    assert len(points) == 3
+    # Common seeds: every point dealt the same first theme, so per-point reports share a seed.
+    seeds = {json.loads((p / "report.json").read_text())["seed"] for p in points}
+    assert len(seeds) == 1
+
+
+def test_sweep_rejects_a_bad_setting(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for setting in ("rules.no_such=1,2", "rules.rounds=3,zero", "colour_bonus"):
+        args = ["sweep", str(VARIANTS / "kk-4p.yaml"), "-o", str(tmp_path / "s"), "--set", setting]
+        assert main(args) == 2
+        assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    assert not (tmp_path / "s").exists()
