@@ -74,6 +74,7 @@ def build_report(result: RunResult, frame: pl.DataFrame) -> dict[str, Any]:
     }
     if len({s.label for s in variant.seats}) > 1:
         report["bots"] = stats.bot_figures(frame, players)
+        report["head_to_head"] = stats.head_to_head(frame, players, spec.higher_is_better)
     return report
 
 
@@ -183,6 +184,15 @@ def headline(report: dict[str, Any]) -> str:
                 f"{label[:28]:<28} {_pct(bot['win_share']):>9}  [{_pct(low)}, {_pct(high)}] "
                 f"{bot['seat_games']:>10}"
             )
+        lines.append("")
+        lines.append("head to head: how often the row's bot finishes ahead of the column's")
+        for a, row in report.get("head_to_head", {}).items():
+            cells = ", ".join(
+                f"{b} {_pct(h['ahead_share']).strip()} [{_pct(h['ci95'][0]).strip()}, "
+                f"{_pct(h['ci95'][1]).strip()}]"
+                for b, h in row.items()
+            )
+            lines.append(f"  {a}: {cells}")
     return "\n".join(lines)
 
 

@@ -309,3 +309,41 @@ def holm(p_values: ArrayLike) -> np.ndarray:
     adjusted = np.empty(m)
     adjusted[order] = np.maximum.accumulate(scaled)
     return adjusted
+
+
+def head_to_head(
+    frame: pl.DataFrame, players: int, higher_is_better: bool
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """For bot labels A and B: how often A's seat finishes ahead of B's seat.
+
+    Every (seat of A, seat of B) pair in a game that seats both counts once: a
+    better score is 1, a tie 1/2. This is the skill signal a designer reads: a
+    careful bot that finishes ahead of the random one only half the time says
+    the game is a lottery. The interval is Wilson's over the pairs.
+    """
+    labels = [frame[f"bot_{s}"].to_numpy() for s in range(players)]
+    scores = [frame[f"score_{s}"].to_numpy().astype(float) for s in range(players)]
+    names = sorted({str(x) for column in labels for x in column})
+    sign = 1.0 if higher_is_better else -1.0
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for a in names:
+        for b in names:
+            if a == b:
+                continue
+            ahead, pairs = 0.0, 0
+            for sa in range(players):
+                for sb in range(players):
+                    if sa == sb:
+                        continue
+                    both = (labels[sa] == a) & (labels[sb] == b)
+                    diff = sign * (scores[sa][both] - scores[sb][both])
+                    ahead += float((diff > 0).sum()) + 0.5 * float((diff == 0).sum())
+                    pairs += int(both.sum())
+            if pairs:
+                low, high = wilson(ahead, pairs)
+                out.setdefault(a, {})[b] = {
+                    "ahead_share": ahead / pairs,
+                    "ci95": [low, high],
+                    "pairs": pairs,
+                }
+    return out
