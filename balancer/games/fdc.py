@@ -313,16 +313,14 @@ class State:
         "tricks",
         "events",
         "sole_leader",
-        "log",
+        "_log",
     )
-
-    log: list[Any] | None  # str for everyone, (seat, str) for one seat
 
     def __init__(self, rules: Mapping[str, Any], players: int, rng: random.Random) -> None:
         self.rules = rules
         self.deck, self.money_of = _tables(rules)
         self.players = players
-        self.log = None
+        self._log: list[Any] | None = None
         cards = list(range(self.deck.size))
         rng.shuffle(cards)
         size = rules["hand_size"]
@@ -378,6 +376,18 @@ class State:
         state.events = dict.fromkeys(EVENTS, 0)
         state._start_trick(leader)
         return state
+
+    @property
+    def log(self) -> list[Any] | None:
+        """The play-by-play: str lines for everyone, (seat, str) for one seat's eyes."""
+        return self._log
+
+    @log.setter
+    def log(self, value: list[Any] | None) -> None:
+        # The engine attaches the log after the first trick has begun: say how it began.
+        self._log = value
+        if value is not None and self.phase == PLAY and self.tricks == 0 and not self.plays:
+            self._log_trick_start()
 
     # -- the contract -------------------------------------------------------
 
@@ -472,7 +482,7 @@ class State:
         other.protected = list(self.protected)
         other.played_fish = set(self.played_fish)
         other.events = dict(self.events)
-        other.log = None
+        other._log = None
         return other
 
     # -- scoring ----------------------------------------------------------
@@ -492,8 +502,8 @@ class State:
         players = self.players
         if not any(hands):
             self.phase = OVER
-            if self.log is not None:
-                self.log.append(f"Game over after {self.tricks} tricks: scores {self.scores()}")
+            if self._log is not None:
+                self._log.append(f"Game over after {self.tricks} tricks: scores {self.scores()}")
             return
         while not hands[leader]:
             leader = (leader + 1) % players
@@ -506,11 +516,15 @@ class State:
         self.turn = 0
         self.plays = []
         self.phase = PLAY
-        if self.log is not None:
-            self.log.append(f"Trick {self.tricks + 1}: seat {leader} leads")
-            for seat in range(players):
-                cards = ", ".join(self.deck.describe(c) for c in hands[seat]) or "(empty)"
-                self.log.append((seat, f"  seat {seat}'s hand: {cards}"))
+        if self._log is not None:
+            self._log_trick_start()
+
+    def _log_trick_start(self) -> None:
+        log = self._log
+        log.append(f"Trick {self.tricks + 1}: seat {self.leader} leads")
+        for seat, hand in enumerate(self.hands):
+            cards = ", ".join(self.deck.describe(c) for c in hand) or "(empty)"
+            log.append((seat, f"  seat {seat}'s hand: {cards}"))
 
     def _cancel_and_order(self) -> None:
         """Steps 2-4: discard cancelled cards and queue the survivors in resolution order."""
@@ -524,13 +538,13 @@ class State:
         self.resolve_at = 0
         self.played_fish = {card for _, card in self.plays if deck.role[card] == FISH}
         self.next_leader = survivors[0][0] if survivors else -1
-        if self.log is not None:
+        if self._log is not None:
             played = ", ".join(f"seat {s}: {deck.describe(c)}" for s, c in self.plays)
-            self.log.append(f"  played {played}")
+            self._log.append(f"  played {played}")
             if neko:
-                self.log.append("  猫に小判! the lead card is discarded")
+                self._log.append("  猫に小判! the lead card is discarded")
             if cancelled:
-                self.log.append(f"  cancelled: {', '.join(deck.describe(c) for c in cancelled)}")
+                self._log.append(f"  cancelled: {', '.join(deck.describe(c) for c in cancelled)}")
 
     def _resolve(self) -> None:
         """Resolve queued cards until a dash needs a choice or the trick ends."""
@@ -541,8 +555,8 @@ class State:
             kind = role[card]
             if kind == FISH:
                 self.territory[seat].append(card)
-                if self.log is not None:
-                    self.log.append(f"  seat {seat}'s fish {self.deck.describe(card)} lands")
+                if self._log is not None:
+                    self._log.append(f"  seat {seat}'s fish {self.deck.describe(card)} lands")
             elif kind == CASH:
                 self._cash(seat)
                 self.discard.append(card)
@@ -569,17 +583,17 @@ class State:
         if action == PROTECT:
             self.protected[seat] = True
             self.events["protects"] += 1
-            if self.log is not None:
-                self.log.append(f"  seat {seat} dashes and protects")
+            if self._log is not None:
+                self._log.append(f"  seat {seat} dashes and protects")
             return
         for victim, fish in enumerate(self.territory):
             if action in fish:
                 fish.remove(action)
                 self.territory[seat].append(action)
                 self.events["steals"] += 1
-                if self.log is not None:
+                if self._log is not None:
                     desc = self.deck.describe(action)
-                    self.log.append(f"  seat {seat} dashes and steals {desc} from seat {victim}")
+                    self._log.append(f"  seat {seat} dashes and steals {desc} from seat {victim}")
                 return
         raise ValueError(f"no territory holds fish {action}")
 
@@ -587,8 +601,8 @@ class State:
         fish = self.territory[seat]
         self.events["cash_events"] += 1
         self.events["fish_cashed"] += len(fish)
-        if self.log is not None:
-            self.log.append(f"  seat {seat} cashes {len(fish)} fish")
+        if self._log is not None:
+            self._log.append(f"  seat {seat} cashes {len(fish)} fish")
         self.cashed[seat].extend(fish)
         fish.clear()
 
@@ -611,15 +625,15 @@ class State:
             if not pile:
                 break
             hands[(leader + k) % players].append(pile.pop())
-            if self.log is not None:
+            if self._log is not None:
                 seat = (leader + k) % players
-                self.log.append(f"  seat {seat} draws a card")
-                self.log.append(
+                self._log.append(f"  seat {seat} draws a card")
+                self._log.append(
                     (seat, f"  seat {seat} draws {self.deck.describe(hands[seat][-1])}")
                 )
-        if self.log is not None:
+        if self._log is not None:
             money = [self.money(s) for s in range(players)]
-            self.log.append(f"  money {money}; next leader seat {leader}")
+            self._log.append(f"  money {money}; next leader seat {leader}")
         self._start_trick(leader)
 
     def _count_lead_change(self) -> None:
