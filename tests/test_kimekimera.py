@@ -725,6 +725,7 @@ def test_shipped_variants_load_and_the_base_states_every_knob() -> None:
     assert names == sorted(
         [
             "kk-base.yaml",
+            "kk-4p-bots.yaml",
             "kk-1p.yaml",
             "kk-2p.yaml",
             "kk-3p.yaml",

@@ -1,0 +1,1 @@
+"""Independent reference implementations, written from RULES.md alone, for cross-checks."""
