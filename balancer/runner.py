@@ -110,7 +110,12 @@ def chunks_for(
     ]
 
 
-def in_process(chunks: Sequence[Chunk]) -> Iterator[ChunkResult]:
+# A backend plays chunks and yields their results in chunk order. Game i's
+# record depends only on (seed, i), so any backend gives the same table.
+Backend = Callable[[Sequence[Chunk], int], Iterator[ChunkResult]]
+
+
+def in_process(chunks: Sequence[Chunk], workers: int = 1) -> Iterator[ChunkResult]:
     for chunk in chunks:
         yield play_chunk(chunk)
 
@@ -205,11 +210,18 @@ def run(
     check: bool = False,
     plugin_move_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT,
     progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ) -> RunResult:
-    """Play every game of the variant; `progress(n)` is told of each n games done."""
+    """Play every game of the variant; `progress(n)` is told of each n games done.
+
+    `backend` maps chunks to results in chunk order; by default in-process for
+    one worker and a process pool for more.
+    """
     check = check or os.environ.get(CHECK_ENV, "") not in ("", "0")
     chunks = chunks_for(variant, workers, check, plugin_move_limit)
-    results = in_process(chunks) if workers <= 1 else process_pool(chunks, workers)
+    if backend is None:
+        backend = in_process if workers <= 1 else process_pool
+    results = backend(chunks, workers)
     records: list[GameRecord] = []
     for result in results:
         records.extend(result.records)
