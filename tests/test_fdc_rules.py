@@ -420,3 +420,19 @@ def test_a_view_holds_nothing_the_seat_cannot_see() -> None:
     play(a, "red fish 1")
     play(b, "red fish 1")
     assert a.view(0) == b.view(0)
+
+
+def test_identical_copies_are_one_move() -> None:
+    """With two copies of each card, a hand holding both red fish 3 offers one
+    play of it, and a territory holding both red fish 2 offers one steal of it
+    (RULES.md §4: uniformly among the distinct legal moves)."""
+    two = rules(deck=fdc._check_deck({"copies": 2}))
+    fish3, fish3b = fdc.parse("red fish 3", two), fdc.parse("red fish 3", two) + 1
+    fish2, fish2b = fdc.parse("red fish 2", two), fdc.parse("red fish 2", two) + 1
+    dash9 = fdc.parse("red dash 9", two)
+    cash1 = fdc.parse("blue cash 1", two)
+    s = State.arranged(two, [[fish3, fish3b, dash9], [cash1]], territory=[[], [fish2, fish2b]])
+    assert s.legal_actions() == [fish3, dash9]
+    s.apply_action(dash9)
+    s.apply_action(cash1)  # off-colour: cancelled; the dash resolves alone
+    assert s.legal_actions() == [PROTECT, fish2]

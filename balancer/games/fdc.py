@@ -34,7 +34,10 @@ as FISH/DASH/CASH codes, whatever order the deck lists them in.
 
 Decisions: a seat to play chooses a card from its hand (the action is the card);
 a dash owner with something to steal chooses PROTECT or a fish card to steal
-(the action is that fish's card; its territory names the victim).
+(the action is that fish's card; its territory names the victim). With
+`copies` > 1, identical cards are one move: a hand holding two red fish 3
+offers one play of it, a territory holding both offers one steal of it
+(RULES.md §4: uniformly among the *distinct* legal moves).
 
 `lead_changes` counts a change of sole money leader after a trick, the first
 player ever to become sole leader included (the previous sole leader was
@@ -180,6 +183,20 @@ class Deck:
     role: tuple[int, ...]
     number: tuple[int, ...]
     colour_names: tuple[str, ...]
+    copies: int
+
+    def distinct(self, cards: list[int]) -> list[int]:
+        """One card per kind: copies of a card are one move, not several (RULES.md §4)."""
+        if self.copies == 1:
+            return list(cards)
+        seen: set[int] = set()
+        out = []
+        for card in cards:
+            kind = card // self.copies
+            if kind not in seen:
+                seen.add(kind)
+                out.append(card)
+        return out
 
     def describe(self, card: int) -> str:
         colour = self.colour_names[self.colour[card]]
@@ -198,7 +215,7 @@ def _deck(
                     colour.append(c)
                     role.append(ROLE_NAMES.index(r))
                     number.append(n)
-    return Deck(len(colour), tuple(colour), tuple(role), tuple(number), colours)
+    return Deck(len(colour), tuple(colour), tuple(role), tuple(number), colours, copies)
 
 
 # Rules mappings are built once per run and shared by every game; remember the
@@ -400,7 +417,7 @@ class State:
 
     def legal_actions(self) -> list[int]:
         if self.phase == PLAY:
-            return list(self.hands[self.order[self.turn]])
+            return self.deck.distinct(self.hands[self.order[self.turn]])
         if self.phase == DASH_CHOICE:
             return [PROTECT, *self._stealable(self.resolve_queue[self.resolve_at][0])]
         return []
@@ -576,7 +593,8 @@ class State:
         for k in range(1, players):
             victim = (seat + k) % players
             if not protected[victim]:
-                found.extend(f for f in territory[victim] if f not in played)
+                # One steal per (victim, kind of fish): copies are the same move.
+                found += self.deck.distinct([f for f in territory[victim] if f not in played])
         return found
 
     def _dash(self, seat: int, action: int) -> None:
