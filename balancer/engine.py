@@ -145,20 +145,24 @@ def play_game(
     the game, seed, seat and bot, so the game can be replayed alone.
     """
     state = spec.new_state(rules, len(seats), derive_rng(seed, index, "game"))
-    state.log = log
+    if log is not None:
+        state.log = log
     # One stream for all the bots' own choices, apart from the game's chance.
     bot_rng = derive_rng(seed, index, "bots")
     wants_view = [getattr(s.bot, "uses_view", True) for s in seats]
     if check:
         state.check_invariants()
-    while not state.is_terminal():
-        seat = state.current_player()
-        legal = state.legal_actions()
+    # Bound methods in locals: this loop runs once per move of every game.
+    is_terminal, current_player = state.is_terminal, state.current_player
+    legal_actions, apply_action, view_of = state.legal_actions, state.apply_action, state.view
+    while not is_terminal():
+        seat = current_player()
+        legal = legal_actions()
         if len(legal) == 1:
             # A forced move is no decision: the bot is not asked.
             action = legal[0]
         else:
-            view = state.view(seat) if wants_view[seat] else None
+            view = view_of(seat) if wants_view[seat] else None
             action = _ask(seats[seat], view, legal, bot_rng, seed, index, seat)
             if action not in legal:
                 raise GameFault(
@@ -168,7 +172,7 @@ def play_game(
                     seat=seat,
                     bot=seats[seat].label,
                 )
-        state.apply_action(action)
+        apply_action(action)
         if check:
             state.check_invariants()
     return state.record()

@@ -5,6 +5,11 @@ caches excluded), then times whole games through `engine.play_game` exactly as
 a run plays them, with every seat held by the same bot. Results are printed
 and written to bench/results/throughput.json with the machine's description.
 
+The baseline for speed targets is a straightforward pure-Python engine: the
+independent references in tests/reference/ (written plainly from RULES.md to
+cross-check the engines) play the same games with `random` in every seat, and
+the `vs straightforward` column is the engine's speed over theirs.
+
     python -m bench.throughput [--seconds 2.0] [--game fdc]
 """
 
@@ -50,6 +55,36 @@ def measure(game: str, bot: str, seconds: float) -> dict:
     }
 
 
+def _reference_games(game: str) -> tuple[str, object]:
+    """A function playing one game of the straightforward reference, with random play."""
+    if game == "fish-dash-cash":
+        from tests.reference import fdc_reference as ref
+
+        return "fdc_reference", lambda rng: ref.play_one_game(PLAYERS[game], rng)
+    if game == "kimekimera":
+        from tests.reference import kk_reference as ref
+
+        return "kk_reference", lambda rng: ref.play_one_game(PLAYERS[game], rng)
+    from tests.reference import dqz_reference as ref
+
+    return "dqz_reference", lambda rng: ref.play_one_game(rng)
+
+
+def measure_reference(game: str, seconds: float) -> float:
+    import random
+
+    _, play = _reference_games(game)
+    rng = random.Random(1)
+    for _ in range(20):  # warm-up
+        play(rng)
+    played, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        for _ in range(20):
+            play(rng)
+            played += 1
+    return played / (time.perf_counter() - started)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
@@ -57,12 +92,21 @@ def main() -> None:
     args = parser.parse_args()
     chosen = [games.get(g).name for g in args.game] if args.game else games.names()
     rows = []
-    print(f"{'game':<16} {'bot':<10} {'players':>7} {'games/s':>9}")
+    print(f"{'game':<16} {'bot':<10} {'players':>7} {'games/s':>9}  {'vs straightforward':>18}")
     for game in chosen:
+        reference = measure_reference(game, args.seconds)
         for bot in bot_registry.builtin(game):
             row = measure(game, bot, args.seconds)
+            ratio = ""
+            if bot == "random":
+                row["straightforward_games_per_second"] = round(reference, 1)
+                row["speedup_vs_straightforward"] = round(row["games_per_second"] / reference, 2)
+                ratio = f"{row['speedup_vs_straightforward']:.2f}x of {reference:.0f}/s"
             rows.append(row)
-            print(f"{game:<16} {bot:<10} {row['players']:>7} {row['games_per_second']:>9.1f}")
+            print(
+                f"{game:<16} {bot:<10} {row['players']:>7} "
+                f"{row['games_per_second']:>9.1f}  {ratio:>18}"
+            )
     RESULTS.parent.mkdir(exist_ok=True)
     machine = {
         "python": platform.python_version(),
