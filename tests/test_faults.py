@@ -101,14 +101,25 @@ def test_read_only_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize(
+    ("command_name", "sig", "code"),
+    [
+        ("run", signal.SIGINT, 130),
+        ("run", signal.SIGTERM, 143),
+        ("sweep", signal.SIGINT, 130),
+        ("sweep", signal.SIGTERM, 143),
+    ],
+)
 def test_interrupt_stops_workers_and_keeps_the_previous_report(
-    tmp_path: Path, sig: signal.Signals, code: int
+    tmp_path: Path, command_name: str, sig: signal.Signals, code: int
 ) -> None:
     out, before = previous_report(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "balancer", "run", str(VARIANTS / "fdc-5p-random.yaml")]
-    command += ["-n", "100000", "-w", "2", "-q", "-o", str(out)]
+    command = [sys.executable, "-m", "balancer", command_name]
+    command += [str(VARIANTS / "fdc-5p-random.yaml"), "-n", "100000", "-w", "2", "-q"]
+    command += ["-o", str(out)]
+    if command_name == "sweep":
+        command += ["--set", "rules.neko_ni_koban=true,false"]
     proc = subprocess.Popen(
         command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
     )
