@@ -379,7 +379,34 @@ def _bots_section(report: dict[str, Any], charts: dict[str, str]) -> str:
             [("bot", False), ("win share", True), ("95% interval", True), ("seat-games", True)],
             rows,
         )
+        + _head_to_head(report)
         + "</section>"
+    )
+
+
+def _head_to_head(report: dict[str, Any]) -> str:
+    pairs = report.get("head_to_head", {})
+    if not pairs:
+        return ""
+    rows = [
+        [_e(a), _e(b), _pct(h["ahead_share"]), _interval(h["ci95"]), f"{h['pairs']:,}"]
+        for a, row in pairs.items()
+        for b, h in row.items()
+    ]
+    return (
+        "<h3>Head to head</h3>"
+        "<p class=\"note\">How often the first bot's seat finished ahead of the second's in "
+        "games that seated both (a tie counts half).</p>"
+        + _table(
+            [
+                ("bot", False),
+                ("against", False),
+                ("ahead", True),
+                ("95% interval", True),
+                ("seat pairs", True),
+            ],
+            rows,
+        )
     )
 
 

@@ -323,3 +323,13 @@ def test_charts_are_painted(fdc, tmp_path: Path) -> None:  # noqa: ANN001
     accent = int((np.abs(rgb - (0x2F, 0x6F, 0xB0)).max(axis=2) < 12).sum())
     # The seat and bot bars alone cover far more than this at 1200 px wide.
     assert accent > 20_000
+
+
+def test_head_to_head_table_when_bots_differ(tmp_path: Path) -> None:
+    from balancer.cli import main
+
+    out = tmp_path / "r"
+    variant = str(Path(__file__).parent.parent / "variants" / "kk-4p-bots.yaml")
+    assert main(["run", "-q", variant, "-n", "20", "-o", str(out)]) == 0
+    page = (out / "report.html").read_text()
+    assert "Head to head" in page and "expected" in page and "cautious" in page
