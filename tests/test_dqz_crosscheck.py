@@ -16,30 +16,22 @@ Run this file directly for a big comparison with real power:
 
 from __future__ import annotations
 
-import argparse
-import math
 import random
-import time
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-import pytest
-from scipy import stats as sps
-
 from balancer import knobs
-from balancer.bots import RandomBot
-from balancer.engine import Seat, play_game, win_shares
 from balancer.games import daqizi
 from tests.reference import dqz_reference as ref
+from tests.reference import figures as fig
+from tests.reference.figures import Figure, Sample
 
-ALPHA = 0.001
 GAMES_PER_SIDE = 4000  # default knobs; ~17 s for both sides
 GAMES_PER_VARIANT = 1000  # each knob variant below; ~4 s each
 PLAYERS = 4
 MEAN_ONLY = ("max_multiplier",)  # a value per game, not a count
+LAYOUT = fig.Layout(score="chips", length="deals_per_game", events=ref.EVENTS, mean_only=MEAN_ONLY)
 
 # Knob settings beyond the defaults (`--variant NAME` when run by hand).
 VARIANTS: dict[str, dict[str, Any]] = {
@@ -61,130 +53,25 @@ VARIANTS: dict[str, dict[str, Any]] = {
 # --- the two sides -------------------------------------------------------------
 
 
-def engine_rules(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The engine's rules: defaults, with `overrides` checked by their knobs."""
-    rules = knobs.defaults(daqizi.SPEC.knobs)
-    by_name = {knob.name: knob for knob in daqizi.SPEC.knobs}
-    for name, value in (overrides or {}).items():
-        rules[name] = by_name[name].check(value)
-    return rules
-
-
-def engine_sample(
-    games: int, seed: int, overrides: Mapping[str, Any] | None = None
-) -> dict[str, np.ndarray]:
+def engine_sample(games: int, seed: int, overrides: Mapping[str, Any] | None = None) -> Sample:
     """Figures per game from the real engine: {figure: array over games}."""
-    rules = engine_rules(overrides)
-    reason = daqizi.SPEC.unplayable(rules, PLAYERS)
-    assert reason is None, reason
-    seats = [Seat("random", RandomBot()) for _ in range(PLAYERS)]
-    rows = []
-    for index in range(games):
-        record = play_game(daqizi.SPEC, rules, seats, seed, index)
-        rows.append((list(record.scores), record.length, dict(record.events)))
-    return _figures(rows)
+    return LAYOUT.sample(fig.engine_rows(daqizi.SPEC, PLAYERS, games, seed, overrides), PLAYERS)
 
 
-def reference_sample(
-    games: int, seed: int, overrides: Mapping[str, Any] | None = None
-) -> dict[str, np.ndarray]:
+def reference_sample(games: int, seed: int, overrides: Mapping[str, Any] | None = None) -> Sample:
     """Figures per game from the reference, on its own random stream."""
     rng = random.Random(f"dqz-reference/{seed}")
-    rows = []
-    for _ in range(games):
-        game = ref.play_one_game(rng, overrides)
-        rows.append((game["scores"], game["length"], game["events"]))
-    return _figures(rows)
-
-
-def _figures(rows: list[tuple[list[float], int, dict[str, float]]]) -> dict[str, np.ndarray]:
-    out: dict[str, list[float]] = {}
-    for scores, length, events in rows:
-        wins = win_shares(scores, higher_is_better=True)
-        for seat in range(PLAYERS):
-            out.setdefault(f"seat{seat}.chips", []).append(float(scores[seat]))
-            out.setdefault(f"seat{seat}.win", []).append(wins[seat])
-        out.setdefault("deals_per_game", []).append(float(length))
-        for name in ref.EVENTS:
-            out.setdefault(f"{name}.per_game", []).append(float(events[name]))
-            if name not in MEAN_ONLY:
-                out.setdefault(f"{name}.share", []).append(1.0 if events[name] >= 1 else 0.0)
-    return {key: np.asarray(values, dtype=float) for key, values in out.items()}
-
-
-# --- the tests of one figure ----------------------------------------------------
-
-
-def welch_p(a: np.ndarray, b: np.ndarray) -> float:
-    """Two-sided Welch t-test; two constant samples are equal (p=1) or not (p=0)."""
-    if a.var() == 0 and b.var() == 0:
-        return 1.0 if a.mean() == b.mean() else 0.0
-    return float(sps.ttest_ind(a, b, equal_var=False).pvalue)
-
-
-def two_proportion_p(a: np.ndarray, b: np.ndarray) -> float:
-    """Two-sided pooled two-proportion z-test on 0/1 samples."""
-    pooled = (a.sum() + b.sum()) / (len(a) + len(b))
-    if pooled in (0.0, 1.0):
-        return 1.0
-    se = math.sqrt(pooled * (1 - pooled) * (1 / len(a) + 1 / len(b)))
-    z = (a.mean() - b.mean()) / se
-    return float(2 * sps.norm.sf(abs(z)))
-
-
-def holm(p_values: list[float]) -> list[float]:
-    """Holm step-down adjusted p-values, in the input order."""
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: p_values[i])
-    adjusted = [0.0] * m
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p_values[i]))
-        adjusted[i] = running
-    return adjusted
-
-
-@dataclass
-class Figure:
-    variant: str
-    name: str
-    engine_mean: float
-    reference_mean: float
-    p: float
-    p_holm: float = 1.0
+    played = (ref.play_one_game(rng, overrides) for _ in range(games))
+    return LAYOUT.sample(fig.reference_rows(played), PLAYERS)
 
 
 def compare(games: Mapping[str, int], seed: int) -> tuple[list[Figure], dict[str, float]]:
     """Every figure of every variant in `games`, with raw and Holm-adjusted p-values."""
-    figures: list[Figure] = []
-    timing = {"engine": 0.0, "reference": 0.0}
-    for variant, n in games.items():
-        overrides = VARIANTS[variant]
-        started = time.perf_counter()
-        eng = engine_sample(n, seed, overrides)
-        timing["engine"] += time.perf_counter() - started
-        started = time.perf_counter()
-        rfc = reference_sample(n, seed, overrides)
-        timing["reference"] += time.perf_counter() - started
-        assert eng.keys() == rfc.keys()
-        for name in eng:
-            # Win shares are 1/k in ties: a mean, so Welch; 0/1 shares: two proportions.
-            test = two_proportion_p if name.endswith(".share") else welch_p
-            p = test(eng[name], rfc[name])
-            figures.append(Figure(variant, name, eng[name].mean(), rfc[name].mean(), p))
-    for figure, adjusted in zip(figures, holm([f.p for f in figures]), strict=True):
-        figure.p_holm = adjusted
-    return figures, timing
-
-
-def describe(figures: list[Figure]) -> str:
-    lines = [f"{'variant':<22} {'figure':<26} {'engine':>9} {'reference':>9} {'p':>9} {'holm':>7}"]
-    for f in figures:
-        lines.append(
-            f"{f.variant:<22} {f.name:<26} {f.engine_mean:>9.4f} {f.reference_mean:>9.4f} "
-            f"{f.p:>9.3g} {f.p_holm:>7.3g}"
-        )
-    return "\n".join(lines)
+    return fig.compare(
+        games,
+        lambda variant: engine_sample(games[variant], seed, VARIANTS[variant]),
+        lambda variant: reference_sample(games[variant], seed, VARIANTS[variant]),
+    )
 
 
 # --- the cross-check ------------------------------------------------------------
@@ -201,32 +88,14 @@ def test_engine_matches_reference_figure_by_figure() -> None:
     }
     figures, _ = compare(games, seed=20241130)
     assert len(figures) == len(games) * FIGURES_PER_VARIANT
-    failed = [f for f in figures if f.p_holm < ALPHA]
-    assert not failed, "engine and reference disagree:\n" + describe(failed)
+    failed = fig.disagreeing(figures)
+    assert not failed, "engine and reference disagree:\n" + fig.describe(failed, "variant")
 
 
 def test_engine_and_reference_name_the_same_events() -> None:
     assert tuple(daqizi.SPEC.events) == ref.EVENTS
     assert tuple(daqizi.SPEC.value_events) == MEAN_ONLY
     assert knobs.defaults(daqizi.SPEC.knobs) == ref.DEFAULT_RULES
-
-
-def test_holm_by_hand() -> None:
-    # m = 4: sorted 0.01, 0.02, 0.03, 0.5 -> 0.04, 0.06, 0.06 (monotone), 0.5.
-    assert holm([0.03, 0.01, 0.5, 0.02]) == pytest.approx([0.06, 0.04, 0.5, 0.06])
-
-
-def test_two_proportion_by_hand() -> None:
-    # 30/100 vs 50/100: pooled 0.4, se = sqrt(0.24 * 0.02), z = 0.2 / se.
-    a = np.array([1.0] * 30 + [0.0] * 70)
-    b = np.array([1.0] * 50 + [0.0] * 50)
-    assert two_proportion_p(a, b) == pytest.approx(2 * sps.norm.sf(0.2 / math.sqrt(0.0048)))
-    assert two_proportion_p(np.zeros(5), np.zeros(7)) == 1.0
-
-
-def test_welch_constant_samples() -> None:
-    assert welch_p(np.full(5, 1.0), np.full(9, 1.0)) == 1.0
-    assert welch_p(np.full(5, 1.0), np.full(9, 2.0)) == 0.0
 
 
 # --- the reference itself, by hand ----------------------------------------------
@@ -423,16 +292,9 @@ def test_reference_games_conserve_chips_and_end_properly() -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20_000, help="games per side")
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--variant", choices=sorted(VARIANTS), default="default")
-    args = parser.parse_args()
+    args = fig.argument_parser(__doc__, VARIANTS, 20_000, "games per side").parse_args()
     figures, timing = compare({args.variant: args.games}, args.seed)
-    print(describe(figures))
-    print(f"games per side: {args.games}; seconds: {timing}")
-    print(f"smallest raw p: {min(f.p for f in figures):.3g}; figures: {len(figures)}")
-    print(f"surviving Holm at {ALPHA}: {[f.name for f in figures if f.p_holm < ALPHA]}")
+    fig.report(figures, timing, f"games per side: {args.games}", "variant")
 
 
 if __name__ == "__main__":

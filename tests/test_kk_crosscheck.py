@@ -17,130 +17,47 @@ Run this file directly for a big comparison with real power:
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import random
-import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from scipy import stats as sps
 
-from balancer import knobs
-from balancer.bots import RandomBot
 from balancer.cli import cli
-from balancer.engine import Seat, play_game, win_shares
 from balancer.games import kimekimera as kk
+from tests.reference import figures as fig
 from tests.reference import kk_reference as ref
+from tests.reference.figures import Figure, Sample
 
-ALPHA = 0.001
 GAMES_PER_SIDE = 8000  # per player count; ~8 s in all for both sides
 VARIANT_GAMES = 4000  # per player count and knob variant; ~7 s in all
 PLAYER_COUNTS = (1, 2, 3, 4)
+# Lowest total wins.
+LAYOUT = fig.Layout(score="total", length="length", events=ref.EVENTS, higher_is_better=False)
 
 
 # --- the two sides -------------------------------------------------------------
 
 
-def engine_rules(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The engine's rules: defaults, with `overrides` checked by their knobs."""
-    rules = knobs.defaults(kk.SPEC.knobs)
-    by_name = {knob.name: knob for knob in kk.SPEC.knobs}
-    for name, value in (overrides or {}).items():
-        rules[name] = by_name[name].check(value)
-    return rules
-
-
 def engine_sample(
     players: int, games: int, seed: int, overrides: Mapping[str, Any] | None = None
-) -> dict[str, np.ndarray]:
+) -> Sample:
     """Figures per game from the real engine: {figure: array over games}."""
-    rules = engine_rules(overrides)
-    reason = kk.SPEC.unplayable(rules, players)
-    assert reason is None, reason
-    seats = [Seat("random", RandomBot()) for _ in range(players)]
-    rows = []
-    for index in range(games):
-        record = play_game(kk.SPEC, rules, seats, seed, index)
-        rows.append((list(record.scores), record.length, dict(record.events)))
-    return _figures(rows, players)
+    return LAYOUT.sample(fig.engine_rows(kk.SPEC, players, games, seed, overrides), players)
 
 
 def reference_sample(
     players: int, games: int, seed: int, overrides: Mapping[str, Any] | None = None
-) -> dict[str, np.ndarray]:
+) -> Sample:
     """Figures per game from the reference, on its own random stream."""
     rng = random.Random(f"kk-reference/{seed}/{players}")
-    rows = []
-    for _ in range(games):
-        game = ref.play_one_game(players, rng, overrides)
-        rows.append((game["scores"], game["length"], game["events"]))
-    return _figures(rows, players)
-
-
-def _figures(
-    rows: list[tuple[list[float], int, dict[str, float]]], players: int
-) -> dict[str, np.ndarray]:
-    out: dict[str, list[float]] = {}
-    for scores, length, events in rows:
-        wins = win_shares(scores, higher_is_better=False)
-        for seat in range(players):
-            out.setdefault(f"seat{seat}.total", []).append(float(scores[seat]))
-            out.setdefault(f"seat{seat}.win", []).append(wins[seat])
-        out.setdefault("length", []).append(float(length))
-        for name in ref.EVENTS:
-            out.setdefault(f"{name}.per_game", []).append(float(events[name]))
-            out.setdefault(f"{name}.share", []).append(1.0 if events[name] >= 1 else 0.0)
-    return {key: np.asarray(values, dtype=float) for key, values in out.items()}
-
-
-# --- the tests of one figure ----------------------------------------------------
-
-
-def welch_p(a: np.ndarray, b: np.ndarray) -> float:
-    """Two-sided Welch t-test; two constant samples are equal (p=1) or not (p=0)."""
-    if a.var() == 0 and b.var() == 0:
-        return 1.0 if a.mean() == b.mean() else 0.0
-    return float(sps.ttest_ind(a, b, equal_var=False).pvalue)
-
-
-def two_proportion_p(a: np.ndarray, b: np.ndarray) -> float:
-    """Two-sided pooled two-proportion z-test on 0/1 samples."""
-    n_a, n_b = len(a), len(b)
-    pooled = (a.sum() + b.sum()) / (n_a + n_b)
-    if pooled in (0.0, 1.0):
-        return 1.0
-    se = math.sqrt(pooled * (1 - pooled) * (1 / n_a + 1 / n_b))
-    z = (a.mean() - b.mean()) / se
-    return float(2 * sps.norm.sf(abs(z)))
-
-
-def holm(p_values: list[float]) -> list[float]:
-    """Holm step-down adjusted p-values, in the input order."""
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: p_values[i])
-    adjusted = [0.0] * m
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p_values[i]))
-        adjusted[i] = running
-    return adjusted
-
-
-@dataclass
-class Figure:
-    players: int
-    name: str
-    engine_mean: float
-    reference_mean: float
-    p: float
-    p_holm: float = 1.0
+    played = (ref.play_one_game(players, rng, overrides) for _ in range(games))
+    return LAYOUT.sample(fig.reference_rows(played), players)
 
 
 def compare(
@@ -150,32 +67,11 @@ def compare(
     overrides: Mapping[str, Any] | None = None,
 ) -> tuple[list[Figure], dict[str, float]]:
     """Every figure for every player count, with raw and Holm-adjusted p-values."""
-    figures: list[Figure] = []
-    timing = {"engine": 0.0, "reference": 0.0}
-    for players in player_counts:
-        started = time.perf_counter()
-        eng = engine_sample(players, games, seed, overrides)
-        timing["engine"] += time.perf_counter() - started
-        started = time.perf_counter()
-        rfc = reference_sample(players, games, seed, overrides)
-        timing["reference"] += time.perf_counter() - started
-        for name in eng:
-            test = two_proportion_p if name.endswith(".share") else welch_p
-            p = test(eng[name], rfc[name])
-            figures.append(Figure(players, name, eng[name].mean(), rfc[name].mean(), p))
-    for figure, adjusted in zip(figures, holm([f.p for f in figures]), strict=True):
-        figure.p_holm = adjusted
-    return figures, timing
-
-
-def describe(figures: list[Figure]) -> str:
-    lines = [f"{'P':>2} {'figure':<26} {'engine':>10} {'reference':>10} {'p':>10} {'p_holm':>8}"]
-    for f in figures:
-        lines.append(
-            f"{f.players:>2} {f.name:<26} {f.engine_mean:>10.4f} {f.reference_mean:>10.4f} "
-            f"{f.p:>10.3g} {f.p_holm:>8.3g}"
-        )
-    return "\n".join(lines)
+    return fig.compare(
+        player_counts,
+        lambda players: engine_sample(players, games, seed, overrides),
+        lambda players: reference_sample(players, games, seed, overrides),
+    )
 
 
 # --- the cross-check ------------------------------------------------------------
@@ -185,8 +81,8 @@ def test_engine_matches_reference_figure_by_figure() -> None:
     assert kk.SPEC.events == ref.EVENTS
     figures, _ = compare(PLAYER_COUNTS, GAMES_PER_SIDE, seed=20240917)
     assert len(figures) == sum(2 * p + 1 + 2 * len(ref.EVENTS) for p in PLAYER_COUNTS)
-    failed = [f for f in figures if f.p_holm < ALPHA]
-    assert not failed, "engine and reference disagree:\n" + describe(failed)
+    failed = fig.disagreeing(figures)
+    assert not failed, "engine and reference disagree:\n" + fig.describe(failed)
 
 
 # Knob variants with their own code paths, at the player counts that reach them
@@ -201,26 +97,8 @@ QUICK_VARIANTS: dict[str, dict[str, Any]] = {
 @pytest.mark.parametrize("variant", sorted(QUICK_VARIANTS))
 def test_engine_matches_reference_under_knob_variants(variant: str) -> None:
     figures, _ = compare((3, 4), VARIANT_GAMES, seed=20240918, overrides=QUICK_VARIANTS[variant])
-    failed = [f for f in figures if f.p_holm < ALPHA]
-    assert not failed, f"engine and reference disagree ({variant}):\n" + describe(failed)
-
-
-def test_holm_by_hand() -> None:
-    # m = 4: sorted 0.01, 0.02, 0.03, 0.5 -> 0.04, 0.06, 0.06 (monotone), 0.5.
-    assert holm([0.03, 0.01, 0.5, 0.02]) == pytest.approx([0.06, 0.04, 0.5, 0.06])
-
-
-def test_two_proportion_by_hand() -> None:
-    # 30/100 vs 50/100: pooled 0.4, se = sqrt(0.24 * 0.02) = 0.069282.
-    a = np.array([1.0] * 30 + [0.0] * 70)
-    b = np.array([1.0] * 50 + [0.0] * 50)
-    assert two_proportion_p(a, b) == pytest.approx(2 * sps.norm.sf(0.2 / math.sqrt(0.0048)))
-    assert two_proportion_p(np.zeros(5), np.zeros(7)) == 1.0
-
-
-def test_welch_constant_samples() -> None:
-    assert welch_p(np.full(5, 5.0), np.full(9, 5.0)) == 1.0
-    assert welch_p(np.full(5, 5.0), np.full(9, 6.0)) == 0.0
+    failed = fig.disagreeing(figures)
+    assert not failed, f"engine and reference disagree ({variant}):\n" + fig.describe(failed)
 
 
 # --- the exact odds -------------------------------------------------------------
@@ -508,16 +386,10 @@ VARIANTS: dict[str, dict[str, Any]] = {
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=30_000, help="games per side per P")
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--variant", choices=sorted(VARIANTS), default="default")
+    parser = fig.argument_parser(__doc__, VARIANTS, 30_000, "games per side per P")
     args = parser.parse_args()
     figures, timing = compare(PLAYER_COUNTS, args.games, args.seed, VARIANTS[args.variant])
-    print(describe(figures))
-    print(f"variant {args.variant}; games per side per P: {args.games}; seconds: {timing}")
-    print(f"smallest raw p: {min(f.p for f in figures):.3g}; figures: {len(figures)}")
-    print(f"surviving Holm at {ALPHA}: {[f.name for f in figures if f.p_holm < ALPHA]}")
+    fig.report(figures, timing, f"variant {args.variant}; games per side per P: {args.games}")
 
 
 if __name__ == "__main__":

@@ -1,1 +1,2 @@
-"""Independent reference implementations, written from RULES.md alone, for cross-checks."""
+"""Independent reference implementations, written from RULES.md alone, and `figures`,
+which compares samples of their games with the engines' figure by figure."""
