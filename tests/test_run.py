@@ -9,6 +9,7 @@ import polars as pl
 import pytest
 
 from balancer.cli import main
+from tests.test_all_games import EVENTS
 
 VARIANTS = Path(__file__).parent.parent / "variants"
 
@@ -54,16 +55,7 @@ def test_report_folder_and_keys(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert set(report["seat_advantage"]) == {"chi2", "p_value"}
     assert set(report["length"]) == {"mean", "sd", "min", "max"}
     assert report["length"]["mean"] == 12  # 60 cards / 5 players
-    assert set(report["events"]) == {
-        "neko_ni_koban",
-        "cards_cancelled",
-        "steals",
-        "protects",
-        "cash_events",
-        "fish_cashed",
-        "fish_uncashed_at_end",
-        "lead_changes",
-    }
+    assert list(report["events"]) == EVENTS["fish-dash-cash"]
     for event in report["events"].values():
         assert set(event) == {"per_game", "share_of_games"}
     assert set(report["bots"]) == {"heuristic", "random"}
