@@ -178,12 +178,20 @@ def _richest_fish(
     played: set[int],
     money: tuple[int, ...],
 ) -> tuple[int, int] | None:
-    """The most valuable stealable fish, from the territory worth most."""
+    """The most valuable stealable fish, from the territory worth most.
+
+    Victims are looked at from the next seat on, so ties fall relative to the
+    bot's own seat: a fixed order (seat 0 first) would rob the low seats more
+    and show up as a seat advantage the game doesn't have.
+    """
     best = None
     best_key = (-1, -1)
-    for victim, fish in enumerate(territories):
-        if victim == seat or victim in protected:
+    players = len(territories)
+    for k in range(1, players):
+        victim = (seat + k) % players
+        if victim in protected:
             continue
+        fish = territories[victim]
         worth = sum(money[f] for f in fish)
         for f in fish:
             if f in played:
