@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -85,8 +85,6 @@ class Variant:
         return (seat + index) % self.players
 
     def with_overrides(self, *, games: int | None = None, seed: int | None = None) -> Variant:
-        from dataclasses import replace
-
         return replace(
             self,
             games=self.games if games is None else games,
@@ -94,8 +92,6 @@ class Variant:
         )
 
     def with_knobs(self, values: Mapping[str, Any]) -> Variant:
-        from dataclasses import replace
-
         return replace(self, rules={**self.rules, **values})
 
     def resolved(self) -> dict[str, Any]:
