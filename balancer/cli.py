@@ -93,7 +93,7 @@ def run(
         raise UserError("--out takes one variant; give each its own run", key="--out")
     loaded = [_load_variant(path, games, seed) for path in variants]
     for variant in loaded:
-        folder = Path(out) if out else Path("reports") / variant.name
+        folder = Path(out) if out is not None else Path("reports") / variant.name
         report = simulate(variant, folder, workers, quiet, check, move_time_limit)
 
         click.echo(headline(report))
@@ -157,7 +157,9 @@ def csv(report_dir: str, out: str | None, excel: bool) -> None:
     data = reportio.load_report(Path(report_dir))
     for note in reportio.version_notes(data.report, str(Path(report_dir) / "report.json")):
         click.echo(f"balancer: note: {note}", err=True)
-    target = Path(out) if out else Path(report_dir)
+    if out is not None and not out.strip():
+        raise UserError("the output folder is an empty name", key="--out")
+    target = Path(out) if out is not None else Path(report_dir)
     try:
         target.mkdir(parents=True, exist_ok=True)
         written = report.write_csv_tables(data.report, data.games, target, excel=excel)
@@ -194,7 +196,11 @@ def replay(source: Path, index: int, seed: int | None, seat: int | None) -> None
     loaded = loaded.with_overrides(seed=seed)
     if seat is not None and seat >= loaded.players:
         raise UserError(f"seat {seat} does not exist with {loaded.players} players", key="--seat")
-    click.echo(replay_mod.replay_text(loaded, index, seat))
+    try:
+        click.echo(replay_mod.replay_text(loaded, index, seat))
+    except replay_mod.ReplayFault as stopped:
+        click.echo(stopped.played)
+        raise UserError(f"the game stopped: {stopped.fault}") from None
 
 
 # Commands that live in their own modules.
@@ -214,6 +220,10 @@ def main(argv: list[str] | None = None) -> int:
         return code if isinstance(code, int) else 0
     except click.exceptions.Exit as done:
         return done.exit_code
+    except click.exceptions.NoArgsIsHelpError as exc:
+        # A bare `balancer` (or a group without its command) asks for help, not an error.
+        click.echo(exc.ctx.get_help() if exc.ctx else cli.get_help(click.Context(cli)))
+        return 0
     except click.UsageError as exc:
         # Click's own usage text runs to several lines; a bad flag gets one.
         command = exc.ctx.command_path if exc.ctx else "balancer"

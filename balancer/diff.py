@@ -212,9 +212,14 @@ def compare(a: ReportData, b: ReportData, alpha: float = 0.05) -> DiffTable:
     rows.append(_shape_row("length distribution (sd)", length_a, length_b))
 
     shared = [name for name in a.events if name in set(b.events)]
+    # A value per game (Da Qi Zi's max_multiplier) has no "share of games it fired".
+    values = set(ra.get("value_events", [])) | set(rb.get("value_events", []))
     for name in shared:
         ev_a, ev_b = _column(a, f"ev_{name}"), _column(b, f"ev_{name}")
-        rows.append(_location_row(f"event {name} per game", ev_a, ev_b, paired))
+        kind = "mean" if name in values else "per game"
+        rows.append(_location_row(f"event {name} {kind}", ev_a, ev_b, paired))
+        if name in values:
+            continue
         fired_a, fired_b = (ev_a > 0).astype(float), (ev_b > 0).astype(float)
         rows.append(_proportion_row(f"event {name} share of games", fired_a, fired_b, paired))
     for events, only, other in ((a.events, "A", b.events), (b.events, "B", a.events)):
@@ -434,7 +439,8 @@ def _prepare(
     """Report folders for A and B: a variant file is run first, into reports/<name>/.
 
     Variants are run with the same seed and game count (the other side's, when
-    it is a report; else the first variant's), so their games pair up.
+    it is a report; else the first variant's), so their games pair up. A run
+    never writes over the report it is to be compared with.
     """
     from balancer.simulate import simulate
     from balancer.variant import load
@@ -442,21 +448,36 @@ def _prepare(
     variants = {side: load(path) for side, path in (("a", a), ("b", b)) if path.is_file()}
     if not variants:
         return a, b
-    reports = [load_report(path) for path in (a, b) if not path.is_file()]
+    reports = {side: load_report(path) for side, path in (("a", a), ("b", b)) if not path.is_file()}
+    games_of = {side: v.game for side, v in variants.items()}
+    games_of.update({side: r.report["game"] for side, r in reports.items()})
+    players_of = {side: v.players for side, v in variants.items()}
+    players_of.update({side: r.players for side, r in reports.items()})
+    if games_of["a"] != games_of["b"] or players_of["a"] != players_of["b"]:
+        raise UserError(
+            f"A is {games_of['a']} with {players_of['a']} players, B is {games_of['b']} "
+            f"with {players_of['b']}: nothing to compare"
+        )
     if reports:
-        games = games or reports[0].n_games
-        seed = seed if seed is not None else int(reports[0].report["seed"])
+        first_report = next(iter(reports.values()))
+        games = games or first_report.n_games
+        seed = seed if seed is not None else int(first_report.report["seed"])
     else:
         first = variants.get("a") or variants["b"]
         games = games or first.games
         seed = seed if seed is not None else first.seed
     folders = {"a": a, "b": b}
+    taken = {path.resolve() for side, path in folders.items() if side in reports}
     for side, variant in variants.items():
         variant = variant.with_overrides(games=games, seed=seed)
-        folders[side] = Path("reports") / variant.name
-        if side == "b" and "a" in variants and folders["a"] == folders["b"]:
-            folders[side] = Path("reports") / f"{variant.name}-b"
-        simulate(variant, folders[side], workers, quiet)
+        folder = Path("reports") / variant.name
+        suffix = 2
+        while folder.resolve() in taken:
+            folder = Path("reports") / f"{variant.name}-{suffix}"
+            suffix += 1
+        taken.add(folder.resolve())
+        folders[side] = folder
+        simulate(variant, folder, workers, quiet)
     return folders["a"], folders["b"]
 
 

@@ -9,20 +9,32 @@ discard); `--seat S` keeps what seat S could see.
 from __future__ import annotations
 
 from balancer.engine import GameRecord, play_game, win_shares
+from balancer.errors import GameFault
 from balancer.runner import DEFAULT_PLUGIN_MOVE_LIMIT, build_seats
 from balancer.variant import Variant
 
 LogEntry = str | tuple[int, str]
 
 
-def replay_game(variant: Variant, index: int) -> tuple[list[LogEntry], GameRecord]:
-    slots = build_seats(variant, DEFAULT_PLUGIN_MOVE_LIMIT)
-    seated = [slots[variant.bot_slot(seat, index)] for seat in range(variant.players)]
+class ReplayFault(Exception):
+    """A replayed game stopped at a bot's fault: the play-by-play up to it, and the fault."""
+
+    def __init__(self, played: str, fault: GameFault) -> None:
+        super().__init__(str(fault))
+        self.played = played
+        self.fault = fault
+
+
+def replay_game(variant: Variant, index: int) -> tuple[list[LogEntry], GameRecord | GameFault]:
+    """The game's log, and its record, or the bot's fault that ended it (the log up to it)."""
     log: list[LogEntry] = []
-    record = play_game(
-        variant.spec, variant.rules, seated, variant.seed, index, check=True, log=log
-    )
-    return log, record
+    try:
+        slots = build_seats(variant, DEFAULT_PLUGIN_MOVE_LIMIT, index)
+        seated = [slots[variant.bot_slot(seat, index)] for seat in range(variant.players)]
+        spec, seed = variant.spec, variant.seed
+        return log, play_game(spec, variant.rules, seated, seed, index, check=True, log=log)
+    except GameFault as fault:
+        return log, fault
 
 
 def visible(entry: LogEntry, seat: int | None) -> str | None:
@@ -36,6 +48,10 @@ def visible(entry: LogEntry, seat: int | None) -> str | None:
 
 def replay_text(variant: Variant, index: int, seat: int | None = None) -> str:
     log, record = replay_game(variant, index)
+    if isinstance(record, GameFault):
+        # Show the game up to the fault: that is what the user came to see.
+        played = "\n".join(text for entry in log if (text := visible(entry, seat)) is not None)
+        raise ReplayFault(played, record)
     spec = variant.spec
     labels = [variant.seats[variant.bot_slot(s, index)].label for s in range(variant.players)]
     lines = [

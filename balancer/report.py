@@ -20,12 +20,10 @@ import numpy as np
 import polars as pl
 
 from balancer import __version__, stats
-from balancer.engine import GameSpec
 from balancer.errors import UserError
+from balancer.reportio import GAMES_PARQUET, REPORT_JSON
 from balancer.runner import RunResult
 
-REPORT_JSON = "report.json"
-GAMES_PARQUET = "games.parquet"
 CSV_TABLES = ("seats.csv", "scores.csv", "events.csv", "games.csv")
 
 
@@ -138,7 +136,13 @@ def write_csv_tables(
     written = []
     for name, table in tables.items():
         target = folder / name
-        table.write_csv(target, include_bom=excel)
+        # Each table lands whole or not at all, even when rewritten in place.
+        partial = folder / f".{name}.tmp-{os.getpid()}"
+        try:
+            table.write_csv(partial, include_bom=excel)
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
         written.append(target)
     return written
 
@@ -225,38 +229,72 @@ def summary_markdown(report: dict[str, Any]) -> str:
 # -- writing the folder, all or nothing -------------------------------------
 
 
-def write_folder(
-    folder: Path,
-    fill: Callable[[Path], None],
-) -> None:
+def check_target(folder: Path, marker: str) -> None:
+    """Refuse to replace anything but our own output, before any work is done.
+
+    `folder` may be missing, an empty folder, or a folder holding `marker`
+    (report.json for a report, sweep.csv for a sweep): anything else is the
+    user's and is never replaced.
+    """
+    given = str(folder)
+    if not given.strip():
+        raise UserError("the output folder is an empty name", key="--out")
+    path = Path(folder)
+    if path.is_symlink():
+        raise UserError("is a link; name the folder itself", file=given)
+    resolved = path.resolve()
+    if Path.cwd().resolve().is_relative_to(resolved):
+        raise UserError("is the current folder or holds it; name a folder below it", file=given)
+    if not path.exists():
+        return
+    if not path.is_dir():
+        raise UserError(
+            "exists and is not a folder; balancer only replaces its own output", file=given
+        )
+    if not (path / marker).is_file() and any(path.iterdir()):
+        raise UserError(
+            f"exists and holds no {marker}: it is not balancer's output, so it is left alone",
+            file=given,
+        )
+
+
+def write_folder(folder: Path, fill: Callable[[Path], None], marker: str = REPORT_JSON) -> None:
     """Write a folder atomically: `fill(tmp)` writes the files, then tmp replaces `folder`.
 
     A failure or interrupt at any point leaves `folder` exactly as it was and
-    removes the temporary folder.
+    removes the temporary folder. Only balancer's own output (see
+    `check_target`) is ever replaced.
     """
+    check_target(folder, marker)
     folder = Path(folder)
-    parent = folder.parent
+    parent = folder.resolve().parent
+    name = folder.resolve().name
     try:
         parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.tmp-", dir=parent))
+        tmp = Path(tempfile.mkdtemp(prefix=f".{name}.tmp-", dir=parent))
+        # mkdtemp makes the folder private (0700); a report is as readable as any file.
+        umask = os.umask(0)
+        os.umask(umask)
+        tmp.chmod(0o777 & ~umask)
     except OSError as exc:
-        raise UserError(f"can't write the report here: {exc.strerror}", file=str(parent)) from None
-    old = parent / f".{folder.name}.old-{os.getpid()}"
+        raise UserError(f"can't write here: {exc.strerror}", file=str(parent)) from None
+    target = parent / name
+    old = parent / f".{name}.old-{os.getpid()}"
     try:
         try:
             fill(tmp)
+            if target.exists():
+                os.rename(target, old)
+                try:
+                    os.rename(tmp, target)
+                except BaseException:
+                    os.rename(old, target)
+                    raise
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                os.rename(tmp, target)
         except OSError as exc:
-            raise UserError(f"can't write the report: {exc.strerror}", file=str(folder)) from None
-        if folder.exists():
-            os.rename(folder, old)
-            try:
-                os.rename(tmp, folder)
-            except BaseException:
-                os.rename(old, folder)
-                raise
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(tmp, folder)
+            raise UserError(f"can't write: {exc.strerror}", file=str(folder)) from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -277,9 +315,3 @@ def write_report(result: RunResult, folder: Path, html: Callable | None = None) 
 
     write_folder(folder, fill)
     return report
-
-
-def spec_of(report: dict[str, Any]) -> GameSpec:
-    from balancer import games
-
-    return games.get(report["game"])

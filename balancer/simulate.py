@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from balancer import html, report, runner
+from balancer import html, report, reportio, runner
 from balancer.errors import GameFault, UserError
 from balancer.variant import Variant
 
@@ -25,8 +25,14 @@ def simulate(
     quiet: bool = True,
     check: bool = False,
     move_time_limit: float = runner.DEFAULT_PLUGIN_MOVE_LIMIT,
+    what: str = "",
 ) -> dict[str, Any]:
-    """Play every game of `variant` and write the report folder; returns report.json's data."""
+    """Play every game of `variant` and write the report folder; returns report.json's data.
+
+    `what` names the run in a fault's message (a sweep names its point).
+    """
+    # Refuse a folder that isn't ours before playing, not after an hour of it.
+    report.check_target(folder, reportio.REPORT_JSON)
     with Progress(variant.games, variant.name, quiet) as advance:
         try:
             result = runner.run(
@@ -37,8 +43,9 @@ def simulate(
                 progress=advance,
             )
         except GameFault as fault:
+            where = f" ({what})" if what else ""
             raise UserError(
-                f"{fault}. Nothing was written. Replay it: "
+                f"{fault}{where}. Nothing was written. Replay it: "
                 f"balancer replay {variant.path} --game {fault.index} --seed {fault.seed}"
             ) from None
     return report.write_report(result, folder, html=html.write_html)

@@ -316,10 +316,13 @@ def head_to_head(
 ) -> dict[str, dict[str, dict[str, Any]]]:
     """For bot labels A and B: how often A's seat finishes ahead of B's seat.
 
-    Every (seat of A, seat of B) pair in a game that seats both counts once: a
-    better score is 1, a tie 1/2. This is the skill signal a designer reads: a
-    careful bot that finishes ahead of the random one only half the time says
-    the game is a lottery. The interval is Wilson's over the pairs.
+    In each game that seats both, every (seat of A, seat of B) pair scores 1
+    when A's score is better and 1/2 for a tie; the game's value is the mean
+    over its pairs, and `ahead_share` the mean over games. This is the skill
+    signal a designer reads: a careful bot that finishes ahead of the random
+    one only half the time says the game is a lottery. The pairs within one
+    game are not independent, so the interval is over games (a normal
+    interval of the per-game values, clipped to [0, 1]), not over pairs.
     """
     labels = [frame[f"bot_{s}"].to_numpy() for s in range(players)]
     scores = [frame[f"score_{s}"].to_numpy().astype(float) for s in range(players)]
@@ -330,20 +333,30 @@ def head_to_head(
         for b in names:
             if a == b:
                 continue
-            ahead, pairs = 0.0, 0
+            ahead = np.zeros(frame.height)
+            pairs = np.zeros(frame.height)
             for sa in range(players):
                 for sb in range(players):
                     if sa == sb:
                         continue
                     both = (labels[sa] == a) & (labels[sb] == b)
-                    diff = sign * (scores[sa][both] - scores[sb][both])
-                    ahead += float((diff > 0).sum()) + 0.5 * float((diff == 0).sum())
-                    pairs += int(both.sum())
-            if pairs:
-                low, high = wilson(ahead, pairs)
-                out.setdefault(a, {})[b] = {
-                    "ahead_share": ahead / pairs,
-                    "ci95": [low, high],
-                    "pairs": pairs,
-                }
+                    diff = sign * (scores[sa] - scores[sb])
+                    ahead += both * ((diff > 0) + 0.5 * (diff == 0))
+                    pairs += both
+            seated = pairs > 0
+            if not seated.any():
+                continue
+            per_game = ahead[seated] / pairs[seated]
+            share = float(per_game.mean())
+            half = (
+                Z95 * float(per_game.std(ddof=1)) / math.sqrt(len(per_game))
+                if len(per_game) > 1
+                else 0.0
+            )
+            out.setdefault(a, {})[b] = {
+                "ahead_share": share,
+                "ci95": [max(0.0, share - half), min(1.0, share + half)],
+                "games": int(seated.sum()),
+                "pairs": int(pairs.sum()),
+            }
     return out

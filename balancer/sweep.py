@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +22,13 @@ import polars as pl
 
 from balancer import knobs
 from balancer.errors import UserError
-from balancer.report import write_folder
+from balancer.report import check_target, write_folder
 from balancer.simulate import simulate
 from balancer.variant import Variant, load
 from balancer.yamlsafe import load_yaml_text
 
 DEFAULT_FIGURE = "margin_mean"
+SWEEP_CSV = "sweep.csv"
 
 
 def parse_setting(text: str, variant: Variant) -> tuple[str, list[Any]]:
@@ -47,13 +49,16 @@ def parse_setting(text: str, variant: Variant) -> tuple[str, list[Any]]:
     if name not in by_name:
         valid = ", ".join(by_name)
         raise UserError(f"{variant.game} has no knob {name!r} (knobs: {valid})", key=where)
-    values = []
+    values: list[Any] = []
     for item in _split_values(raw):
         value = load_yaml_text(item, where).data
         try:
-            values.append(by_name[name].check(value))
+            checked = by_name[name].check(value)
         except ValueError as exc:
             raise UserError(f"{item!r}: {exc}", key=where) from None
+        if checked in values:
+            raise UserError(f"{item!r} is listed twice", key=where)
+        values.append(checked)
     return name, values
 
 
@@ -143,7 +148,10 @@ def chart(table: pl.DataFrame, figure: str, knob_columns: list[str], target: Pat
     ax.set_xlabel(", ".join(knob_columns))
     ax.set_ylabel(figure)
     ax.grid(alpha=0.3)
-    fig.tight_layout()
+    with warnings.catch_warnings():
+        # Long knob labels may not fit; the chart is still right, so no warning on stderr.
+        warnings.simplefilter("ignore", UserWarning)
+        fig.tight_layout()
     with matplotlib.rc_context({"svg.hashsalt": "balancer"}):
         fig.savefig(target, format="svg", metadata={"Date": None})
 
@@ -183,31 +191,40 @@ def sweep(
     """Run VARIANT for every combination of knob values, with common seeds."""
     base = load(variant_path).with_overrides(games=games, seed=seed)
     parsed = [parse_setting(text, base) for text in settings]
+    names = [name for name, _ in parsed]
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise UserError(f"knob {twice!r} is set by more than one --set", key="--set")
     points = grid(parsed)
-    knob_columns = [name for name, _ in parsed]
-    folder = Path(out) if out else Path("reports") / f"{base.name}-sweep"
+    knob_columns = names
+    folder = Path(out) if out is not None else Path("reports") / f"{base.name}-sweep"
+    check_target(folder, SWEEP_CSV)
+    # Every point is checked before the first one is played.
+    variants = [base.with_knobs(point) for point in points]
+    for point, variant in zip(points, variants, strict=True):
+        why = variant.spec.unplayable(variant.rules, variant.players)
+        if why:
+            raise UserError(f"{point_label(point)} can't be played: {why}", key="--set")
 
     def fill(tmp: Path) -> None:
         rows = []
-        for index, point in enumerate(points):
-            variant = base.with_knobs(point)
-            why = variant.spec.unplayable(variant.rules, variant.players)
-            if why:
-                raise UserError(f"{point_label(point)} can't be played: {why}", key="--set")
+        for index, (point, variant) in enumerate(zip(points, variants, strict=True)):
+            label = point_label(point)
             if not quiet:
-                click.echo(f"[{index + 1}/{len(points)}] {point_label(point)}", err=True)
-            report = simulate(variant, tmp / _folder_name(index, point), workers, quiet)
+                click.echo(f"[{index + 1}/{len(points)}] {label}", err=True)
+            point_folder = tmp / _folder_name(index, point)
+            report = simulate(variant, point_folder, workers, quiet, what=f"sweep point {label}")
             rows.append(headline_row(point, report))
-            if figure not in rows[0]:
+            if index == 0 and figure not in rows[0]:
                 # Said after the first point, not after the whole grid.
                 columns = ", ".join(rows[0])
                 raise UserError(f"no figure {figure!r}; sweep.csv has: {columns}", key="--figure")
         table = pl.DataFrame(rows)
-        table.write_csv(tmp / "sweep.csv")
+        table.write_csv(tmp / SWEEP_CSV)
         chart(table, figure, knob_columns, tmp / "sweep.svg")
         click.echo(_table_text(table, knob_columns, figure))
 
-    write_folder(folder, fill)
+    write_folder(folder, fill, marker=SWEEP_CSV)
     click.echo(f"\nsweep: {folder}/ (sweep.csv, sweep.svg, one report folder per point)")
 
 

@@ -88,7 +88,10 @@ def measure_reference(game: str, seconds: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
-    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    known = [*games.names(), *(games.get(n).short for n in games.names())]
+    parser.add_argument(
+        "--game", action="append", choices=known, help="only this game (repeatable)"
+    )
     args = parser.parse_args()
     chosen = [games.get(g).name for g in args.game] if args.game else games.names()
     rows = []

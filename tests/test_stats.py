@@ -279,3 +279,27 @@ def test_wilcoxon_on_flags_is_mcnemar() -> None:
     assert stats.wilcoxon_paired(a, b) == pytest.approx(expected, rel=1e-9)
     with pytest.raises(ValueError):
         stats.wilcoxon_paired([1.0], [1.0, 2.0])
+
+
+def test_head_to_head_by_hand() -> None:
+    """Game 0: A 3, B 1, B 3 -> A beats one B and ties the other: 0.75.
+    Game 1: B 2, A 5, B 1 -> A beats both: 1.0. Mean 0.875; B over A 0.125.
+    The interval is over the 2 games: 0.875 +- 1.96 * sd(0.75, 1.0) / sqrt(2)."""
+    frame = pl.DataFrame(
+        {
+            "bot_0": ["A", "B"],
+            "bot_1": ["B", "A"],
+            "bot_2": ["B", "B"],
+            "score_0": [3.0, 2.0],
+            "score_1": [1.0, 5.0],
+            "score_2": [3.0, 1.0],
+        }
+    )
+    h2h = stats.head_to_head(frame, 3, higher_is_better=True)
+    assert h2h["A"]["B"]["ahead_share"] == pytest.approx(0.875)
+    assert h2h["B"]["A"]["ahead_share"] == pytest.approx(0.125)
+    assert h2h["A"]["B"]["games"] == 2 and h2h["A"]["B"]["pairs"] == 4
+    half = 1.959963984540054 * np.std([0.75, 1.0], ddof=1) / np.sqrt(2)
+    assert h2h["A"]["B"]["ci95"] == pytest.approx([0.875 - half, 1.0])
+    lower = stats.head_to_head(frame, 3, higher_is_better=False)
+    assert lower["A"]["B"]["ahead_share"] == pytest.approx(0.125)
