@@ -14,6 +14,7 @@ from balancer import __version__, games
 from balancer.diff import diff_command
 from balancer.errors import UserError
 from balancer.kk_odds import kk_odds
+from balancer.options import MAX_SEED, simulation_options
 from balancer.report import headline
 from balancer.simulate import simulate
 from balancer.sweep import sweep
@@ -36,22 +37,6 @@ def _load_variant(path: str, games_: int | None = None, seed: int | None = None)
     return variant.load(path).with_overrides(games=games_, seed=seed)
 
 
-# -- shared options ------------------------------------------------------------
-
-workers_option = click.option(
-    "--workers",
-    "-w",
-    type=click.IntRange(1, 256),
-    default=1,
-    show_default=True,
-    help="Processes to play games in; results don't depend on it.",
-)
-quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-check_option = click.option(
-    "--check", is_flag=True, help="Check conservation of cards (and chips) after every move."
-)
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="balancer")
 def cli() -> None:
@@ -60,23 +45,12 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("variants", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--games", "-n", type=click.IntRange(1, 100_000_000), help="Override games.")
-@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Override the seed.")
-@workers_option
+@simulation_options
 @click.option(
     "--out",
     "-o",
     type=click.Path(file_okay=False),
     help="Report folder (default reports/<name>/); only with one variant.",
-)
-@quiet_option
-@check_option
-@click.option(
-    "--move-time-limit",
-    type=click.FloatRange(0.001),
-    default=10.0,
-    show_default=True,
-    help="Seconds a plugin bot may take for one move.",
 )
 def run(
     variants: tuple[str, ...],
@@ -172,7 +146,7 @@ def csv(report_dir: str, out: str | None, excel: bool) -> None:
 @cli.command()
 @click.argument("source", metavar="VARIANT|REPORT", type=click.Path(path_type=Path))
 @click.option("--game", "-g", "index", type=click.IntRange(0), required=True, help="Game index.")
-@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="The run's seed.")
+@click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="The run's seed.")
 @click.option("--seat", type=click.IntRange(0), help="Show only what this seat could see.")
 def replay(source: Path, index: int, seed: int | None, seat: int | None) -> None:
     """Print a play-by-play of game I, exactly as the run played it.

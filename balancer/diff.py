@@ -49,6 +49,7 @@ import polars as pl
 
 from balancer import stats
 from balancer.errors import UserError
+from balancer.options import simulation_options
 from balancer.reportio import ReportData, load_report
 
 FORMATS = ("table", "md", "csv", "json")
@@ -434,7 +435,7 @@ def diff_reports(
 
 
 def _prepare(
-    a: Path, b: Path, games: int | None, seed: int | None, workers: int, quiet: bool
+    a: Path, b: Path, games: int | None, seed: int | None, **run_options: Any
 ) -> tuple[Path, Path]:
     """Report folders for A and B: a variant file is run first, into reports/<name>/.
 
@@ -477,7 +478,7 @@ def _prepare(
             suffix += 1
         taken.add(folder.resolve())
         folders[side] = folder
-        simulate(variant, folder, workers, quiet)
+        simulate(variant, folder, **run_options)
     return folders["a"], folders["b"]
 
 
@@ -504,10 +505,7 @@ def _prepare(
     show_default=True,
     help="Significance level, after Holm correction over all figures.",
 )
-@click.option("--games", "-n", type=click.IntRange(1, 100_000_000), help="Games, for variants.")
-@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Seed, for variants.")
-@click.option("--workers", "-w", type=click.IntRange(1, 256), default=1, show_default=True)
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@simulation_options
 def diff_command(
     a: Path,
     b: Path,
@@ -518,6 +516,8 @@ def diff_command(
     seed: int | None,
     workers: int,
     quiet: bool,
+    check: bool,
+    move_time_limit: float,
 ) -> None:
     """Say what changed between A and B, and whether it is real or noise.
 
@@ -530,7 +530,16 @@ def diff_command(
     Exit codes: 0 done (changed or not), 2 a user error (missing or damaged
     report), 3 with --fail-on-change when some figure changed significantly.
     """
-    a, b = _prepare(a, b, games, seed, workers, quiet)
+    a, b = _prepare(
+        a,
+        b,
+        games,
+        seed,
+        workers=workers,
+        quiet=quiet,
+        check=check,
+        move_time_limit=move_time_limit,
+    )
     text, changed = diff_reports(a, b, fmt, fail_on_change, alpha)
     click.echo(text)
     if fail_on_change and changed:

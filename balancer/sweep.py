@@ -22,6 +22,7 @@ import polars as pl
 
 from balancer import knobs
 from balancer.errors import UserError
+from balancer.options import simulation_options
 from balancer.report import check_target, write_folder
 from balancer.simulate import simulate
 from balancer.variant import Variant, load
@@ -165,9 +166,7 @@ def chart(table: pl.DataFrame, figure: str, knob_columns: list[str], target: Pat
     required=True,
     help="A knob and its values: rules.KNOB=v1,v2,... (repeat for a grid).",
 )
-@click.option("--games", "-n", type=click.IntRange(1, 100_000_000), help="Override games.")
-@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Override the seed.")
-@click.option("--workers", "-w", type=click.IntRange(1, 256), default=1, show_default=True)
+@simulation_options
 @click.option(
     "--out", "-o", type=click.Path(file_okay=False), help="Default reports/<name>-sweep/."
 )
@@ -177,16 +176,17 @@ def chart(table: pl.DataFrame, figure: str, knob_columns: list[str], target: Pat
     show_default=True,
     help="The sweep.csv column to chart against the knob values.",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def sweep(
     variant_path: str,
     settings: tuple[str, ...],
     games: int | None,
     seed: int | None,
     workers: int,
+    quiet: bool,
+    check: bool,
+    move_time_limit: float,
     out: str | None,
     figure: str,
-    quiet: bool,
 ) -> None:
     """Run VARIANT for every combination of knob values, with common seeds."""
     base = load(variant_path).with_overrides(games=games, seed=seed)
@@ -213,7 +213,15 @@ def sweep(
             if not quiet:
                 click.echo(f"[{index + 1}/{len(points)}] {label}", err=True)
             point_folder = tmp / _folder_name(index, point)
-            report = simulate(variant, point_folder, workers, quiet, what=f"sweep point {label}")
+            report = simulate(
+                variant,
+                point_folder,
+                workers,
+                quiet,
+                check,
+                move_time_limit,
+                what=f"sweep point {label}",
+            )
             rows.append(headline_row(point, report))
             if index == 0 and figure not in rows[0]:
                 # Said after the first point, not after the whole grid.
