@@ -200,7 +200,8 @@ def kk_odds(
     theme_pair, mine_pair, free_pairs = _situation(theme, mine, free)
     scoring = Scoring(bonus_1, bonus_2, not grey_partner_counts, floor_at_zero)
     choices = odds(theme_pair, mine_pair, free_pairs, scoring, keep=keep)
-    best = min(range(len(choices)), key=lambda k: choices[k].expected)
+    # The same order as the `expected` bot: lowest mean, then the lower worst case.
+    best = min(range(len(choices)), key=lambda k: (choices[k].expected, choices[k].worst()))
     if as_json:
         click.echo(json.dumps(_as_json(theme_pair, mine_pair, scoring, choices, best), indent=2))
         return
