@@ -8,6 +8,7 @@ under other rules (or another balancer) is said so rather than trusted.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,11 +20,13 @@ from balancer.errors import UserError
 
 REPORT_JSON = "report.json"
 GAMES_PARQUET = "games.parquet"
+MAX_SEED = 2**63 - 1  # as a variant's seed
 _REQUIRED_KEYS = {
     "game": str,
     "players": int,
     "games": int,
     "seed": int,
+    "variant": dict,
     "seats": list,
     "events": dict,
     "higher_is_better": bool,
@@ -82,6 +85,10 @@ def _load_report_json(path: Path) -> dict[str, Any]:
         raise UserError(
             f"not valid JSON{hint}: {exc.msg}", file=str(path), line=exc.lineno
         ) from None
+    except ValueError:  # JSON's own errors are caught above: an int past Python's digit limit
+        raise UserError("not a report: a number with too many digits", file=str(path)) from None
+    except RecursionError:
+        raise UserError("not a report: nested too deeply", file=str(path)) from None
     if not isinstance(report, dict):
         raise UserError("not a report: expected a JSON object", file=str(path))
     missing = [key for key in _REQUIRED_KEYS if key not in report]
@@ -92,14 +99,93 @@ def _load_report_json(path: Path) -> dict[str, Any]:
         # bool is an int to Python; a count of True players is still wrong.
         wrong = not isinstance(value, kind) or (kind is int and isinstance(value, bool))
         if wrong:
-            raise UserError(f"should be {kind.__name__}, not {value!r}", file=str(path), key=key)
+            raise UserError(
+                f"should be {kind.__name__}, not {_short(value)}", file=str(path), key=key
+            )
     if report["players"] < 1 or report["games"] < 1:
         raise UserError("a report needs at least one player and one game", file=str(path))
+    if not 0 <= report["seed"] <= MAX_SEED:
+        raise UserError(
+            f"should be from 0 to {MAX_SEED}, not {_short(report['seed'])}",
+            file=str(path),
+            key="seed",
+        )
     if len(report["seats"]) != report["players"]:
         raise UserError(
             f"{len(report['seats'])} seats for {report['players']} players", file=str(path)
         )
+    for index, seat in enumerate(report["seats"]):
+        _check_seat(seat, f"seats[{index}]", path)
+    for name, rates in report["events"].items():
+        _check_fields(rates, f"events.{name}", ("per_game", "share_of_games"), path)
     return report
+
+
+_SCORE_FIGURES = ("mean", "sd", "min", "q1", "median", "q3", "max")
+
+
+def _is_number(value: Any) -> bool:
+    """A finite int or float that a float can hold (JSON's NaN and Infinity are no figures)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int past any float
+        return False
+
+
+def _short(value: Any) -> str:
+    """A value for a one-line message: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _check_seat(seat: Any, where: str, path: Path) -> None:
+    """One `seats` entry, as the csv tables and the headline read it."""
+    if not isinstance(seat, dict):
+        raise UserError(f"should be a mapping, not {_short(seat)}", file=str(path), key=where)
+    for key, kind in (("seat", int), ("bot", str)):
+        if key not in seat:
+            raise UserError("missing", file=str(path), key=f"{where}.{key}")
+        value = seat[key]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise UserError(
+                f"should be {kind.__name__}, not {_short(value)}",
+                file=str(path),
+                key=f"{where}.{key}",
+            )
+    _check_fields(seat, where, ("win_share",), path)
+    if not 0 <= seat["win_share"] <= 1:
+        raise UserError(
+            f"should be between 0 and 1, not {_short(seat['win_share'])}",
+            file=str(path),
+            key=f"{where}.win_share",
+        )
+    interval = seat.get("win_ci95")
+    if not (isinstance(interval, list) and len(interval) == 2 and all(map(_is_number, interval))):
+        raise UserError(
+            f"should be two numbers [low, high], not {_short(interval)}",
+            file=str(path),
+            key=f"{where}.win_ci95",
+        )
+    if "score" not in seat:
+        raise UserError("missing", file=str(path), key=f"{where}.score")
+    _check_fields(seat["score"], f"{where}.score", _SCORE_FIGURES, path)
+
+
+def _check_fields(value: Any, where: str, fields: tuple[str, ...], path: Path) -> None:
+    """`value` is a mapping holding a finite number under each of `fields`."""
+    if not isinstance(value, dict):
+        raise UserError(f"should be a mapping, not {_short(value)}", file=str(path), key=where)
+    for field in fields:
+        if field not in value:
+            raise UserError("missing", file=str(path), key=f"{where}.{field}")
+        if not _is_number(value[field]):
+            raise UserError(
+                f"should be a number, not {_short(value[field])}",
+                file=str(path),
+                key=f"{where}.{field}",
+            )
 
 
 def _load_games(path: Path, report: dict[str, Any]) -> pl.DataFrame:
@@ -142,6 +228,10 @@ def _load_games(path: Path, report: dict[str, Any]) -> pl.DataFrame:
         values = games[column].cast(pl.Float64)
         if values.null_count() or values.is_nan().any():
             raise mismatch(f"column {column} has missing values")
+        if not values.is_finite().all():
+            raise UserError(f"column {column} holds an infinite value", file=str(path))
+        if column.startswith("win_") and not values.is_between(0, 1).all():
+            raise UserError(f"column {column} holds a win share outside 0..1", file=str(path))
     for s in range(players):
         if games.schema[f"bot_{s}"] != pl.String or games[f"bot_{s}"].null_count():
             raise mismatch(f"column bot_{s} should hold bot labels")

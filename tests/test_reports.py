@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -65,6 +66,31 @@ def test_csv_tables_hold_what_the_report_says(fdc_report: Path) -> None:
         (lambda f: _truncate(f / "games.parquet"), "games.parquet"),
         (lambda f: _edit_json(f, players=4), "report.json"),
         (lambda f: _edit_json(f, games=61), "games.parquet"),
+        # Hand edits to what csv, replay and diff read: each named, key path too.
+        (lambda f: _edit_report(f, lambda r: r["seats"][0].pop("score")), "seats[0].score"),
+        (
+            lambda f: _edit_report(f, lambda r: r["seats"][2]["score"].pop("q3")),
+            "seats[2].score.q3",
+        ),
+        (lambda f: _edit_json(f, seats=[1, 2, 3, 4, 5]), "report.json: seats[0]"),
+        (lambda f: _edit_report(f, lambda r: r["seats"][1].update(win_share=1.5)), "win_share"),
+        (lambda f: _edit_report(f, lambda r: r["seats"][1].update(win_ci95=[0.1])), "win_ci95"),
+        (lambda f: _edit_report(f, lambda r: r["seats"][0].update(bot=None)), "seats[0].bot"),
+        (lambda f: _edit_report(f, lambda r: r["events"].update(steals={})), "events.steals"),
+        (lambda f: _edit_report(f, lambda r: r["events"].update(steals=5)), "events.steals"),
+        (
+            lambda f: _edit_report(f, lambda r: r["events"]["steals"].update(per_game="x")),
+            "events.steals.per_game",
+        ),
+        (lambda f: _edit_report(f, lambda r: r.pop("variant")), "report.json"),
+        (lambda f: _edit_json(f, variant=[1]), "report.json: variant"),
+        (lambda f: _edit_json(f, seed=-1), "report.json: seed"),
+        (lambda f: _edit_text(f, '"seed": ', '"seed": 1' + "0" * 5000 + ', "s": '), "report.json"),
+        (lambda f: _edit_text(f, '"mean": ', '"mean": Infinity, "x": '), "report.json"),
+        (lambda f: _edit_games(f, "score_0", float("inf")), "games.parquet"),
+        (lambda f: _edit_games(f, "ev_steals", float("-inf")), "games.parquet"),
+        (lambda f: _edit_games(f, "win_1", 2.0), "games.parquet"),
+        (lambda f: (f / "report.json").write_text("[" * 100_000), "report.json"),
     ],
 )
 @pytest.mark.parametrize("command", ["csv", "replay", "diff"])
@@ -99,6 +125,27 @@ def _edit_json(folder: Path, **changes: object) -> None:
     data = json.loads(path.read_text())
     data.update(changes)
     path.write_text(json.dumps(data))
+
+
+def _edit_report(folder: Path, change: Callable[[dict], object]) -> None:
+    path = folder / "report.json"
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+def _edit_text(folder: Path, old: str, new: str) -> None:
+    """Replace the first `old` in report.json's text (for what json.dumps won't write)."""
+    path = folder / "report.json"
+    path.write_text(path.read_text().replace(old, new, 1))
+
+
+def _edit_games(folder: Path, column: str, value: float) -> None:
+    """Set `column` of game 0 in games.parquet to `value`."""
+    path = folder / "games.parquet"
+    games = pl.read_parquet(path)
+    changed = pl.when(pl.col("game") == 0).then(value).otherwise(pl.col(column))
+    games.with_columns(changed.cast(pl.Float64).alias(column)).write_parquet(path)
 
 
 def test_a_report_from_other_rules_says_so(
