@@ -12,7 +12,7 @@ import click
 
 from balancer import __version__, games
 from balancer.diff import diff_command
-from balancer.errors import UserError
+from balancer.errors import Terminated, UserError
 from balancer.kk_odds import kk_odds
 from balancer.options import MAX_SEED, simulation_options
 from balancer.report import headline
@@ -21,10 +21,6 @@ from balancer.sweep import sweep
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_TERMINATED = 143  # 128 + SIGTERM
-
-
-class Terminated(BaseException):
-    """SIGTERM arrived: unwind like Ctrl-C, so every clean-up runs."""
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:

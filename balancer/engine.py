@@ -33,7 +33,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from balancer.errors import GameFault
+from balancer.errors import GameFault, Terminated
 from balancer.knobs import Knob
 
 
@@ -111,8 +111,12 @@ def win_shares(scores: Sequence[float], higher_is_better: bool) -> tuple[float, 
     return tuple(1.0 / winners if s == best else 0.0 for s in scores)
 
 
-class MoveTimeout(Exception):
-    pass
+class MoveTimeout(BaseException):
+    """A bot ran past its time limit.
+
+    Not an Exception, so a bot's own `except Exception` can't swallow it; a bot
+    that swallows it anyway is caught by the time check after its move.
+    """
 
 
 def _on_alarm(signum: int, frame: Any) -> None:
@@ -144,6 +148,29 @@ def play_game(
     answers illegally or runs past its time limit raises `GameFault` naming
     the game, seed, seat and bot, so the game can be replayed alone.
     """
+    if all(s.time_limit is None for s in seats):
+        return _play(spec, rules, seats, seed, index, check, log, alarm=False)
+    # The alarm handler is installed once per game, not once per move.
+    try:
+        previous = signal.signal(signal.SIGALRM, _on_alarm)
+    except ValueError:  # not the main thread: moves are timed after the fact
+        return _play(spec, rules, seats, seed, index, check, log, alarm=False)
+    try:
+        return _play(spec, rules, seats, seed, index, check, log, alarm=True)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _play(
+    spec: GameSpec,
+    rules: Mapping[str, Any],
+    seats: Sequence[Seat],
+    seed: int,
+    index: int,
+    check: bool,
+    log: list[str] | None,
+    alarm: bool,
+) -> GameRecord:
     state = spec.new_state(rules, len(seats), derive_rng(seed, index, "game"))
     if log is not None:
         state.log = log
@@ -163,7 +190,9 @@ def play_game(
             action = legal[0]
         else:
             view = view_of(seat) if wants_view[seat] else None
-            action = _ask(seats[seat], view, legal, bot_rng, seed, index, seat)
+            action = _ask(seats[seat], view, legal, bot_rng, seed, index, seat, alarm)
+            # Checked against the engine's own list, which a time-limited
+            # (plugin) bot never held: it was handed a tuple copy.
             if action not in legal:
                 raise GameFault(
                     f"illegal move {action!r}",
@@ -186,40 +215,48 @@ def _ask(
     seed: int,
     index: int,
     seat_no: int,
+    alarm: bool,
 ) -> Hashable:
     limit = seat.time_limit
     try:
         if limit is None:
             return seat.bot.act(view, legal, rng)
-        return _act_with_alarm(seat.bot, view, legal, rng, limit)
+        # A plugin gets an immutable copy: it can't add a move of its own to
+        # the list its answer is checked against.
+        return _act_timed(seat.bot, view, tuple(legal), rng, limit, alarm)
     except MoveTimeout:
         reason = f"no move within the time limit of {limit:g}s"
-    except (KeyboardInterrupt, SystemExit, GameFault):
+    except (KeyboardInterrupt, Terminated, GameFault):
         raise
-    except Exception as exc:  # a bot's own failure, whatever it is
+    except BaseException as exc:  # a bot's own failure, whatever it is (SystemExit too)
         reason = f"the bot raised {type(exc).__name__}: {exc}"
     raise GameFault(reason, index=index, seed=seed, seat=seat_no, bot=seat.label)
 
 
-def _act_with_alarm(
-    bot: Bot, view: Any, legal: list[Hashable], rng: random.Random, limit: float
+def _act_timed(
+    bot: Bot,
+    view: Any,
+    legal: tuple[Hashable, ...],
+    rng: random.Random,
+    limit: float,
+    alarm: bool,
 ) -> Hashable:
     """Interrupt a bot that takes too long, where the platform lets us.
 
-    SIGALRM only works in a process's main thread; elsewhere the move is timed
-    after the fact, which still catches a slow bot (but not one that never returns).
+    With `alarm` (SIGALRM's handler installed: a process's main thread only)
+    the bot is interrupted at the limit. Either way the move is also timed
+    after the fact, which catches a bot that swallowed the interrupt (though
+    not one that never returns, where there is no alarm).
     """
-    try:
-        previous = signal.signal(signal.SIGALRM, _on_alarm)
-    except ValueError:  # not the main thread
-        started = time.monotonic()
+    started = time.monotonic()
+    if alarm:
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        try:
+            action = bot.act(view, legal, rng)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    else:
         action = bot.act(view, legal, rng)
-        if time.monotonic() - started > limit:
-            raise MoveTimeout from None
-        return action
-    signal.setitimer(signal.ITIMER_REAL, limit)
-    try:
-        return bot.act(view, legal, rng)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    if time.monotonic() - started > limit:
+        raise MoveTimeout
+    return action

@@ -37,6 +37,10 @@ class UserError(click.ClickException):
         click.echo(f"balancer: error: {self.format_message()}", err=True)
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived: unwinds like Ctrl-C, so every clean-up runs (exit 143)."""
+
+
 class InvariantError(AssertionError):
     """An engine invariant (cards or chips conserved) failed: always a bug."""
 

@@ -42,6 +42,12 @@ def boolean(name: str, section: str, default: bool, meaning: str) -> Knob:
     return Knob(name, section, default, meaning, check, "true|false")
 
 
+# An integer knob with no bound of its own given is held to this range either
+# way: values stay exact as floats (2**53) even summed over a whole game, and
+# no YAML number too large for a float reaches the engine.
+INT_LIMIT = 10**9
+
+
 def integer(
     name: str,
     section: str,
@@ -52,20 +58,31 @@ def integer(
     high: int | None = None,
     none_allowed: bool = False,
 ) -> Knob:
+    low = -INT_LIMIT if low is None else low
+    high = INT_LIMIT if high is None else high
+    span = f"{low}..{high}"
+
     def check(value: Any) -> int | None:
         if none_allowed and (value is None or value == "none"):
             return None
         if not _is_int(value):
             raise ValueError(f"expected a whole number, got {value!r}")
-        if low is not None and value < low:
-            raise ValueError(f"must be at least {low}, got {value}")
-        if high is not None and value > high:
-            raise ValueError(f"must be at most {high}, got {value}")
+        if value < low:
+            raise ValueError(f"must be at least {low} (the range is {span}), got {shown(value)}")
+        if value > high:
+            raise ValueError(f"must be at most {high} (the range is {span}), got {shown(value)}")
         return value
 
-    span = f"{'' if low is None else low}..{'' if high is None else high}"
     kind = f"integer {span}" + (" or none" if none_allowed else "")
     return Knob(name, section, default, meaning, check, kind)
+
+
+def shown(value: int) -> str:
+    """A whole number for a message: in full unless it runs to dozens of digits."""
+    if abs(value) < 10**18:
+        return str(value)
+    digits = int(abs(value).bit_length() * 0.30103) + 1  # log10(2): about right
+    return f"{'-' if value < 0 else ''}a number of about {digits} digits"
 
 
 def choice(name: str, section: str, default: str, meaning: str, options: Sequence[str]) -> Knob:
@@ -81,6 +98,29 @@ def custom(
     name: str, section: str, default: Any, meaning: str, check: Callable[[Any], Any], kind: str
 ) -> Knob:
     return Knob(name, section, default, meaning, check, kind)
+
+
+class FrozenDict(dict):
+    """A dict that refuses changes: a run's rules, shared by every game and every
+    bot's view, so no bot (or plugin) can rewrite the rules mid-run."""
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("the rules are read-only")
+
+    __setitem__ = __delitem__ = __ior__ = _read_only  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+
+def freeze(value: Any) -> Any:
+    """Rules as read-only data: mappings become FrozenDicts, lists tuples."""
+    if isinstance(value, Mapping):
+        return FrozenDict({key: freeze(item) for key, item in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(item) for item in value)
+    return value
 
 
 def defaults(knobs: Sequence[Knob]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from balancer import bots as bot_registry
 from balancer.engine import GameRecord, Seat, play_game, win_shares
-from balancer.errors import GameFault
+from balancer.errors import GameFault, Terminated
 from balancer.variant import Variant, bot_params_with_defaults, resolve_bot
 
 # Set (to anything but "" or "0") to force --check on every run: the test suite does.
@@ -66,7 +66,9 @@ def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0)
         params = given if plugin else bot_params_with_defaults(bot_spec, given)
         try:
             bot = bot_spec.factory(**params)
-        except Exception as exc:  # a plugin's constructor may fail in any way
+        except (KeyboardInterrupt, Terminated):
+            raise
+        except BaseException as exc:  # a plugin's constructor may fail in any way, exit too
             raise GameFault(
                 f"building the bot raised {type(exc).__name__}: {exc}",
                 index=first_game,

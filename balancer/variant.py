@@ -72,7 +72,7 @@ class Variant:
     seed: int
     seats: tuple[SeatSpec, ...]  # bot slots; slot j sits at seat j unless seats rotate
     seat_rotation: bool
-    rules: Mapping[str, Any]  # every knob of the game, flat: name -> value
+    rules: Mapping[str, Any]  # every knob of the game, flat and read-only: name -> value
 
     @property
     def spec(self) -> GameSpec:
@@ -92,7 +92,7 @@ class Variant:
         )
 
     def with_knobs(self, values: Mapping[str, Any]) -> Variant:
-        return replace(self, rules={**self.rules, **values})
+        return replace(self, rules=knobs.freeze({**self.rules, **values}))
 
     def resolved(self) -> dict[str, Any]:
         """The variant with every knob spelled out, as report.json stores it."""
@@ -237,6 +237,16 @@ def _validate(data: dict[str, Any], path: Path, origins: _Origins) -> Variant:
     name = data.get("name", path.stem)
     if not isinstance(name, str) or not name.strip() or "/" in name or name.startswith("."):
         raise origins.error(("name",), "must be a plain name (no '/', not starting with '.')")
+    # The name becomes a folder and heads one-line messages and reports: no
+    # control characters (C0, DEL, C1) or line separators, and valid UTF-8.
+    if any(c < " " or "\x7f" <= c <= "\x9f" or c in "\u2028\u2029" for c in name):
+        raise origins.error(("name",), "must not hold control characters (tab, newline, NUL, ...)")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise origins.error(
+            ("name",), "must be text UTF-8 can write (it holds a lone surrogate)"
+        ) from None
 
     players = _integer(data, "players", origins, None, spec.min_players, spec.max_players)
     n_games = _integer(data, "games", origins, DEFAULT_GAMES, 1, MAX_GAMES)
@@ -259,7 +269,7 @@ def _validate(data: dict[str, Any], path: Path, origins: _Origins) -> Variant:
         seed=seed,
         seats=seats,
         seat_rotation=rotation,
-        rules=rules,
+        rules=knobs.freeze(rules),
     )
 
 

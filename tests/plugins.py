@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+import sys
 import time
 from collections.abc import Hashable, Sequence
 from typing import Any
@@ -38,3 +40,60 @@ class FirstLegal:
 
     def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
         return legal[0]
+
+
+class BusyCatchingExceptions:
+    """Busy for `seconds`, swallowing every Exception it meets on the way: were
+    the time-out an Exception, it would dodge the time limit."""
+
+    def __init__(self, seconds: float = 3.0) -> None:
+        self.seconds = seconds
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
+        deadline = time.monotonic() + self.seconds
+        while True:
+            try:
+                while time.monotonic() < deadline:
+                    pass
+                return legal[0]
+            except Exception:
+                continue
+
+
+class SwallowsTheTimeout:
+    """Sleeps through the alarm, swallowing even a BaseException, then answers."""
+
+    def __init__(self, seconds: float = 3.0) -> None:
+        self.seconds = seconds
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
+        with contextlib.suppress(BaseException):
+            time.sleep(self.seconds)
+        return legal[0]
+
+
+class Exits:
+    """Calls sys.exit in the middle of a game."""
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
+        sys.exit("the plugin quit")
+
+
+class RaisesBaseException:
+    """Fails with a BaseException subclass of its own."""
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
+        raise _Boom("not an Exception")
+
+
+class _Boom(BaseException):
+    pass
+
+
+class Smuggler:
+    """Adds a move of its own to the legal moves it was handed, then plays it."""
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
+        if isinstance(legal, list):
+            legal.append("smuggled")
+        return "smuggled"

@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from balancer import report
+from balancer import report, variant
 from balancer.cli import main
+from balancer.engine import Seat, play_game
+from balancer.errors import Terminated
+from tests.plugins import FirstLegal
 
 ROOT = Path(__file__).parent.parent
 VARIANTS = ROOT / "variants"
@@ -26,18 +29,27 @@ def variant_with(tmp_path: Path, seats: str, extra: str = "") -> Path:
     return path
 
 
-def previous_report(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
+def previous_report(tmp_path: Path, command: str = "run") -> tuple[Path, dict[str, bytes]]:
+    """A command's earlier output, which a failed or interrupted rerun must keep."""
     out = tmp_path / "out"
-    assert main(["run", "-q", str(VARIANTS / "fdc-3p.yaml"), "-n", "10", "-o", str(out)]) == 0
-    return out, {p.name: p.read_bytes() for p in out.iterdir()}
+    args = [command, "-q", str(VARIANTS / "fdc-3p.yaml"), "-n", "10", "-o", str(out)]
+    if command == "sweep":
+        args += ["--set", "rules.neko_ni_koban=true,false"]
+    assert main(args) == 0
+    return out, _contents(out)
+
+
+def _contents(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()}
 
 
 def assert_untouched(out: Path, before: dict[str, bytes]) -> None:
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert _contents(out) == before
     leftovers = [p.name for p in out.parent.iterdir() if p.name.startswith(".")]
     assert leftovers == []
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
 @pytest.mark.parametrize(
     ("bot", "says"),
     [
@@ -45,14 +57,24 @@ def assert_untouched(out: Path, before: dict[str, bytes]) -> None:
         ("tests.plugins:Raises", "RuntimeError: the plugin broke"),
         ("{bot: 'tests.plugins:Slow', params: {seconds: 5}}", "time limit"),
         ("{bot: 'tests.plugins:FirstLegal', params: {unexpected: 1}}", "building the bot"),
+        # A plugin's sys.exit or BaseException is its failure like any other,
+        # whether the game runs in this process or in a worker.
+        ("tests.plugins:Exits", "SystemExit: the plugin quit"),
+        ("tests.plugins:RaisesBaseException", "_Boom: not an Exception"),
+        # Its own copy of the legal moves: adding to it makes no move legal.
+        ("tests.plugins:Smuggler", "illegal move 'smuggled'"),
+        # Swallowing the time-out doesn't dodge the limit: the move is timed
+        # after it returns, too.
+        ("{bot: 'tests.plugins:SwallowsTheTimeout', params: {seconds: 1}}", "time limit"),
     ],
 )
 def test_a_broken_plugin_fails_the_run_naming_game_seed_seat_and_bot(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], bot: str, says: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bot: str, says: str, workers: str
 ) -> None:
     out, before = previous_report(tmp_path)
     path = variant_with(tmp_path, f"[random, {bot}, random]")
-    code = main(["run", "-q", str(path), "-o", str(out), "--move-time-limit", "0.2"])
+    args = ["run", "-q", str(path), "-o", str(out), "--move-time-limit", "0.2"]
+    code = main([*args, "-n", "3", "-w", workers])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
     assert len(err) == 1, err
@@ -60,6 +82,63 @@ def test_a_broken_plugin_fails_the_run_naming_game_seed_seat_and_bot(
     for part in (says, "game 0", "seed 20261130", "seat 1", "tests.plugins:", "balancer replay"):
         assert part in line, line
     assert_untouched(out, before)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_plugin_catching_exceptions_is_still_stopped_at_the_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], workers: str
+) -> None:
+    """The time-out is no Exception: a bot's `except Exception` can't hold it off,
+    so the move stops at the limit, not when the bot chooses to return."""
+    bot = "{bot: 'tests.plugins:BusyCatchingExceptions', params: {seconds: 6}}"
+    path = variant_with(tmp_path, f"[random, {bot}, random]")
+    started = time.monotonic()
+    args = ["run", "-q", str(path), "-o", str(tmp_path / "r"), "--move-time-limit", "0.2"]
+    code = main([*args, "-n", "2", "-w", workers])
+    assert time.monotonic() - started < 3
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "time limit of 0.2s" in err[0], err
+
+
+class _Interrupted:
+    def __init__(self, interrupt: type[BaseException]) -> None:
+        self.interrupt = interrupt
+
+    def act(self, view: object, legal: object, rng: object) -> object:
+        raise self.interrupt
+
+
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt, Terminated])
+def test_an_interrupt_during_a_plugin_move_is_not_the_bots_fault(
+    interrupt: type[BaseException],
+) -> None:
+    """Ctrl-C, or SIGTERM (which the CLI raises as Terminated), arriving while a
+    plugin thinks stops the run as it would anywhere else."""
+    v = variant.load(VARIANTS / "fdc-3p.yaml")
+    seats = [Seat("p", _Interrupted(interrupt), time_limit=5.0) for _ in range(v.players)]
+    with pytest.raises(interrupt):
+        play_game(v.spec, v.rules, seats, v.seed, 0)
+
+
+def test_the_alarm_handler_is_set_once_per_game_and_restored(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    v = variant.load(VARIANTS / "fdc-3p.yaml")
+    seats = [Seat("p", FirstLegal(), time_limit=5.0) for _ in range(v.players)]
+    before = signal.getsignal(signal.SIGALRM)
+    calls = []
+    real = signal.signal
+
+    def counted(signum: int, handler: object) -> object:
+        calls.append(signum)
+        return real(signum, handler)
+
+    monkeypatch.setattr(signal, "signal", counted)
+    play_game(v.spec, v.rules, seats, v.seed, 0)
+    assert calls == [signal.SIGALRM, signal.SIGALRM]  # set, then restored
+    assert signal.getsignal(signal.SIGALRM) is before
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
 
 
 def test_a_working_plugin_plays(tmp_path: Path) -> None:
@@ -113,7 +192,8 @@ def test_read_only_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_interrupt_stops_workers_and_keeps_the_previous_report(
     tmp_path: Path, command_name: str, sig: signal.Signals, code: int
 ) -> None:
-    out, before = previous_report(tmp_path)
+    # Each command replaces only its own kind of output folder.
+    out, before = previous_report(tmp_path, command_name)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "balancer", command_name]
     command += [str(VARIANTS / "fdc-5p-random.yaml"), "-n", "100000", "-w", "2", "-q"]

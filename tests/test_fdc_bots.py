@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from balancer import knobs
 from balancer.bots.fdc import Heuristic, _richest_fish
@@ -54,3 +55,28 @@ def test_cashes_a_full_territory_and_protects_when_threatened() -> None:
         s2.apply_action(c(card))
     assert s2.current_player() == 0
     assert bot.act(s2.view(0), s2.legal_actions(), random.Random(0)) == PROTECT
+
+
+def test_the_bot_values_fish_by_the_money_in_its_view() -> None:
+    """The view carries the money table (the bot keeps no cache of its own).
+
+    Seat 0's red dash 9 resolves first (seats 1 and 2 follow with lower red
+    fish). Seat 1 holds red fish 2, seat 2 blue fish 5: counted (1 each), the
+    territories tie and the bot, looking from seat 1 on, steals red fish 2.
+    Hand it a view whose money is face value and it steals blue fish 5."""
+    s = State.arranged(
+        DEFAULTS,
+        [[c("red dash 9")], [c("red fish 1")], [c("red fish 0")]],
+        territory=[[], [c("red fish 2")], [c("blue fish 5")]],
+    )
+    for card in ("red dash 9", "red fish 1", "red fish 0"):
+        s.apply_action(c(card))
+    assert s.current_player() == 0
+    view = s.view(0)
+    assert view.money == MONEY
+    bot = Heuristic()
+    legal = s.legal_actions()
+    assert bot.act(view, legal, random.Random(0)) == c("red fish 2")
+    face = fdc.money_values({**DEFAULTS, "cash_value": "face"})
+    assert bot.act(replace(view, money=face), legal, random.Random(0)) == c("blue fish 5")
+    assert not any("money" in name for name in vars(bot))

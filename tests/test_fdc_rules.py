@@ -372,6 +372,45 @@ def test_lead_changes_count_a_new_sole_leader_and_not_a_tie() -> None:
     assert s.is_terminal()
 
 
+def test_money_given_at_the_start_has_its_leader_already() -> None:
+    """Seat 0 starts with 2 cashed fish (money 2-1). Trick 1: red fish 3, red
+    fish 4: both land, no money moves, so no lead change (seat 0 led before
+    the trick and still does). Trick 2: seat 1 leads red cash 9 and banks 3
+    fish (2-4): seat 1 takes the lead, the one change."""
+    s = State.arranged(
+        DEFAULTS,
+        [cards("red fish 3", "red fish 5"), cards("red fish 4", "red cash 9")],
+        cashed=[cards("blue fish 1", "blue fish 2"), cards("blue fish 3")],
+        territory=[[], cards("blue fish 4", "blue fish 5")],
+    )
+    play(s, "red fish 3", "red fish 4")
+    assert [s.money(0), s.money(1)] == [2, 1]
+    assert s.events["lead_changes"] == 0
+    play(s, "red cash 9", "red fish 5")
+    assert [s.money(0), s.money(1)] == [2, 4]
+    assert s.events["lead_changes"] == 1
+
+
+@pytest.mark.parametrize(
+    ("cashed", "lead_changes"),
+    [
+        ((["blue fish 1"], ["blue fish 2"]), 1),  # a tie 1-1: nobody led, seat 0 now does
+        (([], []), 1),  # nothing cashed: nobody led
+    ],
+)
+def test_no_sole_leader_at_the_start_when_money_ties(
+    cashed: tuple[list[str], list[str]], lead_changes: int
+) -> None:
+    s = State.arranged(
+        DEFAULTS,
+        [cards("red cash 9"), cards("red fish 4")],
+        cashed=[cards(*c) for c in cashed],
+        territory=[cards("blue fish 5"), []],
+    )
+    play(s, "red cash 9", "red fish 4")
+    assert s.events["lead_changes"] == lead_changes
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_a_game_lasts_sixty_over_p_tricks(players: int) -> None:
     import random

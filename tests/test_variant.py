@@ -19,6 +19,7 @@ games: 10
 seed: 3
 bots: random
 """
+HUGE = "1" + "0" * 400  # 10**400: past what a float holds
 
 
 def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
@@ -126,6 +127,30 @@ def test_bot_params_from_yaml(tmp_path: Path) -> None:
         (GOOD + "rules:\n\thand_size: 3\n", ["v.yaml:7"]),  # a tab
         (GOOD + "rules: {hand_size: 3\n", ["v.yaml"]),  # unclosed flow mapping
         (b"game: fish-dash-cash\nname: caf\xe9\n", ["v.yaml:2", "UTF-8"]),
+        # Integer knobs have a range even where the game gives no bound: a
+        # number too large for a float never reaches the engine.
+        (
+            GOOD + f"scoring:\n  uncashed_value: {HUGE}\n",
+            ["v.yaml:7", "scoring.uncashed_value", "-1000..1000000000", "about 401 digits"],
+        ),
+        (
+            GOOD + "scoring:\n  uncashed_value: -1001\n",
+            ["v.yaml:7", "scoring.uncashed_value", "at least -1000", "-1000..1000000000"],
+        ),
+        (
+            GOOD.replace("bots: random", f"bots: {{bot: heuristic, params: {{cash_at: {HUGE}}}}}"),
+            ["v.yaml:5", "cash_at", "0..1000000000"],
+        ),
+        (
+            GOOD + f"rules:\n  deck: {{numbers: [{HUGE}, {HUGE}], copies: 10}}\n",
+            ["v.yaml:7", "rules.deck", "high <= 1000000000"],
+        ),
+        # A name is a folder and heads one-line messages: printable UTF-8 only.
+        *(
+            (GOOD + f'name: "a{escape}b"\n', ["v.yaml:6", "name", "control characters"])
+            for escape in ("\\t", "\\0", "\\n", "\\e", "\\x7f", "\\x85", "\\u2028")
+        ),
+        (GOOD + 'name: "a\\ud800b"\n', ["v.yaml:6", "name", "lone surrogate"]),
         (
             'a: &a ["x","x","x","x","x","x","x","x","x"]\n'
             + "".join(

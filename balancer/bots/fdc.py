@@ -21,7 +21,7 @@ from typing import Any
 from balancer import knobs
 from balancer.bots import RANDOM
 from balancer.engine import BotSpec
-from balancer.games.fdc import CASH, DASH, FISH, PROTECT, View, money_values, sort_out
+from balancer.games.fdc import CASH, DASH, FISH, PLAY, PROTECT, View, sort_out
 
 PARAMS = (
     knobs.custom(
@@ -81,20 +81,11 @@ class Heuristic:
         self.rival_weight = rival_weight
         self.lead_resolves = lead_resolves
         self.cash_at = cash_at
-        self._money: dict[int, tuple[int, ...]] = {}
 
     def act(self, view: View, legal: Sequence[int], rng: random.Random) -> int:
-        money = self._money_table(view)
-        if view.phase == 0:
-            return self._play(view, legal, money)
-        return self._dash(view, legal, money)
-
-    def _money_table(self, view: View) -> tuple[int, ...]:
-        key = id(view.rules)
-        table = self._money.get(key)
-        if table is None:
-            table = self._money[key] = money_values(view.rules)
-        return table
+        if view.phase == PLAY:
+            return self._play(view, legal, view.money)
+        return self._dash(view, legal, view.money)
 
     # -- choosing a card ----------------------------------------------------
 

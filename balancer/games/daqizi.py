@@ -93,13 +93,23 @@ KNOBS = (
         "a player with nothing captured can't win a last trick that is a single",
     ),
     knobs.choice("first_dealer", "rules", "seat0", "who deals first", ("seat0", "random")),
-    knobs.integer("max_deals", "rules", 16, "the game ends after this many deals", low=1),
-    knobs.integer("starting_chips", "rules", 20, "chips each player starts with", low=1),
+    # Bounds a designer won't meet but that keep a game short enough to finish.
     knobs.integer(
-        "bust_at", "rules", 0, "a player with at most this many chips is bust: the game ends"
+        "max_deals", "rules", 16, "the game ends after this many deals", low=1, high=1000
     ),
     knobs.integer(
-        "base_payment", "scoring", 4, "a loser pays this minus its captured cards", low=0
+        "starting_chips", "rules", 20, "chips each player starts with", low=1, high=1_000_000
+    ),
+    knobs.integer(
+        "bust_at",
+        "rules",
+        0,
+        "a player with at most this many chips is bust: the game ends",
+        low=-1_000_000,
+        high=1_000_000,
+    ),
+    knobs.integer(
+        "base_payment", "scoring", 4, "a loser pays this minus its captured cards", low=0, high=1000
     ),
     knobs.integer(
         "zero_capture_penalty",
@@ -107,14 +117,18 @@ KNOBS = (
         1,
         "extra payment by a loser with nothing captured",
         low=0,
+        high=1000,
     ),
-    knobs.integer("first_deal_multiplier", "scoring", 1, "the multiplier of deal 1", low=0),
+    knobs.integer(
+        "first_deal_multiplier", "scoring", 1, "the multiplier of deal 1", low=0, high=1000
+    ),
     knobs.integer(
         "renchan_step",
         "scoring",
         1,
         "from deal 2 the multiplier is 1 + renchan_step × the dealer's winning streak",
         low=0,
+        high=1000,
     ),
     knobs.integer(
         "multiplier_cap",
@@ -122,6 +136,7 @@ KNOBS = (
         None,
         "the highest multiplier a deal can have (none: no cap)",
         low=1,
+        high=1_000_000,
         none_allowed=True,
     ),
 )

@@ -76,6 +76,7 @@ EVENTS = (
 DEFAULT_DECK = {"colours": ["red", "blue"], "roles": ["fish", "dash", "cash"], "numbers": [0, 9]}
 DEFAULT_DECK["copies"] = 1
 MAX_DECK_CARDS = 10_000
+MAX_CARD_NUMBER = knobs.INT_LIMIT  # money stays exact as a float, summed over a deck
 
 
 def _check_deck(value: Any) -> dict:
@@ -109,13 +110,17 @@ def _check_deck(value: Any) -> dict:
         or not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers)
         or numbers[0] > numbers[1]
         or numbers[0] < 0
+        or numbers[1] > MAX_CARD_NUMBER
     ):
-        raise ValueError("deck.numbers must be [low, high], whole numbers with 0 <= low <= high")
+        raise ValueError(
+            "deck.numbers must be [low, high], whole numbers with "
+            f"0 <= low <= high <= {MAX_CARD_NUMBER}"
+        )
     if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
         raise ValueError("deck.copies must be a whole number, at least 1")
     size = len(colours) * len(roles) * (numbers[1] - numbers[0] + 1) * copies
     if size > MAX_DECK_CARDS:
-        raise ValueError(f"the deck would hold {size} cards; at most {MAX_DECK_CARDS}")
+        raise ValueError(f"the deck would hold {knobs.shown(size)} cards; at most {MAX_DECK_CARDS}")
     return {
         "colours": list(colours),
         "roles": list(roles),
@@ -302,6 +307,7 @@ class View:
     tricks_played: int
     rules: Mapping[str, Any]
     deck: Deck
+    money: tuple[int, ...]  # each card's money when cashed (by `cash_value`)
 
 
 class State:
@@ -391,6 +397,9 @@ class State:
         state.discard = [c for c in range(state.deck.size) if c not in used]
         state.tricks = 0
         state.events = dict.fromkeys(EVENTS, 0)
+        # Money given at the start already has its sole leader: no lead change
+        # is counted until someone else takes the lead.
+        state.sole_leader = state._sole_money_leader()
         state._start_trick(leader)
         return state
 
@@ -463,6 +472,7 @@ class State:
             tricks_played=self.tricks,
             rules=self.rules,
             deck=self.deck,
+            money=self.money_of,
         )
 
     def record(self) -> GameRecord:
@@ -655,13 +665,16 @@ class State:
         self._start_trick(leader)
 
     def _count_lead_change(self) -> None:
+        sole = self._sole_money_leader()
+        if sole >= 0 and sole != self.sole_leader:
+            self.events["lead_changes"] += 1
+            self.sole_leader = sole
+
+    def _sole_money_leader(self) -> int:
+        """The seat with more money than any other (and some), else -1."""
         money = [self.money(s) for s in range(self.players)]
         best = max(money)
-        if best > 0 and money.count(best) == 1:
-            sole = money.index(best)
-            if sole != self.sole_leader:
-                self.events["lead_changes"] += 1
-                self.sole_leader = sole
+        return money.index(best) if best > 0 and money.count(best) == 1 else -1
 
     def _cards_in_trick(self) -> list[int]:
         """Cards played this trick and not yet moved to a territory or the discard."""

@@ -271,9 +271,11 @@ def _check_colour_bonus(value: Any) -> dict[int, int]:
             raise ValueError(f"keys are the numbers of matches, 1 and 2; got {key!r}")
         if matches in out:
             raise ValueError(f"key {matches} is given twice")
-        if not _is_int(points):
+        if not _is_int(points) or abs(points) > knobs.INT_LIMIT:
+            got = knobs.shown(points) if _is_int(points) else repr(points)
             raise ValueError(
-                f"points for {matches} match(es) must be a whole number, got {points!r}"
+                f"points for {matches} match(es) must be a whole number within "
+                f"±{knobs.INT_LIMIT}, got {got}"
             )
         out[matches] = points
     for matches in (1, 2):
@@ -409,7 +411,7 @@ class State:
         *,
         deal: bool = True,
     ) -> None:
-        rules = {**knobs.defaults(KNOBS), **rules}
+        rules = knobs.freeze({**knobs.defaults(KNOBS), **rules})
         self.rules = rules
         self.players = players
         self.rng = rng
