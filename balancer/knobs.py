@@ -29,7 +29,8 @@ class Knob:
             raise ValueError(f"knob {self.name}: unknown section {self.section}")
 
 
-def _is_int(value: Any) -> bool:
+def is_whole_number(value: Any) -> bool:
+    """An int and not a bool (YAML's true is an int to Python)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -65,7 +66,7 @@ def integer(
     def check(value: Any) -> int | None:
         if none_allowed and (value is None or value == "none"):
             return None
-        if not _is_int(value):
+        if not is_whole_number(value):
             raise ValueError(f"expected a whole number, got {value!r}")
         if value < low:
             raise ValueError(f"must be at least {low} (the range is {span}), got {shown(value)}")

@@ -23,7 +23,7 @@ from balancer import bots as bot_registry
 from balancer import games, knobs
 from balancer.engine import BotSpec, GameSpec
 from balancer.errors import UserError
-from balancer.yamlsafe import load_yaml
+from balancer.yamlsafe import format_keypath, load_yaml
 
 TOP_KEYS = (
     "name",
@@ -125,17 +125,7 @@ class _Origins:
 
     def error(self, path: KeyPath, message: str) -> UserError:
         file, line = self.locate(path)
-        return UserError(message, file=file, line=line, key=_dotted(path) or None)
-
-
-def _dotted(path: KeyPath) -> str:
-    out = ""
-    for part in path:
-        if isinstance(part, int) and not isinstance(part, bool):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out
+        return UserError(message, file=file, line=line, key=format_keypath(path) or None)
 
 
 def _nearest(word: Any, valid: list[str]) -> str:
@@ -215,10 +205,6 @@ def _merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _validate(data: dict[str, Any], path: Path, origins: _Origins) -> Variant:
     game_name = data.get("game")
     if game_name is None:
@@ -281,7 +267,7 @@ def _integer(
             raise origins.error((), f"missing key {key!r}")
         return default
     value = data[key]
-    if not _is_int(value):
+    if not knobs.is_whole_number(value):
         raise origins.error((key,), f"expected a whole number, got {value!r}")
     if not low <= value <= high:
         raise origins.error((key,), f"must be between {low} and {high}, got {value}")
@@ -309,7 +295,7 @@ def _knob_values(data: dict[str, Any], spec: GameSpec, origins: _Origins) -> dic
                     where, f"unknown knob for {spec.name}{_nearest(key, list(by_name))}"
                 )
             if key in set_at:
-                raise origins.error(where, f"set twice (also at {_dotted(set_at[key])})")
+                raise origins.error(where, f"set twice (also at {format_keypath(set_at[key])})")
             set_at[key] = where
             try:
                 values[key] = knob.check(raw)

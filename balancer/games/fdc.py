@@ -107,7 +107,7 @@ def _check_deck(value: Any) -> dict:
     if (
         not isinstance(numbers, list)
         or len(numbers) != 2
-        or not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers)
+        or not all(knobs.is_whole_number(n) for n in numbers)
         or numbers[0] > numbers[1]
         or numbers[0] < 0
         or numbers[1] > MAX_CARD_NUMBER
@@ -116,7 +116,7 @@ def _check_deck(value: Any) -> dict:
             "deck.numbers must be [low, high], whole numbers with "
             f"0 <= low <= high <= {MAX_CARD_NUMBER}"
         )
-    if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+    if not knobs.is_whole_number(copies) or copies < 1:
         raise ValueError("deck.copies must be a whole number, at least 1")
     size = len(colours) * len(roles) * (numbers[1] - numbers[0] + 1) * copies
     if size > MAX_DECK_CARDS:

@@ -254,25 +254,21 @@ def lottery(rows: Rows, cards: Sequence[int], floor: bool) -> list[int]:
     return out
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _check_colour_bonus(value: Any) -> dict[int, int]:
     if not isinstance(value, Mapping):
         raise ValueError(f"expected a mapping {{1: points, 2: points}}, got {value!r}")
     out: dict[int, int] = {}
     for key, points in value.items():
         # Keys come back as strings from JSON (report.json), so "1" is 1 too.
-        matches = key if _is_int(key) else None
+        matches = key if knobs.is_whole_number(key) else None
         if isinstance(key, str) and key.strip() in ("1", "2"):
             matches = int(key)
         if matches not in (1, 2):
             raise ValueError(f"keys are the numbers of matches, 1 and 2; got {key!r}")
         if matches in out:
             raise ValueError(f"key {matches} is given twice")
-        if not _is_int(points) or abs(points) > knobs.INT_LIMIT:
-            got = knobs.shown(points) if _is_int(points) else repr(points)
+        if not knobs.is_whole_number(points) or abs(points) > knobs.INT_LIMIT:
+            got = knobs.shown(points) if knobs.is_whole_number(points) else repr(points)
             raise ValueError(
                 f"points for {matches} match(es) must be a whole number within "
                 f"±{knobs.INT_LIMIT}, got {got}"
