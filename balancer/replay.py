@@ -30,7 +30,7 @@ def replay_game(variant: Variant, index: int) -> tuple[list[LogEntry], GameRecor
     log: list[LogEntry] = []
     try:
         slots = build_seats(variant, DEFAULT_PLUGIN_MOVE_LIMIT, index)
-        seated = [slots[variant.bot_slot(seat, index)] for seat in range(variant.players)]
+        seated = variant.seated(slots, index)
         spec, seed = variant.spec, variant.seed
         return log, play_game(spec, variant.rules, seated, seed, index, check=True, log=log)
     except GameFault as fault:
@@ -53,7 +53,7 @@ def replay_text(variant: Variant, index: int, seat: int | None = None) -> str:
         played = "\n".join(text for entry in log if (text := visible(entry, seat)) is not None)
         raise ReplayFault(played, record)
     spec = variant.spec
-    labels = [variant.seats[variant.bot_slot(s, index)].label for s in range(variant.players)]
+    labels = [s.label for s in variant.seated(variant.seats, index)]
     lines = [
         f"{variant.name}: game {index} of seed {variant.seed} ({spec.name})",
         "seats: " + ", ".join(f"{s}={label}" for s, label in enumerate(labels)),

@@ -90,10 +90,9 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
     variant = chunk.variant
     spec = variant.spec
     slots = build_seats(variant, chunk.plugin_move_limit, chunk.start)
-    players = variant.players
     records = []
     for index in range(chunk.start, chunk.stop):
-        seated = [slots[variant.bot_slot(seat, index)] for seat in range(players)]
+        seated = variant.seated(slots, index)
         records.append(
             play_game(spec, variant.rules, seated, variant.seed, index, check=chunk.check)
         )

@@ -14,10 +14,10 @@ both). A knob's name at the top level (e.g. `deck:`) is read as that knob too.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from balancer import bots as bot_registry
 from balancer import games, knobs
@@ -44,6 +44,7 @@ DEFAULT_GAMES = 1000
 DEFAULT_SEED = 0
 
 KeyPath = tuple[Any, ...]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,10 @@ class Variant:
         if not self.seat_rotation:
             return seat
         return (seat + index) % self.players
+
+    def seated(self, items: Sequence[T], index: int) -> list[T]:
+        """Per physical seat of game `index`, the item of the bot slot sitting there."""
+        return [items[self.bot_slot(seat, index)] for seat in range(self.players)]
 
     def with_overrides(self, *, games: int | None = None, seed: int | None = None) -> Variant:
         return replace(
