@@ -19,7 +19,7 @@ from fractions import Fraction
 import click
 
 from balancer.errors import UserError
-from balancer.games.kimekimera import (
+from balancer.games.kimekimera.rules import (
     FIRST_GREY,
     KEEP,
     PAIRS,

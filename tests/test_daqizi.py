@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from balancer import knobs
 from balancer.bots import RandomBot
-from balancer.bots.daqizi import BOTS, Heuristic
 from balancer.engine import Seat, play_game, win_shares
 from balancer.errors import InvariantError
-from balancer.games import daqizi
-from balancer.games import dqz_combos as dc
+from balancer.games.daqizi import combos as dc
+from balancer.games.daqizi import rules as daqizi
+from balancer.games.daqizi.bots import BOTS, Heuristic
 
 DEFAULTS = knobs.defaults(daqizi.KNOBS)
 RANKS = "SCHREAG"  # soldier cannon horse chariot(R) elephant advisor general, low to high

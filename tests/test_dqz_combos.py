@@ -7,7 +7,7 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from balancer.games import dqz_combos as dc
+from balancer.games.daqizi import combos as dc
 
 # Ranks by name, low to high, as RULES.md lists them (independent of the module).
 RANKS = ["soldier", "cannon", "horse", "chariot", "elephant", "advisor", "general"]

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from balancer import knobs
-from balancer.games import daqizi
+from balancer.games.daqizi import rules as daqizi
 from tests.reference import dqz_reference as ref
 from tests.reference import figures as fig
 from tests.reference.figures import Figure, Sample

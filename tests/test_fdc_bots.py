@@ -6,9 +6,9 @@ import random
 from dataclasses import replace
 
 from balancer import knobs
-from balancer.bots.fdc import Heuristic, _richest_fish
-from balancer.games import fdc
-from balancer.games.fdc import PROTECT, State
+from balancer.games.fdc import rules as fdc
+from balancer.games.fdc.bots import Heuristic, _richest_fish
+from balancer.games.fdc.rules import PROTECT, State
 
 DEFAULTS = knobs.defaults(fdc.KNOBS)
 MONEY = fdc.money_values(DEFAULTS)

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from balancer.games import fdc
+from balancer.games.fdc import rules as fdc
 from tests.reference import fdc_reference as ref
 from tests.reference import figures as fig
 from tests.reference.figures import Figure, Sample

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from balancer import knobs
 from balancer.bots import RandomBot
-from balancer.bots.fdc import Heuristic
 from balancer.engine import Seat, derive_rng, play_game
-from balancer.games import fdc
+from balancer.games.fdc import rules as fdc
+from balancer.games.fdc.bots import Heuristic
 
 DEFAULTS = knobs.defaults(fdc.KNOBS)
 

@@ -10,8 +10,8 @@ import pytest
 
 from balancer import knobs
 from balancer.engine import win_shares
-from balancer.games import fdc
-from balancer.games.fdc import PROTECT, State
+from balancer.games.fdc import rules as fdc
+from balancer.games.fdc.rules import PROTECT, State
 
 DEFAULTS = knobs.defaults(fdc.KNOBS)
 

@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 from balancer import knobs, variant
 from balancer.bots import RandomBot
-from balancer.bots.kimekimera import BOTS
 from balancer.engine import Seat, derive_rng, play_game, win_shares
 from balancer.errors import InvariantError
-from balancer.games import kimekimera as kk
-from balancer.games.kimekimera import KEEP, State
+from balancer.games.kimekimera import rules as kk
+from balancer.games.kimekimera.bots import BOTS
+from balancer.games.kimekimera.rules import KEEP, State
 
 DEFAULTS = knobs.defaults(kk.KNOBS)
 VARIANTS = Path(__file__).resolve().parent.parent / "variants"

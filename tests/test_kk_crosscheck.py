@@ -29,7 +29,7 @@ import pytest
 from click.testing import CliRunner
 
 from balancer.cli import cli
-from balancer.games import kimekimera as kk
+from balancer.games.kimekimera import rules as kk
 from tests.reference import figures as fig
 from tests.reference import kk_reference as ref
 from tests.reference.figures import Figure, Sample

@@ -26,9 +26,9 @@ from fractions import Fraction
 from click.testing import CliRunner
 
 from balancer import knobs
-from balancer.bots.kimekimera import BOTS, Cautious, Expected
-from balancer.games import kimekimera as kk
-from balancer.games.kimekimera import KEEP, State
+from balancer.games.kimekimera import rules as kk
+from balancer.games.kimekimera.bots import BOTS, Cautious, Expected
+from balancer.games.kimekimera.rules import KEEP, State
 from balancer.kk_odds import Scoring, kk_odds, odds
 
 DEFAULTS = knobs.defaults(kk.KNOBS)

@@ -86,7 +86,7 @@ def test_uniform01_is_in_the_unit_interval_and_matches_python() -> None:
     kernel = [rng.uniform01(streams, 0) for _ in range(1000)]
     python = rng.Stream(3, 4, 0)
     assert kernel == [python.random() for _ in range(1000)]
-    assert 0.0 <= min(kernel) and max(kernel) < 1.0
+    assert min(kernel) >= 0.0 and max(kernel) < 1.0
     assert stats.kstest(kernel, "uniform").pvalue > 1e-4
 
 

@@ -1,6 +1,6 @@
 """The bot registry: built-in bots per game, and plugin bots named `package.module:Factory`.
 
-Each game's bots live in `balancer.bots.<module>` as a `BOTS` mapping of
+Each game's bots live in `<game package>.bots` as a `BOTS` mapping of
 name -> BotSpec. A plugin is any importable callable; it is called with the
 seat's `params` as keyword arguments and must return an object with
 `act(view, legal, rng)`.
@@ -14,12 +14,6 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from balancer.engine import BotSpec
-
-_MODULES = {
-    "fish-dash-cash": "balancer.bots.fdc",
-    "kimekimera": "balancer.bots.kimekimera",
-    "da-qi-zi": "balancer.bots.daqizi",
-}
 
 
 class RandomBot:
@@ -36,7 +30,9 @@ RANDOM = BotSpec("random", "uniformly among the distinct legal moves (RULES.md Â
 
 def builtin(game: str) -> dict[str, BotSpec]:
     """The built-in bots of a game (by full name)."""
-    return dict(importlib.import_module(_MODULES[game]).BOTS)
+    from balancer import games
+
+    return dict(importlib.import_module(f"{games.package(game)}.bots").BOTS)
 
 
 def is_plugin(name: str) -> bool:

@@ -1,4 +1,9 @@
-"""The registry of games, by full name and short name."""
+"""The one registry of games: a game is its package plus one line in `_GAMES`.
+
+A game package exposes `SPEC` (a GameSpec) from its `__init__` and its built-in
+bots as `BOTS` in `<package>.bots`. Packages are imported on first use, so a
+command that needs one game never pays for the others.
+"""
 
 from __future__ import annotations
 
@@ -6,28 +11,34 @@ import importlib
 
 from balancer.engine import GameSpec
 
-# name -> module defining SPEC; modules are imported on first use.
-_MODULES = {
-    "fish-dash-cash": "balancer.games.fdc",
-    "kimekimera": "balancer.games.kimekimera",
-    "da-qi-zi": "balancer.games.daqizi",
+# full name -> (short name, package)
+_GAMES = {
+    "fish-dash-cash": ("fdc", "balancer.games.fdc"),
+    "kimekimera": ("kk", "balancer.games.kimekimera"),
+    "da-qi-zi": ("dqz", "balancer.games.daqizi"),
 }
-_SHORT = {"fdc": "fish-dash-cash", "kk": "kimekimera", "dqz": "da-qi-zi"}
+_SHORT = {short: full for full, (short, _) in _GAMES.items()}
 
 
 def names() -> list[str]:
-    return list(_MODULES)
+    return list(_GAMES)
 
 
 def canonical(name: str) -> str | None:
     """The full name for a full or short name, or None if unknown."""
-    if name in _MODULES:
+    if name in _GAMES:
         return name
     return _SHORT.get(name)
 
 
-def get(name: str) -> GameSpec:
+def package(name: str) -> str:
+    """The package that holds a game (by full or short name)."""
     full = canonical(name)
     if full is None:
         raise KeyError(name)
-    return importlib.import_module(_MODULES[full]).SPEC
+    return _GAMES[full][1]
+
+
+def get(name: str) -> GameSpec:
+    spec: GameSpec = importlib.import_module(package(name)).SPEC
+    return spec

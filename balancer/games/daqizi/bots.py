@@ -30,8 +30,8 @@ from collections.abc import Sequence
 from balancer import knobs
 from balancer.bots import RANDOM
 from balancer.engine import BotSpec
-from balancer.games import dqz_combos as dc
-from balancer.games.daqizi import PLAYERS, View
+from balancer.games.daqizi import combos as dc
+from balancer.games.daqizi.rules import PLAYERS, View
 
 PARAMS = (
     knobs.integer(

@@ -21,7 +21,7 @@ from typing import Any
 from balancer import knobs
 from balancer.bots import RANDOM
 from balancer.engine import BotSpec
-from balancer.games.fdc import CASH, DASH, FISH, PLAY, PROTECT, View, sort_out
+from balancer.games.fdc.rules import CASH, DASH, FISH, PLAY, PROTECT, View, sort_out
 
 PARAMS = (
     knobs.custom(

@@ -50,8 +50,8 @@ from typing import Any
 from balancer import knobs
 from balancer.engine import GameRecord, GameSpec
 from balancer.errors import InvariantError
-from balancer.games import dqz_combos as dc
-from balancer.games.dqz_combos import describe
+from balancer.games.daqizi import combos as dc
+from balancer.games.daqizi.combos import describe
 
 __all__ = ["SPEC", "KNOBS", "EVENTS", "State", "View", "describe", "new_state", "unplayable"]
 

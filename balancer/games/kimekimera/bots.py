@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from balancer import knobs
 from balancer.bots import RANDOM
 from balancer.engine import BotSpec
-from balancer.games.kimekimera import KEEP, View, lottery, pair_score, theme_rows
+from balancer.games.kimekimera.rules import KEEP, View, lottery, pair_score, theme_rows
 
 
 def lotteries(view: View, legal: Sequence[int]) -> list[list[int]]:
