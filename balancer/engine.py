@@ -17,16 +17,15 @@ States hold plain ints and lists, and do no I/O: the same states serve the
 batch runner, `replay` (through an optional `log` list of readable lines) and
 future search bots. All chance draws from the rng handed to `new_state`.
 
-Randomness: game i of a run draws from streams derived from (seed, i) alone,
-so results don't depend on workers or chunking, and game i can be replayed by
-itself. The game's chance stream is separate from the bots' streams, so two
-variants with the same seed deal the same first shuffle (common random
-numbers) whatever the bots do.
+Randomness (rng.py): game i of a run draws from streams that are pure
+functions of (seed, i, stream), so results don't depend on workers or
+chunking, and game i can be replayed by itself. The game's chance stream is
+apart from each seat's bot stream, so two variants with the same seed deal
+the same first shuffle (common random numbers) whatever the bots do.
 """
 
 from __future__ import annotations
 
-import random
 import signal
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -35,6 +34,7 @@ from typing import Any, Protocol
 
 from balancer.errors import GameFault, Terminated
 from balancer.knobs import Knob
+from balancer.rng import CHANCE, Stream, bot_stream
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +66,7 @@ class Bot(Protocol):
     and is then handed None instead, which spares building a view per move.
     """
 
-    def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable: ...
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Stream) -> Hashable: ...
 
 
 @dataclass(frozen=True)
@@ -88,20 +88,16 @@ class GameSpec:
     higher_is_better: bool  # scores: money and chips high, Kimekimera totals low
     length_unit: str  # "tricks", "rounds", "deals"
     rules_version: int  # bump whenever the game's behaviour changes
-    new_state: Callable[[Mapping[str, Any], int, random.Random], GameState]
+    new_state: Callable[[Mapping[str, Any], int, Stream], GameState]
     # Reason a (rules, players) combination can't be played, or None.
     unplayable: Callable[[Mapping[str, Any], int], str | None]
     # Events that are a value per game (e.g. a maximum), not a count.
     value_events: tuple[str, ...] = ()
 
 
-def derive_rng(seed: int, index: int, stream: str) -> random.Random:
-    """A generator for one stream of one game, from (seed, index, stream) alone.
-
-    String seeds are hashed with SHA-512 by `random.Random`, which is stable
-    across processes, platforms and PYTHONHASHSEED.
-    """
-    return random.Random(f"{seed}/{index}/{stream}")
+def derive_rng(seed: int, index: int, stream: int) -> Stream:
+    """Stream `stream` of game `index` (rng.CHANCE, or rng.bot_stream(seat)): see rng.py."""
+    return Stream(seed, index, stream)
 
 
 def win_shares(scores: Sequence[float], higher_is_better: bool) -> tuple[float, ...]:
@@ -171,11 +167,12 @@ def _play(
     log: list[str] | None,
     alarm: bool,
 ) -> GameRecord:
-    state = spec.new_state(rules, len(seats), derive_rng(seed, index, "game"))
+    state = spec.new_state(rules, len(seats), derive_rng(seed, index, CHANCE))
     if log is not None:
         state.log = log
-    # One stream for all the bots' own choices, apart from the game's chance.
-    bot_rng = derive_rng(seed, index, "bots")
+    # One stream per seat's bot, apart from the game's chance: one seat's
+    # choices never shift another seat's draws.
+    bot_rngs = [derive_rng(seed, index, bot_stream(seat)) for seat in range(len(seats))]
     wants_view = [getattr(s.bot, "uses_view", True) for s in seats]
     if check:
         state.check_invariants()
@@ -190,7 +187,7 @@ def _play(
             action = legal[0]
         else:
             view = view_of(seat) if wants_view[seat] else None
-            action = _ask(seats[seat], view, legal, bot_rng, seed, index, seat, alarm)
+            action = _ask(seats[seat], view, legal, bot_rngs[seat], seed, index, seat, alarm)
             # Checked against the engine's own list, which a time-limited
             # (plugin) bot never held: it was handed a tuple copy.
             if action not in legal:
@@ -211,7 +208,7 @@ def _ask(
     seat: Seat,
     view: Any,
     legal: list[Hashable],
-    rng: random.Random,
+    rng: Stream,
     seed: int,
     index: int,
     seat_no: int,
@@ -237,7 +234,7 @@ def _act_timed(
     bot: Bot,
     view: Any,
     legal: tuple[Hashable, ...],
-    rng: random.Random,
+    rng: Stream,
     limit: float,
     alarm: bool,
 ) -> Hashable:

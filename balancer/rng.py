@@ -155,6 +155,12 @@ class Stream:
         self.key = key_of(seed, game, stream)
         self.counter = counter
 
+    def copy(self) -> Stream:
+        """An independent stream at the same point: it draws what this one would."""
+        other = Stream.__new__(Stream)
+        other.key, other.counter = self.key, self.counter
+        return other
+
     def next_u64(self) -> int:
         key = self.key
         inner = _mix((key + self.counter * _GAMMA) & _MASK)

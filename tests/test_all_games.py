@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from balancer import bots, games, knobs
 from balancer.cli import cli
 from balancer.engine import derive_rng
+from balancer.rng import CHANCE, bot_stream
 from balancer.runner import build_seats
 from balancer.variant import load
 
@@ -36,9 +37,9 @@ def test_shipped_variant_plays_by_the_contract(path: Path) -> None:
     spec = variant.spec
     seats = build_seats(variant, 10.0)
     for index in range(3):
-        state = spec.new_state(variant.rules, variant.players, derive_rng(7, index, "game"))
+        state = spec.new_state(variant.rules, variant.players, derive_rng(7, index, CHANCE))
         state.log = None
-        rng = derive_rng(7, index, "bots")
+        rngs = [derive_rng(7, index, bot_stream(s)) for s in range(variant.players)]
         state.check_invariants()
         moves = 0
         while not state.is_terminal():
@@ -48,7 +49,9 @@ def test_shipped_variant_plays_by_the_contract(path: Path) -> None:
             assert legal, "no legal action before the end"
             assert len(set(legal)) == len(legal), "legal actions repeat"
             slot = seats[variant.bot_slot(seat, index)]
-            action = legal[0] if len(legal) == 1 else slot.bot.act(state.view(seat), legal, rng)
+            action = (
+                legal[0] if len(legal) == 1 else slot.bot.act(state.view(seat), legal, rngs[seat])
+            )
             assert action in legal
             state.apply_action(action)
             state.check_invariants()
@@ -76,7 +79,7 @@ def test_game_module_contract(name: str) -> None:
     assert spec.unplayable(defaults, spec.max_players) is None
     registry = bots.builtin(name)
     assert "random" in registry and len(registry) >= 2
-    state = spec.new_state(defaults, spec.min_players, derive_rng(1, 0, "game"))
+    state = spec.new_state(defaults, spec.min_players, derive_rng(1, 0, CHANCE))
     view = state.view(state.current_player())
     assert dataclasses.is_dataclass(view)
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +13,7 @@ from balancer.errors import InvariantError
 from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi import rules as daqizi
 from balancer.games.daqizi.bots import BOTS, Heuristic
+from balancer.rng import Stream
 
 DEFAULTS = knobs.defaults(daqizi.KNOBS)
 RANKS = "SCHREAG"  # soldier cannon horse chariot(R) elephant advisor general, low to high
@@ -41,7 +40,7 @@ def rules(**changes) -> dict:
 
 
 def new(seed: int = 1, **changes) -> daqizi.State:
-    return daqizi.new_state(rules(**changes), 4, random.Random(seed))
+    return daqizi.new_state(rules(**changes), 4, Stream(seed, 0, 0))
 
 
 def arrange(
@@ -324,7 +323,7 @@ def test_max_deals() -> None:
 def test_other_seats_never_see_a_face_down_discard() -> None:
     for seed in range(30):
         state = new(seed)
-        rng = random.Random(seed)
+        rng = Stream(seed, 0, 0)
         # Play randomly to a follower with two different discards open to it.
         while True:
             legal = state.legal_actions()
@@ -433,7 +432,7 @@ def test_heuristic_beats_random() -> None:
 )
 def test_legal_moves_are_exactly_those_the_rules_allow(changes: dict) -> None:
     """The listed moves and apply_action's own check agree on every move of the table."""
-    rng = random.Random(4)
+    rng = Stream(4, 0, 0)
     state = new(9, **changes)
     for _ in range(60):
         if state.is_terminal():

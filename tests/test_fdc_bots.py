@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
 from balancer import knobs
 from balancer.games.fdc import rules as fdc
 from balancer.games.fdc.bots import Heuristic, _richest_fish
 from balancer.games.fdc.rules import PROTECT, State
+from balancer.rng import Stream
 
 DEFAULTS = knobs.defaults(fdc.KNOBS)
 MONEY = fdc.money_values(DEFAULTS)
@@ -45,7 +45,7 @@ def test_cashes_a_full_territory_and_protects_when_threatened() -> None:
         territory=[[c("red fish 2"), c("red fish 3"), c("blue fish 4")], [], []],
     )
     bot = Heuristic()
-    assert bot.act(s.view(0), s.legal_actions(), random.Random(0)) == c("red cash 9")
+    assert bot.act(s.view(0), s.legal_actions(), Stream(0, 0, 0)) == c("red cash 9")
     s2 = State.arranged(
         DEFAULTS,
         [[c("red dash 9")], [c("red dash 8")], [c("blue cash 2")]],
@@ -54,7 +54,7 @@ def test_cashes_a_full_territory_and_protects_when_threatened() -> None:
     for card in ("red dash 9", "red dash 8", "blue cash 2"):
         s2.apply_action(c(card))
     assert s2.current_player() == 0
-    assert bot.act(s2.view(0), s2.legal_actions(), random.Random(0)) == PROTECT
+    assert bot.act(s2.view(0), s2.legal_actions(), Stream(0, 0, 0)) == PROTECT
 
 
 def test_the_bot_values_fish_by_the_money_in_its_view() -> None:
@@ -76,7 +76,7 @@ def test_the_bot_values_fish_by_the_money_in_its_view() -> None:
     assert view.money == MONEY
     bot = Heuristic()
     legal = s.legal_actions()
-    assert bot.act(view, legal, random.Random(0)) == c("red fish 2")
+    assert bot.act(view, legal, Stream(0, 0, 0)) == c("red fish 2")
     face = fdc.money_values({**DEFAULTS, "cash_value": "face"})
-    assert bot.act(replace(view, money=face), legal, random.Random(0)) == c("blue fish 5")
+    assert bot.act(replace(view, money=face), legal, Stream(0, 0, 0)) == c("blue fish 5")
     assert not any("money" in name for name in vars(bot))

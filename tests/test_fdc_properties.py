@@ -12,6 +12,7 @@ from balancer.bots import RandomBot
 from balancer.engine import Seat, derive_rng, play_game
 from balancer.games.fdc import rules as fdc
 from balancer.games.fdc.bots import Heuristic
+from balancer.rng import CHANCE, Stream
 
 DEFAULTS = knobs.defaults(fdc.KNOBS)
 
@@ -39,8 +40,8 @@ rule_sets = st.fixed_dictionaries(
 
 def _play_watching(rules: dict, players: int, seed: int) -> fdc.State:
     """A random game, checking conservation and money after every move."""
-    state = fdc.new_state(rules, players, derive_rng(seed, 0, "game"))
-    rng = random.Random(seed)
+    state = fdc.new_state(rules, players, derive_rng(seed, 0, CHANCE))
+    rng = Stream(seed, 0, 0)
     money = [0] * players
     moves = 0
     bound = 10 * fdc.deck_for(rules).size + 10  # far beyond any real game
@@ -90,9 +91,9 @@ def test_different_indices_give_different_games() -> None:
 
 
 def test_clone_is_independent() -> None:
-    state = fdc.new_state(DEFAULTS, 4, random.Random(3))
+    state = fdc.new_state(DEFAULTS, 4, Stream(3, 0, 0))
     twin = state.clone()
-    rng = random.Random(1)
+    rng = Stream(1, 0, 0)
     while not state.is_terminal():
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])

@@ -12,6 +12,7 @@ from balancer import knobs
 from balancer.engine import win_shares
 from balancer.games.fdc import rules as fdc
 from balancer.games.fdc.rules import PROTECT, State
+from balancer.rng import Stream
 
 DEFAULTS = knobs.defaults(fdc.KNOBS)
 
@@ -413,10 +414,9 @@ def test_no_sole_leader_at_the_start_when_money_ties(
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_a_game_lasts_sixty_over_p_tricks(players: int) -> None:
-    import random
 
-    s = fdc.new_state(DEFAULTS, players, random.Random(players))
-    rng = random.Random(7)
+    s = fdc.new_state(DEFAULTS, players, Stream(players, 0, 0))
+    rng = Stream(7, 0, 0)
     while not s.is_terminal():
         legal = s.legal_actions()
         s.apply_action(legal[rng.randrange(len(legal))])
@@ -424,14 +424,13 @@ def test_a_game_lasts_sixty_over_p_tricks(players: int) -> None:
 
 
 def test_first_leader_random_draws_from_the_game_rng() -> None:
-    import random
 
     leaders = {
-        fdc.new_state(rules(first_leader="random"), 4, random.Random(i)).current_player()
+        fdc.new_state(rules(first_leader="random"), 4, Stream(i, 0, 0)).current_player()
         for i in range(40)
     }
     assert leaders == {0, 1, 2, 3}
-    assert fdc.new_state(DEFAULTS, 4, random.Random(1)).current_player() == 0
+    assert fdc.new_state(DEFAULTS, 4, Stream(1, 0, 0)).current_player() == 0
 
 
 def test_a_bigger_deck_from_the_deck_knob() -> None:

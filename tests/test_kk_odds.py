@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import random
 from fractions import Fraction
 
 from click.testing import CliRunner
@@ -30,6 +29,7 @@ from balancer.games.kimekimera import rules as kk
 from balancer.games.kimekimera.bots import BOTS, Cautious, Expected
 from balancer.games.kimekimera.rules import KEEP, State
 from balancer.kk_odds import Scoring, kk_odds, odds
+from balancer.rng import Stream
 
 DEFAULTS = knobs.defaults(kk.KNOBS)
 RB, GREY = 48, 52
@@ -80,7 +80,7 @@ def test_keep_and_empty_slots() -> None:
 def test_the_simulator_breeds_as_the_odds_say() -> None:
     """20,000 breedings through the game: the mean within 4 standard errors of the exact one."""
     exact = odds(THEME, MINE, FREE[:1])[0]
-    rng = random.Random(20261130)
+    rng = Stream(20261130, 0, 0)
     counts = dict.fromkeys(exact.chimeras, 0)
     total = 0.0
     n = 20_000
@@ -106,7 +106,7 @@ def _view(free: list, rules: dict | None = None) -> tuple:
 
 def test_expected_takes_the_lowest_mean_and_cautious_the_best_bad_case() -> None:
     view, legal = _view(FREE)
-    rng = random.Random(0)
+    rng = Stream(0, 0, 0)
     assert Expected().act(view, legal, rng) == 1  # means 2, 1, 4
     assert Cautious(rank=1).act(view, legal, rng) == 2  # worst cases 10, 6, 5
     assert Cautious(rank=2).act(view, legal, rng) == 1  # 2nd-worst 5, 3, 5
@@ -118,47 +118,47 @@ def test_expected_takes_the_lowest_mean_and_cautious_the_best_bad_case() -> None
 def test_bots_use_the_variant_s_scoring() -> None:
     # b9+grey (mean 1; 1/2 when grey's partner counts) against r3+b6 (mean 5/6).
     free = [FREE[1], (c("r3"), c("b6"))]
-    assert Expected().act(*_view(free), random.Random(0)) == 1
+    assert Expected().act(*_view(free), Stream(0, 0, 0)) == 1
     view, legal = _view(free, {"grey_blocks_colour_bonus": False})
-    assert Expected().act(view, legal, random.Random(0)) == 0
+    assert Expected().act(view, legal, Stream(0, 0, 0)) == 0
     # r1+rainbow (mean 2; 19/6 floored) against r2+y5 (17/6; 3 floored).
     free = [FREE[0], (c("r2"), c("y5"))]
-    assert Expected().act(*_view(free), random.Random(0)) == 0
+    assert Expected().act(*_view(free), Stream(0, 0, 0)) == 0
     view, legal = _view(free, {"floor_at_zero": True})
-    assert Expected().act(view, legal, random.Random(0)) == 1
+    assert Expected().act(view, legal, Stream(0, 0, 0)) == 1
 
 
 def test_bots_may_keep_when_breeding_is_optional() -> None:
     # Keeping y3+g12 scores 3 for sure. y1+g1 can give 3, 8, 8, 1, 1, 10: mean 31/6.
     view, legal = _view([(c("y1"), c("g1"))], {"breeding_optional": True})
     assert legal == [0, KEEP]
-    assert Expected().act(view, legal, random.Random(0)) == KEEP
+    assert Expected().act(view, legal, Stream(0, 0, 0)) == KEEP
     # b9+grey with grey's partner counting: mean 1/2 but worst 6, against a sure 3.
     view, legal = _view([FREE[1]], {"breeding_optional": True, "grey_blocks_colour_bonus": False})
-    assert Expected().act(view, legal, random.Random(0)) == 0
-    assert Cautious(rank=1).act(view, legal, random.Random(0)) == KEEP
+    assert Expected().act(view, legal, Stream(0, 0, 0)) == 0
+    assert Cautious(rank=1).act(view, legal, Stream(0, 0, 0)) == KEEP
 
 
 def test_ties_go_to_the_first_legal_move_whatever_the_generator() -> None:
     # Two rainbow pairs are the same lottery.
     view, legal = _view([(48, 49), (50, 51)])
     for seed in range(5):
-        assert Expected().act(view, legal, random.Random(seed)) == 0
-        assert Cautious(rank=3).act(view, legal, random.Random(seed)) == 0
+        assert Expected().act(view, legal, Stream(seed, 0, 0)) == 0
+        assert Cautious(rank=3).act(view, legal, Stream(seed, 0, 0)) == 0
 
 
 def test_the_expected_bot_agrees_with_the_odds_in_dealt_games() -> None:
     for seed in range(200):
-        state = kk.new_state(DEFAULTS, 3, random.Random(seed))
+        state = kk.new_state(DEFAULTS, 3, Stream(seed, 0, 0))
         seat = state.current_player()
         view = state.view(seat)
         free = [view.free_chimera(s) for s in range(state.n_free)]
         choices = odds(view.theme, view.my_chimera(), free)
         best = min(ch.expected for ch in choices)
-        chosen = Expected().act(view, state.legal_actions(), random.Random(0))
+        chosen = Expected().act(view, state.legal_actions(), Stream(0, 0, 0))
         assert next(ch for ch in choices if ch.choice == chosen).expected == best
         worst = min(ch.worst(2) for ch in choices)
-        chosen = Cautious(rank=2).act(view, state.legal_actions(), random.Random(0))
+        chosen = Cautious(rank=2).act(view, state.legal_actions(), Stream(0, 0, 0))
         assert next(ch for ch in choices if ch.choice == chosen).worst(2) == worst
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from balancer import variant
 from balancer.engine import derive_rng
+from balancer.rng import CHANCE
 
 VARIANTS = Path(__file__).parent.parent / "variants"
 
@@ -22,7 +23,7 @@ GAMES = [
 
 def _first_view(name: str) -> Any:
     v = variant.load(VARIANTS / name)
-    state = v.spec.new_state(v.rules, v.players, derive_rng(v.seed, 0, "game"))
+    state = v.spec.new_state(v.rules, v.players, derive_rng(v.seed, 0, CHANCE))
     return state.view(state.current_player())
 
 

@@ -24,7 +24,6 @@ Thresholds are card kinds, 0 (black soldier) to 13 (red general): see
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from balancer import knobs
@@ -32,6 +31,7 @@ from balancer.bots import RANDOM
 from balancer.engine import BotSpec
 from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi.rules import PLAYERS, View
+from balancer.rng import Stream
 
 PARAMS = (
     knobs.integer(
@@ -64,7 +64,7 @@ class Heuristic:
         self.cheap_beat = cheap_beat
         self.safe_lead = safe_lead
 
-    def act(self, view: View, legal: Sequence[int], rng: random.Random) -> int:
+    def act(self, view: View, legal: Sequence[int], rng: Stream) -> int:
         mixed = bool(view.rules["mixed_suit_combos"])
         hand = view.hand
         # Packed fields never go below zero here, so whole-int subtraction is per kind.

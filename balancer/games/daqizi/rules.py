@@ -42,7 +42,6 @@ the same later shuffles (common random numbers).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +51,7 @@ from balancer.engine import GameRecord, GameSpec
 from balancer.errors import InvariantError
 from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi.combos import describe
+from balancer.rng import Stream
 
 __all__ = ["SPEC", "KNOBS", "EVENTS", "State", "View", "describe", "new_state", "unplayable"]
 
@@ -219,7 +219,7 @@ class State:
         "log",
     )
 
-    def __init__(self, rules: Mapping[str, Any], players: int, rng: random.Random) -> None:
+    def __init__(self, rules: Mapping[str, Any], players: int, rng: Stream) -> None:
         if players != PLAYERS:
             raise ValueError(f"da-qi-zi needs {PLAYERS} players, got {players}")
         self.rules = rules
@@ -401,9 +401,7 @@ class State:
         other = State.__new__(State)
         for name in State.__slots__:
             setattr(other, name, getattr(self, name))
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        other.rng = rng
+        other.rng = self.rng.copy()
         other.chips = list(self.chips)
         other.hands = [list(h) for h in self.hands]
         other.packed = list(self.packed)
@@ -549,7 +547,7 @@ class State:
             log.append(f"  seat {seat}: {cards}")
 
 
-def new_state(rules: Mapping[str, Any], players: int, rng: random.Random) -> State:
+def new_state(rules: Mapping[str, Any], players: int, rng: Stream) -> State:
     return State(rules, players, rng)
 
 

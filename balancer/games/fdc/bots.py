@@ -14,7 +14,6 @@ resolves with probability `lead_resolves`.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +21,7 @@ from balancer import knobs
 from balancer.bots import RANDOM
 from balancer.engine import BotSpec
 from balancer.games.fdc.rules import CASH, DASH, FISH, PLAY, PROTECT, View, sort_out
+from balancer.rng import Stream
 
 PARAMS = (
     knobs.custom(
@@ -82,7 +82,7 @@ class Heuristic:
         self.lead_resolves = lead_resolves
         self.cash_at = cash_at
 
-    def act(self, view: View, legal: Sequence[int], rng: random.Random) -> int:
+    def act(self, view: View, legal: Sequence[int], rng: Stream) -> int:
         if view.phase == PLAY:
             return self._play(view, legal, view.money)
         return self._dash(view, legal, view.money)

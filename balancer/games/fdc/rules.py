@@ -46,7 +46,6 @@ nobody).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -55,6 +54,7 @@ from typing import Any
 from balancer import knobs
 from balancer.engine import GameRecord, GameSpec
 from balancer.errors import InvariantError
+from balancer.rng import CHANCE, Stream
 
 FISH, DASH, CASH = 0, 1, 2
 ROLE_NAMES = ("fish", "dash", "cash")
@@ -339,7 +339,7 @@ class State:
         "_log",
     )
 
-    def __init__(self, rules: Mapping[str, Any], players: int, rng: random.Random) -> None:
+    def __init__(self, rules: Mapping[str, Any], players: int, rng: Stream) -> None:
         self.rules = rules
         self.deck, self.money_of = _tables(rules)
         self.players = players
@@ -384,7 +384,7 @@ class State:
         """A game set up by hand (for tests and examples): the given hands, pile
         (top card first), territories and money; every other card in the discard."""
         players = len(hands)
-        state = cls(rules, players, random.Random(0))
+        state = cls(rules, players, Stream(0, 0, CHANCE))
         state.hands = [list(h) for h in hands]
         state.pile = list(reversed(pile or []))
         state.territory = [list(t) for t in territory or [[] for _ in range(players)]]
@@ -722,7 +722,7 @@ def sort_out(
     return survivors, cancelled, neko
 
 
-def new_state(rules: Mapping[str, Any], players: int, rng: random.Random) -> State:
+def new_state(rules: Mapping[str, Any], players: int, rng: Stream) -> State:
     return State(rules, players, rng)
 
 

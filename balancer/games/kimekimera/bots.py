@@ -12,13 +12,13 @@ deterministic. Neither looks at later rounds or at rivals.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from balancer import knobs
 from balancer.bots import RANDOM
 from balancer.engine import BotSpec
 from balancer.games.kimekimera.rules import KEEP, View, lottery, pair_score, theme_rows
+from balancer.rng import Stream
 
 
 def lotteries(view: View, legal: Sequence[int]) -> list[list[int]]:
@@ -43,7 +43,7 @@ def lotteries(view: View, legal: Sequence[int]) -> list[list[int]]:
 class Expected:
     """The lowest exact expected round score."""
 
-    def act(self, view: View, legal: Sequence[int], rng: random.Random) -> int:
+    def act(self, view: View, legal: Sequence[int], rng: Stream) -> int:
         best, best_key = legal[0], None
         for action, scores in zip(legal, lotteries(view, legal), strict=True):
             key = (sum(scores), max(scores))
@@ -58,7 +58,7 @@ class Cautious:
     def __init__(self, rank: int = 2) -> None:
         self.rank = rank
 
-    def act(self, view: View, legal: Sequence[int], rng: random.Random) -> int:
+    def act(self, view: View, legal: Sequence[int], rng: Stream) -> int:
         at = self.rank - 1
         best, best_key = legal[0], None
         for action, scores in zip(legal, lotteries(view, legal), strict=True):

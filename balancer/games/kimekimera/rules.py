@@ -59,7 +59,6 @@ breeding is optional.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -68,6 +67,7 @@ from typing import Any
 from balancer import knobs
 from balancer.engine import GameRecord, GameSpec
 from balancer.errors import InvariantError
+from balancer.rng import CHANCE, Stream
 
 DECK_SIZE = 54
 FIRST_RAINBOW = 48
@@ -403,7 +403,7 @@ class State:
         self,
         rules: Mapping[str, Any],
         players: int,
-        rng: random.Random,
+        rng: Stream,
         *,
         deal: bool = True,
     ) -> None:
@@ -457,7 +457,7 @@ class State:
         discard: Sequence[int] = (),
         rest: str = "deck",
         first: int = 0,
-        rng: random.Random | None = None,
+        rng: Stream | None = None,
     ) -> State:
         """A game about to start with the cards laid by hand (for tests and what-ifs).
 
@@ -473,7 +473,7 @@ class State:
             raise ValueError("a chimera is 2 cards (a free slot may be empty)")
         if len(theme) != 2 or any(c >= FIRST_GREY for c in theme):
             raise ValueError("a theme is 2 cards, neither grey")
-        rng = rng or random.Random(0)
+        rng = rng or Stream(0, 0, CHANCE)
         state = cls({**rules, "free_chimeras": len(free)}, len(mine), rng, deal=False)
         state.mine = [c for pair in mine for c in pair]
         state.free = [c for pair in free for c in (pair if pair else (-1, -1))]
@@ -592,8 +592,7 @@ class State:
             setattr(other, name, getattr(self, name))
         # An independent copy of the chance stream: the clone replays the same
         # draws until a rollout gives it a generator of its own.
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = self.rng.copy()
         other.deck = list(self.deck)
         other.discard = list(self.discard)
         other.theme = list(self.theme)
@@ -831,7 +830,7 @@ class State:
             lines.append(f"Game over after {self.round} rounds: totals {self.totals}")
 
 
-def new_state(rules: Mapping[str, Any], players: int, rng: random.Random) -> State:
+def new_state(rules: Mapping[str, Any], players: int, rng: Stream) -> State:
     return State(rules, players, rng)
 
 
