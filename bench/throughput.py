@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 
 from balancer import __version__, games, knobs
-from balancer import bots as bot_registry
-from balancer.engine import Seat, play_game
-from balancer.variant import bot_params_with_defaults
+from balancer.bots import registry as bot_registry
+from balancer.config.variant import bot_params_with_defaults
+from balancer.sim.play import Seat, play_game
 
 RESULTS = Path(__file__).parent / "results" / "throughput.json"
 PLAYERS = {"fish-dash-cash": 5, "kimekimera": 4, "da-qi-zi": 4}

@@ -2,7 +2,7 @@
 
 import os
 
-from balancer.runner import CHECK_ENV
+from balancer.sim.runner import CHECK_ENV
 
 # Runs started by tests (in-process or as subprocesses) check conservation of
 # cards and chips after every move, as `--check` does.

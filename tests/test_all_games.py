@@ -16,12 +16,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from balancer import bots, games, knobs
+from balancer import games, knobs
+from balancer.bots import registry as bots
 from balancer.cli import cli
-from balancer.engine import derive_rng
+from balancer.config.variant import load
 from balancer.rng import CHANCE, bot_stream
-from balancer.runner import build_seats
-from balancer.variant import load
+from balancer.sim.play import derive_rng
+from balancer.sim.runner import build_seats
 
 ROOT = Path(__file__).parent.parent
 SHIPPED = sorted((ROOT / "variants").glob("*.yaml"))

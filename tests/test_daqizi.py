@@ -7,13 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from balancer import knobs
-from balancer.bots import RandomBot
-from balancer.engine import Seat, play_game, win_shares
+from balancer.bots.api import RandomBot
 from balancer.errors import InvariantError
+from balancer.games.api import win_shares
 from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi import rules as daqizi
 from balancer.games.daqizi.bots import BOTS, Heuristic
 from balancer.rng import Stream
+from balancer.sim.play import Seat, play_game
 
 DEFAULTS = knobs.defaults(daqizi.KNOBS)
 RANKS = "SCHREAG"  # soldier cannon horse chariot(R) elephant advisor general, low to high

@@ -17,8 +17,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from balancer import stats
-from balancer.diff import (
+from balancer.analysis.diff import (
     EXIT_CHANGED,
     ReportData,
     compare,
@@ -28,6 +27,7 @@ from balancer.diff import (
     render,
 )
 from balancer.errors import UserError
+from balancer.stats import describe as stats
 
 PLAYERS = 4
 LABELS = ("careful", "random")

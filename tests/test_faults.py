@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from balancer import report, variant
 from balancer.cli import main
-from balancer.engine import Seat, play_game
+from balancer.config import variant
 from balancer.errors import Terminated
+from balancer.report import build as report
+from balancer.sim.play import Seat, play_game
 from tests.plugins import FirstLegal
 
 ROOT = Path(__file__).parent.parent

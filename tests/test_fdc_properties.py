@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from balancer import knobs
-from balancer.bots import RandomBot
-from balancer.engine import Seat, derive_rng, play_game
+from balancer.bots.api import RandomBot
 from balancer.games.fdc import rules as fdc
 from balancer.games.fdc.bots import Heuristic
 from balancer.rng import CHANCE, Stream
+from balancer.sim.play import Seat, derive_rng, play_game
 
 DEFAULTS = knobs.defaults(fdc.KNOBS)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from balancer import knobs
-from balancer.engine import win_shares
+from balancer.games.api import win_shares
 from balancer.games.fdc import rules as fdc
 from balancer.games.fdc.rules import PROTECT, State
 from balancer.rng import Stream

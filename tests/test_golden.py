@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from balancer.replay import replay_text
-from balancer.variant import load
+from balancer.config.variant import load
+from balancer.sim.replay import replay_text
 
 ROOT = Path(__file__).parent.parent
 GOLDEN = Path(__file__).parent / "golden"

@@ -18,9 +18,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from balancer import html as report_html
-from balancer import report as report_mod
-from balancer import runner, variant
+from balancer.config import variant
+from balancer.report import build as report_mod
+from balancer.report import html as report_html
+from balancer.sim import runner
 
 VARIANTS = Path(__file__).parent.parent / "variants"
 
@@ -192,7 +193,7 @@ def test_same_bytes_in_another_process(fdc, tmp_path: Path) -> None:  # noqa: AN
     out.mkdir()
     code = (
         "import json, sys, polars as pl; from pathlib import Path; "
-        "from balancer.html import write_html; d = Path(sys.argv[1]); "
+        "from balancer.report.html import write_html; d = Path(sys.argv[1]); "
         "write_html(json.loads((d / 'report.json').read_text()), "
         "pl.read_parquet(d / 'games.parquet'), d / 'other')"
     )

@@ -16,14 +16,16 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from balancer import knobs, variant
-from balancer.bots import RandomBot
-from balancer.engine import Seat, derive_rng, play_game, win_shares
+from balancer import knobs
+from balancer.bots.api import RandomBot
+from balancer.config import variant
 from balancer.errors import InvariantError
+from balancer.games.api import win_shares
 from balancer.games.kimekimera import rules as kk
 from balancer.games.kimekimera.bots import BOTS
 from balancer.games.kimekimera.rules import KEEP, State
 from balancer.rng import CHANCE, Stream
+from balancer.sim.play import Seat, derive_rng, play_game
 
 DEFAULTS = knobs.defaults(kk.KNOBS)
 VARIANTS = Path(__file__).resolve().parent.parent / "variants"

@@ -1,13 +1,13 @@
 """Kimekimera engine and exact odds against an independent reference, figure by figure.
 
 `tests/reference/kk_reference.py` plays the game from RULES.md alone (no code
-shared with `balancer.games.kimekimera` or `balancer.kk_odds`). With `random`
+shared with `balancer.games.kimekimera` or `balancer.games.kimekimera.odds`). With `random`
 in every seat both must give the same distributions, so for 1..4 players we
 compare every figure a report shows — per-seat mean total and win share
 (lowest total wins), length, and each §5 event's mean per game and share of
 games with at least one — each with a two-sample test, Holm-corrected over
 all figures together. The exact expected score of a breeding is compared,
-exactly, with `balancer.kk_odds` and `balancer kk-odds --json`.
+exactly, with `balancer.games.kimekimera.odds` and `balancer kk-odds --json`.
 
 Run this file directly for a big comparison with real power:
 

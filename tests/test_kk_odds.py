@@ -27,8 +27,8 @@ from click.testing import CliRunner
 from balancer import knobs
 from balancer.games.kimekimera import rules as kk
 from balancer.games.kimekimera.bots import BOTS, Cautious, Expected
+from balancer.games.kimekimera.odds import Scoring, kk_odds, odds
 from balancer.games.kimekimera.rules import KEEP, State
-from balancer.kk_odds import Scoring, kk_odds, odds
 from balancer.rng import Stream
 
 DEFAULTS = knobs.defaults(kk.KNOBS)

@@ -10,9 +10,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from balancer import diff, report, runner, variant
+from balancer.analysis import diff
 from balancer.cli import main
-from balancer.reportio import ReportData
+from balancer.config import variant
+from balancer.report import build as report
+from balancer.report.model import ReportData
+from balancer.sim import runner
 
 ROOT = Path(__file__).parent.parent
 VARIANTS = ROOT / "variants"

@@ -1,4 +1,4 @@
-"""The numbers in balancer.stats, checked against values worked by hand."""
+"""The numbers in balancer.stats.describe, checked against values worked by hand."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from balancer import stats
+from balancer.stats import describe as stats
 
 Z = stats.Z95
 

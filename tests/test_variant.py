@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from balancer import variant
 from balancer.cli import cli, main
+from balancer.config import variant
 
 VARIANTS = Path(__file__).parent.parent / "variants"
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from balancer import variant
-from balancer.engine import derive_rng
+from balancer.config import variant
 from balancer.rng import CHANCE
+from balancer.sim.play import derive_rng
 
 VARIANTS = Path(__file__).parent.parent / "variants"
 

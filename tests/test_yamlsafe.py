@@ -9,9 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from balancer import yamlsafe
-from balancer.errors import UserError
-from balancer.yamlsafe import (
+from balancer.config import yamlsafe
+from balancer.config.yamlsafe import (
     MAX_BYTES,
     MAX_DEPTH,
     MAX_NODES,
@@ -20,6 +19,7 @@ from balancer.yamlsafe import (
     load_yaml,
     load_yaml_text,
 )
+from balancer.errors import UserError
 
 SAMPLE = (
     "name: x\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from balancer.engine import GameSpec
+from balancer.games.api import GameSpec
 
 # full name -> (short name, package)
 _GAMES = {

@@ -26,8 +26,9 @@ import numpy as np
 from scipy import stats as sps
 
 from balancer import knobs
-from balancer.bots import RandomBot
-from balancer.engine import GameSpec, Seat, play_game, win_shares
+from balancer.bots.api import RandomBot
+from balancer.games.api import GameSpec, win_shares
+from balancer.sim.play import Seat, play_game
 
 ALPHA = 0.001  # Holm-adjusted p below this: engine and reference disagree
 

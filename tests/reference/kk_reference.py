@@ -1,7 +1,7 @@
 """A plain reference of Kimekimera with `random` in every seat, from RULES.md alone.
 
 Slow and obvious on purpose: it exists so the real engine
-(`balancer.games.kimekimera`) and its exact breeding odds (`balancer.kk_odds`)
+(`balancer.games.kimekimera`) and its exact breeding odds (`balancer.games.kimekimera.odds`)
 can be compared with an implementation that shares no code with them. It
 follows RULES.md §2 (the game, with every knob), §4 (the `random` bot picks
 uniformly among the free-chimera slots), §5 (the events) and §6 (the fine

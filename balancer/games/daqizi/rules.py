@@ -47,8 +47,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from balancer import knobs
-from balancer.engine import GameRecord, GameSpec
 from balancer.errors import InvariantError
+from balancer.games.api import GameRecord, GameSpec
 from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi.combos import describe
 from balancer.rng import Stream

@@ -52,8 +52,8 @@ from functools import lru_cache
 from typing import Any
 
 from balancer import knobs
-from balancer.engine import GameRecord, GameSpec
 from balancer.errors import InvariantError
+from balancer.games.api import GameRecord, GameSpec
 from balancer.rng import CHANCE, Stream
 
 FISH, DASH, CASH = 0, 1, 2

@@ -1,7 +1,7 @@
 """Bots for Kimekimera: `random` (RULES.md §4), `expected` and `cautious`.
 
 Both scripted bots look one breeding ahead with the exact odds of
-`balancer.kk_odds`: a choice is a lottery over 6 equally likely new chimeras,
+`balancer.games.kimekimera.odds`: a choice is a lottery over 6 equally likely new chimeras,
 scored against the theme on the table. `expected` takes the lowest mean;
 `cautious` the lowest `rank`-th worst outcome (rank 1: the worst case; by
 default rank 2, the 2nd-worst, which ignores the single unluckiest pick).
@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from balancer import knobs
-from balancer.bots import RANDOM
-from balancer.engine import BotSpec
+from balancer.bots.api import RANDOM, BotSpec
 from balancer.games.kimekimera.rules import KEEP, View, lottery, pair_score, theme_rows
 from balancer.rng import Stream
 
@@ -24,7 +23,7 @@ from balancer.rng import Stream
 def lotteries(view: View, legal: Sequence[int]) -> list[list[int]]:
     """Each legal move's 6 equally likely round scores, in the order of `legal`.
 
-    The same figures as `balancer.kk_odds.odds`, through the game's tables.
+    The same figures as `balancer.games.kimekimera.odds.odds`, through the game's tables.
     """
     theme = view.theme
     rows = theme_rows(theme[0], theme[1], view.bonus, view.grey_blocks_colour_bonus)

@@ -65,8 +65,8 @@ from functools import lru_cache
 from typing import Any
 
 from balancer import knobs
-from balancer.engine import GameRecord, GameSpec
 from balancer.errors import InvariantError
+from balancer.games.api import GameRecord, GameSpec
 from balancer.rng import CHANCE, Stream
 
 DECK_SIZE = 54

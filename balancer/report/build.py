@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from balancer import __version__, stats
+from balancer import __version__
 from balancer.errors import UserError
-from balancer.reportio import GAMES_PARQUET, REPORT_JSON
-from balancer.runner import RunResult
+from balancer.report.model import GAMES_PARQUET, REPORT_JSON
+from balancer.sim.runner import RunResult
+from balancer.stats import describe as stats
 
 CSV_TABLES = ("seats.csv", "scores.csv", "events.csv", "games.csv")
 

@@ -21,12 +21,12 @@ import click
 import polars as pl
 
 from balancer import knobs
+from balancer.cli.options import simulation_options
+from balancer.cli.simulate import simulate
+from balancer.config.variant import Variant, load
+from balancer.config.yamlsafe import load_yaml_text
 from balancer.errors import UserError
-from balancer.options import simulation_options
-from balancer.report import check_target, write_folder
-from balancer.simulate import simulate
-from balancer.variant import Variant, load
-from balancer.yamlsafe import load_yaml_text
+from balancer.report.build import check_target, write_folder
 
 DEFAULT_FIGURE = "margin_mean"
 SWEEP_CSV = "sweep.csv"

@@ -11,13 +11,13 @@ from typing import Any
 import click
 
 from balancer import __version__, games
-from balancer.diff import diff_command
+from balancer.analysis.diff import diff_command
+from balancer.analysis.sweep import sweep
+from balancer.cli.options import MAX_SEED, simulation_options
+from balancer.cli.simulate import simulate
 from balancer.errors import Terminated, UserError
-from balancer.kk_odds import kk_odds
-from balancer.options import MAX_SEED, simulation_options
-from balancer.report import headline
-from balancer.simulate import simulate
-from balancer.sweep import sweep
+from balancer.games.kimekimera.odds import kk_odds
+from balancer.report.build import headline
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_TERMINATED = 143  # 128 + SIGTERM
@@ -28,7 +28,7 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 
 def _load_variant(path: str, games_: int | None = None, seed: int | None = None):  # noqa: ANN202
-    from balancer import variant
+    from balancer.config import variant
 
     return variant.load(path).with_overrides(games=games_, seed=seed)
 
@@ -107,7 +107,7 @@ def knobs(game: str, as_json: bool) -> None:
             if k.section == section:
                 default = "none" if k.default is None else json.dumps(k.default, ensure_ascii=False)
                 click.echo(f"  {k.name}: {default}    # {k.kind}: {k.meaning}")
-    from balancer import bots
+    from balancer.bots import registry as bots
 
     click.echo("\nbots:")
     for name, bot in bots.builtin(spec.name).items():
@@ -122,7 +122,8 @@ def knobs(game: str, as_json: bool) -> None:
 @click.option("--excel", is_flag=True, help="UTF-8 with a BOM, for spreadsheet programs.")
 def csv(report_dir: str, out: str | None, excel: bool) -> None:
     """Regenerate the CSV tables of REPORT from its games.parquet, without simulating."""
-    from balancer import report, reportio
+    from balancer.report import build as report
+    from balancer.report import model as reportio
 
     data = reportio.load_report(Path(report_dir))
     for note in reportio.version_notes(data.report, str(Path(report_dir) / "report.json")):
@@ -150,8 +151,9 @@ def replay(source: Path, index: int, seed: int | None, seat: int | None) -> None
     SOURCE is a variant file (with --seed if the run overrode it) or a report
     folder, whose report.json holds the variant and seed as run.
     """
-    from balancer import replay as replay_mod
-    from balancer import reportio, variant
+    from balancer.config import variant
+    from balancer.report import model as reportio
+    from balancer.sim import replay as replay_mod
 
     if source.is_dir():
         data = reportio.load_report(source)

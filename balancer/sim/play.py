@@ -1,21 +1,8 @@
-"""The engine contract every game follows, and the loop that plays one game.
+"""The loop that plays one game step by step, asking each seat's bot.
 
-A game module provides a `GameSpec`: metadata, knobs, bots, and `new_state`,
-which builds a `GameState` for one game from (rules, players, rng). A state is
-a small state machine in the OpenSpiel style:
-
-    current_player() -> seat to act
-    legal_actions()  -> distinct hashable actions, in a fixed order
-    apply_action(a)
-    is_terminal()
-    view(seat)       -> what that seat may see (never the state itself)
-    record()         -> GameRecord once terminal
-    check_invariants()  raises InvariantError (conservation of cards, chips)
-    clone()          -> an independent copy, for search bots' rollouts
-
-States hold plain ints and lists, and do no I/O: the same states serve the
-batch runner, `replay` (through an optional `log` list of readable lines) and
-future search bots. All chance draws from the rng handed to `new_state`.
+Every bot action is checked against the legal actions; a bot that raises,
+answers illegally or runs past its time limit raises `GameFault` naming the
+game, seed, seat and bot, so the game can be replayed alone.
 
 Randomness (rng.py): game i of a run draws from streams that are pure
 functions of (seed, i, stream), so results don't depend on workers or
@@ -28,83 +15,19 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
+from balancer.bots.api import Bot
 from balancer.errors import GameFault, Terminated
-from balancer.knobs import Knob
+from balancer.games.api import GameRecord, GameSpec
 from balancer.rng import CHANCE, Stream, bot_stream
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """What one finished game yields: everything the report needs about it."""
-
-    scores: tuple[float, ...]  # per physical seat
-    length: int  # tricks, rounds or deals: the game's length unit
-    events: dict[str, float]  # RULES.md §5 names -> count (or value)
-
-
-class GameState(Protocol):
-    log: list[str] | None
-
-    def current_player(self) -> int: ...
-    def legal_actions(self) -> list[Hashable]: ...
-    def apply_action(self, action: Hashable) -> None: ...
-    def is_terminal(self) -> bool: ...
-    def view(self, seat: int) -> Any: ...
-    def record(self) -> GameRecord: ...
-    def check_invariants(self) -> None: ...
-    def clone(self) -> GameState: ...
-
-
-class Bot(Protocol):
-    """A bot is a function of a view: it never sees the state.
-
-    A bot whose choice ignores the view may say so with `uses_view = False`,
-    and is then handed None instead, which spares building a view per move.
-    """
-
-    def act(self, view: Any, legal: Sequence[Hashable], rng: Stream) -> Hashable: ...
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    name: str
-    meaning: str
-    factory: Callable[..., Bot]  # called with the bot's params (and nothing else)
-    params: tuple[Knob, ...] = ()
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    name: str  # "fish-dash-cash"
-    short: str  # "fdc"
-    min_players: int
-    max_players: int
-    knobs: tuple[Knob, ...]
-    events: tuple[str, ...]  # RULES.md §5 names, in report order
-    higher_is_better: bool  # scores: money and chips high, Kimekimera totals low
-    length_unit: str  # "tricks", "rounds", "deals"
-    rules_version: int  # bump whenever the game's behaviour changes
-    new_state: Callable[[Mapping[str, Any], int, Stream], GameState]
-    # Reason a (rules, players) combination can't be played, or None.
-    unplayable: Callable[[Mapping[str, Any], int], str | None]
-    # Events that are a value per game (e.g. a maximum), not a count.
-    value_events: tuple[str, ...] = ()
 
 
 def derive_rng(seed: int, index: int, stream: int) -> Stream:
     """Stream `stream` of game `index` (rng.CHANCE, or rng.bot_stream(seat)): see rng.py."""
     return Stream(seed, index, stream)
-
-
-def win_shares(scores: Sequence[float], higher_is_better: bool) -> tuple[float, ...]:
-    """1 for a sole winner, 1/k each for a k-way tie for best, 0 otherwise."""
-    best = max(scores) if higher_is_better else min(scores)
-    winners = sum(1 for s in scores if s == best)
-    return tuple(1.0 / winners if s == best else 0.0 for s in scores)
 
 
 class MoveTimeout(BaseException):

@@ -8,10 +8,11 @@ discard); `--seat S` keeps what seat S could see.
 
 from __future__ import annotations
 
-from balancer.engine import GameRecord, play_game, win_shares
+from balancer.config.variant import Variant
 from balancer.errors import GameFault
-from balancer.runner import DEFAULT_PLUGIN_MOVE_LIMIT, build_seats
-from balancer.variant import Variant
+from balancer.games.api import GameRecord, win_shares
+from balancer.sim.play import play_game
+from balancer.sim.runner import DEFAULT_PLUGIN_MOVE_LIMIT, build_seats
 
 LogEntry = str | tuple[int, str]
 

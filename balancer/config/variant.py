@@ -19,11 +19,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from balancer import bots as bot_registry
 from balancer import games, knobs
-from balancer.engine import BotSpec, GameSpec
+from balancer.bots import registry as bot_registry
+from balancer.bots.api import BotSpec
+from balancer.config.yamlsafe import format_keypath, load_yaml
 from balancer.errors import UserError
-from balancer.yamlsafe import format_keypath, load_yaml
+from balancer.games.api import GameSpec
 
 TOP_KEYS = (
     "name",

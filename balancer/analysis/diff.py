@@ -47,10 +47,10 @@ import click
 import numpy as np
 import polars as pl
 
-from balancer import stats
+from balancer.cli.options import simulation_options
 from balancer.errors import UserError
-from balancer.options import simulation_options
-from balancer.reportio import ReportData, load_report
+from balancer.report.model import ReportData, load_report
+from balancer.stats import describe as stats
 
 FORMATS = ("table", "md", "csv", "json")
 # 1 is a bug (traceback) and 2 a user error; 3 says "the runs differ".
@@ -443,8 +443,8 @@ def _prepare(
     it is a report; else the first variant's), so their games pair up. A run
     never writes over the report it is to be compared with.
     """
-    from balancer.simulate import simulate
-    from balancer.variant import load
+    from balancer.cli.simulate import simulate
+    from balancer.config.variant import load
 
     variants = {side: load(path) for side, path in (("a", a), ("b", b)) if path.is_file()}
     if not variants:

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from balancer import bots as bot_registry
-from balancer.engine import GameRecord, Seat, play_game, win_shares
+from balancer.bots import registry as bot_registry
+from balancer.config.variant import Variant, bot_params_with_defaults, resolve_bot
 from balancer.errors import GameFault, Terminated
-from balancer.variant import Variant, bot_params_with_defaults, resolve_bot
+from balancer.games.api import GameRecord, win_shares
+from balancer.sim.play import Seat, play_game
 
 # Set (to anything but "" or "0") to force --check on every run: the test suite does.
 CHECK_ENV = "BALANCER_CHECK"

@@ -13,9 +13,12 @@ from typing import Any
 
 import click
 
-from balancer import html, report, reportio, runner
+from balancer.config.variant import Variant
 from balancer.errors import GameFault, UserError
-from balancer.variant import Variant
+from balancer.report import build as report
+from balancer.report import html
+from balancer.report import model as reportio
+from balancer.sim import runner
 
 
 def simulate(

@@ -1,0 +1,40 @@
+"""What a bot is: a function of its seat's view, never of the state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from balancer.knobs import Knob
+from balancer.rng import Stream
+
+
+class Bot(Protocol):
+    """A bot is a function of a view: it never sees the state.
+
+    A bot whose choice ignores the view may say so with `uses_view = False`,
+    and is then handed None instead, which spares building a view per move.
+    """
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Stream) -> Hashable: ...
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    name: str
+    meaning: str
+    factory: Callable[..., Bot]  # called with the bot's params (and nothing else)
+    params: tuple[Knob, ...] = ()
+
+
+class RandomBot:
+    """RULES.md §4: uniformly among the distinct legal moves, as the game lists them."""
+
+    uses_view = False
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Stream) -> Hashable:
+        return legal[rng.randrange(len(legal))]
+
+
+RANDOM = BotSpec("random", "uniformly among the distinct legal moves (RULES.md §4)", RandomBot)

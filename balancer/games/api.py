@@ -1,0 +1,74 @@
+"""The contract every game follows (OpenSpiel's game / state split, our way).
+
+A game package provides a `GameSpec`: metadata, knobs, and `new_state`, which
+builds a `GameState` for one game from (rules, players, chance stream). A
+state is a small state machine:
+
+    current_player() -> seat to act
+    legal_actions()  -> distinct hashable actions, in a fixed order
+    apply_action(a)
+    is_terminal()
+    view(seat)       -> what that seat may see (never the state itself)
+    record()         -> GameRecord once terminal
+    check_invariants()  raises InvariantError (conservation of cards, chips)
+    clone()          -> an independent copy, for search bots' rollouts
+
+States hold plain ints and lists and do no I/O. All chance draws from the
+stream handed to `new_state` (rng.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from balancer.knobs import Knob
+from balancer.rng import Stream
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """What one finished game yields: everything the report needs about it."""
+
+    scores: tuple[float, ...]  # per physical seat
+    length: int  # tricks, rounds or deals: the game's length unit
+    events: dict[str, float]  # RULES.md §5 names -> count (or value)
+
+
+class GameState(Protocol):
+    log: list[Any] | None
+
+    def current_player(self) -> int: ...
+    def legal_actions(self) -> list[Hashable]: ...
+    def apply_action(self, action: Hashable) -> None: ...
+    def is_terminal(self) -> bool: ...
+    def view(self, seat: int) -> Any: ...
+    def record(self) -> GameRecord: ...
+    def check_invariants(self) -> None: ...
+    def clone(self) -> GameState: ...
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str  # "fish-dash-cash"
+    short: str  # "fdc"
+    min_players: int
+    max_players: int
+    knobs: tuple[Knob, ...]
+    events: tuple[str, ...]  # RULES.md §5 names, in report order
+    higher_is_better: bool  # scores: money and chips high, Kimekimera totals low
+    length_unit: str  # "tricks", "rounds", "deals"
+    rules_version: int  # bump whenever the game's behaviour changes
+    new_state: Callable[[Mapping[str, Any], int, Stream], GameState]
+    # Reason a (rules, players) combination can't be played, or None.
+    unplayable: Callable[[Mapping[str, Any], int], str | None]
+    # Events that are a value per game (e.g. a maximum), not a count.
+    value_events: tuple[str, ...] = ()
+
+
+def win_shares(scores: Sequence[float], higher_is_better: bool) -> tuple[float, ...]:
+    """1 for a sole winner, 1/k each for a k-way tie for best, 0 otherwise."""
+    best = max(scores) if higher_is_better else min(scores)
+    winners = sum(1 for s in scores if s == best)
+    return tuple(1.0 / winners if s == best else 0.0 for s in scores)
