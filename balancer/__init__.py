@@ -1,3 +1,95 @@
-"""balancer: balance card games by simulation."""
+"""balancer: balance card games by simulation.
+
+The library is the product; the `balancer` command is a thin shell over it::
+
+    import balancer
+
+    variant = balancer.load_variant("variants/fdc-5p.yaml", games=2000)
+    report = balancer.run(variant, workers=2)
+    report.save("reports/fdc-5p")
+    print(report.report["seats"][0]["win_share"])
+
+    a = balancer.open_report("reports/fdc-5p")
+    b = balancer.run(balancer.load_variant("variants/fdc-5p-face.yaml", games=2000))
+    print(balancer.compare(a, b).changed)
+
+Errors a user can cause are `balancer.errors.UserError` (one line, naming the
+file, line and key); a bot that breaks a game raises `balancer.errors.GameFault`.
+
+Importing balancer is cheap: each function imports what it needs when called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from balancer.analysis.diff import DiffTable
+    from balancer.config.variant import Variant
+    from balancer.report.model import Report
+
+__all__ = ["Report", "compare", "load_variant", "open_report", "run", "__version__"]
+
+
+def load_variant(
+    path: str | Path,
+    *,
+    games: int | None = None,
+    seed: int | None = None,
+    **knobs: Any,
+) -> Variant:
+    """Read and check a variant file; `games`, `seed` and any knob override the file's."""
+    from balancer.config.variant import load
+
+    variant = load(path).with_overrides(games=games, seed=seed)
+    return variant.with_checked_knobs(knobs) if knobs else variant
+
+
+def run(
+    variant: Variant,
+    *,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    check: bool = False,
+    move_time_limit: float | None = None,
+) -> Report:
+    """Play every game of `variant` and return its Report (not yet saved anywhere).
+
+    `progress(n)` is told of every n games done. Results do not depend on
+    `workers`. A bot that breaks a game raises GameFault naming the game.
+    """
+    from balancer.report.model import Report
+    from balancer.sim import runner
+
+    limit = runner.DEFAULT_PLUGIN_MOVE_LIMIT if move_time_limit is None else move_time_limit
+    result = runner.run(
+        variant, workers=workers, check=check, plugin_move_limit=limit, progress=progress
+    )
+    return Report.from_run(result)
+
+
+def open_report(folder: str | Path) -> Report:
+    """Read a report folder back, checked; damage is a UserError naming the file."""
+    from balancer.report.model import Report
+
+    return Report.open(folder)
+
+
+def compare(a: Report, b: Report, *, alpha: float = 0.05) -> DiffTable:
+    """What changed from A to B, row by row, with tests corrected for the whole table."""
+    from balancer.analysis.diff import compare as compare_reports
+
+    return compare_reports(a, b, alpha=alpha)
+
+
+def __getattr__(name: str) -> Any:
+    # `balancer.Report` without importing polars for every `balancer --version`.
+    if name == "Report":
+        from balancer.report.model import Report
+
+        return Report
+    raise AttributeError(f"module 'balancer' has no attribute {name!r}")

@@ -1,18 +1,15 @@
-"""Errors a user can cause, and how they reach the terminal.
+"""The library's exceptions: plain Python, no command line here.
 
-A `UserError` is one line for the user (exit code 2); anything else is a bug
-and keeps its traceback (exit code 1).
+A `UserError` is a mistake in the user's input (a variant file, a flag, a
+report folder); the command line prints it as one line and exits 2. Anything
+else is a bug and keeps its traceback (exit 1).
 """
 
 from __future__ import annotations
 
-import click
 
-
-class UserError(click.ClickException):
-    """A mistake in the user's input: one line on stderr, exit code 2."""
-
-    exit_code = 2
+class UserError(Exception):
+    """A mistake in the user's input, said in one line naming the file, line and key."""
 
     def __init__(
         self,
@@ -22,6 +19,7 @@ class UserError(click.ClickException):
         line: int | None = None,
         key: str | None = None,
     ) -> None:
+        self.file, self.line, self.key = file, line, key
         where = ""
         if file is not None:
             where = str(file)
@@ -31,10 +29,11 @@ class UserError(click.ClickException):
         if key:
             message = f"{key}: {message}"
         # Keep it to one line whatever the message holds.
-        super().__init__(" ".join(f"{where}{message}".split()))
+        self.message = " ".join(f"{where}{message}".split())
+        super().__init__(self.message)
 
-    def show(self, file=None) -> None:  # noqa: ANN001 - click's signature
-        click.echo(f"balancer: error: {self.format_message()}", err=True)
+    def format_message(self) -> str:
+        return self.message
 
 
 class Terminated(BaseException):
@@ -59,7 +58,7 @@ class GameFault(Exception):
         self.bot = bot
         super().__init__(f"game {index} (seed {seed}), seat {seat}, bot {bot!r}: {reason}")
 
-    def __reduce__(self):  # noqa: ANN204 - crosses process boundaries from workers
+    def __reduce__(self):  # type: ignore[no-untyped-def]  # crosses process boundaries
         return (_rebuild_fault, (self.reason, self.index, self.seed, self.seat, self.bot))
 
 

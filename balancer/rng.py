@@ -19,10 +19,12 @@ run of outputs at some offset; the second keying makes equal inner values
 give different outputs.
 
 Integers are drawn without bias by rejection (`below`); shuffles are
-Fisher-Yates from the top. Each is written twice, as a kernel over a uint64
+Fisher-Yates from the top. Each is written twice: as kernels over a uint64
 array of stream states (`streams[s] = (key, counter)`, compiled with numba
-where it is available) and as `Stream`, a plain-Python object handed to
-plugin bots; `tests/unit/test_rng.py` checks that both give the same numbers.
+where it is available; they live in rng_kernels.py and are reached as
+`rng.below` and so on, loaded on first use so that commands which play no
+game never import numba) and as `Stream`, a plain-Python object handed to
+plugin bots; tests/test_rng.py checks that both give the same numbers.
 
 Changing anything here changes every game: bump `RNG_VERSION`, which every
 report records.
@@ -32,10 +34,6 @@ from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
-
-import numpy as np
-
-from balancer.jit import njit
 
 RNG_VERSION = 1
 
@@ -52,75 +50,7 @@ _GAMMA = 0x9E3779B97F4A7C15
 _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
 
-GAMMA = np.uint64(_GAMMA)
-M1 = np.uint64(_M1)
-M2 = np.uint64(_M2)
-S30, S27, S31 = np.uint64(30), np.uint64(27), np.uint64(31)
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
 TWO_53 = float(2**53)
-
-
-# -- kernels: uint64 throughout; compiled, or plain Python under jit.plain_python_overflow()
-
-
-@njit
-def mix64(z: np.uint64) -> np.uint64:
-    z = (z ^ (z >> S30)) * M1
-    z = (z ^ (z >> S27)) * M2
-    return z ^ (z >> S31)
-
-
-@njit
-def stream_key(seed: int, game: int, stream: int) -> np.uint64:
-    """The key of one stream of one game."""
-    key = mix64(np.uint64(seed) + GAMMA)
-    key = mix64(key ^ mix64(np.uint64(game) + GAMMA + GAMMA))
-    return mix64(key ^ mix64(np.uint64(stream) + GAMMA + GAMMA + GAMMA))
-
-
-@njit
-def init_streams(streams: np.ndarray, seed: int, game: int) -> None:
-    """Set every row of `streams` (shape (n, 2), uint64) to stream row-index of game `game`."""
-    for s in range(streams.shape[0]):
-        streams[s, 0] = stream_key(seed, game, s)
-        streams[s, 1] = ZERO
-
-
-@njit
-def next_u64(streams: np.ndarray, s: int) -> np.uint64:
-    """The next 64 random bits of stream `s`."""
-    key = streams[s, 0]
-    counter = streams[s, 1]
-    streams[s, 1] = counter + ONE
-    return mix64(mix64(key + counter * GAMMA) + key)
-
-
-@njit
-def below(streams: np.ndarray, s: int, n: int) -> int:
-    """A uniform integer in [0, n), n >= 1, without bias: draws under 2**64 mod n are redrawn."""
-    nn = np.uint64(n)
-    threshold = (ZERO - nn) % nn
-    while True:
-        x = next_u64(streams, s)
-        if x >= threshold:
-            return int(x % nn)
-
-
-@njit
-def shuffle(streams: np.ndarray, s: int, values: np.ndarray, n: int) -> None:
-    """Fisher-Yates on values[:n], from the top: position i swaps with a uniform j <= i."""
-    for i in range(n - 1, 0, -1):
-        j = below(streams, s, i + 1)
-        tmp = values[i]
-        values[i] = values[j]
-        values[j] = tmp
-
-
-@njit
-def uniform01(streams: np.ndarray, s: int) -> float:
-    """A float in [0, 1) with 53 random bits."""
-    return float(next_u64(streams, s) >> np.uint64(11)) / TWO_53
 
 
 # -- the same contract in plain Python integers (for plugin bots and the step path)
@@ -199,3 +129,14 @@ class Stream:
 
     def random(self) -> float:
         return (self.next_u64() >> 11) / TWO_53
+
+
+_KERNELS = ("mix64", "stream_key", "init_streams", "next_u64", "below", "shuffle", "uniform01")
+
+
+def __getattr__(name: str) -> object:
+    if name in _KERNELS:
+        from balancer import rng_kernels
+
+        return getattr(rng_kernels, name)
+    raise AttributeError(f"module 'balancer.rng' has no attribute {name!r}")

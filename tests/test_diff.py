@@ -17,15 +17,9 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from balancer.analysis.diff import (
-    EXIT_CHANGED,
-    ReportData,
-    compare,
-    diff_command,
-    diff_reports,
-    load_report,
-    render,
-)
+from balancer.analysis.diff import compare, render
+from balancer.report.model import Report, load_report
+from balancer.cli.diff import EXIT_CHANGED, diff_command, diff_reports
 from balancer.errors import UserError
 from balancer.stats import describe as stats
 
@@ -114,8 +108,8 @@ def make_report(games: pl.DataFrame, seed: int, **overrides: Any) -> dict[str, A
     return report
 
 
-def in_memory(games: pl.DataFrame, seed: int, name: str = "r", **overrides: Any) -> ReportData:
-    return ReportData(Path(name), make_report(games, seed, **overrides), games)
+def in_memory(games: pl.DataFrame, seed: int, name: str = "r", **overrides: Any) -> Report:
+    return Report(Path(name), make_report(games, seed, **overrides), games)
 
 
 def write_report(folder: Path, games: pl.DataFrame, seed: int, **overrides: Any) -> Path:

@@ -18,6 +18,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+import balancer
 from balancer.config import variant
 from balancer.report import build as report_mod
 from balancer.report import html as report_html
@@ -229,9 +230,9 @@ def test_oversized_charts_fall_back_to_png(kk_solo, monkeypatch: pytest.MonkeyPa
     assert page.count('src="data:image/png;base64,') == len(charts_of(kk_solo[0]))
 
 
-def test_write_report_calls_the_hook(tmp_path: Path) -> None:
+def test_saving_a_report_writes_its_page(tmp_path: Path) -> None:
     loaded = variant.load(VARIANTS / "kk-2p.yaml").with_overrides(games=6, seed=None)
-    report_mod.write_report(runner.run(loaded), tmp_path / "r", html=report_html.write_html)
+    balancer.run(loaded).save(tmp_path / "r")
     page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
     assert drawn_charts(page) == dict.fromkeys(["win-by-seat", "scores", "length", "events"], True)
 

@@ -12,9 +12,10 @@ import pytest
 
 from balancer.analysis import diff
 from balancer.cli import main
+from balancer.cli.diff import EXIT_CHANGED
 from balancer.config import variant
 from balancer.report import build as report
-from balancer.report.model import ReportData
+from balancer.report.model import Report
 from balancer.sim import runner
 
 ROOT = Path(__file__).parent.parent
@@ -196,11 +197,11 @@ def test_replay_for_one_seat_hides_the_other_hands(capsys: pytest.CaptureFixture
     assert "seat 1 draws a card" in seat0
 
 
-def _in_memory(path: Path, games: int, seed: int) -> ReportData:
+def _in_memory(path: Path, games: int, seed: int) -> Report:
     v = variant.load(path).with_overrides(games=games, seed=seed)
     result = runner.run(v)
     frame = report.games_frame(result)
-    return ReportData(Path(v.name), report.build_report(result, frame), frame)
+    return Report(Path(v.name), report.build_report(result, frame), frame)
 
 
 def test_a_large_rule_change_is_flagged() -> None:
@@ -208,7 +209,7 @@ def test_a_large_rule_change_is_flagged() -> None:
     no_neko = variant.load(VARIANTS / "fdc-5p-random.yaml").with_knobs({"neko_ni_koban": False})
     result = runner.run(no_neko.with_overrides(games=300, seed=5))
     frame = report.games_frame(result)
-    b = ReportData(Path("b"), report.build_report(result, frame), frame)
+    b = Report(Path("b"), report.build_report(result, frame), frame)
     table = diff.compare(a, b)
     assert table.paired
     flagged = {row.figure for row in table.rows if row.significant}
@@ -227,10 +228,10 @@ def test_a_a_runs_with_different_seeds_show_nothing_in_95_of_100() -> None:
     assert quiet >= 95
 
 
-def _in_memory_variant(v: variant.Variant, games: int, seed: int) -> ReportData:
+def _in_memory_variant(v: variant.Variant, games: int, seed: int) -> Report:
     result = runner.run(v.with_overrides(games=games, seed=seed))
     frame = report.games_frame(result)
-    return ReportData(Path(v.name), report.build_report(result, frame), frame)
+    return Report(Path(v.name), report.build_report(result, frame), frame)
 
 
 def test_diff_runs_variant_files_first(
@@ -244,7 +245,7 @@ def test_diff_runs_variant_files_first(
     args = ["diff", str(VARIANTS / "fdc-5p-random.yaml"), str(no_neko)]
     code = main([*args, "-n", "200", "-q", "--fail-on-change"])
     out = capsys.readouterr().out
-    assert code == diff.EXIT_CHANGED
+    assert code == EXIT_CHANGED
     assert "paired" in out and "neko_ni_koban" in out
     assert (tmp_path / "reports" / "fdc-5p-random" / "report.json").is_file()
     assert (tmp_path / "reports" / "no-neko" / "report.json").is_file()

@@ -40,21 +40,15 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
-import click
 import numpy as np
 import polars as pl
 
-from balancer.cli.options import simulation_options
 from balancer.errors import UserError
-from balancer.report.model import ReportData, load_report
+from balancer.report.model import Report
+from balancer.sim import table
 from balancer.stats import describe as stats
-
-FORMATS = ("table", "md", "csv", "json")
-# 1 is a bug (traceback) and 2 a user error; 3 says "the runs differ".
-EXIT_CHANGED = 3
 
 # --- comparing ----------------------------------------------------------------
 
@@ -136,21 +130,21 @@ def _shape_row(figure: str, a: np.ndarray, b: np.ndarray) -> DiffRow:
     return DiffRow(figure, sd_a, sd_b, sd_b - sd_a, d, "D", SHAPE_TEST, p_value, False)
 
 
-def _column(report: ReportData, name: str) -> np.ndarray:
+def _column(report: Report, name: str) -> np.ndarray:
     return report.games[name].cast(pl.Float64).to_numpy()
 
 
-def _scores(report: ReportData) -> np.ndarray:
-    return np.column_stack([_column(report, f"score_{s}") for s in range(report.players)])
+def _scores(report: Report) -> np.ndarray:
+    return np.column_stack([_column(report, table.score(s)) for s in range(report.players)])
 
 
-def _labels(report: ReportData) -> list[str]:
+def _labels(report: Report) -> list[str]:
     games = report.games
-    found = pl.concat([games[f"bot_{s}"] for s in range(report.players)]).unique().sort()
+    found = pl.concat([games[table.bot(s)] for s in range(report.players)]).unique().sort()
     return found.to_list()
 
 
-def _about(report: ReportData) -> str:
+def _about(report: Report) -> str:
     r = report.report
     return (
         f"{r['game']}, {r['players']} players, {r['games']} games, seed {r['seed']}, "
@@ -158,7 +152,7 @@ def _about(report: ReportData) -> str:
     )
 
 
-def compare(a: ReportData, b: ReportData, alpha: float = 0.05) -> DiffTable:
+def compare(a: Report, b: Report, alpha: float = 0.05) -> DiffTable:
     """Every figure of A against B, tested, Holm-corrected over the whole table."""
     ra, rb = a.report, b.report
     for key in ("game", "players"):
@@ -168,20 +162,20 @@ def compare(a: ReportData, b: ReportData, alpha: float = 0.05) -> DiffTable:
                 f"B ({b.folder}) has {key} {rb[key]!r}"
             )
     paired = ra["seed"] == rb["seed"] and a.n_games == b.n_games
-    table = DiffTable(str(a.folder), str(b.folder), _about(a), _about(b), paired, alpha)
+    diff = DiffTable(str(a.folder), str(b.folder), _about(a), _about(b), paired, alpha)
     for key in ("rules_version", "balancer_version"):
         if ra[key] != rb[key]:
-            table.warnings.append(
+            diff.warnings.append(
                 f"{key} differs (A {ra[key]}, B {rb[key]}): "
                 "part of any change may come from the program, not the variant"
             )
     if ra["higher_is_better"] != rb["higher_is_better"]:
-        table.warnings.append("A and B disagree on whether high scores win; margins use A's")
+        diff.warnings.append("A and B disagree on whether high scores win; margins use A's")
 
-    rows = table.rows
+    rows = diff.rows
     players = a.players
     for s in range(players):
-        wins_a, wins_b = _column(a, f"win_{s}"), _column(b, f"win_{s}")
+        wins_a, wins_b = _column(a, table.win(s)), _column(b, table.win(s))
         rows.append(_proportion_row(f"win share seat {s}", wins_a, wins_b, paired))
 
     labels_a, labels_b = _labels(a), _labels(b)
@@ -195,7 +189,7 @@ def compare(a: ReportData, b: ReportData, alpha: float = 0.05) -> DiffTable:
         for mine, only, theirs in ((labels_a, "A", labels_b), (labels_b, "B", labels_a)):
             lone = sorted(set(mine) - set(theirs))
             if lone:
-                table.warnings.append(f"bots only in {only}, not compared: {', '.join(lone)}")
+                diff.warnings.append(f"bots only in {only}, not compared: {', '.join(lone)}")
 
     scores_a, scores_b = _scores(a), _scores(b)
     for s in range(players):
@@ -216,7 +210,7 @@ def compare(a: ReportData, b: ReportData, alpha: float = 0.05) -> DiffTable:
     # A value per game (Da Qi Zi's max_multiplier) has no "share of games it fired".
     values = set(ra.get("value_events", [])) | set(rb.get("value_events", []))
     for name in shared:
-        ev_a, ev_b = _column(a, f"ev_{name}"), _column(b, f"ev_{name}")
+        ev_a, ev_b = _column(a, table.event(name)), _column(b, table.event(name))
         kind = "mean" if name in values else "per game"
         rows.append(_location_row(f"event {name} {kind}", ev_a, ev_b, paired))
         if name in values:
@@ -226,19 +220,19 @@ def compare(a: ReportData, b: ReportData, alpha: float = 0.05) -> DiffTable:
     for events, only, other in ((a.events, "A", b.events), (b.events, "B", a.events)):
         lone = [name for name in events if name not in set(other)]
         if lone:
-            table.warnings.append(f"events only in {only}, not compared: {', '.join(lone)}")
+            diff.warnings.append(f"events only in {only}, not compared: {', '.join(lone)}")
 
     adjusted = stats.holm([row.p_value for row in rows])
     for row, p_holm in zip(rows, adjusted, strict=True):
         row.p_holm = float(p_holm)
         row.significant = bool(p_holm <= alpha)
-    return table
+    return diff
 
 
 def _bot_row(
     label: str,
-    a: ReportData,
-    b: ReportData,
+    a: Report,
+    b: Report,
     fig_a: dict[str, Any],
     fig_b: dict[str, Any],
     paired: bool,
@@ -409,138 +403,6 @@ def render(table: DiffTable, fmt: str) -> str:
     try:
         renderer = _RENDERERS[fmt]
     except KeyError:
-        raise UserError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}") from None
+        known = ", ".join(_RENDERERS)
+        raise UserError(f"unknown format {fmt!r}; choose from {known}") from None
     return renderer(table)
-
-
-def diff_reports(
-    a_folder: str | Path,
-    b_folder: str | Path,
-    fmt: str = "table",
-    fail_on_change: bool = False,
-    alpha: float = 0.05,
-) -> tuple[str, bool]:
-    """Load, compare and render two report folders: (text, whether any row is significant).
-
-    `fail_on_change` only adds a closing line to the text formats saying the
-    command will exit 3; the exit itself is the caller's.
-    """
-    if not 0 < alpha < 1:
-        raise UserError(f"--alpha must be between 0 and 1, not {alpha:g}")
-    table = compare(load_report(a_folder), load_report(b_folder), alpha=alpha)
-    text = render(table, fmt)
-    if fail_on_change and table.changed and fmt in ("table", "md"):
-        text += f"\n--fail-on-change: exiting with code {EXIT_CHANGED}"
-    return text, table.changed
-
-
-def _prepare(
-    a: Path, b: Path, games: int | None, seed: int | None, **run_options: Any
-) -> tuple[Path, Path]:
-    """Report folders for A and B: a variant file is run first, into reports/<name>/.
-
-    Variants are run with the same seed and game count (the other side's, when
-    it is a report; else the first variant's), so their games pair up. A run
-    never writes over the report it is to be compared with.
-    """
-    from balancer.cli.simulate import simulate
-    from balancer.config.variant import load
-
-    variants = {side: load(path) for side, path in (("a", a), ("b", b)) if path.is_file()}
-    if not variants:
-        return a, b
-    reports = {side: load_report(path) for side, path in (("a", a), ("b", b)) if not path.is_file()}
-    games_of = {side: v.game for side, v in variants.items()}
-    games_of.update({side: r.report["game"] for side, r in reports.items()})
-    players_of = {side: v.players for side, v in variants.items()}
-    players_of.update({side: r.players for side, r in reports.items()})
-    if games_of["a"] != games_of["b"] or players_of["a"] != players_of["b"]:
-        raise UserError(
-            f"A is {games_of['a']} with {players_of['a']} players, B is {games_of['b']} "
-            f"with {players_of['b']}: nothing to compare"
-        )
-    if reports:
-        first_report = next(iter(reports.values()))
-        games = games or first_report.n_games
-        seed = seed if seed is not None else int(first_report.report["seed"])
-    else:
-        first = variants.get("a") or variants["b"]
-        games = games or first.games
-        seed = seed if seed is not None else first.seed
-    folders = {"a": a, "b": b}
-    taken = {path.resolve() for side, path in folders.items() if side in reports}
-    for side, variant in variants.items():
-        variant = variant.with_overrides(games=games, seed=seed)
-        folder = Path("reports") / variant.name
-        suffix = 2
-        while folder.resolve() in taken:
-            folder = Path("reports") / f"{variant.name}-{suffix}"
-            suffix += 1
-        taken.add(folder.resolve())
-        folders[side] = folder
-        simulate(variant, folder, **run_options)
-    return folders["a"], folders["b"]
-
-
-@click.command("diff")
-@click.argument("a", type=click.Path(path_type=Path))
-@click.argument("b", type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="table",
-    show_default=True,
-    help="Output: aligned text, Markdown, CSV or JSON.",
-)
-@click.option(
-    "--fail-on-change",
-    is_flag=True,
-    help=f"Exit with code {EXIT_CHANGED} if any figure changed significantly (for CI).",
-)
-@click.option(
-    "--alpha",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    default=0.05,
-    show_default=True,
-    help="Significance level, after Holm correction over all figures.",
-)
-@simulation_options
-def diff_command(
-    a: Path,
-    b: Path,
-    fmt: str,
-    fail_on_change: bool,
-    alpha: float,
-    games: int | None,
-    seed: int | None,
-    workers: int,
-    quiet: bool,
-    check: bool,
-    move_time_limit: float,
-) -> None:
-    """Say what changed between A and B, and whether it is real or noise.
-
-    A and B are report folders, or variant files, which are run first with
-    the same seed and game count (into reports/<name>/). Each figure shows A,
-    B, the change, an effect size and a p-value; only changes still
-    significant after Holm correction are marked. With the same seed and
-    game count the games are compared pair by pair (same deals).
-
-    Exit codes: 0 done (changed or not), 2 a user error (missing or damaged
-    report), 3 with --fail-on-change when some figure changed significantly.
-    """
-    a, b = _prepare(
-        a,
-        b,
-        games,
-        seed,
-        workers=workers,
-        quiet=quiet,
-        check=check,
-        move_time_limit=move_time_limit,
-    )
-    text, changed = diff_reports(a, b, fmt, fail_on_change, alpha)
-    click.echo(text)
-    if fail_on_change and changed:
-        click.get_current_context().exit(EXIT_CHANGED)

@@ -1,4 +1,4 @@
-"""`balancer sweep`: run a variant over a grid of knob values, with common seeds.
+"""Sweeps: run a variant over a grid of knob values, with common seeds.
 
 Every point of the grid plays the same seed and game count, so game i of each
 point starts from the same deal and differences between points are the knobs',
@@ -17,18 +17,13 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-import click
 import polars as pl
 
 from balancer import knobs
-from balancer.cli.options import simulation_options
-from balancer.cli.simulate import simulate
-from balancer.config.variant import Variant, load
+from balancer.config.variant import Variant
 from balancer.config.yamlsafe import load_yaml_text
 from balancer.errors import UserError
-from balancer.report.build import check_target, write_folder
 
-DEFAULT_FIGURE = "margin_mean"
 SWEEP_CSV = "sweep.csv"
 
 
@@ -101,7 +96,7 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-def _folder_name(index: int, point: dict[str, Any]) -> str:
+def folder_name(index: int, point: dict[str, Any]) -> str:
     return f"{index:03d}-" + re.sub(r"[^A-Za-z0-9_.=-]+", "_", point_label(point))[:80]
 
 
@@ -157,86 +152,7 @@ def chart(table: pl.DataFrame, figure: str, knob_columns: list[str], target: Pat
         fig.savefig(target, format="svg", metadata={"Date": None})
 
 
-@click.command()
-@click.argument("variant_path", metavar="VARIANT", type=click.Path(dir_okay=False))
-@click.option(
-    "--set",
-    "settings",
-    multiple=True,
-    required=True,
-    help="A knob and its values: rules.KNOB=v1,v2,... (repeat for a grid).",
-)
-@simulation_options
-@click.option(
-    "--out", "-o", type=click.Path(file_okay=False), help="Default reports/<name>-sweep/."
-)
-@click.option(
-    "--figure",
-    default=DEFAULT_FIGURE,
-    show_default=True,
-    help="The sweep.csv column to chart against the knob values.",
-)
-def sweep(
-    variant_path: str,
-    settings: tuple[str, ...],
-    games: int | None,
-    seed: int | None,
-    workers: int,
-    quiet: bool,
-    check: bool,
-    move_time_limit: float,
-    out: str | None,
-    figure: str,
-) -> None:
-    """Run VARIANT for every combination of knob values, with common seeds."""
-    base = load(variant_path).with_overrides(games=games, seed=seed)
-    parsed = [parse_setting(text, base) for text in settings]
-    names = [name for name, _ in parsed]
-    if len(set(names)) != len(names):
-        twice = next(n for n in names if names.count(n) > 1)
-        raise UserError(f"knob {twice!r} is set by more than one --set", key="--set")
-    points = grid(parsed)
-    knob_columns = names
-    folder = Path(out) if out is not None else Path("reports") / f"{base.name}-sweep"
-    check_target(folder, SWEEP_CSV)
-    # Every point is checked before the first one is played.
-    variants = [base.with_knobs(point) for point in points]
-    for point, variant in zip(points, variants, strict=True):
-        why = variant.spec.unplayable(variant.rules, variant.players)
-        if why:
-            raise UserError(f"{point_label(point)} can't be played: {why}", key="--set")
-
-    def fill(tmp: Path) -> None:
-        rows = []
-        for index, (point, variant) in enumerate(zip(points, variants, strict=True)):
-            label = point_label(point)
-            if not quiet:
-                click.echo(f"[{index + 1}/{len(points)}] {label}", err=True)
-            point_folder = tmp / _folder_name(index, point)
-            report = simulate(
-                variant,
-                point_folder,
-                workers,
-                quiet,
-                check,
-                move_time_limit,
-                what=f"sweep point {label}",
-            )
-            rows.append(headline_row(point, report))
-            if index == 0 and figure not in rows[0]:
-                # Said after the first point, not after the whole grid.
-                columns = ", ".join(rows[0])
-                raise UserError(f"no figure {figure!r}; sweep.csv has: {columns}", key="--figure")
-        table = pl.DataFrame(rows)
-        table.write_csv(tmp / SWEEP_CSV)
-        chart(table, figure, knob_columns, tmp / "sweep.svg")
-        click.echo(_table_text(table, knob_columns, figure))
-
-    write_folder(folder, fill, marker=SWEEP_CSV)
-    click.echo(f"\nsweep: {folder}/ (sweep.csv, sweep.svg, one report folder per point)")
-
-
-def _table_text(table: pl.DataFrame, knob_columns: list[str], figure: str) -> str:
+def table_text(table: pl.DataFrame, knob_columns: list[str], figure: str) -> str:
     shown = [*knob_columns, figure, "margin_mean", "length_mean", "seat_advantage_p"]
     shown = list(dict.fromkeys(c for c in shown if c in table.columns))
     with pl.Config(tbl_rows=len(table), tbl_cols=len(shown), tbl_hide_dataframe_shape=True):

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from balancer.sim.runner import DEFAULT_PLUGIN_MOVE_LIMIT
+from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT
 
 MAX_GAMES = 100_000_000
 MAX_SEED = 2**63 - 1

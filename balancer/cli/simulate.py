@@ -1,24 +1,21 @@
 """Play a variant and write its report folder: what `run`, `diff` and `sweep` share.
 
-The progress bar lives here (stderr, only on a terminal, never with quiet),
-and a bot's fault becomes one line for the user naming the game to replay.
+The folder is checked before any game is played (never after an hour of
+play), a progress bar follows the games, and a bot's fault becomes one line
+naming the game to replay.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-import click
-
-from balancer.config.variant import Variant
+from balancer.cli.progress import Progress
 from balancer.errors import GameFault, UserError
-from balancer.report import build as report
-from balancer.report import html
-from balancer.report import model as reportio
-from balancer.sim import runner
+
+if TYPE_CHECKING:
+    from balancer.config.variant import Variant
+    from balancer.report.model import Report
 
 
 def simulate(
@@ -27,22 +24,25 @@ def simulate(
     workers: int = 1,
     quiet: bool = True,
     check: bool = False,
-    move_time_limit: float = runner.DEFAULT_PLUGIN_MOVE_LIMIT,
+    move_time_limit: float | None = None,
     what: str = "",
-) -> dict[str, Any]:
-    """Play every game of `variant` and write the report folder; returns report.json's data.
+) -> Report:
+    """Play every game of `variant`, write the report folder and return the Report.
 
     `what` names the run in a fault's message (a sweep names its point).
     """
-    # Refuse a folder that isn't ours before playing, not after an hour of it.
-    report.check_target(folder, reportio.REPORT_JSON)
+    import balancer
+    from balancer.report.folder import check_target
+    from balancer.report.model import REPORT_JSON
+
+    check_target(folder, REPORT_JSON)
     with Progress(variant.games, variant.name, quiet) as advance:
         try:
-            result = runner.run(
+            report = balancer.run(
                 variant,
                 workers=workers,
                 check=check,
-                plugin_move_limit=move_time_limit,
+                move_time_limit=move_time_limit,
                 progress=advance,
             )
         except GameFault as fault:
@@ -51,25 +51,5 @@ def simulate(
                 f"{fault}{where}. Nothing was written. Replay it: "
                 f"balancer replay {variant.path} --game {fault.index} --seed {fault.seed}"
             ) from None
-    return report.write_report(result, folder, html=html.write_html)
-
-
-class Progress:
-    """A progress bar on stderr, only for a terminal and only when not quiet."""
-
-    def __init__(self, total: int, label: str, quiet: bool) -> None:
-        self.bar = None
-        if not quiet and sys.stderr.isatty():
-            self.bar = click.progressbar(
-                length=total, label=label, file=sys.stderr, show_eta=True, show_pos=True
-            )
-
-    def __enter__(self) -> Callable[[int], None]:
-        if self.bar is None:
-            return lambda n: None
-        self.bar.__enter__()
-        return self.bar.update
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
+    report.save(folder)
+    return report

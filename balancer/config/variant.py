@@ -98,7 +98,25 @@ class Variant:
         )
 
     def with_knobs(self, values: Mapping[str, Any]) -> Variant:
+        """The variant with some knobs set to values already checked."""
         return replace(self, rules=knobs.freeze({**self.rules, **values}))
+
+    def with_checked_knobs(self, values: Mapping[str, Any]) -> Variant:
+        """The variant with some knobs set, each value checked as a variant file's would be."""
+        by_name = {k.name: k for k in self.spec.knobs}
+        checked = {}
+        for name, value in values.items():
+            if name not in by_name:
+                raise UserError(f"{self.game} has no knob {name!r} (knobs: {', '.join(by_name)})")
+            try:
+                checked[name] = by_name[name].check(value)
+            except ValueError as exc:
+                raise UserError(str(exc), key=name) from None
+        variant = self.with_knobs(checked)
+        why = variant.spec.unplayable(variant.rules, variant.players)
+        if why:
+            raise UserError(f"can't be played: {why}")
+        return variant
 
     def resolved(self) -> dict[str, Any]:
         """The variant with every knob spelled out, as report.json stores it."""

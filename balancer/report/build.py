@@ -1,18 +1,12 @@
-"""Turn a run into a report folder: report.json, games.parquet, CSV tables, summary.md.
+"""Every figure of a report, from a run: report.json's data, the CSV tables, summary.md.
 
-The folder is written beside its final place and swapped in only when every
-file is complete, so a failed or interrupted run leaves the previous report
-as it was. The CSV tables are a pure function of games.parquet and
-report.json, so `balancer csv` regenerates them byte for byte.
+The CSV tables are a pure function of games.parquet and report.json, so
+`balancer csv` regenerates them byte for byte.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +14,7 @@ import numpy as np
 import polars as pl
 
 from balancer import __version__
-from balancer.errors import UserError
-from balancer.report.model import GAMES_PARQUET, REPORT_JSON
+from balancer.sim import table
 from balancer.sim.runner import RunResult
 from balancer.stats import describe as stats
 
@@ -29,7 +22,7 @@ CSV_TABLES = ("seats.csv", "scores.csv", "events.csv", "games.csv")
 
 
 def games_frame(result: RunResult) -> pl.DataFrame:
-    return pl.DataFrame(result.columns())
+    return table.frame(result.columns(), result.variant.players, result.variant.spec.events)
 
 
 def build_report(result: RunResult, frame: pl.DataFrame) -> dict[str, Any]:
@@ -37,11 +30,11 @@ def build_report(result: RunResult, frame: pl.DataFrame) -> dict[str, Any]:
     variant = result.variant
     spec = variant.spec
     players = variant.players
-    wins = frame.select([f"win_{s}" for s in range(players)]).to_numpy()
-    scores = frame.select([f"score_{s}" for s in range(players)]).to_numpy()
+    wins = frame.select([table.win(s) for s in range(players)]).to_numpy()
+    scores = frame.select([table.score(s) for s in range(players)]).to_numpy()
     seats = []
     for seat in range(players):
-        labels = frame[f"bot_{seat}"].unique(maintain_order=True).to_list()
+        labels = frame[table.bot(seat)].unique(maintain_order=True).to_list()
         share = float(wins[:, seat].mean())
         low, high = stats.wilson(float(wins[:, seat].sum()), len(frame))
         seats.append(
@@ -63,7 +56,9 @@ def build_report(result: RunResult, frame: pl.DataFrame) -> dict[str, Any]:
         "seats": seats,
         "seat_advantage": {"chi2": chi2, "p_value": p_value},
         "length": stats.length_summary(frame["length"].to_numpy()),
-        "events": {name: stats.event_rates(frame[f"ev_{name}"].to_numpy()) for name in spec.events},
+        "events": {
+            name: stats.event_rates(frame[table.event(name)].to_numpy()) for name in spec.events
+        },
         "margin": stats.distribution(stats.winning_margin(scores, spec.higher_is_better)),
         "value_events": list(spec.value_events),
         "higher_is_better": spec.higher_is_better,
@@ -92,7 +87,7 @@ def seats_table(report: dict[str, Any]) -> pl.DataFrame:
                 "win_ci95_low": seat["win_ci95"][0],
                 "win_ci95_high": seat["win_ci95"][1],
                 **{
-                    f"score_{k}": score[k]
+                    table.score(k): score[k]
                     for k in ("mean", "sd", "min", "q1", "median", "q3", "max")
                 },
             }
@@ -103,16 +98,16 @@ def seats_table(report: dict[str, Any]) -> pl.DataFrame:
 def scores_table(report: dict[str, Any], frame: pl.DataFrame) -> pl.DataFrame:
     """How many games ended with each score, per seat: a histogram to chart."""
     players = report["players"]
-    values = np.concatenate([frame[f"score_{s}"].to_numpy() for s in range(players)])
-    table = pl.DataFrame({"score": np.unique(values)})
+    values = np.concatenate([frame[table.score(s)].to_numpy() for s in range(players)])
+    histogram = pl.DataFrame({"score": np.unique(values)})
     for seat in range(players):
         counts = (
-            frame.group_by(f"score_{seat}")
+            frame.group_by(table.score(seat))
             .len()
-            .rename({f"score_{seat}": "score", "len": f"seat_{seat}"})
+            .rename({table.score(seat): "score", "len": f"seat_{seat}"})
         )
-        table = table.join(counts, on="score", how="left")
-    return table.fill_null(0).sort("score")
+        histogram = histogram.join(counts, on="score", how="left")
+    return histogram.fill_null(0).sort("score")
 
 
 def events_table(report: dict[str, Any]) -> pl.DataFrame:
@@ -135,12 +130,12 @@ def write_csv_tables(
         "games.csv": frame,
     }
     written = []
-    for name, table in tables.items():
+    for name, contents in tables.items():
         target = folder / name
         # Each table lands whole or not at all, even when rewritten in place.
         partial = folder / f".{name}.tmp-{os.getpid()}"
         try:
-            table.write_csv(partial, include_bom=excel)
+            contents.write_csv(partial, include_bom=excel)
             os.replace(partial, target)
         finally:
             partial.unlink(missing_ok=True)
@@ -225,94 +220,3 @@ def summary_markdown(report: dict[str, Any]) -> str:
         "",
     ]
     return "\n".join(lines)
-
-
-# -- writing the folder, all or nothing -------------------------------------
-
-
-def check_target(folder: Path, marker: str) -> None:
-    """Refuse to replace anything but our own output, before any work is done.
-
-    `folder` may be missing, an empty folder, or a folder holding `marker`
-    (report.json for a report, sweep.csv for a sweep): anything else is the
-    user's and is never replaced.
-    """
-    given = str(folder)
-    if not given.strip():
-        raise UserError("the output folder is an empty name", key="--out")
-    path = Path(folder)
-    if path.is_symlink():
-        raise UserError("is a link; name the folder itself", file=given)
-    resolved = path.resolve()
-    if Path.cwd().resolve().is_relative_to(resolved):
-        raise UserError("is the current folder or holds it; name a folder below it", file=given)
-    if not path.exists():
-        return
-    if not path.is_dir():
-        raise UserError(
-            "exists and is not a folder; balancer only replaces its own output", file=given
-        )
-    if not (path / marker).is_file() and any(path.iterdir()):
-        raise UserError(
-            f"exists and holds no {marker}: it is not balancer's output, so it is left alone",
-            file=given,
-        )
-
-
-def write_folder(folder: Path, fill: Callable[[Path], None], marker: str = REPORT_JSON) -> None:
-    """Write a folder atomically: `fill(tmp)` writes the files, then tmp replaces `folder`.
-
-    A failure or interrupt at any point leaves `folder` exactly as it was and
-    removes the temporary folder. Only balancer's own output (see
-    `check_target`) is ever replaced.
-    """
-    check_target(folder, marker)
-    folder = Path(folder)
-    parent = folder.resolve().parent
-    name = folder.resolve().name
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{name}.tmp-", dir=parent))
-        # mkdtemp makes the folder private (0700); a report is as readable as any file.
-        umask = os.umask(0)
-        os.umask(umask)
-        tmp.chmod(0o777 & ~umask)
-    except OSError as exc:
-        raise UserError(f"can't write here: {exc.strerror}", file=str(parent)) from None
-    target = parent / name
-    old = parent / f".{name}.old-{os.getpid()}"
-    try:
-        try:
-            fill(tmp)
-            if target.exists():
-                os.rename(target, old)
-                try:
-                    os.rename(tmp, target)
-                except BaseException:
-                    os.rename(old, target)
-                    raise
-                shutil.rmtree(old, ignore_errors=True)
-            else:
-                os.rename(tmp, target)
-        except OSError as exc:
-            raise UserError(f"can't write: {exc.strerror}", file=str(folder)) from None
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
-def write_report(result: RunResult, folder: Path, html: Callable | None = None) -> dict[str, Any]:
-    """Compute the figures and write the whole report folder; returns report.json's data."""
-    frame = games_frame(result)
-    report = build_report(result, frame)
-
-    def fill(tmp: Path) -> None:
-        text = json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False)
-        (tmp / REPORT_JSON).write_text(text + "\n")
-        frame.write_parquet(tmp / GAMES_PARQUET)
-        write_csv_tables(report, frame, tmp)
-        (tmp / "summary.md").write_text(summary_markdown(report))
-        if html is not None:
-            html(report, frame, tmp)
-
-    write_folder(folder, fill)
-    return report

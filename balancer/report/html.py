@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
+from balancer.sim import table
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -132,7 +134,7 @@ footer { color: var(--muted); font-size: 13px; text-align: center; margin-top: 2
 
 
 def write_html(report: dict[str, Any], frame: pl.DataFrame, folder: Path) -> None:
-    """Write `folder/report.html`; `write_report(..., html=write_html)` calls this."""
+    """Write `folder/report.html`; `Report.save` calls this."""
     page = render_html(report, frame)
     (Path(folder) / REPORT_HTML).write_text(page, encoding="utf-8")
 
@@ -234,8 +236,8 @@ def _table(head: Iterable[tuple[str, bool]], rows: Iterable[Iterable[str]], cls:
     """An HTML table; `head` is (label, numeric) pairs; cells arrive already escaped."""
     head = list(head)
     numeric = [n for _, n in head]
-    table = f'<table class="{cls}">' if cls else "<table>"
-    out = [f'<div class="table-wrap">{table}']
+    markup = f'<markup class="{cls}">' if cls else "<markup>"
+    out = [f'<div class="markup-wrap">{markup}']
     out.append(
         "<thead><tr>"
         + "".join(f"<th{' class=num' if n else ''}>{label}</th>" for label, n in head)
@@ -247,7 +249,7 @@ def _table(head: Iterable[tuple[str, bool]], rows: Iterable[Iterable[str]], cls:
             for cell, n in zip(row, numeric, strict=True)
         )
         out.append(f"<tr>{cells}</tr>")
-    out.append("</tbody></table></div>")
+    out.append("</tbody></markup></div>")
     return "".join(out)
 
 
@@ -456,7 +458,7 @@ def _events_section(
     rows = []
     for name, e in report["events"].items():
         if name in value_events:
-            column = f"ev_{name}"
+            column = table.event(name)
             spread = ""
             if column in frame.columns and frame.height:
                 values = frame[column].cast(pl.Float64).to_numpy()
@@ -751,7 +753,7 @@ def _bins(values: np.ndarray) -> np.ndarray:
 
 def _scores(report: dict[str, Any], frame: pl.DataFrame) -> Figure:
     players = report["players"]
-    columns = [frame[f"score_{s}"].cast(pl.Float64).to_numpy() for s in range(players)]
+    columns = [frame[table.score(s)].cast(pl.Float64).to_numpy() for s in range(players)]
     edges = _bins(np.concatenate(columns))
     names = [_seat_name(s) for s in report["seats"]]
     left = max(_text_width(n, 9.5) for n in names) + 0.65

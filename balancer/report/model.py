@@ -11,14 +11,18 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from balancer import __version__, games
 from balancer.errors import UserError
+from balancer.report.folder import REPORT_JSON
+from balancer.sim import table
 
-REPORT_JSON = "report.json"
+if TYPE_CHECKING:
+    from balancer.sim.runner import RunResult
+
 GAMES_PARQUET = "games.parquet"
 MAX_SEED = 2**63 - 1  # as a variant's seed
 _REQUIRED_KEYS = {
@@ -36,12 +40,53 @@ _REQUIRED_KEYS = {
 
 
 @dataclass(frozen=True)
-class ReportData:
-    """One report folder: report.json as loaded, and the per-game records sorted by game."""
+class Report:
+    """One run's report: report.json's figures and the games table (one row per game).
 
-    folder: Path
+    Built from a run (`from_run`), or read from a folder and checked
+    (`open`); `save` writes the whole folder, all or nothing.
+    """
+
+    folder: Path | None
     report: dict[str, Any]
     games: pl.DataFrame
+
+    @classmethod
+    def from_run(cls, result: RunResult) -> Report:
+        from balancer.report.build import build_report, games_frame
+
+        frame = games_frame(result)
+        return cls(folder=None, report=build_report(result, frame), games=frame)
+
+    @classmethod
+    def open(cls, folder: str | Path) -> Report:
+        """Read and check a report folder; any damage is a UserError naming the file."""
+        return load_report(folder)
+
+    def save(self, folder: str | Path, *, html: bool = True) -> Report:
+        """Write report.json, games.parquet, the CSV tables, summary.md and report.html.
+
+        Only into a missing or empty folder or one holding balancer's own
+        report; the previous report stays whole if anything fails.
+        """
+        from balancer.report.build import summary_markdown, write_csv_tables
+        from balancer.report.folder import write_folder
+
+        report, frame = self.report, self.games
+
+        def fill(tmp: Path) -> None:
+            text = json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False)
+            (tmp / REPORT_JSON).write_text(text + "\n")
+            frame.write_parquet(tmp / GAMES_PARQUET)
+            write_csv_tables(report, frame, tmp)
+            (tmp / "summary.md").write_text(summary_markdown(report))
+            if html:
+                from balancer.report.html import write_html
+
+                write_html(report, frame, tmp)
+
+        write_folder(Path(folder), fill)
+        return Report(folder=Path(folder), report=report, games=frame)
 
     @property
     def players(self) -> int:
@@ -56,7 +101,7 @@ class ReportData:
         return list(self.report["events"])
 
 
-def load_report(folder: str | Path) -> ReportData:
+def load_report(folder: str | Path) -> Report:
     """Read and check a report folder; any damage is a UserError naming the file."""
     folder = Path(folder)
     if not folder.exists():
@@ -67,7 +112,7 @@ def load_report(folder: str | Path) -> ReportData:
         )
     report = _load_report_json(folder / REPORT_JSON)
     games = _load_games(folder / GAMES_PARQUET, report)
-    return ReportData(folder=folder, report=report, games=games)
+    return Report(folder=folder, report=report, games=games)
 
 
 def _load_report_json(path: Path) -> dict[str, Any]:
@@ -203,7 +248,7 @@ def _load_games(path: Path, report: dict[str, Any]) -> pl.DataFrame:
     seat_columns = {c for c in games.columns if c.split("_")[0] in ("score", "win", "bot")}
     expected_seats = {f"{kind}_{s}" for kind in ("score", "win", "bot") for s in range(players)}
     numeric = ["game", "length", *(f"{k}_{s}" for k in ("score", "win") for s in range(players))]
-    numeric += [f"ev_{name}" for name in report["events"]]
+    numeric += [table.event(name) for name in report["events"]]
 
     def mismatch(message: str) -> UserError:
         return UserError(f"does not match report.json: {message}", file=str(path))
@@ -215,13 +260,14 @@ def _load_games(path: Path, report: dict[str, Any]) -> pl.DataFrame:
     for column in ("game", "length"):
         if column not in games.columns:
             raise mismatch(f"no column {column}")
-    events = {c.removeprefix("ev_") for c in games.columns if c.startswith("ev_")}
+    events = {e for c in games.columns if (e := table.event_name(c)) is not None}
     if events != set(report["events"]):
         raise mismatch(
             f"events {sorted(report['events'])} in report.json, {sorted(events)} in the file"
         )
     if games.height != n_games:
         raise mismatch(f"{n_games} games in report.json, {games.height} rows in the file")
+    wins = {table.win(s) for s in range(players)}
     for column in numeric:
         if not games.schema[column].is_numeric():
             raise mismatch(f"column {column} is {games.schema[column]}, not numeric")
@@ -230,10 +276,10 @@ def _load_games(path: Path, report: dict[str, Any]) -> pl.DataFrame:
             raise mismatch(f"column {column} has missing values")
         if not values.is_finite().all():
             raise UserError(f"column {column} holds an infinite value", file=str(path))
-        if column.startswith("win_") and not values.is_between(0, 1).all():
+        if column in wins and not values.is_between(0, 1).all():
             raise UserError(f"column {column} holds a win share outside 0..1", file=str(path))
     for s in range(players):
-        if games.schema[f"bot_{s}"] != pl.String or games[f"bot_{s}"].null_count():
+        if games.schema[table.bot(s)] != pl.String or games[table.bot(s)].null_count():
             raise mismatch(f"column bot_{s} should hold bot labels")
     games = games.sort("game")
     if not games["game"].cast(pl.Int64).equals(pl.Series("game", range(n_games), pl.Int64)):

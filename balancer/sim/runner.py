@@ -19,18 +19,18 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+import numpy as np
+
 from balancer.bots import registry as bot_registry
 from balancer.config.variant import Variant, bot_params_with_defaults, resolve_bot
 from balancer.errors import GameFault, Terminated
-from balancer.games.api import GameRecord, win_shares
+from balancer.games.api import GameRecord
+from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, table
 from balancer.sim.play import Seat, play_game
 
 # Set (to anything but "" or "0") to force --check on every run: the test suite does.
 CHECK_ENV = "BALANCER_CHECK"
 
-# A plugin bot gets this long per move unless the run says otherwise; the
-# built-in bots are ours and tested, and pay no timer cost.
-DEFAULT_PLUGIN_MOVE_LIMIT = 10.0
 
 
 @dataclass(frozen=True)
@@ -182,27 +182,25 @@ class RunResult:
     variant: Variant
     records: list[GameRecord]
 
-    def columns(self) -> dict[str, list[Any]]:
-        """The per-game table (games.parquet), column by column."""
+    def columns(self) -> dict[str, Any]:
+        """The per-game table (games.parquet), column by column (sim/table.py)."""
         variant = self.variant
         spec = variant.spec
         players = variant.players
         labels = [s.label for s in variant.seats]
-        cols: dict[str, list[Any]] = {"game": list(range(len(self.records)))}
-        cols["length"] = [r.length for r in self.records]
-        for seat in range(players):
-            cols[f"score_{seat}"] = [float(r.scores[seat]) for r in self.records]
-        shares = [win_shares(r.scores, spec.higher_is_better) for r in self.records]
-        for seat in range(players):
-            cols[f"win_{seat}"] = [s[seat] for s in shares]
-        for seat in range(players):
-            cols[f"bot_{seat}"] = [
-                labels[variant.bot_slot(seat, i)] for i in range(len(self.records))
-            ]
-        for name in spec.events:
-            cols[f"ev_{name}"] = [float(r.events[name]) for r in self.records]
-        cols["rules_version"] = [spec.rules_version] * len(self.records)
-        return cols
+        n = len(self.records)
+        return table.columns(
+            start=0,
+            scores=np.array([r.scores for r in self.records], dtype=np.float64).reshape(n, players),
+            length=np.array([r.length for r in self.records], dtype=np.int64),
+            events=np.array(
+                [[r.events[name] for name in spec.events] for r in self.records], dtype=np.float64
+            ).reshape(n, len(spec.events)),
+            event_names=spec.events,
+            bot_labels=[[labels[variant.bot_slot(s, i)] for i in range(n)] for s in range(players)],
+            higher_is_better=spec.higher_is_better,
+            rules_version=spec.rules_version,
+        )
 
 
 def run(

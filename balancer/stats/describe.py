@@ -21,6 +21,8 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
+from balancer.sim import table
+
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 ArrayLike = np.ndarray | Sequence[float] | pl.Series
@@ -143,8 +145,8 @@ def _seat_games(frame: pl.DataFrame, players: int) -> pl.DataFrame:
         [
             frame.select(
                 pl.col("game"),
-                pl.col(f"bot_{s}").alias("bot"),
-                pl.col(f"win_{s}").cast(pl.Float64).alias("win"),
+                pl.col(table.bot(s)).alias("bot"),
+                pl.col(table.win(s)).cast(pl.Float64).alias("win"),
             )
             for s in range(players)
         ]
@@ -324,8 +326,8 @@ def head_to_head(
     game are not independent, so the interval is over games (a normal
     interval of the per-game values, clipped to [0, 1]), not over pairs.
     """
-    labels = [frame[f"bot_{s}"].to_numpy() for s in range(players)]
-    scores = [frame[f"score_{s}"].to_numpy().astype(float) for s in range(players)]
+    labels = [frame[table.bot(s)].to_numpy() for s in range(players)]
+    scores = [frame[table.score(s)].to_numpy().astype(float) for s in range(players)]
     names = sorted({str(x) for column in labels for x in column})
     sign = 1.0 if higher_is_better else -1.0
     out: dict[str, dict[str, dict[str, Any]]] = {}

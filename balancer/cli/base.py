@@ -1,0 +1,38 @@
+"""Where library errors become the command line's: one line on stderr, exit 2.
+
+Every command is a `Command`, so a `UserError` raised anywhere below a
+command is translated here and nowhere else, whether the command runs under
+the `balancer` group or is invoked alone (as tests do).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from balancer.errors import UserError
+
+EXIT_USER_ERROR = 2
+
+
+class UserFacingError(click.ClickException):
+    """A UserError as click shows it."""
+
+    exit_code = EXIT_USER_ERROR
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"balancer: error: {self.format_message()}", err=True)
+
+
+class Command(click.Command):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except UserError as exc:
+            raise UserFacingError(exc.message) from None
+
+
+def command(name: str | None = None, **attrs: Any) -> Any:
+    """`click.command` with balancer's error translation."""
+    return click.command(name, cls=Command, **attrs)

@@ -1,0 +1,153 @@
+"""`balancer diff A B`: what changed between two reports, and whether it is noise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from balancer.cli.base import command
+from balancer.cli.options import simulation_options
+from balancer.cli.simulate import simulate
+from balancer.errors import UserError
+
+FORMATS = ("table", "md", "csv", "json")
+# 1 is a bug (traceback) and 2 a user error; 3 says "the runs differ".
+EXIT_CHANGED = 3
+
+
+def diff_reports(
+    a_folder: str | Path,
+    b_folder: str | Path,
+    fmt: str = "table",
+    fail_on_change: bool = False,
+    alpha: float = 0.05,
+) -> tuple[str, bool]:
+    """Load, compare and render two report folders: (text, whether any row is significant).
+
+    `fail_on_change` only adds a closing line to the text formats saying the
+    command will exit 3; the exit itself is the caller's.
+    """
+    from balancer.analysis.diff import compare, render
+    from balancer.report.model import load_report
+
+    if not 0 < alpha < 1:
+        raise UserError(f"--alpha must be between 0 and 1, not {alpha:g}")
+    table = compare(load_report(a_folder), load_report(b_folder), alpha=alpha)
+    text = render(table, fmt)
+    if fail_on_change and table.changed and fmt in ("table", "md"):
+        text += f"\n--fail-on-change: exiting with code {EXIT_CHANGED}"
+    return text, table.changed
+
+
+def _prepare(
+    a: Path, b: Path, games: int | None, seed: int | None, **run_options: Any
+) -> tuple[Path, Path]:
+    """Report folders for A and B: a variant file is run first, into reports/<name>/.
+
+    Variants are run with the same seed and game count (the other side's, when
+    it is a report; else the first variant's), so their games pair up. A run
+    never writes over the report it is to be compared with.
+    """
+    from balancer.config.variant import load
+    from balancer.report.model import load_report
+
+    variants = {side: load(path) for side, path in (("a", a), ("b", b)) if path.is_file()}
+    if not variants:
+        return a, b
+    reports = {side: load_report(path) for side, path in (("a", a), ("b", b)) if not path.is_file()}
+    games_of = {side: v.game for side, v in variants.items()}
+    games_of.update({side: r.report["game"] for side, r in reports.items()})
+    players_of = {side: v.players for side, v in variants.items()}
+    players_of.update({side: r.players for side, r in reports.items()})
+    if games_of["a"] != games_of["b"] or players_of["a"] != players_of["b"]:
+        raise UserError(
+            f"A is {games_of['a']} with {players_of['a']} players, B is {games_of['b']} "
+            f"with {players_of['b']}: nothing to compare"
+        )
+    if reports:
+        first_report = next(iter(reports.values()))
+        games = games or first_report.n_games
+        seed = seed if seed is not None else int(first_report.report["seed"])
+    else:
+        first = variants.get("a") or variants["b"]
+        games = games or first.games
+        seed = seed if seed is not None else first.seed
+    folders = {"a": a, "b": b}
+    taken = {path.resolve() for side, path in folders.items() if side in reports}
+    for side, variant in variants.items():
+        variant = variant.with_overrides(games=games, seed=seed)
+        folder = Path("reports") / variant.name
+        suffix = 2
+        while folder.resolve() in taken:
+            folder = Path("reports") / f"{variant.name}-{suffix}"
+            suffix += 1
+        taken.add(folder.resolve())
+        folders[side] = folder
+        simulate(variant, folder, **run_options)
+    return folders["a"], folders["b"]
+
+
+@command("diff")
+@click.argument("a", type=click.Path(path_type=Path))
+@click.argument("b", type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="table",
+    show_default=True,
+    help="Output: aligned text, Markdown, CSV or JSON.",
+)
+@click.option(
+    "--fail-on-change",
+    is_flag=True,
+    help=f"Exit with code {EXIT_CHANGED} if any figure changed significantly (for CI).",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="Significance level, after Holm correction over all figures.",
+)
+@simulation_options
+def diff_command(
+    a: Path,
+    b: Path,
+    fmt: str,
+    fail_on_change: bool,
+    alpha: float,
+    games: int | None,
+    seed: int | None,
+    workers: int,
+    quiet: bool,
+    check: bool,
+    move_time_limit: float,
+) -> None:
+    """Say what changed between A and B, and whether it is real or noise.
+
+    A and B are report folders, or variant files, which are run first with
+    the same seed and game count (into reports/<name>/). Each figure shows A,
+    B, the change, an effect size and a p-value; only changes still
+    significant after Holm correction are marked. With the same seed and
+    game count the games are compared pair by pair (same deals).
+
+    Exit codes: 0 done (changed or not), 2 a user error (missing or damaged
+    report), 3 with --fail-on-change when some figure changed significantly.
+    """
+    a, b = _prepare(
+        a,
+        b,
+        games,
+        seed,
+        workers=workers,
+        quiet=quiet,
+        check=check,
+        move_time_limit=move_time_limit,
+    )
+    text, changed = diff_reports(a, b, fmt, fail_on_change, alpha)
+    click.echo(text)
+    if fail_on_change and changed:
+        click.get_current_context().exit(EXIT_CHANGED)

@@ -1,0 +1,49 @@
+"""`balancer knobs GAME`: every knob of a game, its default and meaning, and its bots."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from balancer.cli.base import command
+from balancer.errors import UserError
+
+
+@command("knobs")
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for tools.")
+def knobs_command(game: str, as_json: bool) -> None:
+    """List every knob of GAME with its default and meaning."""
+    from balancer import games
+
+    if games.canonical(game) is None:
+        raise UserError(f"unknown game {game!r} (known: {', '.join(games.names())})")
+    spec = games.get(game)
+    if as_json:
+        rows = [
+            {
+                "name": k.name,
+                "section": k.section,
+                "default": k.default,
+                "kind": k.kind,
+                "meaning": k.meaning,
+            }
+            for k in spec.knobs
+        ]
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    click.echo(f"{spec.name} ({spec.short}), {spec.min_players}-{spec.max_players} players")
+    for section in ("rules", "scoring"):
+        click.echo(f"\n{section}:")
+        for k in spec.knobs:
+            if k.section == section:
+                default = "none" if k.default is None else json.dumps(k.default, ensure_ascii=False)
+                click.echo(f"  {k.name}: {default}    # {k.kind}: {k.meaning}")
+    from balancer.bots import registry as bots
+
+    click.echo("\nbots:")
+    for name, bot in bots.builtin(spec.name).items():
+        click.echo(f"  {name}: {bot.meaning}")
+        for p in bot.params:
+            click.echo(f"      {p.name}: {json.dumps(p.default)}    # {p.kind}: {p.meaning}")

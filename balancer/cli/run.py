@@ -1,0 +1,46 @@
+"""`balancer run VARIANT...`: play each variant and write its report folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from balancer.cli.base import command
+from balancer.cli.options import simulation_options
+from balancer.cli.simulate import simulate
+from balancer.errors import UserError
+
+
+@command()
+@click.argument("variants", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@simulation_options
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(file_okay=False),
+    help="Report folder (default reports/<name>/); only with one variant.",
+)
+def run(
+    variants: tuple[str, ...],
+    games: int | None,
+    seed: int | None,
+    workers: int,
+    out: str | None,
+    quiet: bool,
+    check: bool,
+    move_time_limit: float,
+) -> None:
+    """Simulate VARIANTS and write a report folder for each."""
+    if out is not None and len(variants) > 1:
+        raise UserError("--out takes one variant; give each its own run", key="--out")
+    import balancer
+    from balancer.report.build import headline
+
+    loaded = [balancer.load_variant(path, games=games, seed=seed) for path in variants]
+    for variant in loaded:
+        folder = Path(out) if out is not None else Path("reports") / variant.name
+        report = simulate(variant, folder, workers, quiet, check, move_time_limit)
+
+        click.echo(headline(report.report))
+        click.echo(f"\nreport: {folder}/")

@@ -1,0 +1,109 @@
+"""`balancer sweep VARIANT --set knob=v1,v2,...`: one report per grid point, common seeds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from balancer.cli.base import command
+from balancer.cli.options import simulation_options
+from balancer.cli.simulate import simulate
+from balancer.errors import UserError
+
+# The sweep.csv column charted unless --figure says otherwise.
+DEFAULT_FIGURE = "margin_mean"
+
+
+@command()
+@click.argument("variant_path", metavar="VARIANT", type=click.Path(dir_okay=False))
+@click.option(
+    "--set",
+    "settings",
+    multiple=True,
+    required=True,
+    help="A knob and its values: rules.KNOB=v1,v2,... (repeat for a grid).",
+)
+@simulation_options
+@click.option(
+    "--out", "-o", type=click.Path(file_okay=False), help="Default reports/<name>-sweep/."
+)
+@click.option(
+    "--figure",
+    default=DEFAULT_FIGURE,
+    show_default=True,
+    help="The sweep.csv column to chart against the knob values.",
+)
+def sweep(
+    variant_path: str,
+    settings: tuple[str, ...],
+    games: int | None,
+    seed: int | None,
+    workers: int,
+    quiet: bool,
+    check: bool,
+    move_time_limit: float,
+    out: str | None,
+    figure: str,
+) -> None:
+    """Run VARIANT for every combination of knob values, with common seeds."""
+    import polars as pl
+
+    from balancer.analysis.sweep import (
+        SWEEP_CSV,
+        chart,
+        folder_name,
+        grid,
+        headline_row,
+        parse_setting,
+        point_label,
+        table_text,
+    )
+    from balancer.config.variant import load
+    from balancer.report.folder import check_target, write_folder
+
+    base = load(variant_path).with_overrides(games=games, seed=seed)
+    parsed = [parse_setting(text, base) for text in settings]
+    names = [name for name, _ in parsed]
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise UserError(f"knob {twice!r} is set by more than one --set", key="--set")
+    points = grid(parsed)
+    knob_columns = names
+    folder = Path(out) if out is not None else Path("reports") / f"{base.name}-sweep"
+    check_target(folder, SWEEP_CSV)
+    # Every point is checked before the first one is played.
+    variants = [base.with_knobs(point) for point in points]
+    for point, variant in zip(points, variants, strict=True):
+        why = variant.spec.unplayable(variant.rules, variant.players)
+        if why:
+            raise UserError(f"{point_label(point)} can't be played: {why}", key="--set")
+
+    def fill(tmp: Path) -> None:
+        rows = []
+        for index, (point, variant) in enumerate(zip(points, variants, strict=True)):
+            label = point_label(point)
+            if not quiet:
+                click.echo(f"[{index + 1}/{len(points)}] {label}", err=True)
+            point_folder = tmp / folder_name(index, point)
+            report = simulate(
+                variant,
+                point_folder,
+                workers,
+                quiet,
+                check,
+                move_time_limit,
+                what=f"sweep point {label}",
+            )
+            rows.append(headline_row(point, report.report))
+            if index == 0 and figure not in rows[0]:
+                # Said after the first point, not after the whole grid.
+                columns = ", ".join(rows[0])
+                raise UserError(f"no figure {figure!r}; sweep.csv has: {columns}", key="--figure")
+        table = pl.DataFrame(rows)
+        table.write_csv(tmp / SWEEP_CSV)
+        chart(table, figure, knob_columns, tmp / "sweep.svg")
+        click.echo(table_text(table, knob_columns, figure))
+
+    write_folder(folder, fill, marker=SWEEP_CSV)
+    click.echo(f"\nsweep: {folder}/ (sweep.csv, sweep.svg, one report folder per point)")

@@ -1,0 +1,126 @@
+"""The games table (games.parquet): one row per game. The one place its schema is spelled.
+
+Columns, in order:
+
+    game            int64    the game's index in the run (0..games-1)
+    length          int64    tricks, rounds or deals (the game's length unit)
+    score_<s>       float64  per physical seat s
+    win_<s>         float64  seat s's win share: 1, 1/k for a k-way tie for best, or 0
+    bot_<s>         string   the label of the bot slot sitting at seat s in this game
+    ev_<name>       float64  per RULES.md §5 event, in the game's event order
+    rules_version   int64    the game's rules version that played the row
+
+Every writer builds rows through `columns` (or `frame`) and every reader
+names columns through the functions below, so a column is renamed here or
+nowhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+GAME = "game"
+LENGTH = "length"
+RULES_VERSION = "rules_version"
+_SEAT_KINDS = ("score", "win", "bot")
+
+
+def score(seat: int) -> str:
+    return f"score_{seat}"
+
+
+def win(seat: int) -> str:
+    return f"win_{seat}"
+
+
+def bot(seat: int) -> str:
+    return f"bot_{seat}"
+
+
+def event(name: str) -> str:
+    return f"ev_{name}"
+
+
+def event_name(column: str) -> str | None:
+    """The event a column holds, or None if it is not an event column."""
+    return column.removeprefix("ev_") if column.startswith("ev_") else None
+
+
+def is_seat_column(column: str) -> bool:
+    return column.split("_")[0] in _SEAT_KINDS
+
+
+def seat_columns(players: int) -> list[str]:
+    return [f"{kind}_{s}" for kind in _SEAT_KINDS for s in range(players)]
+
+
+def numeric_columns(players: int, events: Iterable[str]) -> list[str]:
+    """Columns that must hold finite numbers."""
+    return [
+        GAME,
+        LENGTH,
+        *(score(s) for s in range(players)),
+        *(win(s) for s in range(players)),
+        *(event(e) for e in events),
+    ]
+
+
+def schema(players: int, events: Sequence[str]) -> dict[str, Any]:
+    """Column name -> polars dtype, in table order."""
+    out: dict[str, Any] = {GAME: pl.Int64, LENGTH: pl.Int64}
+    out.update({score(s): pl.Float64 for s in range(players)})
+    out.update({win(s): pl.Float64 for s in range(players)})
+    out.update({bot(s): pl.String for s in range(players)})
+    out.update({event(e): pl.Float64 for e in events})
+    out[RULES_VERSION] = pl.Int64
+    return out
+
+
+def win_shares_matrix(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:
+    """Per game and seat: 1 for a sole winner, 1/k each for a k-way tie for best, else 0."""
+    best = scores.max(axis=1) if higher_is_better else scores.min(axis=1)
+    winners = scores == best[:, None]
+    return winners / winners.sum(axis=1, keepdims=True)
+
+
+def columns(
+    *,
+    start: int,
+    scores: np.ndarray,
+    length: np.ndarray,
+    events: np.ndarray,
+    event_names: Sequence[str],
+    bot_labels: Sequence[Sequence[str]],
+    higher_is_better: bool,
+    rules_version: int,
+) -> dict[str, Any]:
+    """The table's columns for games start.. from per-game arrays.
+
+    `scores` is [games, players], `events` [games, len(event_names)], and
+    `bot_labels[s][g]` the label of the bot at seat s in game start + g.
+    """
+    n, players = scores.shape
+    wins = win_shares_matrix(scores, higher_is_better)
+    cols: dict[str, Any] = {
+        GAME: np.arange(start, start + n, dtype=np.int64),
+        LENGTH: np.asarray(length, dtype=np.int64),
+    }
+    for s in range(players):
+        cols[score(s)] = np.asarray(scores[:, s], dtype=np.float64)
+    for s in range(players):
+        cols[win(s)] = wins[:, s]
+    for s in range(players):
+        cols[bot(s)] = list(bot_labels[s])
+    for k, name in enumerate(event_names):
+        cols[event(name)] = np.asarray(events[:, k], dtype=np.float64)
+    cols[RULES_VERSION] = np.full(n, rules_version, dtype=np.int64)
+    return cols
+
+
+def frame(cols: dict[str, Any], players: int, events: Sequence[str]) -> pl.DataFrame:
+    """A polars frame with exactly the table's schema."""
+    return pl.DataFrame(cols, schema=schema(players, events))
