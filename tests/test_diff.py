@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from balancer.analysis.diff import compare, render
-from balancer.report.model import Report, load_report
 from balancer.cli.diff import EXIT_CHANGED, diff_command, diff_reports
 from balancer.errors import UserError
+from balancer.report.model import Report, load_report
 from balancer.stats import describe as stats
 
 PLAYERS = 4

@@ -25,9 +25,9 @@ from fractions import Fraction
 from click.testing import CliRunner
 
 from balancer import knobs
+from balancer.cli.kk_odds import kk_odds
 from balancer.games.kimekimera import rules as kk
 from balancer.games.kimekimera.bots import BOTS, Cautious, Expected
-from balancer.cli.kk_odds import kk_odds
 from balancer.games.kimekimera.odds import Scoring, odds
 from balancer.games.kimekimera.rules import KEEP, State
 from balancer.rng import Stream

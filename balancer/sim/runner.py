@@ -32,7 +32,6 @@ from balancer.sim.play import Seat, play_game
 CHECK_ENV = "BALANCER_CHECK"
 
 
-
 @dataclass(frozen=True)
 class Chunk:
     variant: Variant
