@@ -325,7 +325,9 @@ def test_report_against_itself_changes_nothing() -> None:
         warnings.simplefilter("error", RuntimeWarning)
         table = compare(data, data)
     assert table.paired
-    assert all(row.p_value == 1.0 and row.change == 0 for row in table.rows)
+    assert all(row.p_value == 1.0 and row.change == 0 for row in table.rows), [
+        r for r in table.rows if not (r.p_value == 1.0 and r.change == 0)
+    ]
 
 
 def test_single_game_reports() -> None:

@@ -25,7 +25,7 @@ from balancer.bots import registry as bot_registry
 from balancer.config.variant import Variant, bot_params_with_defaults, resolve_bot
 from balancer.errors import GameFault, Terminated
 from balancer.games.api import GameRecord
-from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, table
+from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled, table
 from balancer.sim.play import Seat, play_game
 
 # Set (to anything but "" or "0") to force --check on every run: the test suite does.
@@ -43,8 +43,27 @@ class Chunk:
 
 @dataclass
 class ChunkResult:
+    """Games start..start+n-1 as per-game arrays (cheap to send between processes)."""
+
     start: int
-    records: list[GameRecord]
+    scores: np.ndarray  # float64 [n, players], per physical seat
+    length: np.ndarray  # int64 [n]
+    events: np.ndarray  # float64 [n, events], in the game's event order
+
+    @classmethod
+    def from_records(
+        cls, start: int, records: Sequence[GameRecord], events: Sequence[str]
+    ) -> ChunkResult:
+        n = len(records)
+        players = len(records[0].scores) if records else 0
+        return cls(
+            start,
+            np.array([r.scores for r in records], dtype=np.float64).reshape(n, players),
+            np.array([r.length for r in records], dtype=np.int64),
+            np.array([[r.events[e] for e in events] for r in records], dtype=np.float64).reshape(
+                n, len(events)
+            ),
+        )
 
 
 def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0) -> list[Seat]:
@@ -87,7 +106,11 @@ def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0)
 
 
 def play_chunk(chunk: Chunk) -> ChunkResult:
+    """Play one chunk: compiled when every seat's bot is (and no --check), else step by step."""
     variant = chunk.variant
+    if not chunk.check and compiled.can_compile(variant):
+        scores, length, events = compiled.play(variant, chunk.start, chunk.stop)
+        return ChunkResult(chunk.start, scores, length, events)
     spec = variant.spec
     slots = build_seats(variant, chunk.plugin_move_limit, chunk.start)
     records = []
@@ -96,7 +119,7 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
         records.append(
             play_game(spec, variant.rules, seated, variant.seed, index, check=chunk.check)
         )
-    return ChunkResult(chunk.start, records)
+    return ChunkResult.from_records(chunk.start, records, spec.events)
 
 
 def chunks_for(
@@ -178,25 +201,31 @@ def process_pool(chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkResult]
 
 @dataclass
 class RunResult:
+    """Every game of a run, chunk by chunk in game order."""
+
     variant: Variant
-    records: list[GameRecord]
+    chunks: list[ChunkResult]
+
+    @property
+    def games(self) -> int:
+        return sum(len(c.length) for c in self.chunks)
 
     def columns(self) -> dict[str, Any]:
         """The per-game table (games.parquet), column by column (sim/table.py)."""
         variant = self.variant
         spec = variant.spec
         players = variant.players
-        labels = [s.label for s in variant.seats]
-        n = len(self.records)
+        n = self.games
+        empty = ChunkResult.from_records(0, [], spec.events)
+        parts = self.chunks or [empty]
         return table.columns(
             start=0,
-            scores=np.array([r.scores for r in self.records], dtype=np.float64).reshape(n, players),
-            length=np.array([r.length for r in self.records], dtype=np.int64),
-            events=np.array(
-                [[r.events[name] for name in spec.events] for r in self.records], dtype=np.float64
-            ).reshape(n, len(spec.events)),
+            scores=np.concatenate([c.scores for c in parts]).reshape(n, players),
+            length=np.concatenate([c.length for c in parts]),
+            events=np.concatenate([c.events for c in parts]).reshape(n, len(spec.events)),
             event_names=spec.events,
-            bot_labels=[[labels[variant.bot_slot(s, i)] for i in range(n)] for s in range(players)],
+            slots=table.seat_slots(0, n, players, variant.seat_rotation),
+            labels=[s.label for s in variant.seats],
             higher_is_better=spec.higher_is_better,
             rules_version=spec.rules_version,
         )
@@ -221,9 +250,9 @@ def run(
     if backend is None:
         backend = in_process if workers <= 1 else process_pool
     results = backend(chunks, workers)
-    records: list[GameRecord] = []
+    played: list[ChunkResult] = []
     for result in results:
-        records.extend(result.records)
+        played.append(result)
         if progress is not None:
-            progress(len(result.records))
-    return RunResult(variant, records)
+            progress(len(result.length))
+    return RunResult(variant, played)

@@ -94,14 +94,16 @@ def columns(
     length: np.ndarray,
     events: np.ndarray,
     event_names: Sequence[str],
-    bot_labels: Sequence[Sequence[str]],
+    slots: np.ndarray,
+    labels: Sequence[str],
     higher_is_better: bool,
     rules_version: int,
 ) -> dict[str, Any]:
     """The table's columns for games start.. from per-game arrays.
 
     `scores` is [games, players], `events` [games, len(event_names)], and
-    `bot_labels[s][g]` the label of the bot at seat s in game start + g.
+    `slots[g, s]` the bot slot (an index into `labels`) at seat s in game
+    start + g.
     """
     n, players = scores.shape
     wins = win_shares_matrix(scores, higher_is_better)
@@ -113,12 +115,22 @@ def columns(
         cols[score(s)] = np.asarray(scores[:, s], dtype=np.float64)
     for s in range(players):
         cols[win(s)] = wins[:, s]
+    names = pl.Series(list(labels), dtype=pl.String)
     for s in range(players):
-        cols[bot(s)] = list(bot_labels[s])
+        cols[bot(s)] = names.gather(slots[:, s])
     for k, name in enumerate(event_names):
         cols[event(name)] = np.asarray(events[:, k], dtype=np.float64)
     cols[RULES_VERSION] = np.full(n, rules_version, dtype=np.int64)
     return cols
+
+
+def seat_slots(start: int, stop: int, players: int, rotate: bool) -> np.ndarray:
+    """Per game and seat, the bot slot sitting there (Variant.bot_slot, for many games at once)."""
+    seats = np.arange(players, dtype=np.int64)
+    if not rotate:
+        return np.broadcast_to(seats, (stop - start, players))
+    games = np.arange(start, stop, dtype=np.int64)[:, None]
+    return (seats[None, :] + games) % players
 
 
 def frame(cols: dict[str, Any], players: int, events: Sequence[str]) -> pl.DataFrame:
