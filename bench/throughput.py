@@ -1,16 +1,30 @@
-"""`make bench`: games per second, per game and bot, on one core.
+"""`make bench`: speed as ratios, measured side by side in one run.
 
-Each measurement plays a warm-up batch first (imports, table building and
-caches excluded), then times whole games through `engine.play_game` exactly as
-a run plays them, with every seat held by the same bot. Results are printed
-and written to bench/results/throughput.json with the machine's description.
+For each game, these contenders play the same kind of game (default knobs,
+the same bot in every seat):
 
-The baseline for speed targets is a straightforward pure-Python engine: the
-independent references in tests/reference/ (written plainly from RULES.md to
-cross-check the engines) play the same games with `random` in every seat, and
-the `vs straightforward` column is the engine's speed over theirs.
+    straightforward   the independent pure-Python reference in tests/reference/,
+                      random play: the baseline every ratio is taken against
+    compiled <bot>    the game's kernel (sim/compiled.py), a chunk per call,
+                      for `random` and every scripted bot
+    step, plugin      the step-by-step engine (sim/play.py) with a trivial
+                      Python plugin in every seat, `legal[rng.randrange(len(legal))]`,
+                      run in-process (as --trust-plugins does)
 
-    python -m bench.throughput [--seconds 2.0] [--game fdc]
+Every contender is timed in CPU seconds (time.process_time: what another
+process on the machine takes is not counted), in rounds that interleave the
+contenders, so a machine that slows down mid-run slows every contender
+alike; a contender's figure is its median over the rounds. Warm-up
+(imports, compilation, caches) is excluded.
+
+`--whole-run` also times a whole `balancer run` of fdc-5p-random (1,000,000
+games by default, one worker, report included) as a child process, in CPU
+seconds, against the straightforward implementation's time per game.
+
+Results are printed and written to bench/results/throughput.json with the
+machine's description.
+
+    python -m bench.throughput [--rounds 5] [--seconds 0.5] [--game fdc] [--whole-run [N]]
 """
 
 from __future__ import annotations
@@ -19,108 +33,219 @@ import argparse
 import json
 import os
 import platform
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from balancer import __version__, games, knobs
 from balancer.bots import registry as bot_registry
 from balancer.config.variant import bot_params_with_defaults
+from balancer.sim import compiled
 from balancer.sim.play import Seat, play_game
 
 RESULTS = Path(__file__).parent / "results" / "throughput.json"
 PLAYERS = {"fish-dash-cash": 5, "kimekimera": 4, "da-qi-zi": 4}
+ROOT = Path(__file__).parent.parent
+
+# A contender plays `n` games starting at game index `first` and returns nothing.
+Player = Callable[[int, int], None]
 
 
-def measure(game: str, bot: str, seconds: float) -> dict:
+class TrivialPlugin:
+    """What a designer's first plugin looks like: a uniform legal move, from the rng it is given."""
+
+    def act(self, view: Any, legal: Sequence[Any], rng: Any) -> Any:
+        return legal[rng.randrange(len(legal))]
+
+
+def straightforward(game: str) -> Player:
+    players = PLAYERS[game]
+    if game == "fish-dash-cash":
+        from tests.reference import fdc_reference as ref
+
+        def one(rng: random.Random) -> object:
+            return ref.play_one_game(players, rng)
+    elif game == "kimekimera":
+        from tests.reference import kk_reference as ref_kk
+
+        def one(rng: random.Random) -> object:
+            return ref_kk.play_one_game(players, rng)
+    else:
+        from tests.reference import dqz_reference as ref_dqz
+
+        def one(rng: random.Random) -> object:
+            return ref_dqz.play_one_game(rng)
+
+    def play(first: int, n: int) -> None:
+        rng = random.Random(first)
+        for _ in range(n):
+            one(rng)
+
+    return play
+
+
+def compiled_bot(game: str, bot: str) -> Player | None:
+    kernel = compiled.kernel_of(game)
+    if kernel is None or bot not in kernel.COMPILED_BOTS:
+        return None
     spec = games.get(game)
     rules = knobs.defaults(spec.knobs)
     players = PLAYERS[game]
     bot_spec = bot_registry.builtin(game)[bot]
-    seats = [Seat(bot, bot_spec.factory(**bot_params_with_defaults(bot_spec, {})))] * players
-    for index in range(20):  # warm-up
-        play_game(spec, rules, seats, 1, index)
-    played, started = 0, time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        for _ in range(20):
-            play_game(spec, rules, seats, 2, played)
-            played += 1
-    elapsed = time.perf_counter() - started
+    slots = [(bot, dict(bot_params_with_defaults(bot_spec, {})))] * players
+
+    def play(first: int, n: int) -> None:
+        kernel.play_chunk(rules, players, 1, first, first + n, slots, True)
+
+    return play
+
+
+def step_plugin(game: str) -> Player:
+    spec = games.get(game)
+    rules = knobs.defaults(spec.knobs)
+    seats = [Seat("plugin", TrivialPlugin())] * PLAYERS[game]
+
+    def play(first: int, n: int) -> None:
+        for index in range(first, first + n):
+            play_game(spec, rules, seats, 1, index)
+
+    return play
+
+
+def batch_size(player: Player, seconds: float) -> int:
+    """Games per timing so that one timing takes about `seconds` of CPU (after a warm-up)."""
+    player(0, 5)
+    n = 5
+    while True:
+        started = time.process_time()
+        player(1000, n)
+        took = time.process_time() - started
+        if took >= seconds / 4 or n >= 1_000_000:
+            return max(1, int(n * seconds / max(took, 1e-9)))
+        n *= 4
+
+
+def interleaved(contenders: dict[str, Player], rounds: int, seconds: float) -> dict[str, float]:
+    """Median CPU seconds per game of each contender, over interleaved rounds."""
+    sizes = {name: batch_size(player, seconds) for name, player in contenders.items()}
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    for r in range(rounds):
+        for name, player in contenders.items():
+            n = sizes[name]
+            started = time.process_time()
+            player(10_000 + r * n, n)
+            times[name].append((time.process_time() - started) / n)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def measure_game(game: str, rounds: int, seconds: float) -> list[dict[str, Any]]:
+    contenders: dict[str, Player] = {"straightforward": straightforward(game)}
+    for bot in bot_registry.builtin(game):
+        player = compiled_bot(game, bot)
+        if player is not None:
+            contenders[f"compiled {bot}"] = player
+    contenders["step, plugin"] = step_plugin(game)
+    per_game = interleaved(contenders, rounds, seconds)
+    base = per_game["straightforward"]
+    random_time = per_game.get("compiled random")
+    rows = []
+    for name, t in per_game.items():
+        rows.append(
+            {
+                "game": game,
+                "players": PLAYERS[game],
+                "contender": name,
+                "cpu_us_per_game": round(t * 1e6, 2),
+                "games_per_cpu_second": round(1 / t, 1),
+                "vs_straightforward": round(base / t, 2),
+                "vs_compiled_random": round(t / random_time, 2) if random_time else None,
+            }
+        )
+    return rows
+
+
+def whole_run(games_n: int, reference_per_game: float) -> dict[str, Any]:
+    """CPU seconds of `balancer run` of fdc-5p-random as a child, report included."""
+    with tempfile.TemporaryDirectory() as tmp:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "balancer",
+                "run",
+                str(ROOT / "variants" / "fdc-5p-random.yaml"),
+                "--games",
+                str(games_n),
+                "--workers",
+                "1",
+                "--quiet",
+                "--out",
+                str(Path(tmp) / "report"),
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {
-        "game": game,
-        "bot": bot,
-        "players": players,
-        "games": played,
-        "seconds": round(elapsed, 3),
-        "games_per_second": round(played / elapsed, 1),
+        "games": games_n,
+        "cpu_seconds": round(cpu, 2),
+        "straightforward_cpu_seconds": round(reference_per_game * games_n, 1),
+        "vs_straightforward": round(reference_per_game * games_n / cpu, 2),
     }
-
-
-def _reference_games(game: str) -> tuple[str, object]:
-    """A function playing one game of the straightforward reference, with random play."""
-    if game == "fish-dash-cash":
-        from tests.reference import fdc_reference as ref
-
-        return "fdc_reference", lambda rng: ref.play_one_game(PLAYERS[game], rng)
-    if game == "kimekimera":
-        from tests.reference import kk_reference as ref
-
-        return "kk_reference", lambda rng: ref.play_one_game(PLAYERS[game], rng)
-    from tests.reference import dqz_reference as ref
-
-    return "dqz_reference", lambda rng: ref.play_one_game(rng)
-
-
-def measure_reference(game: str, seconds: float) -> float:
-    import random
-
-    _, play = _reference_games(game)
-    rng = random.Random(1)
-    for _ in range(20):  # warm-up
-        play(rng)
-    played, started = 0, time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        for _ in range(20):
-            play(rng)
-            played += 1
-    return played / (time.perf_counter() - started)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (median)")
+    parser.add_argument("--seconds", type=float, default=0.5, help="CPU seconds per timing")
     known = [*games.names(), *(games.get(n).short for n in games.names())]
+    parser.add_argument("--game", action="append", choices=known, help="only this game")
     parser.add_argument(
-        "--game", action="append", choices=known, help="only this game (repeatable)"
+        "--whole-run", nargs="?", type=int, const=1_000_000, default=None, metavar="GAMES"
     )
     args = parser.parse_args()
     chosen = [games.get(g).name for g in args.game] if args.game else games.names()
-    rows = []
-    print(f"{'game':<16} {'bot':<10} {'players':>7} {'games/s':>9}  {'vs straightforward':>18}")
+    rows: list[dict[str, Any]] = []
+    print(f"{'game':<16} {'contender':<22} {'us/game':>10} {'vs straightforward':>19}")
     for game in chosen:
-        reference = measure_reference(game, args.seconds)
-        for bot in bot_registry.builtin(game):
-            row = measure(game, bot, args.seconds)
-            ratio = ""
-            if bot == "random":
-                row["straightforward_games_per_second"] = round(reference, 1)
-                row["speedup_vs_straightforward"] = round(row["games_per_second"] / reference, 2)
-                ratio = f"{row['speedup_vs_straightforward']:.2f}x of {reference:.0f}/s"
+        for row in measure_game(game, args.rounds, args.seconds):
             rows.append(row)
             print(
-                f"{game:<16} {bot:<10} {row['players']:>7} "
-                f"{row['games_per_second']:>9.1f}  {ratio:>18}"
+                f"{game:<16} {row['contender']:<22} {row['cpu_us_per_game']:>10.2f} "
+                f"{row['vs_straightforward']:>18.2f}x"
             )
-    RESULTS.parent.mkdir(exist_ok=True)
-    machine = {
+    result: dict[str, Any] = {"balancer": __version__, "results": rows}
+    if args.whole_run:
+        fdc_base = next(
+            r["cpu_us_per_game"] / 1e6
+            for r in rows
+            if r["game"] == "fish-dash-cash" and r["contender"] == "straightforward"
+        )
+        result["whole_run"] = whole_run(args.whole_run, fdc_base)
+        w = result["whole_run"]
+        print(
+            f"\nbalancer run fdc-5p-random, {w['games']:,} games, one worker: "
+            f"{w['cpu_seconds']} s CPU; straightforward {w['straightforward_cpu_seconds']} s: "
+            f"{w['vs_straightforward']}x"
+        )
+    result["machine"] = {
         "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
         "machine": platform.machine(),
         "processor": platform.processor(),
         "cpus": os.cpu_count(),
+        "load_average": os.getloadavg(),
     }
-    RESULTS.write_text(
-        json.dumps({"balancer": __version__, "machine": machine, "results": rows}, indent=2) + "\n"
-    )
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
     print(f"written to {RESULTS}")
 
 

@@ -17,14 +17,16 @@ class Bot(Protocol):
     and is then handed None instead, which spares building a view per move.
     """
 
-    def act(self, view: Any, legal: Sequence[Hashable], rng: Stream) -> Hashable: ...
+    # `view` is the game's View, `legal` its actions: Any, since each game
+    # narrows them and a protocol parameter can't be narrowed.
+    def act(self, view: Any, legal: Any, rng: Stream) -> Any: ...
 
 
 @dataclass(frozen=True)
 class BotSpec:
     name: str
     meaning: str
-    factory: Callable[..., Bot]  # called with the bot's params (and nothing else)
+    factory: Callable[..., Any]  # called with the bot's params (and nothing else): a Bot
     params: tuple[Knob, ...] = ()
 
 

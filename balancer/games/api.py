@@ -19,7 +19,7 @@ stream handed to `new_state` (rng.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -40,8 +40,10 @@ class GameState(Protocol):
     log: list[Any] | None
 
     def current_player(self) -> int: ...
-    def legal_actions(self) -> list[Hashable]: ...
-    def apply_action(self, action: Hashable) -> None: ...
+    # Actions are each game's own encoding (ints for the three games): Any,
+    # since a protocol over Hashable would reject every game's narrower type.
+    def legal_actions(self) -> Sequence[Any]: ...
+    def apply_action(self, action: Any) -> None: ...
     def is_terminal(self) -> bool: ...
     def view(self, seat: int) -> Any: ...
     def record(self) -> GameRecord: ...
@@ -60,7 +62,7 @@ class GameSpec:
     higher_is_better: bool  # scores: money and chips high, Kimekimera totals low
     length_unit: str  # "tricks", "rounds", "deals"
     rules_version: int  # bump whenever the game's behaviour changes
-    new_state: Callable[[Mapping[str, Any], int, Stream], GameState]
+    new_state: Callable[[Mapping[str, Any], int, Stream], Any]  # -> a GameState
     # Reason a (rules, players) combination can't be played, or None.
     unplayable: Callable[[Mapping[str, Any], int], str | None]
     # Events that are a value per game (e.g. a maximum), not a count.
