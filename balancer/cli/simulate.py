@@ -1,7 +1,8 @@
 """Play a variant and write its report folder: what `run`, `diff` and `sweep` share.
 
-The progress bar lives here (stderr, only on a terminal, never with quiet),
-and a bot's fault becomes one line for the user naming the game to replay.
+The progress bar lives here (stderr, only on a terminal, never with quiet;
+elsewhere, in a log or CI, one line says when the games start), and a bot's
+fault becomes one line for the user naming the game to replay.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def simulate(
     """
     # Refuse a folder that isn't ours before playing, not after an hour of it.
     report.check_target(folder, reportio.REPORT_JSON)
-    with Progress(variant.games, variant.name, quiet) as advance:
+    progress = Progress(variant.games, variant.name, quiet)
+    with progress as advance:
         try:
             result = runner.run(
                 variant,
@@ -44,6 +46,7 @@ def simulate(
                 check=check,
                 plugin_move_limit=move_time_limit,
                 progress=advance,
+                started=progress.started,
             )
         except GameFault as fault:
             where = f" ({what})" if what else ""
@@ -55,14 +58,25 @@ def simulate(
 
 
 class Progress:
-    """A progress bar on stderr, only for a terminal and only when not quiet."""
+    """A progress bar on stderr, only for a terminal and only when not quiet.
+
+    Not quiet and not on a terminal, `started` prints one line instead when
+    the games start: a log shows the run is under way (and tests wait for it).
+    """
 
     def __init__(self, total: int, label: str, quiet: bool) -> None:
         self.bar = None
-        if not quiet and sys.stderr.isatty():
+        self.total, self.label = total, label
+        self.announce = not quiet and not sys.stderr.isatty()
+        if not quiet and not self.announce:
             self.bar = click.progressbar(
                 length=total, label=label, file=sys.stderr, show_eta=True, show_pos=True
             )
+
+    def started(self, workers: int) -> None:
+        if self.announce:
+            on = f"{workers} worker" + ("s" if workers != 1 else "")
+            click.echo(f"balancer: playing {self.total} games of {self.label} on {on}", err=True)
 
     def __enter__(self) -> Callable[[int], None]:
         if self.bar is None:
