@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from fnmatch import fnmatch
 
 import pytest
 
@@ -33,3 +34,19 @@ def processes() -> Iterator[Processes]:
         yield started
     finally:
         started.kill_all()
+
+
+# The quality tier (`-m quality`; `make test-fast` leaves it out): the statistical
+# cross-checks against tests/reference/ and the calibration runs, kept at the
+# power they need. Files other engineers own are marked here, by name; the rest
+# carry @pytest.mark.quality themselves.
+QUALITY_FILES = ("test_*_crosscheck.py",)
+QUALITY_TESTS = ("test_kk_odds.py::test_the_simulator_breeds_as_the_odds_say",)
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m picks the tier
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        name = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
+        if name in QUALITY_TESTS or any(fnmatch(item.path.name, p) for p in QUALITY_FILES):
+            item.add_marker(pytest.mark.quality)

@@ -212,6 +212,7 @@ def test_a_large_rule_change_is_flagged() -> None:
     assert any("neko_ni_koban" in figure for figure in flagged), flagged
 
 
+@pytest.mark.quality
 def test_a_a_runs_with_different_seeds_show_nothing_in_95_of_100() -> None:
     """The same variant, two seeds: after Holm, no row may be significant in >= 95 of 100."""
     base = variant.load(VARIANTS / "fdc-5p-random.yaml")
