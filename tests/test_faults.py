@@ -14,6 +14,7 @@ from balancer.errors import Terminated
 from balancer.report import build as report
 from balancer.sim.play import Seat, play_game
 from tests.helpers import (
+    SAFETY_TIMEOUT,
     VARIANTS,
     Processes,
     assert_untouched,
@@ -63,7 +64,11 @@ def test_a_broken_plugin_fails_the_run_naming_game_seed_seat_and_bot(
 ) -> None:
     out, before = previous_report(tmp_path)
     path = variant_with(tmp_path, f"[random, {bot}, random]")
-    args = ["run", "-q", str(path), "-o", str(out), "--move-time-limit", "0.2"]
+    # A bot that takes seconds is sure to pass 0.2 s; a fast one that fails its
+    # own way gets all the time a stalled machine could take, so the time limit
+    # can't answer first.
+    limit = "0.2" if says == "time limit" else f"{SAFETY_TIMEOUT:g}"
+    args = ["run", "-q", str(path), "-o", str(out), "--move-time-limit", limit]
     assert main([*args, "-n", "3", "-w", workers]) == 2
     line = one_error_line(capsys)
     for part in (says, "game 0", "seed 20261130", "seat 1", "tests.plugins:", "balancer replay"):
@@ -101,7 +106,9 @@ def test_an_interrupt_during_a_plugin_move_is_not_the_bots_fault(
     """Ctrl-C, or SIGTERM (which the CLI raises as Terminated), arriving while a
     plugin thinks stops the run as it would anywhere else."""
     v = variant.load(VARIANTS / "fdc-3p.yaml")
-    seats = [Seat("p", _Interrupted(interrupt), time_limit=5.0) for _ in range(v.players)]
+    seats = [
+        Seat("p", _Interrupted(interrupt), time_limit=SAFETY_TIMEOUT) for _ in range(v.players)
+    ]
     with pytest.raises(interrupt):
         play_game(v.spec, v.rules, seats, v.seed, 0)
 
@@ -110,7 +117,7 @@ def test_the_alarm_handler_is_set_once_per_game_and_restored(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     v = variant.load(VARIANTS / "fdc-3p.yaml")
-    seats = [Seat("p", FirstLegal(), time_limit=5.0) for _ in range(v.players)]
+    seats = [Seat("p", FirstLegal(), time_limit=SAFETY_TIMEOUT) for _ in range(v.players)]
     before = signal.getsignal(signal.SIGALRM)
     calls = []
     real = signal.signal
@@ -192,6 +199,7 @@ def test_interrupt_stops_workers_and_keeps_the_previous_report(
     assert line == "balancer: playing 100000 games of fdc-5p-random on 2 workers"
     workers = _children(run.pid)
     assert len(workers) == 2, f"workers of {run.pid}: {workers}"
+    assert all(_alive(pid) for pid in workers)
     os.kill(run.pid, sig)
     exit_code, _ = run.finish()
     # Click ends the line a Ctrl-C interrupted with a bare newline of its own.
