@@ -54,20 +54,27 @@ def run(
     *,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    started: Callable[[int], None] | None = None,
     check: bool = False,
     move_time_limit: float | None = None,
 ) -> Report:
     """Play every game of `variant` and return its Report (not yet saved anywhere).
 
-    `progress(n)` is told of every n games done. Results do not depend on
-    `workers`. A bot that breaks a game raises GameFault naming the game.
+    `progress(n)` is told of every n games done, `started(workers)` once the
+    workers are playing. Results do not depend on `workers`. A bot that
+    breaks a game raises GameFault naming the game.
     """
     from balancer.report.model import Report
     from balancer.sim import runner
 
     limit = runner.DEFAULT_PLUGIN_MOVE_LIMIT if move_time_limit is None else move_time_limit
     result = runner.run(
-        variant, workers=workers, check=check, plugin_move_limit=limit, progress=progress
+        variant,
+        workers=workers,
+        check=check,
+        plugin_move_limit=limit,
+        progress=progress,
+        started=started,
     )
     return Report.from_run(result)
 

@@ -44,20 +44,21 @@ class FirstLegal:
 
 class BusyCatchingExceptions:
     """Busy for `seconds`, swallowing every Exception it meets on the way: were
-    the time-out an Exception, it would dodge the time limit."""
+    the time-out an Exception, it would dodge the time limit, and when its time
+    is up it fails saying it was never stopped."""
 
     def __init__(self, seconds: float = 3.0) -> None:
         self.seconds = seconds
 
     def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
         deadline = time.monotonic() + self.seconds
-        while True:
+        while time.monotonic() < deadline:
             try:
                 while time.monotonic() < deadline:
                     pass
-                return legal[0]
             except Exception:
                 continue
+        raise RuntimeError(f"busy for {self.seconds:g}s and never stopped")
 
 
 class SwallowsTheTimeout:

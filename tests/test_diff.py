@@ -181,12 +181,14 @@ def _count_clean(reps: int, paired: bool) -> int:
     return clean
 
 
+@pytest.mark.quality
 def test_a_a_unpaired_is_quiet() -> None:
     # Identical distributions from different seeds: Holm keeps the chance of
     # any false "significant" per table at or under 5%.
     assert _count_clean(100, paired=False) >= 95
 
 
+@pytest.mark.quality
 def test_a_a_paired_is_quiet() -> None:
     assert _count_clean(100, paired=True) >= 95
 

@@ -23,8 +23,7 @@ from balancer.config import variant
 from balancer.report import build as report_mod
 from balancer.report import html as report_html
 from balancer.sim import runner
-
-VARIANTS = Path(__file__).parent.parent / "variants"
+from tests.helpers import VARIANTS, Processes, subprocess_env
 
 
 def make_report(name: str, games: int) -> tuple[dict[str, Any], pl.DataFrame]:
@@ -183,7 +182,7 @@ def test_same_inputs_same_bytes(fdc, tmp_path: Path) -> None:  # noqa: ANN001
     assert (first / "report.html").read_bytes() == (second / "report.html").read_bytes()
 
 
-def test_same_bytes_in_another_process(fdc, tmp_path: Path) -> None:  # noqa: ANN001
+def test_same_bytes_in_another_process(fdc, tmp_path: Path, processes: Processes) -> None:  # noqa: ANN001
     """A fresh interpreter with another hash seed writes the very same page."""
     report, frame = fdc
     import json
@@ -198,8 +197,8 @@ def test_same_bytes_in_another_process(fdc, tmp_path: Path) -> None:  # noqa: AN
         "write_html(json.loads((d / 'report.json').read_text()), "
         "pl.read_parquet(d / 'games.parquet'), d / 'other')"
     )
-    env = {**os.environ, "PYTHONHASHSEED": "12345", "MPLCONFIGDIR": str(tmp_path / "mpl")}
-    subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=True, env=env, timeout=120)
+    env = {**subprocess_env(), "PYTHONHASHSEED": "12345", "MPLCONFIGDIR": str(tmp_path / "mpl")}
+    processes.run([sys.executable, "-c", code, str(tmp_path)], env=env)
     report_html.write_html(json.loads((tmp_path / "report.json").read_text()), frame, tmp_path)
     assert (out / "report.html").read_bytes() == (tmp_path / "report.html").read_bytes()
 
@@ -248,8 +247,10 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
-def chromium(page: Path, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Open `page` in headless Chromium with no network chatter of its own; 60 s at most."""
+def chromium(
+    processes: Processes, page: Path, profile: Path, *args: str
+) -> subprocess.CompletedProcess[str]:
+    """Open `page` in headless Chromium with no network chatter of its own."""
     assert CHROMIUM is not None, "chromium is required when CI is set"
     command = [
         CHROMIUM,
@@ -267,7 +268,7 @@ def chromium(page: Path, profile: Path, *args: str) -> subprocess.CompletedProce
         *args,
         page.resolve().as_uri(),
     ]
-    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
+    return processes.run(command)
 
 
 def console_problems(stderr: str) -> list[str]:
@@ -276,45 +277,46 @@ def console_problems(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
 
 
-def load_in_browser(page: Path, profile: Path) -> tuple[str, list[str]]:
-    done = chromium(page, profile, "--enable-logging=stderr", "--v=0", "--dump-dom")
+def load_in_browser(processes: Processes, page: Path, profile: Path) -> tuple[str, list[str]]:
+    done = chromium(processes, page, profile, "--enable-logging=stderr", "--v=0", "--dump-dom")
     return done.stdout, console_problems(done.stderr)
 
 
 @needs_chromium
 @pytest.mark.parametrize("which", ["fdc", "kk_solo"])
 def test_loads_cleanly_in_chromium(
-    which: str, request: pytest.FixtureRequest, tmp_path: Path
+    which: str, request: pytest.FixtureRequest, tmp_path: Path, processes: Processes
 ) -> None:
     report, frame = request.getfixturevalue(which)
     report_html.write_html(report, frame, tmp_path)
-    dom, problems = load_in_browser(tmp_path / "report.html", tmp_path / "profile")
+    dom, problems = load_in_browser(processes, tmp_path / "report.html", tmp_path / "profile")
     assert problems == []
     assert "<h1>" in dom
     assert drawn_charts(dom) == dict.fromkeys(charts_of(report), True)
 
 
 @needs_chromium
-def test_browser_check_catches_a_broken_page(fdc, tmp_path: Path) -> None:  # noqa: ANN001
+def test_browser_check_catches_a_broken_page(fdc, tmp_path: Path, processes: Processes) -> None:  # noqa: ANN001
     """The console scan is not blind: a remote image and a script error are reported."""
     page = report_html.render_html(*fdc).replace(
         "</main>",
         '<img src="http://example.invalid/x.png"><script>not_defined()</script></main>',
     )
     (tmp_path / "broken.html").write_text(page, encoding="utf-8")
-    _, problems = load_in_browser(tmp_path / "broken.html", tmp_path / "profile")
+    _, problems = load_in_browser(processes, tmp_path / "broken.html", tmp_path / "profile")
     assert any("example.invalid" in line for line in problems)
     assert any("script" in line.lower() for line in problems)
 
 
 @needs_chromium
-def test_charts_are_painted(fdc, tmp_path: Path) -> None:  # noqa: ANN001
+def test_charts_are_painted(fdc, tmp_path: Path, processes: Processes) -> None:  # noqa: ANN001
     """A screenshot holds the charts' blue: the inline SVG is drawn, not just parsed."""
     from PIL import Image
 
     report_html.write_html(*fdc, tmp_path)
     shot = tmp_path / "shot.png"
     chromium(
+        processes,
         tmp_path / "report.html",
         tmp_path / "profile",
         f"--screenshot={shot}",
@@ -331,7 +333,7 @@ def test_head_to_head_table_when_bots_differ(tmp_path: Path) -> None:
     from balancer.cli import main
 
     out = tmp_path / "r"
-    variant = str(Path(__file__).parent.parent / "variants" / "kk-4p-bots.yaml")
+    variant = str(VARIANTS / "kk-4p-bots.yaml")
     assert main(["run", "-q", variant, "-n", "20", "-o", str(out)]) == 0
     page = (out / "report.html").read_text()
     assert "Head to head" in page and "expected" in page and "cautious" in page

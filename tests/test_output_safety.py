@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
 
 from balancer.cli import main
-
-VARIANTS = Path(__file__).parent.parent / "variants"
-FDC3 = str(VARIANTS / "fdc-3p.yaml")
-
-
-def one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1, err
-    return err[0]
+from tests.helpers import FDC3, VARIANTS, load_report, one_error_line, variant_file
 
 
 def test_a_folder_that_is_not_a_report_is_never_replaced(
@@ -59,7 +50,7 @@ def test_a_report_replaces_an_older_report_and_is_readable(tmp_path: Path) -> No
     out = tmp_path / "r"
     assert main(["run", "-q", FDC3, "-n", "3", "-o", str(out)]) == 0
     assert main(["run", "-q", FDC3, "-n", "4", "-o", str(out)]) == 0
-    assert json.loads((out / "report.json").read_text())["games"] == 4
+    assert load_report(out)["games"] == 4
     umask = os.umask(0)
     os.umask(umask)
     assert out.stat().st_mode & 0o777 == 0o777 & ~umask
@@ -93,11 +84,8 @@ def test_diff_refuses_two_different_games_before_running(
 def test_replay_of_a_game_a_plugin_broke_shows_the_game_then_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "v.yaml"
-    path.write_text(
-        f"extends: {VARIANTS / 'fdc-base.yaml'}\nplayers: 3\n"
-        "seats: [random, 'tests.plugins:Illegal', random]\n"
-    )
+    seats = "seats: [random, 'tests.plugins:Illegal', random]\n"
+    path = variant_file(tmp_path, "fdc-base.yaml", "players: 3\n" + seats)
     assert main(["replay", str(path), "--game", "0"]) == 2
     out, err = capsys.readouterr()
     assert "Trick 1" in out

@@ -17,9 +17,7 @@ from balancer.config import variant
 from balancer.report import build as report
 from balancer.report.model import Report
 from balancer.sim import runner
-
-ROOT = Path(__file__).parent.parent
-VARIANTS = ROOT / "variants"
+from tests.helpers import VARIANTS, load_report, one_error_line, variant_file
 
 
 @pytest.fixture(scope="module")
@@ -116,8 +114,7 @@ def test_damaged_report_is_one_line_naming_the_file(
     }[command]
     capsys.readouterr()
     assert main(args) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and names in err[0] and "Traceback" not in err[0], err
+    assert names in one_error_line(capsys)
 
 
 def _truncate(path: Path) -> None:
@@ -178,7 +175,7 @@ def test_replay_is_the_game_the_run_played(
     for source in (str(out), str(VARIANTS / name)):
         assert main(["replay", source, "--game", str(index), "--seed", "99"]) == 0
         text = capsys.readouterr().out
-        players = json.loads((out / "report.json").read_text())["players"]
+        players = load_report(out)["players"]
         scores = ", ".join(f"seat {s} {row[f'score_{s}']:g}" for s in range(players))
         assert f"scores: {scores}" in text
         assert f"length: {row['length']} " in text
@@ -216,6 +213,7 @@ def test_a_large_rule_change_is_flagged() -> None:
     assert any("neko_ni_koban" in figure for figure in flagged), flagged
 
 
+@pytest.mark.quality
 def test_a_a_runs_with_different_seeds_show_nothing_in_95_of_100() -> None:
     """The same variant, two seeds: after Holm, no row may be significant in >= 95 of 100."""
     base = variant.load(VARIANTS / "fdc-5p-random.yaml")
@@ -238,9 +236,8 @@ def test_diff_runs_variant_files_first(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    no_neko = tmp_path / "no-neko.yaml"
-    no_neko.write_text(
-        f"extends: {VARIANTS / 'fdc-5p-random.yaml'}\nrules:\n  neko_ni_koban: false\n"
+    no_neko = variant_file(
+        tmp_path, "fdc-5p-random.yaml", "rules:\n  neko_ni_koban: false\n", name="no-neko.yaml"
     )
     args = ["diff", str(VARIANTS / "fdc-5p-random.yaml"), str(no_neko)]
     code = main([*args, "-n", "200", "-q", "--fail-on-change"])
@@ -268,7 +265,7 @@ def test_sweep_writes_a_row_per_point_and_a_chart(tmp_path: Path) -> None:
     points = sorted(p for p in out.iterdir() if p.is_dir())
     assert len(points) == 3
     # Common seeds: every point dealt the same first theme, so per-point reports share a seed.
-    seeds = {json.loads((p / "report.json").read_text())["seed"] for p in points}
+    seeds = {load_report(p)["seed"] for p in points}
     assert len(seeds) == 1
 
 
@@ -276,5 +273,5 @@ def test_sweep_rejects_a_bad_setting(tmp_path: Path, capsys: pytest.CaptureFixtu
     for setting in ("rules.no_such=1,2", "rules.rounds=3,zero", "colour_bonus"):
         args = ["sweep", str(VARIANTS / "kk-4p.yaml"), "-o", str(tmp_path / "s"), "--set", setting]
         assert main(args) == 2
-        assert len(capsys.readouterr().err.strip().splitlines()) == 1
+        one_error_line(capsys)
     assert not (tmp_path / "s").exists()

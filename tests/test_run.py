@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import polars as pl
 import pytest
 
 from balancer.cli import main
+from tests.helpers import VARIANTS, contents, load_report, one_error_line, variant_file
 from tests.test_all_games import EVENTS
-
-VARIANTS = Path(__file__).parent.parent / "variants"
 
 REPORT_KEYS = {
     "game",
@@ -31,10 +29,6 @@ def run(*args: str) -> int:
     return main(["run", "--quiet", *args])
 
 
-def load(folder: Path) -> dict:
-    return json.loads((folder / "report.json").read_text())
-
-
 def test_report_folder_and_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "r"
     assert run(str(VARIANTS / "fdc-5p-vs-random.yaml"), "-n", "50", "-o", str(out)) == 0
@@ -42,7 +36,7 @@ def test_report_folder_and_keys(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "win share" in printed and "heuristic" in printed
     for name in ("report.json", "games.parquet", "seats.csv", "events.csv", "summary.md"):
         assert (out / name).is_file(), name
-    report = load(out)
+    report = load_report(out)
     assert set(report) >= REPORT_KEYS
     assert report["game"] == "fish-dash-cash" and report["players"] == 5 and report["games"] == 50
     assert report["variant"]["rules"]["neko_ni_koban"] is True
@@ -80,7 +74,7 @@ def test_same_figures_whatever_the_worker_count(tmp_path: Path) -> None:
     variant = str(VARIANTS / "fdc-4p.yaml")
     assert run(variant, "-n", "80", "-w", "1", "-o", str(tmp_path / "one")) == 0
     assert run(variant, "-n", "80", "-w", "2", "-o", str(tmp_path / "two")) == 0
-    assert load(tmp_path / "one") == load(tmp_path / "two")
+    assert load_report(tmp_path / "one") == load_report(tmp_path / "two")
     one = pl.read_parquet(tmp_path / "one" / "games.parquet")
     assert one.equals(pl.read_parquet(tmp_path / "two" / "games.parquet"))
 
@@ -89,7 +83,7 @@ def test_seed_override_changes_games_and_is_recorded(tmp_path: Path) -> None:
     variant = str(VARIANTS / "fdc-5p-random.yaml")
     assert run(variant, "-n", "30", "-s", "1", "-o", str(tmp_path / "a")) == 0
     assert run(variant, "-n", "30", "-s", "2", "-o", str(tmp_path / "b")) == 0
-    a, b = load(tmp_path / "a"), load(tmp_path / "b")
+    a, b = load_report(tmp_path / "a"), load_report(tmp_path / "b")
     assert a["seed"] == 1 and b["seed"] == 2
     assert a["seats"] != b["seats"]
 
@@ -98,16 +92,23 @@ def test_failed_run_leaves_previous_report_untouched(tmp_path: Path, capsys) -> 
     out = tmp_path / "r"
     variant = str(VARIANTS / "fdc-5p-random.yaml")
     assert run(variant, "-n", "20", "-o", str(out)) == 0
-    before = {p.name: p.read_bytes() for p in out.iterdir()}
-    broken = tmp_path / "broken.yaml"
-    broken.write_text(
-        f"extends: {VARIANTS / 'fdc-5p-random.yaml'}\n"
-        "seats: [random, random, random, random, tests.plugins:Illegal]\n"
-    )
+    before = contents(out)
+    seats = "seats: [random, random, random, random, tests.plugins:Illegal]\n"
+    broken = variant_file(tmp_path, "fdc-5p-random.yaml", seats, name="broken.yaml")
     assert run(str(broken), "-n", "20", "-o", str(out)) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1
-    assert "seat 4" in err[0] and "tests.plugins:Illegal" in err[0] and "balancer replay" in err[0]
-    after = {p.name: p.read_bytes() for p in out.iterdir()}
-    assert after == before
+    line = one_error_line(capsys)
+    assert "seat 4" in line and "tests.plugins:Illegal" in line and "balancer replay" in line
+    assert contents(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.yaml", "r"]
+
+
+@pytest.mark.parametrize(("workers", "on"), [("1", "1 worker"), ("2", "2 workers")])
+def test_a_run_off_a_terminal_says_once_when_it_starts_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], workers: str, on: str
+) -> None:
+    """No progress bar in a log or CI: one line instead, once the workers are up."""
+    args = ["run", str(VARIANTS / "fdc-3p.yaml"), "-n", "40", "-w", workers]
+    assert main([*args, "-o", str(tmp_path / "r")]) == 0
+    assert capsys.readouterr().err == f"balancer: playing 40 games of fdc-3p on {on}\n"
+    assert main([*args, "-q", "-o", str(tmp_path / "r")]) == 0
+    assert capsys.readouterr().err == ""

@@ -9,8 +9,7 @@ from click.testing import CliRunner
 
 from balancer.cli import cli, main
 from balancer.config import variant
-
-VARIANTS = Path(__file__).parent.parent / "variants"
+from tests.helpers import VARIANTS, one_error_line, write_file
 
 GOOD = """\
 game: fish-dash-cash
@@ -22,24 +21,11 @@ bots: random
 HUGE = "1" + "0" * 400  # 10**400: past what a float holds
 
 
-def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
-    path = tmp_path / name
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text)
-    return path
-
-
 def fails(path: Path, capsys: pytest.CaptureFixture[str]) -> str:
     """Validate through the real entry point; return the one error line."""
     code = main(["validate", str(path)])
-    out, err = capsys.readouterr()
-    assert code == 2, (out, err)
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    return lines[0]
+    assert code == 2, capsys.readouterr()
+    return one_error_line(capsys)
 
 
 def test_every_shipped_variant_validates() -> None:
@@ -69,7 +55,7 @@ def test_seats_in_child_replace_bots_in_parent() -> None:
 
 
 def test_resolved_variant_lists_every_knob(tmp_path: Path) -> None:
-    v = variant.load(write(tmp_path, "v.yaml", GOOD))
+    v = variant.load(write_file(tmp_path, GOOD))
     resolved = v.resolved()
     assert set(resolved["rules"]) == {
         "deck",
@@ -86,7 +72,7 @@ def test_resolved_variant_lists_every_knob(tmp_path: Path) -> None:
 
 def test_bot_params_from_yaml(tmp_path: Path) -> None:
     text = GOOD.replace("bots: random", "bots: {bot: heuristic, params: {cash_at: 4}}")
-    v = variant.load(write(tmp_path, "v.yaml", text))
+    v = variant.load(write_file(tmp_path, text))
     assert v.seats[0].params == {"cash_at": 4}
     assert v.seats[0].label == "heuristic(cash_at=4)"
 
@@ -165,16 +151,16 @@ def test_bot_params_from_yaml(tmp_path: Path) -> None:
 def test_a_mistake_is_one_line_naming_file_line_and_key(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str | bytes, expected: list[str]
 ) -> None:
-    line = fails(write(tmp_path, "v.yaml", text), capsys)
+    line = fails(write_file(tmp_path, text), capsys)
     for part in expected:
         assert part in line, line
 
 
 def test_missing_and_cyclic_extends(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    line = fails(write(tmp_path, "v.yaml", "extends: nowhere.yaml\n" + GOOD), capsys)
+    line = fails(write_file(tmp_path, "extends: nowhere.yaml\n" + GOOD), capsys)
     assert "v.yaml:1" in line and "extends" in line and "nowhere.yaml" in line
-    write(tmp_path, "a.yaml", "extends: b.yaml\n" + GOOD)
-    write(tmp_path, "b.yaml", "extends: a.yaml\n")
+    write_file(tmp_path, "extends: b.yaml\n" + GOOD, "a.yaml")
+    write_file(tmp_path, "extends: a.yaml\n", "b.yaml")
     line = fails(tmp_path / "a.yaml", capsys)
     assert "cycle" in line and "a.yaml -> b.yaml -> a.yaml" in line
 
@@ -182,8 +168,8 @@ def test_missing_and_cyclic_extends(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_error_in_a_parent_names_the_parent(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write(tmp_path, "base.yaml", GOOD + "rules:\n  hand_size: many\n")
-    line = fails(write(tmp_path, "child.yaml", "extends: base.yaml\nplayers: 3\n"), capsys)
+    write_file(tmp_path, GOOD + "rules:\n  hand_size: many\n", "base.yaml")
+    line = fails(write_file(tmp_path, "extends: base.yaml\nplayers: 3\n", "child.yaml"), capsys)
     assert "base.yaml:7" in line and "rules.hand_size" in line
 
 

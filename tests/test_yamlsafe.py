@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from balancer.config import yamlsafe
@@ -20,6 +19,8 @@ from balancer.config.yamlsafe import (
     load_yaml_text,
 )
 from balancer.errors import UserError
+from tests.helpers import safety_net
+from tests.helpers import write_file as write
 
 SAMPLE = (
     "name: x\n"
@@ -30,14 +31,6 @@ SAMPLE = (
     "scoring:\n"
     "  cash_value: count\n"
 )
-
-
-def write(tmp_path: Path, content: str | bytes, name: str = "v.yaml") -> Path:
-    path = tmp_path / name
-    if isinstance(content, str):
-        content = content.encode("utf-8")
-    path.write_bytes(content)
-    return path
 
 
 def error_of(tmp_path: Path, content: str | bytes) -> tuple[str, str]:
@@ -280,14 +273,14 @@ def test_merge_key_is_rejected(tmp_path: Path) -> None:
 # --- aliases and size ---------------------------------------------------------
 
 
-def test_alias_bomb_stops_quickly(tmp_path: Path) -> None:
+def test_alias_bomb_is_refused_by_the_node_count(tmp_path: Path) -> None:
     lines = ["l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
     for level in range(1, 10):
         refs = ", ".join([f"*l{level - 1}"] * 10)
         lines.append(f"l{level}: &l{level} [{refs}]")
-    start = time.perf_counter()
-    path, message = error_of(tmp_path, "\n".join(lines) + "\n")
-    assert time.perf_counter() - start < 5
+    # Refused by the node count while composing, before any expansion: bounded work.
+    with safety_net("the alias bomb"):
+        path, message = error_of(tmp_path, "\n".join(lines) + "\n")
     assert "too many values" in message
     assert message.startswith(f"{path}:")
     assert f"{MAX_NODES}" in message
@@ -346,11 +339,8 @@ def test_recursion_error_from_composer(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # --- anything at all ----------------------------------------------------------
 
-FUZZ = settings(
-    max_examples=150,
-    deadline=2000,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+# No deadline (the suite's profile): an example's time says nothing of its correctness.
+FUZZ = settings(max_examples=150)
 
 # Characters that mean something to YAML, or to its reader, or to UTF-8.
 _YAML_CHARS = list(":-[]{}&*!|>?,#%@`'\"\t\n\r \\<=~") + [

@@ -1,8 +1,9 @@
 """Play a variant and write its report folder: what `run`, `diff` and `sweep` share.
 
 The folder is checked before any game is played (never after an hour of
-play), a progress bar follows the games, and a bot's fault becomes one line
-naming the game to replay.
+play), a progress bar follows the games (cli/progress.py: on a terminal; in
+a log or CI one line says when the games start), and a bot's fault becomes
+one line naming the game to replay.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def simulate(
     from balancer.report.model import REPORT_JSON
 
     check_target(folder, REPORT_JSON)
-    with Progress(variant.games, variant.name, quiet) as advance:
+    progress = Progress(variant.games, variant.name, quiet)
+    with progress as advance:
         try:
             report = balancer.run(
                 variant,
@@ -44,6 +46,7 @@ def simulate(
                 check=check,
                 move_time_limit=move_time_limit,
                 progress=advance,
+                started=progress.started,
             )
         except GameFault as fault:
             where = f" ({what})" if what else ""

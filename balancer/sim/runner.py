@@ -134,12 +134,20 @@ def chunks_for(
     ]
 
 
-# A backend plays chunks and yields their results in chunk order. Game i's
-# record depends only on (seed, i), so any backend gives the same table.
-Backend = Callable[[Sequence[Chunk], int], Iterator[ChunkResult]]
+# Told the number of processes playing, once they are all started.
+Started = Callable[[int], None]
+
+# A backend plays chunks and yields their results in chunk order, and calls
+# `started` (if given) once its workers are up. Game i's record depends only
+# on (seed, i), so any backend gives the same table.
+Backend = Callable[[Sequence[Chunk], int, Started | None], Iterator[ChunkResult]]
 
 
-def in_process(chunks: Sequence[Chunk], workers: int = 1) -> Iterator[ChunkResult]:
+def in_process(
+    chunks: Sequence[Chunk], workers: int = 1, started: Started | None = None
+) -> Iterator[ChunkResult]:
+    if started is not None:
+        started(1)
     for chunk in chunks:
         yield play_chunk(chunk)
 
@@ -161,7 +169,9 @@ def _worker(chunks: Sequence[Chunk], results: Connection) -> None:
         results.close()
 
 
-def process_pool(chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkResult]:
+def process_pool(
+    chunks: Sequence[Chunk], workers: int, started: Started | None = None
+) -> Iterator[ChunkResult]:
     """Chunks dealt round-robin to `workers` processes, results yielded in chunk order.
 
     A plain set of processes rather than multiprocessing.Pool: on an interrupt
@@ -179,6 +189,8 @@ def process_pool(chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkResult]
             send.close()  # the parent keeps only the reading end
             pipes.append(receive)
             procs.append(proc)
+        if started is not None:
+            started(workers)
         for j in range(len(chunks)):
             try:
                 kind, payload = pipes[j % workers].recv()
@@ -238,9 +250,11 @@ def run(
     check: bool = False,
     plugin_move_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT,
     progress: Callable[[int], None] | None = None,
+    started: Started | None = None,
     backend: Backend | None = None,
 ) -> RunResult:
-    """Play every game of the variant; `progress(n)` is told of each n games done.
+    """Play every game of the variant; `progress(n)` is told of each n games done,
+    and `started(workers)` once the workers are up and playing.
 
     `backend` maps chunks to results in chunk order; by default in-process for
     one worker and a process pool for more.
@@ -249,7 +263,7 @@ def run(
     chunks = chunks_for(variant, workers, check, plugin_move_limit)
     if backend is None:
         backend = in_process if workers <= 1 else process_pool
-    results = backend(chunks, workers)
+    results = backend(chunks, workers, started)
     played: list[ChunkResult] = []
     for result in results:
         played.append(result)

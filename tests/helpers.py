@@ -1,0 +1,206 @@
+"""What the tests share: where things are, writing variant files, reading what a
+run wrote, and `balancer` processes that never outlive their test.
+
+A test that needs a run to be under way waits for a line the run prints, never
+for a length of time; SAFETY_TIMEOUT only turns a hang into a clear failure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+VARIANTS = ROOT / "variants"
+FDC3 = str(VARIANTS / "fdc-3p.yaml")
+
+# Seconds before a wait for something that takes a second or so gives up and
+# fails the test saying what it waited for. A safety net on a hang, not a
+# measure of speed: no test passes or fails by how fast the machine is.
+SAFETY_TIMEOUT = 120.0
+
+
+# -- files --------------------------------------------------------------------
+
+
+def write_file(tmp_path: Path, content: str | bytes, name: str = "v.yaml") -> Path:
+    """`content` (text as UTF-8, or bytes as they are) in tmp_path/name."""
+    path = tmp_path / name
+    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    return path
+
+
+def variant_file(tmp_path: Path, extends: str, text: str = "", name: str = "v.yaml") -> Path:
+    """A variant in tmp_path that extends the shipped variant `extends` with `text`."""
+    return write_file(tmp_path, f"extends: {VARIANTS / extends}\n{text}", name)
+
+
+def load_report(folder: Path) -> dict[str, Any]:
+    return json.loads((folder / "report.json").read_text())
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder`, by relative path: to show a folder was left as it was."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def assert_untouched(out: Path, before: dict[str, bytes]) -> None:
+    """`out` holds what it held, and nothing half-written (a dot-file) is left beside it."""
+    assert contents(out) == before
+    leftovers = [p.name for p in out.parent.iterdir() if p.name.startswith(".")]
+    assert leftovers == []
+
+
+# -- the command line -----------------------------------------------------------
+
+
+def one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
+    """What a failed command printed on stderr, which must be one line and no traceback."""
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+@contextlib.contextmanager
+def safety_net(what: str, seconds: float = SAFETY_TIMEOUT) -> Iterator[None]:
+    """Fail if the block took longer than `seconds`: for work that must stay bounded
+    (a hostile file must not expand without end), never a claim about speed."""
+    started = time.monotonic()
+    yield
+    elapsed = time.monotonic() - started
+    assert elapsed < seconds, f"{what} took {elapsed:.0f}s, past the {seconds:.0f}s safety net"
+
+
+# -- processes ------------------------------------------------------------------
+
+
+def balancer_command(*args: str) -> list[str]:
+    """`balancer ARGS` as this interpreter runs it, from this checkout."""
+    return [sys.executable, "-m", "balancer", *args]
+
+
+def subprocess_env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+class Running:
+    """A process started by `Processes.start`, its stderr read line by line as it comes."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.proc = proc
+        self.pid = proc.pid
+        self.stderr: list[str] = []  # every line read so far
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self._lines.put(line.rstrip("\n"))
+        self._lines.put(None)
+
+    def _next_line(self, deadline: float, waiting_for: str) -> str | None:
+        try:
+            line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            pytest.fail(
+                f"no {waiting_for} on stderr within {SAFETY_TIMEOUT:.0f}s; "
+                f"stderr so far: {self.stderr}"
+            )
+        if line is not None:
+            self.stderr.append(line)
+        return line
+
+    def wait_for_line(self, starts_with: str, timeout: float = SAFETY_TIMEOUT) -> str:
+        """Block until the process prints a line starting with `starts_with` on stderr."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self._next_line(deadline, f"line starting {starts_with!r}")
+            if line is None:
+                pytest.fail(
+                    f"exited with code {self.proc.wait()} before printing {starts_with!r}; "
+                    f"stderr: {self.stderr}"
+                )
+            if line.startswith(starts_with):
+                return line
+
+    def finish(self, timeout: float = SAFETY_TIMEOUT) -> tuple[int, list[str]]:
+        """Wait for the process to end: its exit code and the stderr lines not yet read."""
+        deadline = time.monotonic() + timeout
+        rest = []
+        while (line := self._next_line(deadline, "end of output")) is not None:
+            rest.append(line)
+        try:
+            code = self.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still running {timeout:.0f}s on; stderr: {self.stderr}")
+        return code, rest
+
+
+class Processes:
+    """Starts processes, each the leader of a process group of its own, and on
+    `kill_all` kills every group with SIGKILL and reaps its leader: a run and
+    its workers end with the test, whether it passed or failed."""
+
+    def __init__(self) -> None:
+        self._started: list[subprocess.Popen[str]] = []
+        self._readers: list[threading.Thread] = []
+
+    def start(self, command: list[str], **popen: Any) -> Running:
+        """`command` running, stdout discarded, stderr read by the returned Running."""
+        popen.setdefault("env", subprocess_env())
+        popen.setdefault("stdout", subprocess.DEVNULL)
+        running = Running(self._popen(command, stderr=subprocess.PIPE, **popen))
+        self._readers.append(running.reader)
+        return running
+
+    def run(
+        self, command: list[str], timeout: float = SAFETY_TIMEOUT, **popen: Any
+    ) -> subprocess.CompletedProcess[str]:
+        """Like subprocess.run(..., capture_output=True, text=True, check=True)."""
+        popen.setdefault("env", subprocess_env())
+        proc = self._popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{command[0]} still running {timeout:.0f}s on: {command}")
+        if proc.returncode != 0:
+            raise subprocess.CalledProcessError(proc.returncode, command, out, err)
+        return subprocess.CompletedProcess(command, proc.returncode, out, err)
+
+    def _popen(self, command: list[str], **popen: Any) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(command, text=True, start_new_session=True, **popen)
+        self._started.append(proc)
+        return proc
+
+    def kill_all(self) -> None:
+        started, self._started = self._started, []
+        readers, self._readers = self._readers, []
+        for proc in started:
+            # The group outlives its leader: workers of a run that has exited are still in it.
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        # With every group gone no one holds the pipes: the readers are at their end.
+        for reader in readers:
+            reader.join(SAFETY_TIMEOUT)
+            assert not reader.is_alive(), "a process left its group and still holds a pipe"
+        for proc in started:
+            for stream in (proc.stdout, proc.stderr):
+                if stream is not None:
+                    stream.close()
