@@ -56,18 +56,29 @@ def run(
     progress: Callable[[int], None] | None = None,
     check: bool = False,
     move_time_limit: float | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
 ) -> Report:
     """Play every game of `variant` and return its Report (not yet saved anywhere).
 
     `progress(n)` is told of every n games done. Results do not depend on
-    `workers`. A bot that breaks a game raises GameFault naming the game.
+    `workers` or `backend`: "local" plays in `workers` processes here, "dask"
+    on a Dask cluster (a local one started for the run, or the one whose
+    scheduler is at `scheduler`, e.g. "tcp://10.0.0.5:8786"). A bot that
+    breaks a game raises GameFault naming the game.
     """
     from balancer.report.model import Report
     from balancer.sim import runner
 
     limit = runner.DEFAULT_PLUGIN_MOVE_LIMIT if move_time_limit is None else move_time_limit
     result = runner.run(
-        variant, workers=workers, check=check, plugin_move_limit=limit, progress=progress
+        variant,
+        workers=workers,
+        check=check,
+        plugin_move_limit=limit,
+        progress=progress,
+        backend=backend,
+        scheduler=scheduler,
     )
     return Report.from_run(result)
 

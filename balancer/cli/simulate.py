@@ -26,6 +26,8 @@ def simulate(
     check: bool = False,
     move_time_limit: float | None = None,
     what: str = "",
+    backend: str = "local",
+    scheduler: str | None = None,
 ) -> Report:
     """Play every game of `variant`, write the report folder and return the Report.
 
@@ -44,6 +46,8 @@ def simulate(
                 check=check,
                 move_time_limit=move_time_limit,
                 progress=advance,
+                backend=backend,
+                scheduler=scheduler,
             )
         except GameFault as fault:
             where = f" ({what})" if what else ""
