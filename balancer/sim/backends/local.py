@@ -49,6 +49,9 @@ AHEAD_PER_WORKER = 4
 PARENT_POLL_SECONDS = 0.2
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+# Whether the kernel can kill a worker when its parent dies; where it can't,
+# the worker's watch of its parent is all there is.
+HAS_PDEATHSIG = sys.platform.startswith("linux")
 
 
 def available_cores() -> int:
@@ -243,7 +246,7 @@ def _trace() -> str:
 
 def _die_with(parent: int, group: int) -> None:
     """Make this worker die when `parent` does, however the parent dies."""
-    if sys.platform.startswith("linux"):
+    if HAS_PDEATHSIG:
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
