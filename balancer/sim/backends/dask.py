@@ -81,6 +81,9 @@ def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
         processes=True,
         host="127.0.0.1",
         dashboard_address=None,
+        # The scheduler's own HTTP server (health, metrics) runs even without a
+        # dashboard: on the loopback and any free port, never a taken 8787.
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         silence_logs=logging.ERROR,
     )
     try:
