@@ -57,11 +57,16 @@ def run(
     started: Callable[[int], None] | None = None,
     check: bool = False,
     move_time_limit: float | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
 ) -> Report:
     """Play every game of `variant` and return its Report (not yet saved anywhere).
 
     `progress(n)` is told of every n games done, `started(workers)` once the
-    workers are playing. Results do not depend on `workers`. A bot that
+    workers are playing. Results do not depend on `workers` or `backend`:
+    "local" plays in `workers` processes here, "dask" on a Dask cluster (a
+    local one started for the run, or the one whose scheduler is at
+    `scheduler`, e.g. "tcp://10.0.0.5:8786"). A bot that
     breaks a game raises GameFault naming the game.
     """
     from balancer.report.model import Report
@@ -75,6 +80,8 @@ def run(
         plugin_move_limit=limit,
         progress=progress,
         started=started,
+        backend=backend,
+        scheduler=scheduler,
     )
     return Report.from_run(result)
 

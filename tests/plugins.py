@@ -98,3 +98,37 @@ class Smuggler:
         if isinstance(legal, list):
             legal.append("smuggled")
         return "smuggled"
+
+
+class Forks:
+    """Leaves a process of its own behind, holding every descriptor its bot had
+    (stdout, stderr, pipes): a run must end anyway, and take it along."""
+
+    def __init__(self) -> None:
+        import os
+
+        if os.fork() == 0:
+            try:
+                time.sleep(3600)
+            finally:
+                os._exit(0)
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
+        return legal[0]
+
+
+class DiesOnce:
+    """Kills its whole process the first time any copy of it is built (the file
+    `marker` records that it did), then plays the first legal move: a lost worker."""
+
+    def __init__(self, marker: str) -> None:
+        import os
+
+        try:
+            os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return
+        os._exit(1)
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
+        return legal[0]

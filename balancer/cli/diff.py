@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from balancer.cli.base import command
-from balancer.cli.options import simulation_options
+from balancer.cli.options import check_placement, simulation_options
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
 
@@ -122,6 +122,8 @@ def diff_command(
     games: int | None,
     seed: int | None,
     workers: int,
+    backend: str,
+    scheduler: str | None,
     quiet: bool,
     check: bool,
     move_time_limit: float,
@@ -137,12 +139,15 @@ def diff_command(
     Exit codes: 0 done (changed or not), 2 a user error (missing or damaged
     report), 3 with --fail-on-change when some figure changed significantly.
     """
+    check_placement(backend, scheduler)
     a, b = _prepare(
         a,
         b,
         games,
         seed,
         workers=workers,
+        backend=backend,
+        scheduler=scheduler,
         quiet=quiet,
         check=check,
         move_time_limit=move_time_limit,

@@ -21,13 +21,49 @@ games_option = click.option(
 seed_option = click.option(
     "--seed", "-s", type=click.IntRange(0, MAX_SEED), help="The seed (overrides the variant)."
 )
+MAX_WORKERS = 256
+
+
+class WorkerCount(click.ParamType):
+    """A number of worker processes, or `auto`: every core this process may use."""
+
+    name = "N|auto"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        if str(value).strip().lower() == "auto":
+            from balancer.sim.backends.local import available_cores
+
+            return min(MAX_WORKERS, available_cores())
+        try:
+            count = int(value)
+        except ValueError:
+            self.fail(f"{value!r} is neither a number of workers nor 'auto'", param, ctx)
+        if not 1 <= count <= MAX_WORKERS:
+            self.fail(f"{count} is not between 1 and {MAX_WORKERS}", param, ctx)
+        return count
+
+
 workers_option = click.option(
     "--workers",
     "-w",
-    type=click.IntRange(1, 256),
-    default=1,
+    type=WorkerCount(),
+    default="auto",
     show_default=True,
-    help="Processes to play games in; results don't depend on it.",
+    help="Processes to play games in (auto: every core); results don't depend on it.",
+)
+backend_option = click.option(
+    "--backend",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="Where games are played: this machine, or a Dask cluster (pip install 'balancer[dask]').",
+)
+scheduler_option = click.option(
+    "--scheduler",
+    metavar="tcp://HOST:PORT",
+    help="With --backend dask: an existing cluster's scheduler (default: start a local one).",
 )
 quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 check_option = click.option(
@@ -43,12 +79,15 @@ move_time_limit_option = click.option(
 
 
 def simulation_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--games, --seed, --workers, --quiet, --check and --move-time-limit, in that order."""
+    """--games, --seed, --workers, --backend, --scheduler, --quiet, --check and
+    --move-time-limit, in that order."""
     for option in reversed(
         (
             games_option,
             seed_option,
             workers_option,
+            backend_option,
+            scheduler_option,
             quiet_option,
             check_option,
             move_time_limit_option,
@@ -56,3 +95,11 @@ def simulation_options(command: Callable[..., Any]) -> Callable[..., Any]:
     ):
         command = option(command)
     return command
+
+
+def check_placement(backend: str, scheduler: str | None) -> None:
+    """--scheduler only means something with --backend dask."""
+    if scheduler is not None and backend != "dask":
+        from balancer.errors import UserError
+
+        raise UserError("a scheduler is for --backend dask", key="--scheduler")

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from balancer.cli.base import command
-from balancer.cli.options import simulation_options
+from balancer.cli.options import check_placement, simulation_options
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
 
@@ -26,6 +26,8 @@ def run(
     games: int | None,
     seed: int | None,
     workers: int,
+    backend: str,
+    scheduler: str | None,
     out: str | None,
     quiet: bool,
     check: bool,
@@ -34,13 +36,23 @@ def run(
     """Simulate VARIANTS and write a report folder for each."""
     if out is not None and len(variants) > 1:
         raise UserError("--out takes one variant; give each its own run", key="--out")
+    check_placement(backend, scheduler)
     import balancer
     from balancer.report.build import headline
 
     loaded = [balancer.load_variant(path, games=games, seed=seed) for path in variants]
     for variant in loaded:
         folder = Path(out) if out is not None else Path("reports") / variant.name
-        report = simulate(variant, folder, workers, quiet, check, move_time_limit)
+        report = simulate(
+            variant,
+            folder,
+            workers,
+            quiet,
+            check,
+            move_time_limit,
+            backend=backend,
+            scheduler=scheduler,
+        )
 
         click.echo(headline(report.report))
         click.echo(f"\nreport: {folder}/")

@@ -27,6 +27,8 @@ def simulate(
     check: bool = False,
     move_time_limit: float | None = None,
     what: str = "",
+    backend: str = "local",
+    scheduler: str | None = None,
 ) -> Report:
     """Play every game of `variant`, write the report folder and return the Report.
 
@@ -47,6 +49,8 @@ def simulate(
                 move_time_limit=move_time_limit,
                 progress=advance,
                 started=progress.started,
+                backend=backend,
+                scheduler=scheduler,
             )
         except GameFault as fault:
             where = f" ({what})" if what else ""

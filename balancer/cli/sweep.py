@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from balancer.cli.base import command
-from balancer.cli.options import simulation_options
+from balancer.cli.options import check_placement, simulation_options
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
 
@@ -40,6 +40,8 @@ def sweep(
     games: int | None,
     seed: int | None,
     workers: int,
+    backend: str,
+    scheduler: str | None,
     quiet: bool,
     check: bool,
     move_time_limit: float,
@@ -62,6 +64,7 @@ def sweep(
     from balancer.config.variant import load
     from balancer.report.folder import check_target, write_folder
 
+    check_placement(backend, scheduler)
     base = load(variant_path).with_overrides(games=games, seed=seed)
     parsed = [parse_setting(text, base) for text in settings]
     names = [name for name, _ in parsed]
@@ -94,6 +97,8 @@ def sweep(
                 check,
                 move_time_limit,
                 what=f"sweep point {label}",
+                backend=backend,
+                scheduler=scheduler,
             )
             rows.append(headline_row(point, report.report))
             if index == 0 and figure not in rows[0]:

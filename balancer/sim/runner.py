@@ -3,20 +3,16 @@
 Game i depends only on (seed, i) (see engine.derive_rng), so the games can be
 split into chunks and spread over any number of processes: the result is the
 same table, in game order, whatever the worker count or chunk size. A backend
-is anything that maps a function over chunks and yields results in order; the
-local ones are in-process and a process pool. A cluster backend (Dask) plugs
-in the same way.
+(sim/backends/) maps a function over chunks and yields results in order: in
+this process, forked worker processes, or a Dask cluster.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import functools
 import os
-import signal
-import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from typing import Any
 
 import numpy as np
@@ -139,76 +135,31 @@ Started = Callable[[int], None]
 
 # A backend plays chunks and yields their results in chunk order, and calls
 # `started` (if given) once its workers are up. Game i's record depends only
-# on (seed, i), so any backend gives the same table.
+# on (seed, i), so any backend gives the same table. They live in
+# sim/backends/; this is the one place that picks one.
 Backend = Callable[[Sequence[Chunk], int, Started | None], Iterator[ChunkResult]]
 
 
-def in_process(
-    chunks: Sequence[Chunk], workers: int = 1, started: Started | None = None
-) -> Iterator[ChunkResult]:
-    if started is not None:
-        started(1)
-    for chunk in chunks:
-        yield play_chunk(chunk)
+def pick_backend(
+    variant: Variant, workers: int, backend: str = "local", scheduler: str | None = None
+) -> Backend:
+    """`local`: in-process for one worker, else forked workers; `dask`: a Dask cluster.
 
-
-def _worker(chunks: Sequence[Chunk], results: Connection) -> None:
-    """A worker process: play its share of the chunks, send each result back in order."""
-    # The parent handles Ctrl-C and SIGTERM and ends the workers; a worker just
-    # stops when told, without a traceback of its own.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    try:
-        for chunk in chunks:
-            results.send(("ok", play_chunk(chunk)))
-    except GameFault as fault:
-        results.send(("fault", fault))
-    except BaseException:
-        results.send(("bug", traceback.format_exc()))
-    finally:
-        results.close()
-
-
-def process_pool(
-    chunks: Sequence[Chunk], workers: int, started: Started | None = None
-) -> Iterator[ChunkResult]:
-    """Chunks dealt round-robin to `workers` processes, results yielded in chunk order.
-
-    A plain set of processes rather than multiprocessing.Pool: on an interrupt
-    or a fault every worker is killed at once, where a Pool waits for its
-    workers' current chunks and its handler threads.
+    A plugin bot never runs in this process, even with one worker: a plugin
+    that forks, or hangs on to file descriptors, can't then keep the run from
+    ending.
     """
-    context = multiprocessing.get_context("fork")
-    workers = min(workers, len(chunks))
-    pipes, procs = [], []
-    try:
-        for k in range(workers):
-            receive, send = context.Pipe(duplex=False)
-            proc = context.Process(target=_worker, args=(chunks[k::workers], send), daemon=True)
-            proc.start()
-            send.close()  # the parent keeps only the reading end
-            pipes.append(receive)
-            procs.append(proc)
-        if started is not None:
-            started(workers)
-        for j in range(len(chunks)):
-            try:
-                kind, payload = pipes[j % workers].recv()
-            except EOFError:
-                raise RuntimeError(f"worker {j % workers} died without a result") from None
-            if kind == "fault":
-                raise payload
-            if kind == "bug":
-                raise RuntimeError(f"a worker failed:\n{payload}")
-            yield payload
-    finally:
-        for proc in procs:
-            if proc.is_alive():
-                proc.kill()
-        for proc in procs:
-            proc.join()
-        for pipe in pipes:
-            pipe.close()
+    if backend == "dask":
+        from balancer.sim.backends import dask
+
+        modules = sorted({s.bot.partition(":")[0] for s in variant.seats if ":" in s.bot})
+        return functools.partial(dask.cluster_map, play_chunk, scheduler=scheduler, modules=modules)
+    from balancer.sim.backends import local
+
+    plugins = any(bot_registry.is_plugin(s.bot) for s in variant.seats)
+    if workers <= 1 and not plugins:
+        return functools.partial(local.in_process, play_chunk)
+    return functools.partial(local.process_pool, play_chunk)
 
 
 @dataclass
@@ -251,18 +202,20 @@ def run(
     plugin_move_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT,
     progress: Callable[[int], None] | None = None,
     started: Started | None = None,
-    backend: Backend | None = None,
+    backend: str | Backend = "local",
+    scheduler: str | None = None,
 ) -> RunResult:
     """Play every game of the variant; `progress(n)` is told of each n games done,
     and `started(workers)` once the workers are up and playing.
 
-    `backend` maps chunks to results in chunk order; by default in-process for
-    one worker and a process pool for more.
+    `backend` is "local" (this machine, `workers` processes), "dask" (a
+    local Dask cluster, or the one at `scheduler`), or any function mapping
+    chunks to results in chunk order.
     """
     check = check or os.environ.get(CHECK_ENV, "") not in ("", "0")
     chunks = chunks_for(variant, workers, check, plugin_move_limit)
-    if backend is None:
-        backend = in_process if workers <= 1 else process_pool
+    if isinstance(backend, str):
+        backend = pick_backend(variant, workers, backend, scheduler)
     results = backend(chunks, workers, started)
     played: list[ChunkResult] = []
     for result in results:

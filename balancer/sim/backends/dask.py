@@ -1,0 +1,171 @@
+"""The Dask backend: each chunk is a task on a Dask cluster; results come back in order.
+
+Imported only for `--backend dask` (`balancer --version` never pays for
+Dask). Without a scheduler address a LocalCluster is started for the run
+(worker processes on 127.0.0.1, no dashboard) and stopped after it; with
+one, the run uses that cluster and leaves it running.
+
+A task carries the chunk (the variant and a range of game numbers) and
+nothing else: a chunk is a pure function of it, so a task whose worker was
+lost is simply played again elsewhere, with the same result. Only a few
+tasks per worker are in flight ahead of the one the run waits for, so
+results don't pile up on the cluster while an early chunk is slow.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from balancer.errors import UserError
+
+C = TypeVar("C")
+R = TypeVar("R")
+
+# Times a task is retried after it raised (a lost worker's tasks are
+# rescheduled by the scheduler itself, see distributed.scheduler.allowed-failures).
+RETRIES = 3
+AHEAD_PER_WORKER = 4
+CONNECT_TIMEOUT = "20s"
+INSTALL_HINT = "every Dask worker needs balancer (the same version) and any plugin module"
+
+
+class WorkerSetupError(Exception):
+    """A worker lacks what the run needs (a plugin module, the right balancer): one line."""
+
+
+def cluster_map(
+    play: Callable[[C], R],
+    chunks: Sequence[C],
+    workers: int,
+    started: Callable[[int], None] | None = None,
+    *,
+    scheduler: str | None = None,
+    modules: Sequence[str] = (),
+) -> Iterator[R]:
+    """`play` over `chunks` as Dask tasks, results yielded in chunk order.
+
+    `workers` sizes a local cluster (ignored with `scheduler`); `modules` are
+    plugin modules every task imports first, so a worker without one says so.
+    """
+    with _client(scheduler, workers) as client:
+        if started is not None:
+            started(sum(client.nthreads().values()))
+        yield from _in_order(client, play, chunks, tuple(modules))
+
+
+@contextlib.contextmanager
+def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise UserError(
+            "--backend dask needs Dask: pip install 'balancer[dask]'", key="--backend"
+        ) from None
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise UserError(
+                f"can't reach a Dask scheduler at {scheduler}: {exc}", key="--scheduler"
+            ) from None
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    cluster = LocalCluster(
+        n_workers=max(1, workers),
+        threads_per_worker=1,  # the engines are Python: one game at a time per process
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        # The scheduler's own HTTP server (health, metrics) runs even without a
+        # dashboard: on the loopback and any free port, never a taken 8787.
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        silence_logs=logging.ERROR,
+    )
+    try:
+        client = Client(cluster)
+        try:
+            yield client
+        finally:
+            client.close()
+    finally:
+        cluster.close()
+
+
+def _in_order(
+    client: Any, play: Callable[[C], R], chunks: Sequence[C], modules: tuple[str, ...]
+) -> Iterator[R]:
+    import balancer
+
+    run = uuid.uuid4().hex[:12]
+    threads = max(1, sum(client.nthreads().values()))
+    ahead = max(2, threads * AHEAD_PER_WORKER)
+    pending: dict[int, Any] = {}
+    submitted = 0
+    try:
+        for cursor in range(len(chunks)):
+            while submitted < min(len(chunks), cursor + ahead):
+                pending[submitted] = client.submit(
+                    _task,
+                    play,
+                    chunks[submitted],
+                    modules,
+                    balancer.__version__,
+                    key=f"balancer-{run}-chunk-{submitted}",
+                    retries=RETRIES,
+                    pure=False,
+                )
+                submitted += 1
+            future = pending.pop(cursor)
+            try:
+                result = future.result()
+            except WorkerSetupError as exc:
+                raise UserError(str(exc)) from None
+            except ImportError as exc:  # the task itself couldn't be unpickled on a worker
+                raise UserError(
+                    f"a Dask worker can't import {exc.name!r}: {INSTALL_HINT}"
+                ) from None
+            future.release()
+            yield result
+    finally:
+        if pending:
+            client.cancel(list(pending.values()))
+
+
+def _task(play: Callable[[C], R], chunk: C, modules: tuple[str, ...], version: str) -> R:
+    """Runs on a worker: check it has what the run needs, then play the chunk."""
+    import balancer
+
+    if balancer.__version__ != version:
+        raise WorkerSetupError(
+            f"Dask worker {_where()} has balancer {balancer.__version__}, this run "
+            f"{version}: {INSTALL_HINT}"
+        )
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except Exception as exc:
+            raise WorkerSetupError(
+                f"plugin module {module!r} can't be imported on Dask worker {_where()} "
+                f"({type(exc).__name__}: {exc}): {INSTALL_HINT}"
+            ) from None
+    return play(chunk)
+
+
+def _where() -> str:
+    import socket
+
+    try:
+        from distributed import get_worker
+
+        address = get_worker().address
+    except (ImportError, ValueError):
+        address = "?"
+    return f"{address} (host {socket.gethostname()})"
