@@ -141,6 +141,15 @@ def test_compiled_bots_are_every_built_in_bot_and_params_are_data() -> None:
     assert (a.scores != b.scores).any()
 
 
+def test_the_sorting_network_sorts_any_6_values() -> None:
+    # The 0-1 principle: a comparator network that sorts every 0/1 input sorts all.
+    for bits in range(64):
+        values = [(bits >> k) & 1 for k in range(6)]
+        for hi, lo in K.SORT6:
+            values[hi], values[lo] = max(values[hi], values[lo]), min(values[hi], values[lo])
+        assert values == sorted(values, reverse=True), bits
+
+
 def test_a_chunk_is_the_same_games_wherever_it_starts() -> None:
     slots = [("expected", {}), ("random", {}), ("cautious", {"rank": 2})]
     whole = K.play_chunk(DEFAULTS, 3, 5, 0, 60, slots, True)
@@ -177,7 +186,7 @@ def step_both(py: kk.State, bots: Sequence[str], seed: int, game: int) -> int:
     players = [BOTS[name].factory() for name in bots]
     params = [K.encode_slots([(name, with_defaults(name, {}))])[1][0] for name in bots]
     moves = np.zeros(K.MAX_FREE + 1, dtype=np.int64)
-    scratch = np.zeros(8, dtype=np.int64)
+    scratch = np.zeros(16, dtype=np.int64)
     done = 0
     assert live(state, tables) == live(*K.from_state(py))
     while not py.is_terminal():

@@ -116,6 +116,24 @@ PAIR_I = np.array([i for i, _ in kk.PAIRS], dtype=np.int64)
 PAIR_J = np.array([j for _, j in kk.PAIRS], dtype=np.int64)
 LEFT_K = np.array([k for k, _ in kk.LEFTOVERS], dtype=np.int64)
 LEFT_M = np.array([m for _, m in kk.LEFTOVERS], dtype=np.int64)
+# A sorting network for 6 (12 comparators; checked by the 0-1 principle in
+# test_kk_kernel.py): after it, values are in descending order.
+SORT6 = (
+    (0, 5),
+    (1, 3),
+    (2, 4),
+    (1, 2),
+    (3, 4),
+    (0, 3),
+    (2, 5),
+    (0, 1),
+    (2, 3),
+    (4, 5),
+    (1, 2),
+    (3, 4),
+)
+NET_HI = np.array([hi for hi, _ in SORT6], dtype=np.int64)
+NET_LO = np.array([lo for _, lo in SORT6], dtype=np.int64)
 NUMBER = np.array(kk.NUMBER, dtype=np.int64)
 CLASS = np.array(kk.CLASS, dtype=np.int64)
 
@@ -191,6 +209,11 @@ def _discard(state: np.ndarray, card: int) -> None:
 @njit
 def _draw_pair(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> tuple[int, int]:
     """Two cards, or (-1, -1): half a chimera is none, so a lone card goes back on top."""
+    n = state[S_DECK_N]
+    if n >= 2:
+        # The common case, without the calls (each call with arrays costs refcounting).
+        state[S_DECK_N] = n - 2
+        return state[S_DECK + n - 1], state[S_DECK + n - 2]
     a = _draw(state, tables, streams)
     if a < 0:
         return -1, -1
@@ -271,7 +294,13 @@ def _breed(
     # The leftovers reach the discard before the refill (RULES.md §6).
     _discard(state, x)
     _discard(state, y)
-    r0, r1 = _draw_pair(state, tables, streams)
+    n = state[S_DECK_N]
+    if n >= 2:  # _draw_pair's common case, without the call
+        state[S_DECK_N] = n - 2
+        r0 = state[S_DECK + n - 1]
+        r1 = state[S_DECK + n - 2]
+    else:
+        r0, r1 = _draw_pair(state, tables, streams)
     state[f] = r0
     state[f + 1] = r1
     if r0 < 0:
@@ -425,38 +454,19 @@ def apply(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: in
         _replace_robot(state, tables, streams, seat)
     elif action != KEEP:
         _breed(state, tables, streams, seat, action)
-    state[S_TURN] += 1
+    turn = state[S_TURN] + 1
+    state[S_TURN] = turn
+    players = tables[T_PLAYERS]
+    if turn < players:
+        # _advance's common case, without the call: the next seat breeds.
+        after = (state[S_FIRST] + turn) % players
+        if state[S_FILLED] > 0 and not _is_robot(state, after):
+            state[S_SEAT] = after
+            return
     _advance(state, tables, streams)
 
 
 # -- the bots ---------------------------------------------------------------------
-
-
-@njit
-def _lottery(
-    state: np.ndarray, tables: np.ndarray, seat: int, action: int, out: np.ndarray
-) -> None:
-    """out[:6]: the 6 equally likely round scores of `action`, in PAIRS order (bots.lotteries)."""
-    total, key = _theme_total_key(state)
-    floor = tables[T_FLOOR] != 0
-    m0 = state[S_MINE + 2 * seat]
-    m1 = state[S_MINE + 2 * seat + 1]
-    if action == KEEP:
-        for p in range(6):
-            out[p] = _pair_score(tables, total, key, m0, m1)[0]
-    else:
-        c2 = state[S_FREE + 2 * action]
-        c3 = state[S_FREE + 2 * action + 1]
-        for p in range(6):
-            i = PAIR_I[p]
-            j = PAIR_J[p]
-            a = m0 if i == 0 else (m1 if i == 1 else c2)
-            b = m1 if j == 1 else (c2 if j == 2 else c3)
-            out[p] = _pair_score(tables, total, key, a, b)[0]
-    if floor:
-        for p in range(6):
-            if out[p] < 0:
-                out[p] = 0
 
 
 @njit
@@ -472,48 +482,86 @@ def bot_action(
 ) -> int:
     """What bot `bot` (a BOT_IDS value) in the seat to move picks from moves[:n].
 
-    `scratch` is an int64 work array of at least 6.
+    `scratch` is an int64 work array of at least 16. Scripted bots score each
+    move's 6 outcomes as bots.lotteries does (PAIRS order, then the floor);
+    the scoring is written out here rather than called, since every call
+    with array arguments costs reference counting.
     """
     seat = state[S_SEAT]
     if bot == 0:
         return moves[below(streams, 1 + seat, n)]
     if n == 1:
         return moves[0]
+    t0 = state[S_THEME]
+    t1 = state[S_THEME + 1]
+    theme_total = NUMBER[t0] + NUMBER[t1]
+    matches_at = T_MATCHES + (CLASS[t0] * 6 + CLASS[t1]) * 36
+    bonus1 = tables[T_BONUS1]
+    bonus2 = tables[T_BONUS2]
+    floor = tables[T_FLOOR] != 0
+    at = int(params[0]) - 1
+    # scratch[8 + i], scratch[12 + i]: number and colour class of card i of
+    # (mine0, mine1, free0, free1); a grey card's number is 0, no other's is.
+    for i in range(2):
+        card = state[S_MINE + 2 * seat + i]
+        scratch[8 + i] = NUMBER[card]
+        scratch[12 + i] = CLASS[card]
     best = moves[0]
-    first = True
     best_a = 0
     best_b = 0
-    at = int(params[0]) - 1
     for k in range(n):
         action = moves[k]
-        _lottery(state, tables, seat, action, scratch)
+        if action == KEEP:  # keeping: the same pair 6 times over
+            scratch[10] = scratch[8]
+            scratch[11] = scratch[9]
+            scratch[14] = scratch[12]
+            scratch[15] = scratch[13]
+        else:
+            for i in range(2):
+                card = state[S_FREE + 2 * action + i]
+                scratch[10 + i] = NUMBER[card]
+                scratch[14 + i] = CLASS[card]
         total = 0
+        worst = 0
         for p in range(6):
-            total += scratch[p]
+            if action == KEEP:
+                i = 0
+                j = 1
+            else:
+                i = PAIR_I[p]
+                j = PAIR_J[p]
+            na = scratch[8 + i]
+            nb = scratch[8 + j]
+            score = 0 if na == 0 or nb == 0 else abs(theme_total - na - nb)
+            matches = tables[matches_at + scratch[12 + i] * 6 + scratch[12 + j]]
+            if matches == 1:
+                score -= bonus1
+            elif matches == 2:
+                score -= bonus2
+            if floor and score < 0:
+                score = 0
+            scratch[p] = score
+            total += score
+            if p == 0 or score > worst:
+                worst = score
         if bot == 1:
-            # expected: (sum, worst) lowest, first in legal order on a tie.
-            worst = scratch[0]
-            for p in range(1, 6):
-                if scratch[p] > worst:
-                    worst = scratch[p]
+            # expected: the lowest (sum, worst), the first in legal order on a tie.
             ka = total
             kb = worst
         else:
-            # cautious: the rank-th worst of the 6, then the sum.
-            for p in range(1, 6):
-                v = scratch[p]
-                q = p - 1
-                while q >= 0 and scratch[q] < v:
-                    scratch[q + 1] = scratch[q]
-                    q -= 1
-                scratch[q + 1] = v
+            # cautious: the lowest (rank-th worst of the 6, sum). Sorted worst
+            # first by a sorting network: no data-dependent branches to mispredict.
+            for c in range(12):
+                x = scratch[NET_HI[c]]
+                y = scratch[NET_LO[c]]
+                scratch[NET_HI[c]] = max(x, y)
+                scratch[NET_LO[c]] = min(x, y)
             ka = scratch[at]
             kb = total
-        if first or ka < best_a or (ka == best_a and kb < best_b):
+        if k == 0 or ka < best_a or (ka == best_a and kb < best_b):
             best = action
             best_a = ka
             best_b = kb
-            first = False
     return best
 
 
@@ -538,7 +586,7 @@ def play_games(
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     streams = np.zeros((1 + players, 2), dtype=np.uint64)
     moves = np.zeros(MAX_FREE + 1, dtype=np.int64)
-    scratch = np.zeros(8, dtype=np.int64)
+    scratch = np.zeros(16, dtype=np.int64)
     for g in range(start, stop):
         init_streams(streams, seed, g)
         new_game(state, tables, streams)
