@@ -135,6 +135,8 @@ def test_compiled_bots_are_every_built_in_bot_and_params_are_data() -> None:
     assert params.dtype == np.float64 and params[0, 0] == 4.0
     with pytest.raises(ValueError, match="no compiled"):
         K.encode_slots([("pkg.mod:Bot", {})])
+    with pytest.raises(ValueError, match="at most 20 free chimeras"):
+        K.play_chunk({**DEFAULTS, "free_chimeras": 21}, 4, 0, 0, 1, [("random", {})] * 4, True)
     # Two ranks in one compiled function give different games somewhere.
     a = K.play_chunk(DEFAULTS, 1, 3, 0, 200, [("cautious", {"rank": 1})], False)
     b = K.play_chunk(DEFAULTS, 1, 3, 0, 200, [("cautious", {"rank": 6})], False)

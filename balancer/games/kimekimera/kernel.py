@@ -39,6 +39,12 @@ knob value is data, never a compile-time constant:
     [T_MATCHES, +1296)   theme classes * 36 + pair classes -> colour matches
                          under this rule set's grey_blocks_colour_bonus
 
+Speed: every call of a compiled function with array arguments costs
+reference counting (atomic increments and decrements of each array), which
+is most of a small kernel's time; so the common cases on the hot path (a
+pair drawn from a deck of 2 or more, the next seat breeding) are written
+out where they are needed, and the scripted bots score inline.
+
 The compiled bots (`BOT_IDS`) read what their seat can see and nothing else:
 the theme (S_THEME), their own chimera (S_MINE + 2 seat), the free chimeras
 (S_FREE) and the scoring knobs in the tables; `random` reads only the number
@@ -151,8 +157,9 @@ _MATCH_TABLES = {blocks: np.array(kk.MATCHES[blocks], dtype=np.int64) for blocks
 def encode_rules(rules: Mapping[str, Any], players: int) -> np.ndarray:
     """The tables for (rules, players): rules as `State` reads them (defaults filled in)."""
     rules = {**knobs.defaults(kk.KNOBS), **rules}
-    if not 1 <= players <= MAX_PLAYERS:
-        raise ValueError(f"Kimekimera is for 1 to {MAX_PLAYERS} players, not {players}")
+    reason = kk.unplayable(rules, players)
+    if reason is not None:
+        raise ValueError(reason)  # as State would: no deal could turn up a theme
     bonus = kk._check_colour_bonus(rules["colour_bonus"])
     tables = np.zeros(TABLES_SIZE, dtype=np.int64)
     tables[T_PLAYERS] = players
