@@ -174,6 +174,7 @@ def test_knobs_are_spelled_as_rules_md_with_their_defaults() -> None:
         ("breeding_optional", "rules"): False,
         ("leftover", "rules"): "discard",
         ("reshuffle_discards", "rules"): True,
+        ("robot_replacement", "rules"): "at_next_breeding",
         ("colour_bonus", "scoring"): {1: 3, 2: 7},
         ("grey_blocks_colour_bonus", "scoring"): True,
         ("floor_at_zero", "scoring"): False,
@@ -367,9 +368,24 @@ def test_breeding_optional_offers_keep_last_and_keep_changes_nothing() -> None:
 # -- robots -------------------------------------------------------------------
 
 
+AT_TURN = {"robot_replacement": "at_next_breeding"}
+AFTER = {"robot_replacement": "after_scoring"}
+BOTH = pytest.mark.parametrize("when", ["at_next_breeding", "after_scoring"])
+
+
+def replace_forced(state: State) -> int:
+    """Play every forced robot replacement due now; how many there were."""
+    done = 0
+    while not state.is_terminal() and state.legal_actions() == [kk.REPLACE]:
+        state.apply_action(kk.REPLACE)
+        done += 1
+    return done
+
+
 def test_a_robot_can_t_breed_scores_error_zero_and_gets_no_bonus() -> None:
+    # after_scoring: a dealt robot sits out round 1's breeding and scores it.
     state = lay(
-        {"rounds": 1},
+        {"rounds": 1, **AFTER},
         mine=[[GREY[0], c("r9")], cs("y5", "g5")],
         free=[cs("r1", "b9")],
         theme=cs("r5", "b7"),
@@ -384,38 +400,115 @@ def test_a_robot_can_t_breed_scores_error_zero_and_gets_no_bonus() -> None:
     assert record.events["colour_bonus_1"] == 0.0
 
 
-def test_grey_partner_counts_when_grey_does_not_block() -> None:
+def test_a_robot_dealt_at_the_start_is_replaced_on_its_turn_instead_of_breeding() -> None:
+    # at_next_breeding: round 1 is the dealt robot's next breeding. Even with a
+    # free chimera and keeping allowed, its one move is the replacement.
     state = lay(
-        {"rounds": 1, "grey_blocks_colour_bonus": False},
-        mine=[[GREY[0], c("r9")]],
+        {"rounds": 1, "breeding_optional": True, **AT_TURN},
+        mine=[[GREY[0], c("r9")], cs("y5", "g5")],
         free=[cs("r1", "b9")],
         theme=cs("r5", "b7"),
+        deck=cs("g1", "g2"),
+        rng=Picks(0),
     )
-    assert state.is_terminal()
-    assert state.record().scores == (-3.0,)
-    assert state.record().events["colour_bonus_1"] == 1.0
+    assert state.current_player() == 0 and state.legal_actions() == [kk.REPLACE]
+    for wrong in (0, KEEP):
+        with pytest.raises(ValueError):
+            state.apply_action(wrong)
+    free_before = list(state.free)
+    state.apply_action(kk.REPLACE)
+    assert list(pair(state, 0)) == cs("g1", "g2")
+    assert state.discard == [GREY[0], c("r9")]
+    assert state.free == free_before  # no breeding: the free chimeras are untouched
+    state.check_invariants()
+    assert state.current_player() == 1 and state.legal_actions() == [0, KEEP]
+    with pytest.raises(ValueError):
+        state.apply_action(kk.REPLACE)  # only a robot is replaced
+    state.apply_action(0)  # keeps y5+g5
+    record = state.record()
+    # g1+g2: sum 3, error 9, no colour; y5+g5: error 2.
+    assert record.scores == (9.0, 2.0)
+    assert record.events["exact_hits"] == 0.0 and record.events["robots_made"] == 0.0
 
 
-def test_robots_are_replaced_in_seat_order_then_the_theme() -> None:
-    # Nobody can breed in round 1 (both robots), so it is scored at once.
+@BOTH
+def test_a_bred_robot_is_replaced_in_turn_order_with_the_other_breedings(when: str) -> None:
+    # Two players, one slot, two rounds. Round 1 from seat 0: seat 0 breeds
+    # y3+g12 with r1+grey and takes PAIRS[2] = (y3, grey), a robot; the refill
+    # is g1+g2. Seat 1 keeps y5+g5 (PAIRS[0]); refill g3+g4.
+    # Scores: robot 0 (exact), y5+g5 error 2.
+    deck = cs("g1", "g2", "g3", "g4", "g6", "g7", "g8", "g9", "g10", "g11")
     state = lay(
-        {"rounds": 2},
-        mine=[[GREY[0], c("r1")], [c("b1"), GREY[1]]],
+        {"rounds": 2, "robot_replacement": when},
+        mine=[cs("y3", "g12"), cs("y5", "g5")],
+        free=[[c("r1"), GREY[0]]],
+        theme=cs("r5", "b7"),
+        deck=deck,
+        rng=Picks(2, 0, 0, 0),
+    )
+    state.log = []
+    seen = []
+    while not state.is_terminal():
+        seat, legal = state.current_player(), state.legal_actions()
+        seen.append((seat, legal[0]))
+        state.apply_action(legal[0])
+        state.check_invariants()
+    record = state.record()
+    assert record.events["robots_made"] == 1.0
+    if when == "at_next_breeding":
+        # Theme 2 is g6+g7 (13, green+green). Round 2 from seat 1: seat 1 keeps
+        # y5+g5 again (refill g8+g9); then seat 0's turn replaces the robot by
+        # g10+g11, drawn after seat 1's refill. g10+g11 21: error 8, 2 matches:
+        # 1; y5+g5 10: error 3, 1 match: 0.
+        assert seen == [(0, 0), (1, 0), (1, 0), (0, kk.REPLACE)]
+        assert list(pair(state, 0)) == cs("g10", "g11")
+        assert list(slot(state, 0)) == cs("g8", "g9")
+        assert record.scores == (0.0 + 1.0, 2.0 + 0.0)
+        assert "  seat 0's robot y3+grey is replaced by g10+g11" in state.log
+    else:
+        # After round 1's scoring the robot is replaced by g6+g7, then theme 2 is
+        # g8+g9 (17, green+green). Round 2: seat 1 keeps (refill g10+g11), seat 0
+        # breeds g6+g7 with g10+g11 and keeps its own (PAIRS[0]).
+        # g6+g7 13: error 4, 2 matches: -3; y5+g5 10: error 7, 1 match: 4.
+        assert seen == [(0, 0), (1, 0), (1, 0), (0, 0)]
+        assert list(pair(state, 0)) == cs("g6", "g7")
+        assert record.scores == (0.0 - 3.0, 2.0 + 4.0)
+    assert record.events["exact_hits"] == 1.0
+
+
+def test_a_replacement_holding_grey_is_a_robot_for_that_round_and_replaced_next() -> None:
+    # at_next_breeding, one player, three rounds. Round 1: the dealt robot is
+    # replaced by grey+g2, a robot again: it scores 0. Theme 2 g3+g4 (7). Round
+    # 2: replaced again, by g5+g6 (11: error 4, 2 matches: -3). Theme 3 g7+g8
+    # (15). Round 3: at last a breeding (y1+y2 taken whole, PAIRS[2] would be
+    # g5+y2; PAIRS[0] keeps g5+g6: error 4, 2 matches: -3).
+    state = lay(
+        {"rounds": 3, **AT_TURN},
+        mine=[[GREY[0], c("r1")]],
         free=[cs("y1", "y2")],
         theme=cs("r5", "b7"),
-        deck=cs("g1", "g2", "g3", "g4", "g5", "g6"),
+        deck=[GREY[1], *cs("g2", "g3", "g4", "g5", "g6", "g7", "g8", "g9", "g10")],
+        rng=Picks(0),
     )
-    assert state.round == 1 and state.totals == [0, 0]
-    assert pair(state, 0) == (c("g1"), c("g2"))
-    assert pair(state, 1) == (c("g3"), c("g4"))
-    assert state.theme == cs("g5", "g6")
-    assert state.discard == [GREY[0], c("r1"), c("b1"), GREY[1], c("r5"), c("b7")]
+    assert state.legal_actions() == [kk.REPLACE]
+    state.apply_action(kk.REPLACE)
+    assert state.round == 1 and pair(state, 0) == (GREY[1], c("g2"))
+    assert state.totals == [0] and state.theme == cs("g3", "g4")
+    assert state.legal_actions() == [kk.REPLACE]
+    state.apply_action(kk.REPLACE)
+    assert state.round == 2 and list(pair(state, 0)) == cs("g5", "g6") and state.totals == [-3]
+    assert state.legal_actions() == [0]
+    state.apply_action(0)
+    record = state.record()
+    assert record.scores == (-6.0,)
+    assert record.events["exact_hits"] == 1.0
+    assert record.events["robots_made"] == 0.0  # dealt, not bred
     state.check_invariants()
 
 
 def test_a_robot_dealt_as_a_replacement_can_t_breed_either() -> None:
     state = lay(
-        {"rounds": 2},
+        {"rounds": 2, **AFTER},
         mine=[[GREY[0], c("r1")]],
         free=[cs("y1", "y2")],
         theme=cs("r5", "b7"),
@@ -429,6 +522,47 @@ def test_a_robot_dealt_as_a_replacement_can_t_breed_either() -> None:
     assert record.scores == (0.0,)
     assert record.events["exact_hits"] == 2.0
     assert record.events["robots_made"] == 0.0  # dealt, not bred
+
+
+def test_after_scoring_robots_are_replaced_in_seat_order_then_the_theme() -> None:
+    # Nobody can breed in round 1 (both robots), so it is scored at once.
+    state = lay(
+        {"rounds": 2, **AFTER},
+        mine=[[GREY[0], c("r1")], [c("b1"), GREY[1]]],
+        free=[cs("y1", "y2")],
+        theme=cs("r5", "b7"),
+        deck=cs("g1", "g2", "g3", "g4", "g5", "g6"),
+    )
+    assert state.round == 1 and state.totals == [0, 0]
+    assert pair(state, 0) == (c("g1"), c("g2"))
+    assert pair(state, 1) == (c("g3"), c("g4"))
+    assert state.theme == cs("g5", "g6")
+    assert state.discard == [GREY[0], c("r1"), c("b1"), GREY[1], c("r5"), c("b7")]
+    state.check_invariants()
+
+
+def test_at_next_breeding_robots_are_replaced_in_turn_order_not_seat_order() -> None:
+    # Two robots dealt; rounds 2 with rotation, first seat 1: seat 1's robot is
+    # replaced first (g1+g2), then seat 0's (g3+g4); the theme after scoring is
+    # g5+g6. Nothing is replaced after scoring.
+    state = lay(
+        {"rounds": 2, **AT_TURN},
+        mine=[[GREY[0], c("r1")], [c("b1"), GREY[1]]],
+        free=[()],
+        theme=cs("r5", "b7"),
+        deck=cs("g1", "g2", "g3", "g4", "g5", "g6"),
+        first=1,
+    )
+    assert state.current_player() == 1
+    assert replace_forced(state) == 2
+    assert list(pair(state, 1)) == cs("g1", "g2") and list(pair(state, 0)) == cs("g3", "g4")
+    assert state.theme == cs("g5", "g6")
+    assert state.discard == [c("b1"), GREY[1], GREY[0], c("r1"), c("r5"), c("b7")]
+    # Round 2 has no move (no robot left, no free chimera): the game is over.
+    # g3+g4 7 and g1+g2 3 against r5+b7 (12): errors 5 and 9, no colour; then
+    # against g5+g6 (11, green+green): errors 4 and 8, 2 matches: -3 and 1.
+    assert state.is_terminal() and state.totals == [5 - 3, 9 + 1]
+    state.check_invariants()
 
 
 def test_a_theme_drawn_with_grey_after_scoring_is_redrawn_whole() -> None:
@@ -455,41 +589,124 @@ def test_bred_robots_are_counted() -> None:
         assert state.record().events["robots_made"] == robots
 
 
-def test_without_reshuffle_a_robot_and_the_theme_stay_when_the_deck_is_empty() -> None:
+@BOTH
+def test_grey_partner_counts_when_grey_does_not_block(when: str) -> None:
+    # No deck to replace the robot from: it stays and scores under either value.
     state = lay(
-        {"rounds": 2, "reshuffle_discards": False},
+        {
+            "rounds": 1,
+            "grey_blocks_colour_bonus": False,
+            "reshuffle_discards": False,
+            "robot_replacement": when,
+        },
+        mine=[[GREY[0], c("r9")]],
+        free=[cs("r1", "b9")],
+        theme=cs("r5", "b7"),
+        rest="discard",
+    )
+    assert state.is_terminal()
+    assert state.record().scores == (-3.0,)
+    assert state.record().events["colour_bonus_1"] == 1.0
+
+
+@BOTH
+def test_without_reshuffle_a_robot_and_the_theme_stay_when_the_deck_is_empty(when: str) -> None:
+    state = lay(
+        {"rounds": 2, "reshuffle_discards": False, "robot_replacement": when},
         mine=[[GREY[0], c("r1")]],
         free=[cs("y1", "y2")],
         theme=cs("r5", "b7"),
         rest="discard",
     )
+    # No move at all: the robot can't be replaced, so it can't take its turn.
     assert state.is_terminal() and state.round == 2
     assert pair(state, 0) == (GREY[0], c("r1"))
     assert state.theme == cs("r5", "b7")
     assert state.record().scores == (0.0,)
+    assert state.record().events["exact_hits"] == 2.0
     state.check_invariants()
 
 
-def test_without_reshuffle_grey_themes_are_discarded_and_the_old_theme_stays() -> None:
+@BOTH
+def test_without_reshuffle_grey_themes_are_discarded_and_the_old_theme_stays(when: str) -> None:
     state = lay(
-        {"rounds": 2, "reshuffle_discards": False},
+        {"rounds": 2, "reshuffle_discards": False, "robot_replacement": when},
         mine=[[GREY[0], c("r1")], cs("y1", "y2")],
         free=[()],
         theme=cs("r5", "b7"),
         deck=[c("g1"), c("g2"), c("g3"), GREY[1]],
         rest="discard",
     )
-    # Round 1 scored at once; the robot takes g1+g2; g3+grey is no theme.
+    # at_next_breeding: seat 0's turn replaces the robot (g1+g2); after_scoring:
+    # round 1 is scored at once and then the robot takes g1+g2. Either way
+    # g3+grey is no theme, and the deck is dry.
+    assert replace_forced(state) == (1 if when == "at_next_breeding" else 0)
     assert pair(state, 0) == (c("g1"), c("g2"))
     assert state.theme == cs("r5", "b7")
     assert state.discard[-4:] == [GREY[0], c("r1"), c("g3"), GREY[1]]
     assert state.is_terminal()
+    # at_next_breeding: g1+g2 scores round 1 (error 9) and round 2; after_scoring:
+    # the robot scores round 1 (0), g1+g2 round 2. y1+y2: error 9 twice.
+    assert state.totals == ([18, 18] if when == "at_next_breeding" else [9, 18])
     state.check_invariants()
+
+
+def test_without_reshuffle_a_robot_is_replaced_once_the_deck_has_two_cards_only() -> None:
+    # at_next_breeding, 1 card in the deck: too few for a chimera, so no move.
+    state = lay(
+        {"rounds": 1, "reshuffle_discards": False, **AT_TURN},
+        mine=[[GREY[0], c("r1")]],
+        free=[()],
+        theme=cs("r5", "b7"),
+        deck=[c("g1")],
+        rest="discard",
+    )
+    assert state.is_terminal() and pair(state, 0) == (GREY[0], c("r1"))
+    assert state.deck == [c("g1")]
+
+
+def test_at_next_breeding_a_replacement_may_reshuffle_the_robot_in() -> None:
+    # The deck is empty: the robot reaches the discard first, so the
+    # replacement's draw reshuffles it (and the rest of the discard) in.
+    state = lay(
+        {"rounds": 1, **AT_TURN},
+        mine=[[GREY[0], c("r1")]],
+        free=[()],
+        theme=cs("r5", "b7"),
+        rest="discard",
+        rng=Stream(5, 0, 0),
+    )
+    assert state.legal_actions() == [kk.REPLACE]
+    state.apply_action(kk.REPLACE)
+    assert state.events["reshuffles"] == 1
+    # All 50 cards but the theme and the new chimera were in the discard, the robot too.
+    assert len(state.deck) == 54 - 2 - 2 and state.discard == []
+    state.check_invariants()
+
+
+@BOTH
+def test_a_robot_made_in_the_last_round_simply_scores(when: str) -> None:
+    state = lay(
+        {"rounds": 1, "robot_replacement": when},
+        mine=[cs("y3", "g12")],
+        free=[[c("r1"), GREY[0]]],
+        theme=cs("r5", "b7"),
+        deck=cs("g1", "g2", "g3", "g4"),
+        rng=Picks(2),  # (y3, grey)
+    )
+    state.apply_action(0)
+    assert state.is_terminal()
+    assert pair(state, 0) == (c("y3"), GREY[0])
+    assert state.theme == cs("r5", "b7")
+    assert state.discard == cs("g12", "r1") and list(slot(state, 0)) == cs("g1", "g2")
+    record = state.record()
+    assert record.scores == (0.0,) and record.length == 1
+    assert record.events["robots_made"] == 1.0 and record.events["exact_hits"] == 1.0
 
 
 def test_after_the_last_round_nothing_is_replaced_and_no_theme_drawn() -> None:
     state = lay(
-        {"rounds": 1},
+        {"rounds": 1, **AFTER},
         mine=[[GREY[0], c("r1")]],
         free=[cs("y1", "y2")],
         theme=cs("r5", "b7"),
@@ -522,9 +739,10 @@ def test_the_first_player_rotates_each_round() -> None:
     assert fixed == [0, 1, 2] * 3
 
 
-def test_rotation_with_a_robot_skips_it_where_it_sits() -> None:
+@BOTH
+def test_rotation_with_a_robot(when: str) -> None:
     state = lay(
-        {"rounds": 2},
+        {"rounds": 2, "robot_replacement": when},
         mine=[cs("y3", "g12"), [GREY[0], c("r1")], cs("y5", "g5")],
         free=[cs("r2", "b9"), cs("r3", "b3")],
         theme=cs("r5", "b7"),
@@ -535,8 +753,12 @@ def test_rotation_with_a_robot_skips_it_where_it_sits() -> None:
     while not state.is_terminal():
         seen.append(state.current_player())
         state.apply_action(state.legal_actions()[0])
-    # Round 1 from seat 0 (seat 1 a robot); round 2 from seat 1 (replaced by then).
-    assert seen == [0, 2, 1, 2, 0]
+    if when == "at_next_breeding":
+        # Round 1 from seat 0: seat 1's turn replaces its robot; round 2 from seat 1.
+        assert seen == [0, 1, 2, 1, 2, 0]
+    else:
+        # Round 1 from seat 0, seat 1 skipped; round 2 from seat 1 (replaced by then).
+        assert seen == [0, 2, 1, 2, 0]
 
 
 def test_lowest_total_wins_and_ties_share() -> None:
@@ -562,12 +784,15 @@ def test_floor_at_zero_in_a_game() -> None:
     assert lay({"rounds": 2, "floor_at_zero": True}, **laid).record().scores == (0.0, 6.0)
 
 
-def test_events_are_counted_per_player_round() -> None:
+@BOTH
+def test_events_are_counted_per_player_round(when: str) -> None:
+    # No deck: the robot stays and scores under either robot_replacement.
     state = lay(
-        {"rounds": 1},
+        {"rounds": 1, "reshuffle_discards": False, "robot_replacement": when},
         mine=[[GREY[0], c("y1")], cs("r1", "b11"), cs("r2", "y3"), cs("g1", "y2")],
         free=[()],
         theme=cs("r5", "b7"),
+        rest="discard",
     )
     assert state.record().events == {
         "colour_bonus_1": 1.0,  # r2+y3
@@ -655,6 +880,7 @@ rule_sets = st.fixed_dictionaries(
         "breeding_optional": st.booleans(),
         "leftover": st.sampled_from(["discard", "free"]),
         "reshuffle_discards": st.booleans(),
+        "robot_replacement": st.sampled_from(["at_next_breeding", "after_scoring"]),
         "colour_bonus": st.sampled_from([{1: 3, 2: 7}, {1: 0, 2: 0}, {1: 4, 2: 9}]),
         "grey_blocks_colour_bonus": st.booleans(),
         "floor_at_zero": st.booleans(),
@@ -738,6 +964,7 @@ def test_shipped_variants_load_and_the_base_states_every_knob() -> None:
             "kk-4p-bonus-4-9.yaml",
             "kk-4p-grey-partner-counts.yaml",
             "kk-4p-no-reshuffle.yaml",
+            "kk-4p-robot-after-scoring.yaml",
         ]
     )
     loaded = {name: variant.load(VARIANTS / name) for name in names}
@@ -749,6 +976,9 @@ def test_shipped_variants_load_and_the_base_states_every_knob() -> None:
     assert loaded["kk-4p-bonus-4-9.yaml"].rules["colour_bonus"] == {1: 4, 2: 9}
     assert loaded["kk-4p-grey-partner-counts.yaml"].rules["grey_blocks_colour_bonus"] is False
     assert loaded["kk-4p-no-reshuffle.yaml"].rules["reshuffle_discards"] is False
+    after = loaded["kk-4p-robot-after-scoring.yaml"]
+    assert after.rules["robot_replacement"] == "after_scoring"
+    assert (after.players, {s.bot for s in after.seats}) == (4, {"expected"})
     for v in loaded.values():
         changed = {k for k in DEFAULTS if v.rules[k] != DEFAULTS[k]}
         assert len(changed) <= 1

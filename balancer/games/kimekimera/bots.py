@@ -8,6 +8,9 @@ default rank 2, the 2nd-worst, which ignores the single unluckiest pick).
 Ties are broken by the other figure (the worst case for `expected`, the mean
 for `cautious`), then by the order of the legal moves, so play is
 deterministic. Neither looks at later rounds or at rivals.
+
+A robot's turn (`REPLACE`, its only legal move) is never a decision: the
+engine doesn't ask, and a bot asked anyway with one legal move returns it.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ class Expected:
     """The lowest exact expected round score."""
 
     def act(self, view: View, legal: Sequence[int], rng: Stream) -> int:
+        if len(legal) == 1:
+            return legal[0]  # forced (a robot's REPLACE has no lottery)
         best, best_key = legal[0], None
         for action, scores in zip(legal, lotteries(view, legal), strict=True):
             key = (sum(scores), max(scores))
@@ -58,6 +63,8 @@ class Cautious:
         self.rank = rank
 
     def act(self, view: View, legal: Sequence[int], rng: Stream) -> int:
+        if len(legal) == 1:
+            return legal[0]  # forced (a robot's REPLACE has no lottery)
         at = self.rank - 1
         best, best_key = legal[0], None
         for action, scores in zip(legal, lotteries(view, legal), strict=True):

@@ -14,8 +14,16 @@ and every open point is a knob listed in `KNOBS`):
   are mixed and 2 taken at random (each of the 6 pairs with chance 1/6) as
   the new my chimera; the other 2 go to the discard, then the slot is refilled
   from the deck (`leftover: discard`), or the other 2 become that slot's free
-  chimera (`leftover: free`). A player whose chimera holds a grey card, or who
-  finds no free chimera, can't breed and is skipped.
+  chimera (`leftover: free`). A player who finds no free chimera can't breed
+  and is skipped.
+- Robots (a my chimera holding a grey card, bred or dealt) can't breed.
+  With `robot_replacement: at_next_breeding` (the seed's 「次の配合では…処分し、
+  山札から新しくマイキメラを補充する」) the robot's owner, on their turn, discards it
+  and draws a new my chimera instead of breeding; a replacement that holds
+  grey again is a robot for this round's scoring and is replaced at the
+  owner's next turn. A robot dealt at the start is replaced on its owner's
+  turn in round 1. With `after_scoring` a robot's owner is skipped, and robots
+  are replaced right after each round's scoring (see Scoring).
 - Drawing: a draw that finds the deck empty shuffles the discard into a new
   deck (`reshuffle_discards`); without it the draw gets nothing.
 - Scoring, each player: error = |theme sum - my sum|, 0 if the chimera holds a
@@ -23,9 +31,9 @@ and every open point is a knob listed in `KNOBS`):
   cards to the chimera's two cards by shared colour (rainbow has every colour,
   grey none), 0 for a chimera with grey when `grey_blocks_colour_bonus`;
   round score = error - colour_bonus[matches], floored at 0 when
-  `floor_at_zero`. Then (not after the last round) each robot chimera is
-  discarded and replaced from the deck, in seat order, and the theme is
-  discarded and a new one turned up.
+  `floor_at_zero`. Then (not after the last round), with `robot_replacement:
+  after_scoring` only, each robot chimera is discarded and replaced from the
+  deck, in seat order; then the theme is discarded and a new one turned up.
 - Lowest total after the last round wins; ties share.
 
 Points RULES.md leaves open, settled here:
@@ -38,6 +46,19 @@ Points RULES.md leaves open, settled here:
   error of 0), and a theme that can't be replaced stays for the next round
   (grey themes drawn while trying are discarded), so a game always lasts
   `rounds` rounds.
+- A robot's turn under `at_next_breeding` is a forced move, `REPLACE` (-2):
+  the only legal action, so the engine plays it without asking the bot (and
+  without a bot draw), and the play-by-play shows it where it happens. It is
+  a move rather than a silent step of the turn loop so that a state is never
+  left half way through a turn's chance draws, and a log attached after the
+  deal still sees the robot that was dealt. When the robot can't be replaced
+  (`reshuffle_discards: false` and fewer than 2 cards in the deck) there is
+  no move: its owner is skipped, as one with no free chimera is.
+- `robots_made` counts breedings whose new chimera holds grey (RULES.md §5:
+  "a breeding"), not replacements (nor the deal) that draw a grey card:
+  those are the deck's doing, not a breeding choice's, and the count stays
+  the same figure under both `robot_replacement` values (and the one the
+  reference in tests/reference reads).
 - `unplayable` asks for 6 cards left in the deck after the my and free
   chimeras are dealt: a theme is then always found at setup, even when both
   grey cards come up in separate pairs.
@@ -53,8 +74,8 @@ Card encoding (a card is an int 0..53):
 copies). Colours are bit sets (red 1, blue 2, yellow 4, green 8; rainbow 15;
 grey 0), so "do these cards share a colour" is one AND.
 
-Decisions: the action is a free-chimera slot index, or `KEEP` (-1) when
-breeding is optional.
+Actions: a free-chimera slot index, or `KEEP` (-1) when breeding is
+optional, or `REPLACE` (-2), a robot's forced replacement (above).
 """
 
 from __future__ import annotations
@@ -75,6 +96,7 @@ FIRST_GREY = 52
 COLOUR_LETTERS = "rbyg"
 
 KEEP = -1  # the action that keeps one's chimera (only when breeding is optional)
+REPLACE = -2  # a robot's forced move under robot_replacement: at_next_breeding
 
 # Number and colour bits per card, looked up in the hot paths.
 NUMBER: tuple[int, ...] = tuple(
@@ -298,6 +320,14 @@ KNOBS = (
         "the 2 cards a breeding doesn't take: discarded (slot refilled), or the slot's new chimera",
         ("discard", "free"),
     ),
+    knobs.choice(
+        "robot_replacement",
+        "rules",
+        "at_next_breeding",
+        "a robot (a my chimera holding grey) is replaced on its owner's next turn instead of"
+        " breeding, or right after each round's scoring (then its owner breeds next turn)",
+        ("at_next_breeding", "after_scoring"),
+    ),
     knobs.boolean(
         "reshuffle_discards",
         "rules",
@@ -378,6 +408,7 @@ class State:
         "optional",
         "leftover_free",
         "reshuffle",
+        "replace_at_turn",
         "grey_blocks",
         "floor",
         "bonus",
@@ -416,6 +447,7 @@ class State:
         self.optional = rules["breeding_optional"]
         self.leftover_free = rules["leftover"] == "free"
         self.reshuffle = rules["reshuffle_discards"]
+        self.replace_at_turn = rules["robot_replacement"] == "at_next_breeding"
         self.grey_blocks = rules["grey_blocks_colour_bonus"]
         self.floor = rules["floor_at_zero"]
         bonus = _check_colour_bonus(rules["colour_bonus"])
@@ -513,8 +545,11 @@ class State:
         return self.seat
 
     def legal_actions(self) -> list[int]:
-        if self.seat < 0:
+        seat = self.seat
+        if seat < 0:
             return []
+        if self._is_robot(seat):
+            return [REPLACE]  # _advance stops at a robot only when it can be replaced
         free = self.free
         actions = [slot for slot in range(self.n_free) if free[2 * slot] >= 0]
         if self.optional:
@@ -525,7 +560,14 @@ class State:
         seat = self.seat
         if seat < 0:
             raise ValueError("the game is over")
-        if action == KEEP:
+        robot = self._is_robot(seat)
+        if robot or action == REPLACE:
+            if not (robot and action == REPLACE):
+                raise ValueError(
+                    f"seat {seat}'s robot must be replaced" if robot else "only a robot is replaced"
+                )
+            self._replace_robot(seat)
+        elif action == KEEP:
             if not self.optional:
                 raise ValueError("breeding is not optional: keeping is not a move")
             if self._log is not None:
@@ -583,8 +625,12 @@ class State:
         if self.filled != sum(1 for slot in range(self.n_free) if free[2 * slot] >= 0):
             raise InvariantError(f"{self.filled} free chimeras counted, not as many laid")
         seat = self.seat
-        if seat >= 0 and not self._can_breed(seat):
-            raise InvariantError(f"seat {seat} is asked to breed but can't")
+        if seat >= 0:
+            if self._is_robot(seat):
+                if not (self.replace_at_turn and self._can_replace()):
+                    raise InvariantError(f"seat {seat}'s robot is to be replaced but can't")
+            elif not self._can_breed(seat):
+                raise InvariantError(f"seat {seat} is asked to breed but can't")
 
     def clone(self) -> State:
         other = State.__new__(State)
@@ -650,11 +696,32 @@ class State:
 
     # -- a round ----------------------------------------------------------
 
-    def _can_breed(self, seat: int) -> bool:
+    def _is_robot(self, seat: int) -> bool:
         mine = self.mine
-        if mine[2 * seat] >= FIRST_GREY or mine[2 * seat + 1] >= FIRST_GREY:
-            return False
-        return self.filled > 0
+        return mine[2 * seat] >= FIRST_GREY or mine[2 * seat + 1] >= FIRST_GREY
+
+    def _can_breed(self, seat: int) -> bool:
+        return self.filled > 0 and not self._is_robot(seat)
+
+    def _can_replace(self) -> bool:
+        # With a reshuffle the robot's own 2 cards are in the discard by the
+        # time its replacement is drawn, so the draw can't fail.
+        return self.reshuffle or len(self.deck) >= 2
+
+    def _replace_robot(self, seat: int) -> None:
+        """The robot is discarded and a new my chimera drawn (the caller checked _can_replace)."""
+        mine = self.mine
+        a, b = mine[2 * seat], mine[2 * seat + 1]
+        self.discard.append(a)
+        self.discard.append(b)
+        pair = self._draw_pair()
+        assert pair is not None
+        mine[2 * seat], mine[2 * seat + 1] = pair
+        if self._log is not None:
+            self._log.append(
+                f"  seat {seat}'s robot {describe_pair(a, b)} is replaced by {describe_pair(*pair)}"
+                + (" (a robot)" if max(pair) >= FIRST_GREY else "")
+            )
 
     def _advance(self) -> None:
         """Move on to the next seat with a decision, scoring rounds as they end."""
@@ -662,7 +729,11 @@ class State:
         while self.round < self.rounds:
             while self.turn < players:
                 seat = (self.first + self.turn) % players
-                if self._can_breed(seat):
+                if self._is_robot(seat):
+                    if self.replace_at_turn and self._can_replace():
+                        self.seat = seat  # the forced move REPLACE
+                        return
+                elif self.filled > 0:
                     self.seat = seat
                     return
                 if self._log is not None:
@@ -746,25 +817,17 @@ class State:
                 )
 
     def _next_round(self) -> None:
-        """After scoring: robots replaced in seat order, then a new theme; rotate the lead."""
-        mine, discard = self.mine, self.discard
+        """After scoring: (after_scoring only) robots replaced in seat order, then a new
+        theme; rotate the lead."""
+        discard = self.discard
         log = self._log
         for seat in range(self.players):
-            a, b = mine[2 * seat], mine[2 * seat + 1]
-            if a < FIRST_GREY and b < FIRST_GREY:
+            if self.replace_at_turn or not self._is_robot(seat):
                 continue
-            if not self.reshuffle and len(self.deck) < 2:
-                if log is not None:
-                    log.append(f"  seat {seat}'s robot stays: the deck is empty")
-                continue
-            discard.append(a)
-            discard.append(b)
-            # With a reshuffle the robot's own cards are in the discard, so this draw succeeds.
-            pair = self._draw_pair()
-            assert pair is not None
-            mine[2 * seat], mine[2 * seat + 1] = pair
-            if log is not None:
-                log.append(f"  seat {seat}'s robot is replaced by {describe_pair(*pair)}")
+            if self._can_replace():
+                self._replace_robot(seat)
+            elif log is not None:
+                log.append(f"  seat {seat}'s robot stays: the deck is empty")
         old0, old1 = self.theme
         if self.reshuffle:
             # Discarded first, so a reshuffle for the new theme takes the old one in.
@@ -789,9 +852,10 @@ class State:
         return describe_pair(cards[2 * index], cards[2 * index + 1])
 
     def _why_not(self, seat: int) -> str:
-        mine = self.mine
-        if mine[2 * seat] >= FIRST_GREY or mine[2 * seat + 1] >= FIRST_GREY:
-            return f"{self._pair(mine, seat)} is a robot"
+        if self._is_robot(seat):
+            if self.replace_at_turn:
+                return f"{self._pair(self.mine, seat)} is a robot, and the deck can't replace it"
+            return f"{self._pair(self.mine, seat)} is a robot"
         return "no free chimera"
 
     def _log_round_start(self) -> None:
@@ -843,7 +907,7 @@ SPEC = GameSpec(
     events=EVENTS,
     higher_is_better=False,
     length_unit="rounds",
-    rules_version=1,
+    rules_version=2,
     new_state=new_state,
     unplayable=unplayable,
 )
