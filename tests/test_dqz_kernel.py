@@ -339,3 +339,29 @@ def test_plain_python_kernel_gives_identical_results(changes: dict) -> None:
     assert cols.scores.tolist() == scores
     assert cols.length.tolist() == length
     assert cols.events.tolist() == events
+
+
+def test_heuristic_tie_break_between_equal_safe_leads() -> None:
+    """A black soldier triple and a black chariot-horse-cannon: both size 3, strength 0.
+
+    Nothing unseen beats either (three red soldiers and both generals are
+    captured, and both red cannons), so both are safe leads of the most cards;
+    bots.py's max() keeps the first in table order, the triple.
+    """
+    state = new()
+    hands = [
+        ["bS", "bS", "bS", "bR", "bH", "bC"],
+        ["bS", "bS", "bC", "bH", "bE", "bE"],
+        ["bR", "bA", "bA", "rS", "rS", "rA"],
+        ["rH", "rH", "rR", "rR", "rE", "rE"],
+    ]
+    arrange(state, hands, 0, [[], ["rS", "rS", "rS", "rG", "bG", "rC", "rC"], [], []])
+    legal = state.legal_actions()
+    triple, sequence = combo("bS", "bS", "bS"), combo("bR", "bH", "bC")
+    assert triple in legal and sequence in legal
+    python = BOTS["heuristic"].factory().act(state.view(0), legal, Stream(0, 0, 1))
+    array, tables = kn.from_python(state), kn.encode_rules(state.rules)
+    out = np.zeros(kn.MAX_LEGAL, dtype=np.int64)
+    n = kn.legal(array, tables, out)
+    params = kn.bot_arrays([("heuristic", {})])[1][0]
+    assert python == triple == kn.heuristic(array, tables, out, n, params)
