@@ -25,6 +25,7 @@ Everything a kernel touches is a flat numpy array, so a state can be copied
                          lead), its seat, cards led, cards left per hand,
                          last trick (0/1), face-up plays and face-down
                          discards this trick, tricks this deal, game over
+      S_PUBLIC_PACKED    S_PUBLIC packed (combos.pack)
       S_EVENTS   13      SPEC.events order, counts (max_multiplier a value)
       S_DECK     32      scratch for the shuffle of a deal
 
@@ -195,7 +196,8 @@ S_UP = S_DEAL + 13
 S_DOWN = S_DEAL + 14
 S_TRICKS = S_DEAL + 15
 S_OVER = S_DEAL + 16
-S_EVENTS = S_OVER + 1
+S_PUBLIC_PACKED = S_DEAL + 17
+S_EVENTS = S_PUBLIC_PACKED + 1
 N_EVENTS = len(EVENTS)
 S_DECK = S_EVENTS + N_EVENTS
 STATE_SIZE = S_DECK + N_CARDS
@@ -264,6 +266,9 @@ def can_beat(tables: np.ndarray, packed: np.int64, best: int) -> bool:
     """combos.can_beat_packed: whether any combination within `packed` beats `best`."""
     m = tables[R_MIXED]
     form = tables[T_FORM + best]
+    if form == SINGLE:
+        # Single `best` is kind `best`; every higher kind beats it.
+        return (packed >> np.int64(4 * (best + 1))) != 0
     row = T_BY_FORM + (m * N_FORMS + form) * BY_FORM_WIDTH
     for i in range(tables[T_ABOVE + m * N_COMBOS + best], tables[T_BY_FORM_N + m * N_FORMS + form]):
         if fits(packed, tables[T_MOVE_PACKED + tables[row + i]]):
@@ -414,6 +419,7 @@ def _new_deal(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, dealer
         state[S_SIZES + seat] = HAND
     for k in range(K):
         state[S_PUBLIC + k] = 0
+    state[S_PUBLIC_PACKED] = 0
     state[S_HAND_LEFT] = HAND
     state[S_TRICKS] = 0
     _start_trick(state, dealer)
@@ -476,6 +482,7 @@ def apply(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: in
     state[S_PACKED + seat] -= tables[T_MOVE_PACKED + action]
     state[S_SIZES + seat] -= size
     if face_up:
+        state[S_PUBLIC_PACKED] += tables[T_MOVE_PACKED + action]
         state[S_UP] += 1
     else:
         state[S_DOWN] += 1
@@ -544,10 +551,7 @@ def _end_deal(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, winner
 
 @njit
 def _unseen(state: np.ndarray, tables: np.ndarray, seat: int) -> np.int64:
-    public = np.int64(0)
-    for k in range(K):
-        public += state[S_PUBLIC + k] << np.int64(4 * k)
-    return tables[T_FULL_DECK] - state[S_PACKED + seat] - public
+    return tables[T_FULL_DECK] - state[S_PACKED + seat] - state[S_PUBLIC_PACKED]
 
 
 @njit
@@ -585,29 +589,31 @@ def heuristic(
     captured_any = state[S_NCAP + seat] > 0
     if state[S_BEST] < 0:
         size = state[S_SIZES + seat]
+        safe_lead = params[P_SAFE_LEAD] != 0
+        # One pass for bots.py's two: a safe lead of the whole hand wins wherever it
+        # stands, and otherwise the best sparing safe lead (max keeps the first of
+        # equal keys: most cards, then the weakest).
+        pick = -1
+        pick_size = 0
+        pick_strength = 0
         for i in range(n):
             c = moves[i]
-            if tables[T_MOVE_SIZE + c] == size and not can_beat(tables, unseen, c):
+            if can_beat(tables, unseen, c):
+                continue
+            c_size = tables[T_MOVE_SIZE + c]
+            if c_size == size:
                 return c
-        if params[P_SAFE_LEAD] != 0:
-            # Most cards, then the weakest: max keeps the first of equal keys.
-            pick = -1
-            pick_size = 0
-            pick_strength = 0
-            for i in range(n):
-                c = moves[i]
-                if can_beat(tables, unseen, c) or _uses_reserve(state, tables, seat, c, reserve):
-                    continue
-                c_size = tables[T_MOVE_SIZE + c]
-                c_strength = tables[T_STRENGTH + c]
-                if (
-                    pick < 0
-                    or c_size > pick_size
-                    or (c_size == pick_size and c_strength < pick_strength)
-                ):
-                    pick, pick_size, pick_strength = c, c_size, c_strength
-            if pick >= 0:
-                return pick
+            if not safe_lead or _uses_reserve(state, tables, seat, c, reserve):
+                continue
+            c_strength = tables[T_STRENGTH + c]
+            if (
+                pick < 0
+                or c_size > pick_size
+                or (c_size == pick_size and c_strength < pick_strength)
+            ):
+                pick, pick_size, pick_strength = c, c_size, c_strength
+        if pick >= 0:
+            return pick
         # The pool is the moves sparing the reserve, or all; then its singles, or all of it.
         spare_any = False
         for i in range(n):
@@ -801,6 +807,7 @@ def from_python(state: State) -> np.ndarray:
         out[S_SIZES + seat] = state.sizes[seat]
         out[S_CHIPS + seat] = state.chips[seat]
     out[S_PUBLIC : S_PUBLIC + K] = state.public
+    out[S_PUBLIC_PACKED] = dc.pack(state.public)
     out[S_DEAL] = state.deal
     out[S_DEALER] = state.dealer
     out[S_MULT] = state.multiplier
