@@ -4,7 +4,7 @@ The rules implemented, in brief (RULES.md is the authority; every open point is
 a knob listed in `KNOBS`):
 
 - 32 cards, black and red: general ×1, advisor, elephant, chariot, horse,
-  cannon ×2, soldier ×5 per suit (encoding and combinations: `dqz_combos`).
+  cannon ×2, soldier ×5 per suit (encoding and combinations: `combos.py`).
 - A deal: shuffle, 8 cards each; the dealer leads the first trick. The leader
   plays one combination: single, pair (two of one kind), triple / four / five
   (soldiers of one suit), or sequence (general-advisor-elephant or
@@ -29,7 +29,7 @@ a knob listed in `KNOBS`):
 - After each deal's payments the game ends if a player has at most `bust_at`
   chips, or after `max_deals` deals. Score: final chips (ties share).
 
-Decisions: an action is a move id of `dqz_combos` (an int): below
+Decisions: an action is a move id of `combos.py` (an int): below
 `DISCARD_BASE` a combination played face up, from `DISCARD_BASE` on a
 multiset of kinds discarded face down. Legal moves are listed in table order:
 combinations (form, then strength), then discards.
