@@ -16,7 +16,7 @@ from tests.helpers import Processes
 # cards and chips after every move, as `--check` does.
 os.environ[CHECK_ENV] = "1"
 
-from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import HealthCheck, settings
 
 # No test may depend on the machine's speed: hypothesis's per-example
 # deadline would fail a loaded machine, or the first call of a kernel while it

@@ -101,6 +101,7 @@ EVENTS = {
     "kimekimera": ["colour_bonus_1", "colour_bonus_2", "exact_hits", "robots_made", "reshuffles"],
     "da-qi-zi": [
         "deals",
+        "tricks",
         "busts",
         "max_multiplier",
         "dealer_wins",

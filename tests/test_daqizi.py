@@ -86,7 +86,7 @@ def test_spec_knobs_and_events() -> None:
     assert (spec.name, spec.short, spec.min_players, spec.max_players) == ("da-qi-zi", "dqz", 4, 4)
     assert {(k.name, k.section, k.default) for k in spec.knobs} == {
         ("mixed_suit_combos", "rules", False),
-        ("may_discard_when_able", "rules", True),
+        ("may_discard_when_able", "rules", False),
         ("no_capture_last_single_rule", "rules", True),
         ("first_dealer", "rules", "seat0"),
         ("max_deals", "rules", 16),
@@ -98,7 +98,7 @@ def test_spec_knobs_and_events() -> None:
         ("renchan_step", "scoring", 1),
         ("multiplier_cap", "scoring", None),
     }
-    assert spec.events[:2] == ("deals", "busts") and len(spec.events) == 12
+    assert spec.events[:3] == ("deals", "tricks", "busts") and len(spec.events) == 13
     assert spec.value_events == ("max_multiplier",)
     assert spec.unplayable(DEFAULTS, 4) is None
     assert spec.unplayable(DEFAULTS, 3) is not None
@@ -125,8 +125,41 @@ def test_leading_offers_every_combination_in_the_hand() -> None:
     assert state.legal_actions() == [combo("rS"), combo("bC"), combo("rS", "rS")]
 
 
-def test_beat_or_discard() -> None:
+def test_a_player_who_can_beat_must_beat_by_default() -> None:
+    """RULES.md §3 (the seed's マストフォロー): beating combinations only, no discard."""
     state = new()
+    assert state.may_discard is False
+    arrange(state, [["rC", "bS"], ["bH", "bS"], ["bS", "bS"], ["rR", "bC"]], 0)
+    play(state, combo("rC"))
+    # Seat 1's horse beats the red cannon; its soldier doesn't, and it may not discard.
+    assert state.legal_actions() == [combo("bH")]
+    with pytest.raises(ValueError):
+        state.apply_action(discard("bS"))
+    play(state, combo("bH"))
+    # Seat 2 can't beat: discards only (one distinct move, two soldiers alike).
+    assert state.legal_actions() == [discard("bS")]
+    play(state, discard("bS"))
+    # Seat 3 must beat the best so far (the horse), not the lead: only the chariot does.
+    assert state.legal_actions() == [combo("rR")]
+
+
+def test_must_beat_offers_every_beating_combination_and_only_of_the_led_form() -> None:
+    state = new()
+    arrange(
+        state,
+        [["bC", "bC", "bS"], ["rC", "rC", "bA"], ["bS", "bS", "rS"], ["rR", "bH", "bS"]],
+        0,
+    )
+    play(state, combo("bC", "bC"))
+    # Seat 1 holds one beating pair; its advisor single is another form.
+    assert state.legal_actions() == [combo("rC", "rC")]
+    play(state, combo("rC", "rC"))
+    # Seat 2's soldier pair is weaker than the red cannons: discards of two, each multiset once.
+    assert state.legal_actions() == [discard("bS", "bS"), discard("bS", "rS")]
+
+
+def test_may_discard_when_able_offers_beats_then_discards() -> None:
+    state = new(may_discard_when_able=True)
     arrange(state, [["rC", "bS"], ["bH", "bS"], ["bS", "bS"], ["rR", "bC"]], 0)
     play(state, combo("rC"))
     assert state.current_player() == 1
@@ -137,15 +170,27 @@ def test_beat_or_discard() -> None:
     play(state, discard("bS"))
     # Seat 3 must beat the best so far (the horse), not the lead.
     assert state.legal_actions() == [combo("rR"), discard("bC"), discard("rR")]
+    play(state, discard("rR"))
+    assert state.captured[1] == hand_of("bH"), "a discard by one who could beat wins nothing"
 
 
-def test_a_player_who_can_beat_must_when_discarding_is_barred() -> None:
-    state = new(may_discard_when_able=False)
-    arrange(state, [["rC", "bS"], ["bH", "bS"], ["bS", "bS"], ["rR", "bC"]], 0)
-    play(state, combo("rC"))
-    assert state.legal_actions() == [combo("bH")]
-    play(state, combo("bH"))
-    assert state.legal_actions() == [discard("bS")]
+def test_tricks_event_counts_each_trick_played() -> None:
+    state = new()
+    assert state.events["tricks"] == 0
+    # Two tricks left: a pair, then a last single; seat 1 takes both.
+    arrange(
+        state,
+        [["bS", "bS", "bC"], ["rS", "rS", "rG"], ["bH", "bR", "bE"], ["rH", "rR", "rE"]],
+        0,
+        captured=[["bA"], [], [], []],
+    )
+    play(state, combo("bS", "bS"), combo("rS", "rS"))
+    play(state, discard("bH", "bR"), discard("rH", "rR"))
+    assert state.events["tricks"] == 1 and state.events["deals"] == 0
+    play(state, combo("rG"), discard("bE"), discard("rE"), discard("bC"))
+    assert state.events["tricks"] == 2 and state.events["deals"] == 1
+    assert state.dealer == 1 and state.deal == 2
+    assert state.record().events["tricks"] == 2
 
 
 def test_winner_captures_exactly_the_winning_combination_and_leads_next() -> None:
@@ -283,6 +328,8 @@ def test_renchan_step_first_deal_multiplier_and_cap() -> None:
     assert run(renchan_step=0, first_deal_multiplier=1) == [1, 1, 1, 1, 1]
     assert run(first_deal_multiplier=3) == [3, 2, 3, 4, 2]
     assert run(multiplier_cap=3) == [1, 2, 3, 3, 2]
+    # The cap is the highest multiplier any deal has, deal 1 included.
+    assert run(first_deal_multiplier=3, multiplier_cap=2) == [2, 2, 2, 2, 2]
 
 
 def test_multiplier_scales_payments() -> None:
@@ -429,7 +476,7 @@ def test_heuristic_beats_random() -> None:
 
 
 @pytest.mark.parametrize(
-    "changes", [{}, {"mixed_suit_combos": True}, {"may_discard_when_able": False}]
+    "changes", [{}, {"mixed_suit_combos": True}, {"may_discard_when_able": True}]
 )
 def test_legal_moves_are_exactly_those_the_rules_allow(changes: dict) -> None:
     """The listed moves and apply_action's own check agree on every move of the table."""

@@ -130,7 +130,7 @@ def test_one_offline_file_with_every_chart(
             assert f"<td>{knob}" in page or f"<td>{knob}." in page, knob
 
 
-def test_bots_chart_only_when_bots_differ(fdc, kk_solo) -> None:  # noqa: ANN001
+def test_bots_chart_only_when_bots_differ(fdc, kk_solo) -> None:
     assert "bots" in fdc[0] and "bots" not in kk_solo[0]
     assert 'data-chart="win-by-bot"' in report_html.render_html(*fdc)
     solo = report_html.render_html(*kk_solo)
@@ -138,7 +138,7 @@ def test_bots_chart_only_when_bots_differ(fdc, kk_solo) -> None:  # noqa: ANN001
     assert "no seat advantage to test" in solo and "lower score is better" in solo
 
 
-def test_value_events_are_not_charted_as_counts(dqz) -> None:  # noqa: ANN001
+def test_value_events_are_not_charted_as_counts(dqz) -> None:
     report, frame = dqz
     assert "max_multiplier" in report["events"]
     page = report_html.render_html(report, frame)
@@ -148,7 +148,7 @@ def test_value_events_are_not_charted_as_counts(dqz) -> None:  # noqa: ANN001
     assert "a value, not a count" in page
 
 
-def test_names_are_escaped(fdc) -> None:  # noqa: ANN001
+def test_names_are_escaped(fdc) -> None:
     report, frame = copy.deepcopy(fdc[0]), fdc[1]
     report["variant"]["name"] = "<b>キメ</b>"
     report["variant"]["rules"]["hand_size"] = "<i>five</i>"
@@ -172,7 +172,7 @@ def test_names_are_escaped(fdc) -> None:  # noqa: ANN001
     assert "キメラ&lt;bot&gt;" in bots_chart and "$x$" in bots_chart  # text, not mathtext
 
 
-def test_same_inputs_same_bytes(fdc, tmp_path: Path) -> None:  # noqa: ANN001
+def test_same_inputs_same_bytes(fdc, tmp_path: Path) -> None:
     report, frame = fdc
     first, second = tmp_path / "a", tmp_path / "b"
     first.mkdir()
@@ -182,7 +182,7 @@ def test_same_inputs_same_bytes(fdc, tmp_path: Path) -> None:  # noqa: ANN001
     assert (first / "report.html").read_bytes() == (second / "report.html").read_bytes()
 
 
-def test_same_bytes_in_another_process(fdc, tmp_path: Path, processes: Processes) -> None:  # noqa: ANN001
+def test_same_bytes_in_another_process(fdc, tmp_path: Path, processes: Processes) -> None:
     """A fresh interpreter with another hash seed writes the very same page."""
     report, frame = fdc
     import json
@@ -203,7 +203,7 @@ def test_same_bytes_in_another_process(fdc, tmp_path: Path, processes: Processes
     assert (out / "report.html").read_bytes() == (tmp_path / "report.html").read_bytes()
 
 
-def test_leaves_matplotlib_settings_alone(kk_solo) -> None:  # noqa: ANN001
+def test_leaves_matplotlib_settings_alone(kk_solo) -> None:
     had_pyplot = "matplotlib.pyplot" in sys.modules
     # dict.items, not rcParams[...]: reading an unresolved 'backend' imports pyplot.
     before = dict(dict.items(matplotlib.rcParams))
@@ -215,13 +215,13 @@ def test_leaves_matplotlib_settings_alone(kk_solo) -> None:  # noqa: ANN001
     assert had_pyplot or "matplotlib.pyplot" not in sys.modules
 
 
-def test_user_style_does_not_change_the_page(kk_solo) -> None:  # noqa: ANN001
+def test_user_style_does_not_change_the_page(kk_solo) -> None:
     plain = report_html.render_html(*kk_solo)
     with matplotlib.rc_context({"axes.facecolor": "#ff0000", "font.size": 30.0}):
         assert report_html.render_html(*kk_solo) == plain
 
 
-def test_oversized_charts_fall_back_to_png(kk_solo, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+def test_oversized_charts_fall_back_to_png(kk_solo, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(report_html, "SVG_LIMIT", 0)
     page = report_html.render_html(*kk_solo)
     assert "<svg" not in page
@@ -296,7 +296,7 @@ def test_loads_cleanly_in_chromium(
 
 
 @needs_chromium
-def test_browser_check_catches_a_broken_page(fdc, tmp_path: Path, processes: Processes) -> None:  # noqa: ANN001
+def test_browser_check_catches_a_broken_page(fdc, tmp_path: Path, processes: Processes) -> None:
     """The console scan is not blind: a remote image and a script error are reported."""
     page = report_html.render_html(*fdc).replace(
         "</main>",
@@ -309,7 +309,7 @@ def test_browser_check_catches_a_broken_page(fdc, tmp_path: Path, processes: Pro
 
 
 @needs_chromium
-def test_charts_are_painted(fdc, tmp_path: Path, processes: Processes) -> None:  # noqa: ANN001
+def test_charts_are_painted(fdc, tmp_path: Path, processes: Processes) -> None:
     """A screenshot holds the charts' blue: the inline SVG is drawn, not just parsed."""
     from PIL import Image
 

@@ -20,12 +20,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from balancer import knobs, variant
-from balancer.engine import Seat, derive_rng, play_game
+from balancer import knobs
+from balancer.config import variant
 from balancer.games.kimekimera import kernel as K
 from balancer.games.kimekimera import rules as kk
 from balancer.games.kimekimera.bots import BOTS, PARAMS
 from balancer.rng import CHANCE, Stream, bot_stream, init_streams
+from balancer.sim.play import Seat, derive_rng, play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = sorted(p.name for p in (ROOT / "variants").glob("kk-*.yaml") if p.stem != "kk-base")

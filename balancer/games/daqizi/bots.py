@@ -19,7 +19,7 @@ or face down in the discard), and it treats every unseen card as a threat.
   discards its weakest cards, the reserve last.
 
 Thresholds are card kinds, 0 (black soldier) to 13 (red general): see
-`balancer.games.dqz_combos`.
+`balancer.games.daqizi.combos`; the same bot runs compiled in `kernel.py`.
 """
 
 from __future__ import annotations

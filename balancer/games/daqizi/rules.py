@@ -4,7 +4,7 @@ The rules implemented, in brief (RULES.md is the authority; every open point is
 a knob listed in `KNOBS`):
 
 - 32 cards, black and red: general ×1, advisor, elephant, chariot, horse,
-  cannon ×2, soldier ×5 per suit (encoding and combinations: `dqz_combos`).
+  cannon ×2, soldier ×5 per suit (encoding and combinations: `combos.py`).
 - A deal: shuffle, 8 cards each; the dealer leads the first trick. The leader
   plays one combination: single, pair (two of one kind), triple / four / five
   (soldiers of one suit), or sequence (general-advisor-elephant or
@@ -12,8 +12,8 @@ a knob listed in `KNOBS`):
   form may mix suits and strength is rank first, then the number of red cards.
 - Each other player once, in seat order, plays a combination of the led form
   strictly stronger than the best so far, or discards as many cards face down.
-  A player who can't beat must discard; one who can may still discard when
-  `may_discard_when_able` (else it must beat).
+  A player who can't beat must discard, and one who can must beat (the seed's
+  マストフォロー); with `may_discard_when_able` it may still discard.
 - The player of the best combination captures exactly its cards, face up; every
   other card of the trick goes to the discard. The winner leads next.
 - Last-trick rule (`no_capture_last_single_rule`): in a last trick that is a
@@ -29,7 +29,7 @@ a knob listed in `KNOBS`):
 - After each deal's payments the game ends if a player has at most `bust_at`
   chips, or after `max_deals` deals. Score: final chips (ties share).
 
-Decisions: an action is a move id of `dqz_combos` (an int): below
+Decisions: an action is a move id of `combos.py` (an int): below
 `DISCARD_BASE` a combination played face up, from `DISCARD_BASE` on a
 multiset of kinds discarded face down. Legal moves are listed in table order:
 combinations (form, then strength), then discards.
@@ -59,6 +59,7 @@ PLAYERS = 4
 HAND = 8
 EVENTS = (
     "deals",
+    "tricks",
     "busts",
     "max_multiplier",
     "dealer_wins",
@@ -83,7 +84,7 @@ KNOBS = (
     knobs.boolean(
         "may_discard_when_able",
         "rules",
-        True,
+        False,
         "a player who can beat the best combination may still discard",
     ),
     knobs.boolean(
@@ -482,6 +483,7 @@ class State:
                 discard[kind] += in_trick[kind]
                 in_trick[kind] = 0
         self.tricks += 1
+        self.events["tricks"] += 1
         self.hand_left -= self.led_size
         if self.log is not None:
             self.log.append(f"    seat {winner} wins the trick, capturing {dc.describe_move(best)}")
@@ -560,7 +562,8 @@ SPEC = GameSpec(
     events=EVENTS,
     higher_is_better=True,
     length_unit="deals",
-    rules_version=1,
+    # 2: must beat when able by default (may_discard_when_able: false); `tricks` counted.
+    rules_version=2,
     new_state=new_state,
     unplayable=unplayable,
     value_events=("max_multiplier",),
