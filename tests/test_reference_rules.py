@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from tests.reference import dqz_reference as dqz
@@ -27,7 +28,7 @@ from tests.reference import kk_reference as kk
 GREY = kk.GREY
 
 
-def stacked(top: list[kk.Card], bottom: list[kk.Card] = ()) -> list[kk.Card]:  # type: ignore[assignment]
+def stacked(top: Sequence[kk.Card], bottom: Sequence[kk.Card] = ()) -> list[kk.Card]:
     """All 54 cards: `top` drawn first, in that order, then the rest, then `bottom`.
 
     The rest keeps full_deck()'s order minus the named cards; none of these tests
