@@ -100,6 +100,7 @@ QUICK_VARIANTS: dict[str, dict[str, Any]] = {
     "no-reshuffle": {"reshuffle_discards": False},
     "grey-partner-counts": {"grey_blocks_colour_bonus": False},
     "bonus-2-5": {"colour_bonus": {1: 2, 2: 5}},
+    "robot-after-scoring": {"robot_replacement": "after_scoring"},
 }
 
 
@@ -257,12 +258,14 @@ def stacked(top: list[ref.Card]) -> list[ref.Card]:
 
 
 def test_reference_grey_dealt_stops_breeding_and_scores_zero() -> None:
-    # One player, one slot, two rounds. Mine [grey, r1] can't breed in round 1 and
-    # scores 0; after scoring it is replaced by [r5, r6]; theme 2 is [g1, g2] (sum 3).
+    # One player, one slot, two rounds, robots replaced after scoring (the
+    # at_next_breeding default: tests/test_reference_rules.py). Mine [grey, r1]
+    # can't breed in round 1 and scores 0; after scoring it is replaced by [r5, r6];
+    # theme 2 is [g1, g2] (sum 3).
     # Round 2 pools r5 r6 b1 b2: sums 11 6 7 7 8 3 -> errors 8 3 4 4 5 0 (mean 4).
     top = [ref.GREY, ("r", 1), ("b", 1), ("b", 2), ("y", 3), ("y", 4)]
     top += [("r", 5), ("r", 6), ("g", 1), ("g", 2)]
-    rules = {"free_chimeras": 1, "rounds": 2}
+    rules = {"free_chimeras": 1, "rounds": 2, "robot_replacement": "after_scoring"}
     totals = []
     for seed in range(1200):
         game = ref.play_one_game(1, random.Random(seed), rules, stacked(top))
@@ -341,11 +344,15 @@ def test_reference_dry_deck_keeps_the_theme_and_empties_slots() -> None:
 
 
 def test_reference_dry_deck_keeps_a_robot() -> None:
-    # Mine [grey, r1] can't breed in round 1; it is replaced by [grey, r2], another
-    # robot, which the dry deck can't replace after round 2: three rounds of 0.
+    # Robots replaced after scoring. Mine [grey, r1] can't breed in round 1; it is
+    # replaced by [grey, r2], another robot, which the dry deck can't replace after
+    # round 2: three rounds of 0.
     theme, theme2 = [("y", 12), ("g", 12)], [("y", 1), ("g", 1)]
     deck = _dry_deck([ref.GREY, ("r", 1)], theme, [ref.GREY, ("r", 2)] + theme2)
-    rules = {"free_chimeras": 23, "rounds": 3, "reshuffle_discards": False}
+    rules = {
+        "free_chimeras": 23, "rounds": 3, "reshuffle_discards": False,
+        "robot_replacement": "after_scoring",
+    }  # fmt: skip
     log: list[dict[str, Any]] = []
     game = ref.play_one_game(1, random.Random(0), rules, deck, log)
     assert game["scores"] == [0.0]
@@ -361,7 +368,14 @@ def test_reference_dry_deck_keeps_a_robot() -> None:
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 @pytest.mark.parametrize(
     "overrides",
-    [{}, {"reshuffle_discards": False}, {"leftover": "free"}, {"breeding_optional": True}],
+    [
+        {},
+        {"reshuffle_discards": False},
+        {"leftover": "free"},
+        {"breeding_optional": True},
+        {"robot_replacement": "after_scoring"},
+        {"robot_replacement": "after_scoring", "reshuffle_discards": False},
+    ],
 )
 def test_reference_games_run_and_count_sensibly(players: int, overrides: dict) -> None:
     rng = random.Random(players)
@@ -388,6 +402,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "leftover-free": {"leftover": "free"},
     "breeding-optional": {"breeding_optional": True},
     "floor": {"floor_at_zero": True},
+    "robot-after-scoring": {"robot_replacement": "after_scoring"},
     "no-rotate-2-slots-9-rounds": {
         "rotate_first_player": False, "free_chimeras": 2, "rounds": 9,
     },

@@ -11,9 +11,12 @@ Counter of kinds. A combination is (form, kinds) with `kinds` a sorted tuple
 (a multiset of kinds), so two equal combinations are the same move.
 
 Ambiguities, and how they are read here:
-- A following move is tagged: playing a beating combination and discarding the
-  same multiset of kinds face down are two distinct moves (§4 lists the beats
-  "plus" the discards, which are offered also when the player can beat).
+- A player who can beat must beat (revised §3, `may_discard_when_able: false`
+  by default): their moves are the beating combinations only. With the knob
+  true a following move is tagged: playing a beating combination and
+  discarding the same multiset of kinds face down are two distinct moves (§4
+  lists the beats "plus" the discards).
+- `tricks` counts every trick played, the last-trick-rule ones included.
 - Strength within a form is (form rank, number of red cards): the card's rank
   for a single or a pair, general-advisor-elephant 2 and chariot-horse-cannon 1
   for a sequence, and nothing for soldier groups. Without mixed suits this is
@@ -39,7 +42,7 @@ from typing import Any
 
 DEFAULT_RULES: dict[str, Any] = {
     "mixed_suit_combos": False,
-    "may_discard_when_able": True,
+    "may_discard_when_able": False,
     "no_capture_last_single_rule": True,
     "first_dealer": "seat0",
     "max_deals": 16,
@@ -54,6 +57,7 @@ DEFAULT_RULES: dict[str, Any] = {
 
 EVENTS = (
     "deals",
+    "tricks",
     "busts",
     "max_multiplier",
     "dealer_wins",
@@ -167,7 +171,8 @@ def multisets_of(hand: Counter[Kind], size: int) -> list[tuple[Kind, ...]]:
 def following_moves(
     hand: Counter[Kind], best: Combo, rules: Mapping[str, Any]
 ) -> list[tuple[str, tuple[Kind, ...]]]:
-    """The random bot's moves when following: beats, plus discards (§4)."""
+    """The random bot's moves when following (§4): the beats; the discards when there
+    is no beat, or also beside the beats with `may_discard_when_able`."""
     form = best[0]
     plays = [
         ("play", kinds)
@@ -198,6 +203,7 @@ def play_trick(
     leads = combinations_in(hands[leader], rules["mixed_suit_combos"])
     lead = leads[rng.randrange(len(leads))]
     form = lead[0]
+    events["tricks"] += 1
     events[f"lead_{form}"] += 1
     last_single = form == "single" and hands[leader].total() == 1
     remove(hands[leader], lead[1])

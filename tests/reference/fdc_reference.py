@@ -13,8 +13,11 @@ move; `distinct=False` plays that reading, to measure the difference (it is
 visible: `--variant many-copies` in tests/test_fdc_crosscheck.py).
 
 Ambiguities, and how they are read here:
-- `lead_changes`: before the first trick there is no sole leader; the first
-  trick after which someone is sole leader counts as a change (from nobody).
+- `lead_changes` (revised §5): before the first trick there is no sole leader;
+  the first player ever to become sole leader is not a change (the lead has to
+  pass from one player to another), so a game counts the tricks after which
+  the sole leader is someone other than the previous sole leader, nobody
+  before the first one excluded.
 - Money (for `lead_changes`) is the value of the cashed fish by `cash_value`;
   a seat's score adds `uncashed_value` per uncashed fish, and the highest score
   wins ("highest money wins" and `uncashed_value` only meet when it is not 0).
@@ -228,6 +231,14 @@ def next_sole_leader(money: list[int], previous: int | None) -> int | None:
     return previous
 
 
+def is_lead_change(previous: int | None, now: int | None) -> bool:
+    """Whether the sole leader passed from one player to another (§5 `lead_changes`).
+
+    The first player ever to become sole leader (from nobody) is not a change.
+    """
+    return previous is not None and now != previous
+
+
 def play_one_game(
     players: int,
     rng: random.Random,
@@ -294,7 +305,7 @@ def play_one_game(
         # Sole money leader after this trick.
         money = [money_of(territories[seat], r["cash_value"]) for seat in range(players)]
         now = next_sole_leader(money, sole_leader)
-        if now != sole_leader:
+        if is_lead_change(sole_leader, now):
             events["lead_changes"] += 1
         sole_leader = now
 

@@ -17,19 +17,29 @@ Ambiguities, and how they are read here:
   with: a robot under `grey_blocks_colour_bonus: true` scores 0 matches even
   when its other card shares a colour with the theme. With `floor_at_zero`
   the matches still count although the floor may hide the bonus.
+- Robots (revised §2, §6): with `robot_replacement: at_next_breeding` (the
+  default) a my chimera holding a grey card is replaced on its owner's turn,
+  in turn order with the other players' breedings, instead of breeding. This
+  holds for a robot dealt at the start too: its owner's turn in round 1
+  replaces it, and the replacement is what scores in round 1. The
+  replacement is not a breeding, so it is made whatever `breeding_optional`
+  says (a robot can't keep), and the owner does not breed in that turn.
+  With `after_scoring` robots are replaced after each round's scoring (but
+  the last), in seat order from seat 0, before the theme.
 - `robots_made` counts breedings only, not robots dealt as a replacement.
 - Under `reshuffle_discards: false` a draw from an empty deck gets nothing.
   RULES.md only says the slots stay empty; read here: an emptied slot is no
   move for the `random` bot (it holds no free chimera), and a player with no
   non-empty slot can't breed; a robot that can't be replaced stays a robot
-  (error 0 again); a theme that can't be replaced stays for the next round
-  (a grey theme drawn while trying is still discarded). The deck is always
-  drawn two cards at a time from an even 54, so a slot is never half full.
+  (error 0 again; under `at_next_breeding` its owner's turn then does
+  nothing, and the replacement is tried again at the next breeding); a theme
+  that can't be replaced stays for the next round (a grey theme drawn while
+  trying is still discarded). The deck is always drawn two cards at a time
+  from an even 54, so a slot is never half full.
   (A first version of this reference read "gets nothing" literally, an empty
   theme of sum 0 and a robot replaced by no cards; the engine documents the
   reading above, which is the saner one, so the reference follows it.)
 - With `breeding_optional: true` keeping is one more move beside the slots.
-- Robots are replaced in seat order from seat 0.
 """
 
 from __future__ import annotations
@@ -56,6 +66,7 @@ DEFAULT_RULES: dict[str, Any] = {
     "colour_bonus": {1: 3, 2: 7},
     "grey_blocks_colour_bonus": True,
     "floor_at_zero": False,
+    "robot_replacement": "at_next_breeding",
 }
 
 EVENTS = ("colour_bonus_1", "colour_bonus_2", "exact_hits", "robots_made", "reshuffles")
@@ -211,6 +222,13 @@ class _Table:
             self.discard.extend(theme)
 
 
+def replace_robot(table: _Table, mine: list[list[Card]], seat: int) -> None:
+    """The robot of `seat` is discarded and a new my chimera drawn, if the deck can give one."""
+    if table.can_draw():
+        table.discard.extend(mine[seat])
+        mine[seat] = table.draw(2)
+
+
 def _snapshot(
     round_no: int,
     theme: list[Card],
@@ -243,6 +261,8 @@ def play_one_game(
     """
     rules = dict(DEFAULT_RULES)
     rules.update(overrides or {})
+    if rules["robot_replacement"] not in ("at_next_breeding", "after_scoring"):
+        raise ValueError(f"unknown robot_replacement {rules['robot_replacement']!r}")
     events = {name: 0 for name in EVENTS}
     table = _Table(rules, rng, events, deck)
     bonus = rules["colour_bonus"]
@@ -257,7 +277,10 @@ def play_one_game(
         for k in range(players):
             seat = (first + k) % players
             if has_grey(mine[seat]):
-                continue  # a robot can't breed
+                # A robot can't breed; under at_next_breeding this turn replaces it.
+                if rules["robot_replacement"] == "at_next_breeding":
+                    replace_robot(table, mine, seat)
+                continue
             moves: list[int | None] = [i for i, slot in enumerate(slots) if slot]
             if rules["breeding_optional"]:
                 moves.append(None)  # keep
@@ -294,11 +317,12 @@ def play_one_game(
             log.append(_snapshot(round_no, theme, mine, slots, table))
         if round_no == rules["rounds"] - 1:
             break
-        # Robots first, in seat order; one the deck can't replace stays a robot.
-        for seat in range(players):
-            if has_grey(mine[seat]) and table.can_draw():
-                table.discard.extend(mine[seat])
-                mine[seat] = table.draw(2)
+        # Under after_scoring robots go first, in seat order; one the deck can't
+        # replace stays a robot.
+        if rules["robot_replacement"] == "after_scoring":
+            for seat in range(players):
+                if has_grey(mine[seat]):
+                    replace_robot(table, mine, seat)
         # Then the theme; one the deck can't replace stays.
         if rules["reshuffle_discards"]:
             table.discard.extend(theme)  # before the draw, so a reshuffle takes it in
