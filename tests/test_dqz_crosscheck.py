@@ -33,11 +33,6 @@ PLAYERS = 4
 MEAN_ONLY = ("max_multiplier",)  # a value per game, not a count
 LAYOUT = fig.Layout(score="chips", length="deals_per_game", events=ref.EVENTS, mean_only=MEAN_ONLY)
 
-# The reference was written before RULES.md made must-beat the default (rules
-# version 2) and can't be edited; it is handed the engine's new default.
-REFERENCE_CATCH_UP: dict[str, Any] = {"may_discard_when_able": False}
-# Events the reference predates: not compared.
-NOT_IN_REFERENCE = ("tricks",)
 
 # Knob settings beyond the defaults (`--variant NAME` when run by hand).
 VARIANTS: dict[str, dict[str, Any]] = {
@@ -67,8 +62,7 @@ def engine_sample(games: int, seed: int, overrides: Mapping[str, Any] | None = N
 def reference_sample(games: int, seed: int, overrides: Mapping[str, Any] | None = None) -> Sample:
     """Figures per game from the reference, on its own random stream."""
     rng = random.Random(f"dqz-reference/{seed}")
-    rules = {**REFERENCE_CATCH_UP, **(overrides or {})}
-    played = (ref.play_one_game(rng, rules) for _ in range(games))
+    played = (ref.play_one_game(rng, overrides) for _ in range(games))
     return LAYOUT.sample(fig.reference_rows(played), PLAYERS)
 
 
@@ -100,9 +94,9 @@ def test_engine_matches_reference_figure_by_figure() -> None:
 
 
 def test_engine_and_reference_name_the_same_events() -> None:
-    assert tuple(e for e in daqizi.SPEC.events if e not in NOT_IN_REFERENCE) == ref.EVENTS
+    assert daqizi.SPEC.events == ref.EVENTS
     assert tuple(daqizi.SPEC.value_events) == MEAN_ONLY
-    assert knobs.defaults(daqizi.SPEC.knobs) == {**ref.DEFAULT_RULES, **REFERENCE_CATCH_UP}
+    assert knobs.defaults(daqizi.SPEC.knobs) == ref.DEFAULT_RULES
 
 
 # --- the reference itself, by hand ----------------------------------------------

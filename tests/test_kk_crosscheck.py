@@ -9,11 +9,8 @@ games with at least one — each with a two-sample test, Holm-corrected over
 all figures together. The exact expected score of a breeding is compared,
 exactly, with `balancer.games.kimekimera.odds` and `balancer kk-odds --json`.
 
-The reference follows RULES.md before its revision: a robot is replaced right
-after each round's scoring. So the engine side plays `robot_replacement:
-after_scoring` here (the reference ignores the knob); the default,
-`at_next_breeding`, is checked by the hand-made tests of test_kimekimera.py
-and, game for game, by the compiled kernel's tests (test_kk_kernel.py).
+Both sides follow the revised RULES.md (a robot is replaced on its owner's
+next breeding turn); the `robot-after-scoring` variant compares the old rule.
 
 Run this file directly for a big comparison with real power:
 
@@ -43,8 +40,6 @@ from tests.reference.figures import Figure, Sample
 GAMES_PER_SIDE = 8000  # per player count; ~8 s in all for both sides
 VARIANT_GAMES = 4000  # per player count and knob variant; ~7 s in all
 PLAYER_COUNTS = (1, 2, 3, 4)
-# The rule the reference plays (see the module docstring).
-REFERENCE_RULE = {"robot_replacement": "after_scoring"}
 # Lowest total wins.
 LAYOUT = fig.Layout(score="total", length="length", events=ref.EVENTS, higher_is_better=False)
 
@@ -56,8 +51,7 @@ def engine_sample(
     players: int, games: int, seed: int, overrides: Mapping[str, Any] | None = None
 ) -> Sample:
     """Figures per game from the real engine: {figure: array over games}."""
-    rules = {**REFERENCE_RULE, **(overrides or {})}
-    return LAYOUT.sample(fig.engine_rows(kk.SPEC, players, games, seed, rules), players)
+    return LAYOUT.sample(fig.engine_rows(kk.SPEC, players, games, seed, overrides), players)
 
 
 def reference_sample(
