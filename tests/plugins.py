@@ -132,3 +132,15 @@ class DiesOnce:
 
     def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
         return legal[0]
+
+
+class UniformLegal:
+    """A designer's first plugin: a uniform legal move, drawn from the rng it is handed.
+
+    It must play exactly the games the built-in `random` bot plays, on every path.
+    """
+
+    uses_view = False
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
+        return legal[rng.randrange(len(legal))]
