@@ -7,6 +7,8 @@ else is a bug and keeps its traceback (exit 1).
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class UserError(Exception):
     """A mistake in the user's input, said in one line naming the file, line and key."""
@@ -58,7 +60,7 @@ class GameFault(Exception):
         self.bot = bot
         super().__init__(f"game {index} (seed {seed}), seat {seat}, bot {bot!r}: {reason}")
 
-    def __reduce__(self):  # type: ignore[no-untyped-def]  # crosses process boundaries
+    def __reduce__(self) -> tuple[Any, ...]:  # crosses process boundaries
         return (_rebuild_fault, (self.reason, self.index, self.seed, self.seat, self.bot))
 
 

@@ -180,10 +180,12 @@ def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> dict[str, A
     loaded = load_yaml(path)
     data = loaded.data
     if data is None:
-        raise UserError("the file is empty; a variant needs at least game and players", file=path)
+        raise UserError(
+            "the file is empty; a variant needs at least game and players", file=str(path)
+        )
     if not isinstance(data, dict):
         raise UserError(
-            "a variant file must be a mapping of keys (game:, players:, ...)", file=path
+            "a variant file must be a mapping of keys (game:, players:, ...)", file=str(path)
         )
     own = {kp: (str(path), line) for kp, line in loaded.lines.items()}
     data = dict(data)
