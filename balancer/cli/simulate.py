@@ -32,24 +32,25 @@ def simulate(
     `what` names the run in a fault's message (a sweep names its point).
     """
     import balancer
-    from balancer.report.folder import check_target
+    from balancer.report.folder import claim
     from balancer.report.model import REPORT_JSON
 
-    check_target(folder, REPORT_JSON)
-    with Progress(variant.games, variant.name, quiet) as advance:
-        try:
-            report = balancer.run(
-                variant,
-                workers=workers,
-                check=check,
-                move_time_limit=move_time_limit,
-                progress=advance,
-            )
-        except GameFault as fault:
-            where = f" ({what})" if what else ""
-            raise UserError(
-                f"{fault}{where}. Nothing was written. Replay it: "
-                f"balancer replay {variant.path} --game {fault.index} --seed {fault.seed}"
-            ) from None
-    report.save(folder)
+    # Checked and locked before the first game, held until the report is saved.
+    with claim(folder, REPORT_JSON):
+        with Progress(variant.games, variant.name, quiet) as advance:
+            try:
+                report = balancer.run(
+                    variant,
+                    workers=workers,
+                    check=check,
+                    move_time_limit=move_time_limit,
+                    progress=advance,
+                )
+            except GameFault as fault:
+                where = f" ({what})" if what else ""
+                raise UserError(
+                    f"{fault}{where}. Nothing was written to {folder}. Replay it: "
+                    f"balancer replay {variant.path} --game {fault.index} --seed {fault.seed}"
+                ) from None
+        report.save(folder)
     return report
