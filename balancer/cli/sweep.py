@@ -100,7 +100,9 @@ def sweep(
                 if index == 0 and figure not in rows[0]:
                     # Said after the first point, not after the whole grid.
                     columns = ", ".join(rows[0])
-                    raise UserError(f"no figure {figure!r}; sweep.csv has: {columns}", key="--figure")
+                    raise UserError(
+                        f"no figure {figure!r}; sweep.csv has: {columns}", key="--figure"
+                    )
             table = pl.DataFrame(rows)
             table.write_csv(tmp / SWEEP_CSV)
             chart(table, figure, knob_columns, tmp / "sweep.svg")

@@ -134,7 +134,9 @@ def check_target(folder: str | Path, marker: str = REPORT_JSON) -> Place:
     try:
         entries = sorted(_walk(target))
     except OSError as exc:
-        raise UserError(f"can't be read: {(exc.strerror or str(exc)).lower()}", file=given) from None
+        raise UserError(
+            f"can't be read: {(exc.strerror or str(exc)).lower()}", file=given
+        ) from None
     if not entries:
         return place
     why = _not_ours(target, entries, marker)
@@ -246,7 +248,9 @@ def write_manifest(folder: Path, marker: str) -> None:
         if name == MANIFEST or _is_real_dir(path):
             continue
         files[name] = {"size": os.lstat(path).st_size, "sha256": _digest(path)}
-    text = json.dumps({"format": MANIFEST_FORMAT, "kind": marker, "files": files}, indent=1, sort_keys=True)
+    text = json.dumps(
+        {"format": MANIFEST_FORMAT, "kind": marker, "files": files}, indent=1, sort_keys=True
+    )
     (folder / MANIFEST).write_text(text + "\n", encoding="utf-8")
 
 
@@ -332,7 +336,9 @@ def _lock(place: Place) -> int:
             fd = os.open(place.lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         except OSError as exc:
             if exc.errno == errno.ELOOP:
-                raise UserError("its lock file is a link; remove it", file=str(place.lock)) from None
+                raise UserError(
+                    "its lock file is a link; remove it", file=str(place.lock)
+                ) from None
             raise _oserror(exc, place.given) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -388,7 +394,9 @@ def _clean_leftovers(place: Place) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def write_folder(folder: str | Path, fill: Callable[[Path], None], marker: str = REPORT_JSON) -> None:
+def write_folder(
+    folder: str | Path, fill: Callable[[Path], None], marker: str = REPORT_JSON
+) -> None:
     """Write a folder atomically: `fill(tmp)` writes the files, then tmp replaces `folder`.
 
     A failure or interrupt at any point leaves `folder` exactly as it was and
