@@ -144,6 +144,7 @@ def diff_command(
     quiet: bool,
     check: bool,
     move_time_limit: float,
+    trust_plugins: bool,
 ) -> None:
     """Say what changed between A and B, and whether it is real or noise.
 
@@ -165,6 +166,7 @@ def diff_command(
         quiet=quiet,
         check=check,
         move_time_limit=move_time_limit,
+        trust_plugins=trust_plugins,
     )
     text, changed = diff_reports(a, b, fmt, fail_on_change, alpha)
     click.echo(text)

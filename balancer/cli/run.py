@@ -30,6 +30,7 @@ def run(
     quiet: bool,
     check: bool,
     move_time_limit: float,
+    trust_plugins: bool,
 ) -> None:
     """Simulate VARIANTS and write a report folder for each."""
     if out is not None and len(variants) > 1:
@@ -40,7 +41,9 @@ def run(
     loaded = [balancer.load_variant(path, games=games, seed=seed) for path in variants]
     for variant in loaded:
         folder = Path(out) if out is not None else Path("reports") / variant.name
-        report = simulate(variant, folder, workers, quiet, check, move_time_limit)
+        report = simulate(
+            variant, folder, workers, quiet, check, move_time_limit, trust_plugins=trust_plugins
+        )
 
         click.echo(headline(report.report))
         click.echo(f"\nreport: {folder}/")

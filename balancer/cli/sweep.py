@@ -43,6 +43,7 @@ def sweep(
     quiet: bool,
     check: bool,
     move_time_limit: float,
+    trust_plugins: bool,
     out: str | None,
     figure: str,
 ) -> None:
@@ -95,6 +96,8 @@ def sweep(
                     check,
                     move_time_limit,
                     what=f"sweep point {label}",
+                    trust_plugins=trust_plugins,
+                    knobs=point,
                 )
                 rows.append(headline_row(point, report.report))
                 if index == 0 and figure not in rows[0]:
