@@ -136,7 +136,7 @@ class HostedBot:
         name: str,
         params: Mapping[str, Any],
         move_limit: float,
-        build_limit: float = BUILD_TIME_LIMIT,
+        build_limit: float | None = None,
         preload: Sequence[str] = (),
     ) -> None:
         self.name = name
@@ -144,6 +144,8 @@ class HostedBot:
         self.uses_view = True
         self._proc: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
+        if build_limit is None:
+            build_limit = BUILD_TIME_LIMIT
         self._start()
         _live.add(self)
         try:
@@ -313,7 +315,11 @@ def _say(conn: Connection, **answer: Any) -> None:
 
 
 def _failure(exc: BaseException) -> str:
+    from balancer.errors import GameFault
+
     try:
+        if isinstance(exc, GameFault):  # a forged fault names no seat but the plugin's
+            return f"GameFault: {exc.reason}"
         return f"{type(exc).__name__}: {exc}"
     except BaseException:  # a __str__ that raises is still the plugin's failure
         return type(exc).__name__

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from balancer.cli.progress import Progress
-from balancer.report.escape import terminal
 from balancer.errors import GameFault, UserError
+from balancer.report.escape import terminal
 
 if TYPE_CHECKING:
     from balancer.config.variant import Variant
@@ -60,9 +60,10 @@ def simulate(
                 if trust_plugins and detail:
                     click.echo(detail.rstrip(), err=True)
                 where = f" ({what})" if what else ""
+                again = replay_command(variant, fault, move_time_limit, trust_plugins, knobs)
                 raise UserError(
                     f"{terminal(str(fault))}{where}. Nothing was written to {folder}. "
-                    f"Replay it: {replay_command(variant, fault, move_time_limit, trust_plugins, knobs)}"
+                    f"Replay it: {again}"
                 ) from None
         report.save(folder)
     return report

@@ -36,5 +36,7 @@ def validate(variants: tuple[str, ...], import_plugins: bool) -> None:
                     except ValueError as exc:
                         raise UserError(str(exc), file=path, key=f"seats[{slot}].bot") from None
         click.echo(
-            terminal(f"{path}: ok ({variant.game}, {variant.players} players, {variant.games} games)")
+            terminal(
+                f"{path}: ok ({variant.game}, {variant.players} players, {variant.games} games)"
+            )
         )

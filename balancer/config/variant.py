@@ -60,7 +60,9 @@ class SeatSpec:
         """How reports name this bot: its name, with its parameters when it has any."""
         if not self.params:
             return self.bot
-        inner = ",".join(f"{k}={v}" for k, v in sorted(self.params.items()))
+        # Sorted by their text: a plugin's parameter names may mix types (1 and "a").
+        items = sorted(self.params.items(), key=lambda item: (str(item[0]), repr(item[0])))
+        inner = ",".join(f"{k}={v}" for k, v in items)
         return f"{self.bot}({inner})"
 
 
