@@ -60,7 +60,9 @@ class SeatSpec:
         """How reports name this bot: its name, with its parameters when it has any."""
         if not self.params:
             return self.bot
-        inner = ",".join(f"{k}={v}" for k, v in sorted(self.params.items()))
+        # Sorted by their text: a plugin's parameter names may mix types (1 and "a").
+        items = sorted(self.params.items(), key=lambda item: (str(item[0]), repr(item[0])))
+        inner = ",".join(f"{k}={v}" for k, v in items)
         return f"{self.bot}({inner})"
 
 
@@ -165,15 +167,32 @@ def load(path: str | Path) -> Variant:
     return _validate(data, Path(path), origins)
 
 
-def from_resolved(data: Any, where: str) -> Variant:
-    """A variant from its resolved form (report.json's `variant`), checked as a file is."""
+def from_resolved(data: Any, where: str, *, allow_plugins: bool = False) -> Variant:
+    """A variant from its resolved form (report.json's `variant`), checked as a file is.
+
+    A report is data: a plugin bot it names is code, refused unless
+    `allow_plugins` (the user's `--allow-plugins`) says to run it.
+    """
     if not isinstance(data, dict):
         raise UserError("variant: expected the resolved variant as a mapping", file=where)
     origins = _Origins()
     origins.top_file = where
     data = dict(data)
-    data["seats"] = [dict(s) if isinstance(s, dict) else s for s in data.get("seats", [])]
-    return _validate(data, Path(where), origins)
+    seats = data.get("seats", [])
+    if not isinstance(seats, list):
+        raise UserError("expected a list with one bot per seat", file=where, key="variant.seats")
+    data["seats"] = [dict(s) if isinstance(s, dict) else s for s in seats]
+    variant = _validate(data, Path(where), origins)
+    if not allow_plugins:
+        for index, seat in enumerate(variant.seats):
+            if bot_registry.is_plugin(seat.bot):
+                raise UserError(
+                    f"names the plugin bot {seat.bot!r}, which is code: a report's plugins run "
+                    "only with --allow-plugins",
+                    file=where,
+                    key=f"variant.seats[{index}].bot",
+                )
+    return variant
 
 
 def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> dict[str, Any]:
@@ -373,7 +392,7 @@ def resolve_bot(spec: GameSpec, name: str, fail: Any) -> BotSpec:
     """The BotSpec for a built-in or plugin bot name; `fail(message)` builds the error."""
     if bot_registry.is_plugin(name):
         try:
-            return bot_registry.load_plugin(name)
+            return bot_registry.plugin_spec(name)  # checked for form; nothing imported
         except ValueError as exc:
             raise fail(str(exc)) from None
     known = bot_registry.builtin(spec.name)
