@@ -16,18 +16,18 @@ from balancer.errors import UserError
 @click.option("--excel", is_flag=True, help="UTF-8 with a BOM, for spreadsheet programs.")
 def csv_command(report_dir: str, out: str | None, excel: bool) -> None:
     """Regenerate the CSV tables of REPORT from its games.parquet, without simulating."""
-    from balancer.report import build as report
     from balancer.report import model as reportio
+    from balancer.report.tables import write_csv_tables
 
     data = reportio.load_report(Path(report_dir))
-    for note in reportio.version_notes(data.report, str(Path(report_dir) / "report.json")):
+    for note in reportio.version_notes(data, str(Path(report_dir) / "report.json")):
         click.echo(f"balancer: note: {note}", err=True)
     if out is not None and not out.strip():
         raise UserError("the output folder is an empty name", key="--out")
     target = Path(out) if out is not None else Path(report_dir)
     try:
         target.mkdir(parents=True, exist_ok=True)
-        written = report.write_csv_tables(data.report, data.games, target, excel=excel)
+        written = write_csv_tables(data, target, excel=excel)
     except OSError as exc:
         raise UserError(f"can't write: {exc.strerror}", file=str(target)) from None
     for path in written:

@@ -29,9 +29,9 @@ def replay(source: Path, index: int, seed: int | None, seat: int | None) -> None
     if source.is_dir():
         data = reportio.load_report(source)
         where = str(source / reportio.REPORT_JSON)
-        for note in reportio.version_notes(data.report, where):
+        for note in reportio.version_notes(data, where):
             click.echo(f"balancer: note: {note}", err=True)
-        loaded = variant.from_resolved(data.report["variant"], where)
+        loaded = variant.from_resolved(data.variant, where)
         if index >= data.n_games:
             raise UserError(f"the run played games 0..{data.n_games - 1}", key="--game")
     else:

@@ -35,12 +35,12 @@ def run(
     if out is not None and len(variants) > 1:
         raise UserError("--out takes one variant; give each its own run", key="--out")
     import balancer
-    from balancer.report.build import headline
+    from balancer.report.text import headline
 
     loaded = [balancer.load_variant(path, games=games, seed=seed) for path in variants]
     for variant in loaded:
         folder = Path(out) if out is not None else Path("reports") / variant.name
         report = simulate(variant, folder, workers, quiet, check, move_time_limit)
 
-        click.echo(headline(report.report))
+        click.echo(headline(report))
         click.echo(f"\nreport: {folder}/")
