@@ -76,7 +76,7 @@ class Interval:
         return cls(value[0], value[1])
 
 
-class _Figures:
+class Figures:
     """A JSON object of figures: its dataclass fields, in order, are its keys."""
 
     def to_json(self) -> dict[str, Any]:
@@ -109,7 +109,7 @@ class _Figures:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Distribution(_Figures):
+class Distribution(Figures):
     """Mean, sample sd, min, quartiles and max (stats.describe.distribution)."""
 
     mean: float
@@ -122,7 +122,7 @@ class Distribution(_Figures):
 
 
 @dataclass(frozen=True, kw_only=True)
-class LengthFigures(_Figures):
+class LengthFigures(Figures):
     """Game length in the game's unit (stats.describe.length_summary)."""
 
     mean: float
@@ -132,7 +132,7 @@ class LengthFigures(_Figures):
 
 
 @dataclass(frozen=True, kw_only=True)
-class SeatFigures(_Figures):
+class SeatFigures(Figures):
     seat: int
     bot: str  # the seat's bot label, or "rotating" when bots rotate through the seats
     win_share: float = field(metadata=SHARE)
@@ -141,7 +141,7 @@ class SeatFigures(_Figures):
 
 
 @dataclass(frozen=True, kw_only=True)
-class SeatAdvantage(_Figures):
+class SeatAdvantage(Figures):
     """Chi-square of the seats' wins against equal shares."""
 
     chi2: float
@@ -149,13 +149,13 @@ class SeatAdvantage(_Figures):
 
 
 @dataclass(frozen=True, kw_only=True)
-class EventFigures(_Figures):
+class EventFigures(Figures):
     per_game: float
     share_of_games: float = field(metadata=SHARE)
 
 
 @dataclass(frozen=True, kw_only=True)
-class BotFigures(_Figures):
+class BotFigures(Figures):
     """A bot label's win share over the seat-games it played."""
 
     win_share: float = field(metadata=SHARE)
@@ -164,7 +164,7 @@ class BotFigures(_Figures):
 
 
 @dataclass(frozen=True, kw_only=True)
-class HeadToHead(_Figures):
+class HeadToHead(Figures):
     """How often one bot's seat finished ahead of another's, over games seating both."""
 
     ahead_share: float = field(metadata=SHARE)
@@ -367,7 +367,7 @@ def present(value: _T | None, name: str) -> _T:
 
 
 def _to_json(value: Any) -> Any:
-    if isinstance(value, Interval | _Figures):
+    if isinstance(value, Interval | Figures):
         return value.to_json()
     if isinstance(value, tuple):
         return [_to_json(v) for v in value]
@@ -408,7 +408,7 @@ def _parse(kind: Any, value: Any, where: str, path: str) -> Any:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise UserError(f"should be {kind.__name__}, not {_short(value)}", file=path, key=where)
         return value
-    if isinstance(kind, type) and issubclass(kind, Interval | _Figures):
+    if isinstance(kind, type) and issubclass(kind, Interval | Figures):
         return kind.from_json(value, where, path)
     if origin is tuple:
         if not isinstance(value, list):
