@@ -558,7 +558,7 @@ def render_charts(report: Report) -> dict[str, str]:
     # user's matplotlibrc says, and the caller's settings come back on exit.
     with matplotlib.rc_context(), warnings.catch_warnings():
         matplotlib.rcdefaults()
-        matplotlib.rcParams.update(_RC)
+        matplotlib.rcParams.update(_RC)  # type: ignore[arg-type]  # keys typed as Literals
         # DejaVu lacks CJK glyphs; the browser draws that text, so the warning is noise.
         warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from", category=Warning)
         out["win-by-seat"] = _embed(_win_by_seat(report))
