@@ -7,7 +7,7 @@ The library is the product; the `balancer` command is a thin shell over it::
     variant = balancer.load_variant("variants/fdc-5p.yaml", games=2000)
     report = balancer.run(variant, workers=2)
     report.save("reports/fdc-5p")
-    print(report.report["seats"][0]["win_share"])
+    print(report.seats[0].win_share, report.seats[0].win_ci95)
 
     a = balancer.open_report("reports/fdc-5p")
     b = balancer.run(balancer.load_variant("variants/fdc-5p-face.yaml", games=2000))

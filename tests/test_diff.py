@@ -109,7 +109,8 @@ def make_report(games: pl.DataFrame, seed: int, **overrides: Any) -> dict[str, A
 
 
 def in_memory(games: pl.DataFrame, seed: int, name: str = "r", **overrides: Any) -> Report:
-    return Report(Path(name), make_report(games, seed, **overrides), games)
+    document = make_report(games, seed, **overrides)
+    return Report.from_json(document, name, games=games, folder=Path(name))
 
 
 def write_report(folder: Path, games: pl.DataFrame, seed: int, **overrides: Any) -> Path:
@@ -437,7 +438,9 @@ def test_loading_sorts_games_and_keeps_all_figures(tmp_path: Path) -> None:
     folder = write_report(tmp_path / "r", games.reverse(), seed=1)
     data = load_report(folder)
     assert data.games["game"].to_list() == list(range(50))
-    assert data.players == PLAYERS and data.n_games == 50 and data.events == list(EVENTS)
+    assert data.players == PLAYERS and data.n_games == 50 and list(data.events) == list(EVENTS)
+    # Every figure read is every figure written.
+    assert data.to_json() == json.loads((folder / "report.json").read_text())
 
 
 # --- rendering ----------------------------------------------------------------

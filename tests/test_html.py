@@ -9,50 +9,47 @@ import shutil
 import subprocess
 import sys
 import warnings
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 
 import matplotlib
 import numpy as np
-import polars as pl
 import pytest
 
 import balancer
 from balancer.config import variant
-from balancer.report import build as report_mod
 from balancer.report import html as report_html
+from balancer.report.model import Report, load_report
 from balancer.sim import runner
 from tests.helpers import VARIANTS, Processes, subprocess_env
 
 
-def make_report(name: str, games: int) -> tuple[dict[str, Any], pl.DataFrame]:
+def make_report(name: str, games: int) -> Report:
     loaded = variant.load(VARIANTS / name).with_overrides(games=games, seed=None)
-    result = runner.run(loaded)
-    frame = report_mod.games_frame(result)
-    return report_mod.build_report(result, frame), frame
+    return Report.from_run(runner.run(loaded))
 
 
 @pytest.fixture(scope="module")
-def fdc() -> tuple[dict[str, Any], pl.DataFrame]:
+def fdc() -> Report:
     """Five players, a heuristic bot against random ones: every chart, bots included."""
     return make_report("fdc-5p-vs-random.yaml", 40)
 
 
 @pytest.fixture(scope="module")
-def kk_solo() -> tuple[dict[str, Any], pl.DataFrame]:
+def kk_solo() -> Report:
     """One player, lower score is better, no 'bots'."""
     return make_report("kk-1p.yaml", 20)
 
 
 @pytest.fixture(scope="module")
-def dqz() -> tuple[dict[str, Any], pl.DataFrame]:
+def dqz() -> Report:
     """Da Qi Zi: max_multiplier is a value per game, not a count."""
     return make_report("dqz-4p.yaml", 12)
 
 
-def charts_of(report: dict[str, Any]) -> list[str]:
-    return [c for c in report_html.CHARTS if c != "win-by-bot" or "bots" in report]
+def charts_of(report: Report) -> list[str]:
+    return [c for c in report_html.CHARTS if c != "win-by-bot" or report.bots is not None]
 
 
 class ChartFinder(HTMLParser):
@@ -111,8 +108,8 @@ def drawn_charts(page: str) -> dict[str, bool]:
 def test_one_offline_file_with_every_chart(
     which: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    report, frame = request.getfixturevalue(which)
-    report_html.write_html(report, frame, tmp_path)
+    report = request.getfixturevalue(which)
+    report_html.write_html(report, tmp_path)
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>")
@@ -122,26 +119,25 @@ def test_one_offline_file_with_every_chart(
     references = re.findall(r'\b(?:src|href)="([^"]*)"', page)
     assert all(ref.startswith(("#", "data:")) for ref in references), references
     assert drawn_charts(page) == dict.fromkeys(charts_of(report), True)
-    better = "higher" if report["higher_is_better"] else "lower"
+    better = "higher" if report.higher_is_better else "lower"
     assert f"{better} score is better" in page
     # Every knob of the resolved variant is shown.
     for section in ("rules", "scoring"):
-        for knob in report["variant"].get(section, {}):
+        for knob in report.variant.get(section, {}):
             assert f"<td>{knob}" in page or f"<td>{knob}." in page, knob
 
 
 def test_bots_chart_only_when_bots_differ(fdc, kk_solo) -> None:
-    assert "bots" in fdc[0] and "bots" not in kk_solo[0]
-    assert 'data-chart="win-by-bot"' in report_html.render_html(*fdc)
-    solo = report_html.render_html(*kk_solo)
+    assert fdc.bots is not None and kk_solo.bots is None
+    assert 'data-chart="win-by-bot"' in report_html.render_html(fdc)
+    solo = report_html.render_html(kk_solo)
     assert 'data-chart="win-by-bot"' not in solo
     assert "no seat advantage to test" in solo and "lower score is better" in solo
 
 
 def test_value_events_are_not_charted_as_counts(dqz) -> None:
-    report, frame = dqz
-    assert "max_multiplier" in report["events"]
-    page = report_html.render_html(report, frame)
+    assert "max_multiplier" in dqz.events
+    page = report_html.render_html(dqz)
     events_chart = page.split('data-chart="events"', 1)[1].split("</figure>", 1)[0]
     assert "busts" in events_chart  # chart text stays text in the SVG
     assert "max_multiplier" not in events_chart
@@ -149,19 +145,24 @@ def test_value_events_are_not_charted_as_counts(dqz) -> None:
 
 
 def test_names_are_escaped(fdc) -> None:
-    report, frame = copy.deepcopy(fdc[0]), fdc[1]
-    report["variant"]["name"] = "<b>キメ</b>"
-    report["variant"]["rules"]["hand_size"] = "<i>five</i>"
-    report["bots"] = {
-        "<script>x</script>": report["bots"]["heuristic"],
-        "キメラ<bot>": report["bots"]["random"],
-        "$x$": report["bots"]["random"],
-    }
-    report["events"] = {"a<b & c": report["events"]["steals"], **report["events"]}
+    named = copy.deepcopy(dict(fdc.variant))
+    named["name"] = "<b>キメ</b>"
+    named["rules"]["hand_size"] = "<i>five</i>"
+    assert fdc.bots is not None
+    report = replace(
+        fdc,
+        variant=named,
+        bots={
+            "<script>x</script>": fdc.bots["heuristic"],
+            "キメラ<bot>": fdc.bots["random"],
+            "$x$": fdc.bots["random"],
+        },
+        events={"a<b & c": fdc.events["steals"], **fdc.events},
+    )
     with warnings.catch_warnings():
         # Names DejaVu can't draw (the browser can) must not warn either.
         warnings.simplefilter("error")
-        page = report_html.render_html(report, frame)
+        page = report_html.render_html(report)
     for raw in ("<b>キメ</b>", "<i>five</i>", "<script>", "a<b", "<bot>"):
         assert raw not in page, raw
     assert "<h1>&lt;b&gt;キメ&lt;/b&gt;</h1>" in page
@@ -173,34 +174,31 @@ def test_names_are_escaped(fdc) -> None:
 
 
 def test_same_inputs_same_bytes(fdc, tmp_path: Path) -> None:
-    report, frame = fdc
     first, second = tmp_path / "a", tmp_path / "b"
     first.mkdir()
     second.mkdir()
-    report_html.write_html(report, frame, first)
-    report_html.write_html(copy.deepcopy(report), frame.clone(), second)
+    report_html.write_html(fdc, first)
+    report_html.write_html(replace(copy.deepcopy(fdc), games=fdc.games.clone()), second)
     assert (first / "report.html").read_bytes() == (second / "report.html").read_bytes()
 
 
 def test_same_bytes_in_another_process(fdc, tmp_path: Path, processes: Processes) -> None:
     """A fresh interpreter with another hash seed writes the very same page."""
-    report, frame = fdc
-    import json
-
-    (tmp_path / "report.json").write_text(json.dumps(report))
-    frame.write_parquet(tmp_path / "games.parquet")
+    (tmp_path / "report.json").write_text(fdc.json_text())
+    fdc.games.write_parquet(tmp_path / "games.parquet")
     out = tmp_path / "other"
     out.mkdir()
     code = (
-        "import json, sys, polars as pl; from pathlib import Path; "
-        "from balancer.report.html import write_html; d = Path(sys.argv[1]); "
-        "write_html(json.loads((d / 'report.json').read_text()), "
-        "pl.read_parquet(d / 'games.parquet'), d / 'other')"
+        "import sys; from pathlib import Path; from balancer.report.html import write_html; "
+        "from balancer.report.model import load_report; "
+        "d = Path(sys.argv[1]); write_html(load_report(d), d / 'other')"
     )
     env = {**subprocess_env(), "PYTHONHASHSEED": "12345", "MPLCONFIGDIR": str(tmp_path / "mpl")}
     processes.run([sys.executable, "-c", code, str(tmp_path)], env=env)
-    report_html.write_html(json.loads((tmp_path / "report.json").read_text()), frame, tmp_path)
+    report_html.write_html(load_report(tmp_path), tmp_path)
     assert (out / "report.html").read_bytes() == (tmp_path / "report.html").read_bytes()
+    # Read back from its files, the report draws the very page it drew in memory.
+    assert (tmp_path / "report.html").read_text(encoding="utf-8") == report_html.render_html(fdc)
 
 
 def test_leaves_matplotlib_settings_alone(kk_solo) -> None:
@@ -208,7 +206,7 @@ def test_leaves_matplotlib_settings_alone(kk_solo) -> None:
     # dict.items, not rcParams[...]: reading an unresolved 'backend' imports pyplot.
     before = dict(dict.items(matplotlib.rcParams))
     with matplotlib.rc_context({"font.size": 23.0, "svg.hashsalt": None}):
-        report_html.render_html(*kk_solo)
+        report_html.render_html(kk_solo)
         assert matplotlib.rcParams["font.size"] == 23.0
         assert matplotlib.rcParams["svg.hashsalt"] is None
     assert dict(dict.items(matplotlib.rcParams)) == before
@@ -216,17 +214,17 @@ def test_leaves_matplotlib_settings_alone(kk_solo) -> None:
 
 
 def test_user_style_does_not_change_the_page(kk_solo) -> None:
-    plain = report_html.render_html(*kk_solo)
+    plain = report_html.render_html(kk_solo)
     with matplotlib.rc_context({"axes.facecolor": "#ff0000", "font.size": 30.0}):
-        assert report_html.render_html(*kk_solo) == plain
+        assert report_html.render_html(kk_solo) == plain
 
 
 def test_oversized_charts_fall_back_to_png(kk_solo, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(report_html, "SVG_LIMIT", 0)
-    page = report_html.render_html(*kk_solo)
+    page = report_html.render_html(kk_solo)
     assert "<svg" not in page
-    assert drawn_charts(page) == dict.fromkeys(charts_of(kk_solo[0]), True)
-    assert page.count('src="data:image/png;base64,') == len(charts_of(kk_solo[0]))
+    assert drawn_charts(page) == dict.fromkeys(charts_of(kk_solo), True)
+    assert page.count('src="data:image/png;base64,') == len(charts_of(kk_solo))
 
 
 def test_saving_a_report_writes_its_page(tmp_path: Path) -> None:
@@ -287,9 +285,9 @@ def load_in_browser(processes: Processes, page: Path, profile: Path) -> tuple[st
 def test_loads_cleanly_in_chromium(
     which: str, request: pytest.FixtureRequest, tmp_path: Path, processes: Processes
 ) -> None:
-    report, frame = request.getfixturevalue(which)
-    report_html.write_html(report, frame, tmp_path)
-    dom, problems = load_in_browser(processes, tmp_path / "report.html", tmp_path / "profile")
+    report = request.getfixturevalue(which)
+    report_html.write_html(report, tmp_path)
+    dom, problems = load_in_browser(tmp_path / "report.html", tmp_path / "profile")
     assert problems == []
     assert "<h1>" in dom
     assert drawn_charts(dom) == dict.fromkeys(charts_of(report), True)
@@ -298,7 +296,7 @@ def test_loads_cleanly_in_chromium(
 @needs_chromium
 def test_browser_check_catches_a_broken_page(fdc, tmp_path: Path, processes: Processes) -> None:
     """The console scan is not blind: a remote image and a script error are reported."""
-    page = report_html.render_html(*fdc).replace(
+    page = report_html.render_html(fdc).replace(
         "</main>",
         '<img src="http://example.invalid/x.png"><script>not_defined()</script></main>',
     )
@@ -313,7 +311,7 @@ def test_charts_are_painted(fdc, tmp_path: Path, processes: Processes) -> None:
     """A screenshot holds the charts' blue: the inline SVG is drawn, not just parsed."""
     from PIL import Image
 
-    report_html.write_html(*fdc, tmp_path)
+    report_html.write_html(fdc, tmp_path)
     shot = tmp_path / "shot.png"
     chromium(
         processes,

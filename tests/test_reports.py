@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
@@ -14,8 +15,9 @@ from balancer.analysis import diff
 from balancer.cli import main
 from balancer.cli.diff import EXIT_CHANGED
 from balancer.config import variant
-from balancer.report import build as report
+from balancer.report import build
 from balancer.report.model import Report
+from balancer.report.tables import CSV_TABLES
 from balancer.sim import runner
 from tests.helpers import VARIANTS, load_report, one_error_line, variant_file
 
@@ -32,12 +34,12 @@ def fdc_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_csv_regenerates_byte_for_byte(fdc_report: Path, tmp_path: Path) -> None:
     assert main(["csv", str(fdc_report), "-o", str(tmp_path)]) == 0
-    for name in report.CSV_TABLES:
+    for name in CSV_TABLES:
         assert (tmp_path / name).read_bytes() == (fdc_report / name).read_bytes(), name
     # In place, too: the run's own files come back the same.
-    before = {n: (fdc_report / n).read_bytes() for n in report.CSV_TABLES}
+    before = {n: (fdc_report / n).read_bytes() for n in CSV_TABLES}
     assert main(["csv", str(fdc_report)]) == 0
-    assert {n: (fdc_report / n).read_bytes() for n in report.CSV_TABLES} == before
+    assert {n: (fdc_report / n).read_bytes() for n in CSV_TABLES} == before
 
 
 def test_csv_excel_has_a_bom(fdc_report: Path, tmp_path: Path) -> None:
@@ -197,17 +199,14 @@ def test_replay_for_one_seat_hides_the_other_hands(capsys: pytest.CaptureFixture
 
 def _in_memory(path: Path, games: int, seed: int) -> Report:
     v = variant.load(path).with_overrides(games=games, seed=seed)
-    result = runner.run(v)
-    frame = report.games_frame(result)
-    return Report(Path(v.name), report.build_report(result, frame), frame)
+    return replace(Report.from_run(runner.run(v)), folder=Path(v.name))
 
 
 def test_a_large_rule_change_is_flagged() -> None:
     a = _in_memory(VARIANTS / "fdc-5p-random.yaml", 300, 5)
     no_neko = variant.load(VARIANTS / "fdc-5p-random.yaml").with_knobs({"neko_ni_koban": False})
     result = runner.run(no_neko.with_overrides(games=300, seed=5))
-    frame = report.games_frame(result)
-    b = Report(Path("b"), report.build_report(result, frame), frame)
+    b = replace(build.build_report(result, build.games_frame(result)), folder=Path("b"))
     table = diff.compare(a, b)
     assert table.paired
     flagged = {row.figure for row in table.rows if row.significant}
@@ -229,8 +228,7 @@ def test_a_a_runs_with_different_seeds_show_nothing_in_95_of_100() -> None:
 
 def _in_memory_variant(v: variant.Variant, games: int, seed: int) -> Report:
     result = runner.run(v.with_overrides(games=games, seed=seed))
-    frame = report.games_frame(result)
-    return Report(Path(v.name), report.build_report(result, frame), frame)
+    return replace(Report.from_run(result), folder=Path(v.name))
 
 
 def test_diff_runs_variant_files_first(

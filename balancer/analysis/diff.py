@@ -46,7 +46,8 @@ import numpy as np
 import polars as pl
 
 from balancer.errors import UserError
-from balancer.report.model import Report
+from balancer.report.build import bot_figures
+from balancer.report.model import BotFigures, Report
 from balancer.sim import table
 from balancer.stats import describe as stats
 
@@ -144,32 +145,38 @@ def _labels(report: Report) -> list[str]:
     return found.to_list()
 
 
-def _about(report: Report) -> str:
-    r = report.report
+def _about(r: Report) -> str:
     return (
-        f"{r['game']}, {r['players']} players, {r['games']} games, seed {r['seed']}, "
-        f"rules v{r['rules_version']}, balancer {r['balancer_version']}"
+        f"{r.game}, {r.players} players, {r.n_games} games, seed {r.seed}, "
+        f"rules v{r.rules_version}, balancer {r.balancer_version}"
     )
 
 
 def compare(a: Report, b: Report, alpha: float = 0.05) -> DiffTable:
     """Every figure of A against B, tested, Holm-corrected over the whole table."""
-    ra, rb = a.report, b.report
-    for key in ("game", "players"):
-        if ra[key] != rb[key]:
+    must_match: tuple[tuple[str, object, object], ...] = (
+        ("game", a.game, b.game),
+        ("players", a.players, b.players),
+    )
+    for key, in_a, in_b in must_match:
+        if in_a != in_b:
             raise UserError(
-                f"can't compare: A ({a.folder}) has {key} {ra[key]!r}, "
-                f"B ({b.folder}) has {key} {rb[key]!r}"
+                f"can't compare: A ({a.folder}) has {key} {in_a!r}, "
+                f"B ({b.folder}) has {key} {in_b!r}"
             )
-    paired = ra["seed"] == rb["seed"] and a.n_games == b.n_games
+    paired = a.seed == b.seed and a.n_games == b.n_games
     diff = DiffTable(str(a.folder), str(b.folder), _about(a), _about(b), paired, alpha)
-    for key in ("rules_version", "balancer_version"):
-        if ra[key] != rb[key]:
+    versions: tuple[tuple[str, object, object], ...] = (
+        ("rules_version", a.rules_version, b.rules_version),
+        ("balancer_version", a.balancer_version, b.balancer_version),
+    )
+    for key, in_a, in_b in versions:
+        if in_a != in_b:
             diff.warnings.append(
-                f"{key} differs (A {ra[key]}, B {rb[key]}): "
+                f"{key} differs (A {in_a}, B {in_b}): "
                 "part of any change may come from the program, not the variant"
             )
-    if ra["higher_is_better"] != rb["higher_is_better"]:
+    if a.higher_is_better != b.higher_is_better:
         diff.warnings.append("A and B disagree on whether high scores win; margins use A's")
 
     rows = diff.rows
@@ -180,10 +187,7 @@ def compare(a: Report, b: Report, alpha: float = 0.05) -> DiffTable:
 
     labels_a, labels_b = _labels(a), _labels(b)
     if len(labels_a) > 1 and len(labels_b) > 1:
-        figures_a, figures_b = (
-            stats.bot_figures(a.games, players),
-            stats.bot_figures(b.games, players),
-        )
+        figures_a, figures_b = bot_figures(a.games, players), bot_figures(b.games, players)
         for label in sorted(set(labels_a) & set(labels_b)):
             rows.append(_bot_row(label, a, b, figures_a[label], figures_b[label], paired))
         for mine, only, theirs in ((labels_a, "A", labels_b), (labels_b, "B", labels_a)):
@@ -197,7 +201,7 @@ def compare(a: Report, b: Report, alpha: float = 0.05) -> DiffTable:
         rows.append(_shape_row(f"score seat {s} distribution (sd)", scores_a[:, s], scores_b[:, s]))
 
     if players > 1:
-        higher = bool(ra["higher_is_better"])
+        higher = a.higher_is_better
         margin_a = stats.winning_margin(scores_a, higher)
         margin_b = stats.winning_margin(scores_b, higher)
         rows.append(_location_row("winning margin mean", margin_a, margin_b, paired))
@@ -208,7 +212,7 @@ def compare(a: Report, b: Report, alpha: float = 0.05) -> DiffTable:
 
     shared = [name for name in a.events if name in set(b.events)]
     # A value per game (Da Qi Zi's max_multiplier) has no "share of games it fired".
-    values = set(ra.get("value_events", [])) | set(rb.get("value_events", []))
+    values = set(a.value_events or ()) | set(b.value_events or ())
     for name in shared:
         ev_a, ev_b = _column(a, table.event(name)), _column(b, table.event(name))
         kind = "mean" if name in values else "per game"
@@ -233,8 +237,8 @@ def _bot_row(
     label: str,
     a: Report,
     b: Report,
-    fig_a: dict[str, Any],
-    fig_b: dict[str, Any],
+    fig_a: BotFigures,
+    fig_b: BotFigures,
     paired: bool,
 ) -> DiffRow:
     """A bot's win share; paired per game only if the bot sat in every game of both runs."""
@@ -245,11 +249,11 @@ def _bot_row(
         if not (np.isnan(per_game_a).any() or np.isnan(per_game_b).any()):
             row = _proportion_row(figure, per_game_a, per_game_b, paired=True)
             # Show the seat-game shares, as the report does, not the per-game means.
-            p_a, p_b = fig_a["win_share"], fig_b["win_share"]
+            p_a, p_b = fig_a.win_share, fig_b.win_share
             row.a, row.b, row.change, row.effect = p_a, p_b, p_b - p_a, stats.cohens_h(p_a, p_b)
             return row
-    p_a, p_b = fig_a["win_share"], fig_b["win_share"]
-    n_a, n_b = fig_a["seat_games"], fig_b["seat_games"]
+    p_a, p_b = fig_a.win_share, fig_b.win_share
+    n_a, n_b = fig_a.seat_games, fig_b.seat_games
     p_value = stats.two_proportion(p_a * n_a, n_a, p_b * n_b, n_b)
     effect = stats.cohens_h(p_a, p_b)
     return DiffRow(figure, p_a, p_b, p_b - p_a, effect, "h", PROPORTION_TEST, p_value, False)

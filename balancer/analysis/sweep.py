@@ -23,6 +23,7 @@ from balancer import knobs
 from balancer.config.variant import Variant
 from balancer.config.yamlsafe import load_yaml_text
 from balancer.errors import UserError
+from balancer.report.model import Report, present
 
 SWEEP_CSV = "sweep.csv"
 
@@ -100,23 +101,24 @@ def folder_name(index: int, point: dict[str, Any]) -> str:
     return f"{index:03d}-" + re.sub(r"[^A-Za-z0-9_.=-]+", "_", point_label(point))[:80]
 
 
-def headline_row(point: dict[str, Any], report: dict[str, Any]) -> dict[str, Any]:
+def headline_row(point: dict[str, Any], report: Report) -> dict[str, Any]:
     """One sweep.csv row: the knob values, then the headline figures with intervals."""
     row: dict[str, Any] = {name: _show(value) for name, value in point.items()}
-    for seat in report["seats"]:
-        s = seat["seat"]
-        row[f"seat{s}_win_share"] = seat["win_share"]
-        row[f"seat{s}_win_low"], row[f"seat{s}_win_high"] = seat["win_ci95"]
-        row[f"seat{s}_score_mean"] = seat["score"]["mean"]
-    for label, bot in report.get("bots", {}).items():
-        row[f"bot_{label}_win_share"] = bot["win_share"]
-        row[f"bot_{label}_win_low"], row[f"bot_{label}_win_high"] = bot["win_ci95"]
-    row["seat_advantage_p"] = report["seat_advantage"]["p_value"]
-    row["margin_mean"] = report["margin"]["mean"]
-    row["margin_sd"] = report["margin"]["sd"]
-    row["length_mean"] = report["length"]["mean"]
-    for name, event in report["events"].items():
-        row[f"{name}_per_game"] = event["per_game"]
+    for seat in report.seats:
+        s = seat.seat
+        row[f"seat{s}_win_share"] = seat.win_share
+        row[f"seat{s}_win_low"], row[f"seat{s}_win_high"] = seat.win_ci95
+        row[f"seat{s}_score_mean"] = seat.score.mean
+    for label, bot in (report.bots or {}).items():
+        row[f"bot_{label}_win_share"] = bot.win_share
+        row[f"bot_{label}_win_low"], row[f"bot_{label}_win_high"] = bot.win_ci95
+    margin = present(report.margin, "margin")
+    row["seat_advantage_p"] = present(report.seat_advantage, "seat_advantage").p_value
+    row["margin_mean"] = margin.mean
+    row["margin_sd"] = margin.sd
+    row["length_mean"] = present(report.length, "length").mean
+    for name, event in report.events.items():
+        row[f"{name}_per_game"] = event.per_game
     return row
 
 

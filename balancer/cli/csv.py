@@ -30,13 +30,13 @@ def csv_command(report_dir: str, out: str | None, excel: bool) -> None:
     its manifest), or an --out folder that is missing, empty or an earlier
     `csv -o` output. A user's own files are never overwritten.
     """
-    from balancer.report import build as report
     from balancer.report import model as reportio
     from balancer.report.folder import MANIFEST, REPORT_JSON, place_of, write_folder
+    from balancer.report.tables import write_csv_tables
 
     source = Path(report_dir)
     data = reportio.load_report(source)
-    for note in reportio.version_notes(data.report, str(source / "report.json")):
+    for note in reportio.version_notes(data, str(source / "report.json")):
         click.echo(f"balancer: note: {note}", err=True)
     if out is not None and not out.strip():
         raise UserError("the output folder is an empty name", key="--out")
@@ -53,7 +53,7 @@ def csv_command(report_dir: str, out: str | None, excel: bool) -> None:
                     continue
                 (tmp / relative).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(path, tmp / relative)
-        written = report.write_csv_tables(data.report, data.games, tmp, excel=excel)
+        written = write_csv_tables(data, tmp, excel=excel)
         names.extend(path.name for path in written)
 
     write_folder(target, fill, marker=REPORT_JSON if in_place else CSV_MARKER)

@@ -58,7 +58,7 @@ def _prepare(
         return a, b
     reports = {side: load_report(path) for side, path in (("a", a), ("b", b)) if not path.is_file()}
     games_of = {side: v.game for side, v in variants.items()}
-    games_of.update({side: r.report["game"] for side, r in reports.items()})
+    games_of.update({side: r.game for side, r in reports.items()})
     players_of = {side: v.players for side, v in variants.items()}
     players_of.update({side: r.players for side, r in reports.items()})
     if games_of["a"] != games_of["b"] or players_of["a"] != players_of["b"]:
@@ -69,7 +69,7 @@ def _prepare(
     if reports:
         first_report = next(iter(reports.values()))
         games = games or first_report.n_games
-        seed = seed if seed is not None else int(first_report.report["seed"])
+        seed = seed if seed is not None else first_report.seed
     else:
         first = variants.get("a") or variants["b"]
         games = games or first.games

@@ -56,9 +56,9 @@ def replay(
     if source.is_dir():
         data = reportio.load_report(source)
         where = str(source / reportio.REPORT_JSON)
-        for note in reportio.version_notes(data.report, where):
+        for note in reportio.version_notes(data, where):
             click.echo(f"balancer: note: {note}", err=True)
-        loaded = variant.from_resolved(data.report["variant"], where, allow_plugins=allow_plugins)
+        loaded = variant.from_resolved(data.variant, where, allow_plugins=allow_plugins)
         if index >= data.n_games:
             raise UserError(f"the run played games 0..{data.n_games - 1}", key="--game")
     else:

@@ -39,7 +39,7 @@ def run(
         raise UserError("--out takes one variant; give each its own run", key="--out")
     check_placement(backend, scheduler)
     import balancer
-    from balancer.report.build import headline
+    from balancer.report.text import headline
 
     loaded = [balancer.load_variant(path, games=games, seed=seed) for path in variants]
     for variant in loaded:
@@ -56,5 +56,5 @@ def run(
             trust_plugins=trust_plugins,
         )
 
-        click.echo(headline(report.report))
+        click.echo(headline(report))
         click.echo(f"\nreport: {folder}/")

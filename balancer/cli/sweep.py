@@ -104,7 +104,7 @@ def sweep(
                     backend=backend,
                     scheduler=scheduler,
                 )
-                rows.append(headline_row(point, report.report))
+                rows.append(headline_row(point, report))
                 if index == 0 and figure not in rows[0]:
                     # Said after the first point, not after the whole grid.
                     columns = ", ".join(rows[0])

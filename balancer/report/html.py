@@ -21,13 +21,14 @@ import re
 import textwrap
 import unicodedata
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
 
+from balancer.report.model import BotFigures, Interval, Report, SeatFigures, present
 from balancer.sim import table
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ BOT_COLOURS = ("#2f6fb0", "#d9822b", "#3a9a5b", "#b5464b", "#7a5cae", "#8c6d46",
 WIDTH = 7.2  # inches; every figure is this wide so the page has one rhythm
 SVG_LIMIT = 600_000  # bytes; past this a chart is embedded as PNG instead
 
-_RC = {
+_RC: dict[str, Any] = {
     # Fixed ids and no timestamp: identical inputs give identical bytes.
     "svg.hashsalt": "balancer-report",
     # Text stays text: small, selectable, and the browser draws CJK names
@@ -133,17 +134,17 @@ footer { color: var(--muted); font-size: 13px; text-align: center; margin-top: 2
 # -- public entry point -------------------------------------------------------
 
 
-def write_html(report: dict[str, Any], frame: pl.DataFrame, folder: Path) -> None:
+def write_html(report: Report, folder: Path) -> None:
     """Write `folder/report.html`; `Report.save` calls this."""
-    page = render_html(report, frame)
+    page = render_html(report)
     (Path(folder) / REPORT_HTML).write_text(page, encoding="utf-8")
 
 
-def render_html(report: dict[str, Any], frame: pl.DataFrame) -> str:
+def render_html(report: Report) -> str:
     """The page as a string: a pure function of the report and its per-game table."""
-    charts = render_charts(report, frame)
+    charts = render_charts(report)
     value_events = _value_events(report)
-    name = report["variant"].get("name", report["game"])
+    name = report.variant.get("name", report.game)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -162,16 +163,16 @@ def render_html(report: dict[str, Any], frame: pl.DataFrame) -> str:
         _header(report),
         _wins_section(report, charts),
     ]
-    if "bots" in report:
-        parts.append(_bots_section(report, charts))
+    if report.bots is not None:
+        parts.append(_bots_section(report, report.bots, charts))
     parts += [
         _scores_section(report, charts),
         _length_section(report, charts),
-        _events_section(report, frame, charts, value_events),
+        _events_section(report, charts, value_events),
         _variant_section(report),
         "<footer>",
-        f"balancer {_e(report.get('balancer_version', '?'))} · {_e(report['game'])} rules "
-        f"version {_e(report.get('rules_version', '?'))} · seed {_e(report.get('seed', '?'))}",
+        f"balancer {_e(report.balancer_version)} · {_e(report.game)} rules "
+        f"version {_e(report.rules_version)} · seed {_e(report.seed)}",
         "</footer>",
         "</main>",
         "</body>",
@@ -212,22 +213,22 @@ def _p_value(p: float) -> str:
     return f"{p:.3f}"
 
 
-def _better(report: dict[str, Any]) -> str:
-    return "higher" if report["higher_is_better"] else "lower"
+def _better(report: Report) -> str:
+    return "higher" if report.higher_is_better else "lower"
 
 
-def _value_events(report: dict[str, Any]) -> set[str]:
+def _value_events(report: Report) -> set[str]:
     """Events that are a per-game value (a maximum, say), not a count of firings.
 
     A report may say so itself; otherwise the game's spec does. A report of
     a game this build doesn't know treats every event as a count.
     """
-    if "value_events" in report:
-        return set(report["value_events"])
+    if report.value_events is not None:
+        return set(report.value_events)
     try:
         from balancer import games
 
-        return set(games.get(report["game"]).value_events)
+        return set(games.get(report.game).value_events)
     except (KeyError, ImportError, AttributeError):
         return set()
 
@@ -257,52 +258,49 @@ def _figure(charts: dict[str, str], name: str, alt: str) -> str:
     return f'<figure data-chart="{name}" role="img" aria-label="{_e(alt)}">{charts[name]}</figure>'
 
 
-def _interval(ci: list[float]) -> str:
-    return f"{_pct(ci[0])} – {_pct(ci[1])}"
+def _interval(ci: Interval) -> str:
+    return f"{_pct(ci.low)} – {_pct(ci.high)}"
 
 
 # -- page sections ------------------------------------------------------------
 
 
-def _header(report: dict[str, Any]) -> str:
-    variant = report["variant"]
-    name = variant.get("name", report["game"])
-    players = report["players"]
-    length = report["length"]
+def _header(report: Report) -> str:
+    name = report.variant.get("name", report.game)
+    players = report.players
+    length = present(report.length, "length")
     facts = [
-        ("game", report["game"]),
+        ("game", report.game),
         ("players", players),
-        ("games played", f"{report['games']:,}"),
+        ("games played", f"{report.n_games:,}"),
         ("score", f"{_better(report)} is better"),
-        ("mean length", f"{_num(length['mean'])} {report['length_unit']}"),
+        ("mean length", f"{_num(length.mean)} {present(report.length_unit, 'length_unit')}"),
     ]
     items = "".join(f"<div><dt>{_e(k)}</dt><dd>{_e(v)}</dd></div>" for k, v in facts)
     noun = "player" if players == 1 else "players"
     return (
         "<header>"
         f"<h1>{_e(name)}</h1>"
-        f'<p class="sub">{_e(report["game"])} · {players} {noun} · '
-        f"{report['games']:,} simulated games · seed {_e(report.get('seed', '?'))} · "
+        f'<p class="sub">{_e(report.game)} · {players} {noun} · '
+        f"{report.n_games:,} simulated games · seed {_e(report.seed)} · "
         f"{_better(report)} score is better</p>"
         f'<dl class="facts">{items}</dl>'
         "</header>"
     )
 
 
-def _wins_section(report: dict[str, Any], charts: dict[str, str]) -> str:
-    players = report["players"]
-    seats = report["seats"]
-    adv = report["seat_advantage"]
+def _wins_section(report: Report, charts: dict[str, str]) -> str:
+    players = report.players
     rows = []
-    for seat in seats:
-        s = seat["score"]
+    for seat in report.seats:
+        s = seat.score
         rows.append(
             [
-                str(seat["seat"]),
-                _e(seat["bot"]),
-                _pct(seat["win_share"]),
-                _interval(seat["win_ci95"]),
-                *(_num(s[k]) for k in ("mean", "sd", "min", "q1", "median", "q3", "max")),
+                str(seat.seat),
+                _e(seat.bot),
+                _pct(seat.win_share),
+                _interval(seat.win_ci95),
+                *(_num(x) for x in (s.mean, s.sd, s.min, s.q1, s.median, s.q3, s.max)),
             ]
         )
     head = [
@@ -322,8 +320,9 @@ def _wins_section(report: dict[str, Any], charts: dict[str, str]) -> str:
         verdict = '<p class="note">One seat: there is no seat advantage to test.</p>'
         adv_table = ""
     else:
-        flagged = adv["p_value"] < 0.05
-        shown = _p_value(adv["p_value"])
+        adv = present(report.seat_advantage, "seat_advantage")
+        flagged = adv.p_value < 0.05
+        shown = _p_value(adv.p_value)
         p_text = _e(f"p {shown}" if shown.startswith("<") else f"p = {shown}")
         verdict = (
             f'<p class="verdict {"flag" if flagged else "ok"}">'
@@ -340,16 +339,16 @@ def _wins_section(report: dict[str, Any], charts: dict[str, str]) -> str:
             [
                 [
                     "chi-square of seat wins against equal shares",
-                    f"{adv['chi2']:.2f}",
+                    f"{adv.chi2:.2f}",
                     str(players - 1),
-                    _e(_p_value(adv["p_value"])),
+                    _e(_p_value(adv.p_value)),
                 ]
             ],
         )
-    rotation = report["variant"].get("seat_rotation")
+    rotation = report.variant.get("seat_rotation")
     rotating = (
         " Bots rotate through the seats, so a seat's share is the seat's, not a bot's."
-        if rotation and "bots" in report
+        if rotation and report.bots is not None
         else ""
     )
     return (
@@ -366,10 +365,10 @@ def _wins_section(report: dict[str, Any], charts: dict[str, str]) -> str:
     )
 
 
-def _bots_section(report: dict[str, Any], charts: dict[str, str]) -> str:
+def _bots_section(report: Report, bots: Mapping[str, BotFigures], charts: dict[str, str]) -> str:
     rows = [
-        [_e(label), _pct(b["win_share"]), _interval(b["win_ci95"]), f"{b['seat_games']:,}"]
-        for label, b in report["bots"].items()
+        [_e(label), _pct(b.win_share), _interval(b.win_ci95), f"{b.seat_games:,}"]
+        for label, b in bots.items()
     ]
     return (
         '<section id="bots"><h2>Win share by bot</h2>'
@@ -386,12 +385,12 @@ def _bots_section(report: dict[str, Any], charts: dict[str, str]) -> str:
     )
 
 
-def _head_to_head(report: dict[str, Any]) -> str:
-    pairs = report.get("head_to_head", {})
+def _head_to_head(report: Report) -> str:
+    pairs = report.head_to_head
     if not pairs:
         return ""
     rows = [
-        [_e(a), _e(b), _pct(h["ahead_share"]), _interval(h["ci95"]), f"{h['pairs']:,}"]
+        [_e(a), _e(b), _pct(h.ahead_share), _interval(h.ci95), f"{h.pairs:,}"]
         for a, row in pairs.items()
         for b, h in row.items()
     ]
@@ -412,13 +411,13 @@ def _head_to_head(report: dict[str, Any]) -> str:
     )
 
 
-def _scores_section(report: dict[str, Any], charts: dict[str, str]) -> str:
-    margin = report["margin"]
-    if report["players"] > 1:
+def _scores_section(report: Report, charts: dict[str, str]) -> str:
+    margin = present(report.margin, "margin")
+    if report.players > 1:
         margin_text = (
             f"<p>Winning margin (the winner's lead over the runner-up): mean "
-            f"{_num(margin['mean'])}, median {_num(margin['median'])}, quartiles "
-            f"{_num(margin['q1'])} – {_num(margin['q3'])}, largest {_num(margin['max'])}.</p>"
+            f"{_num(margin.mean)}, median {_num(margin.median)}, quartiles "
+            f"{_num(margin.q1)} – {_num(margin.q3)}, largest {_num(margin.max)}.</p>"
         )
     else:
         margin_text = ""
@@ -432,31 +431,28 @@ def _scores_section(report: dict[str, Any], charts: dict[str, str]) -> str:
     )
 
 
-def _length_section(report: dict[str, Any], charts: dict[str, str]) -> str:
-    length = report["length"]
-    unit = _e(report["length_unit"])
-    if length["min"] == length["max"]:
-        summary = f"Every game lasted {_num(length['min'])} {unit}."
+def _length_section(report: Report, charts: dict[str, str]) -> str:
+    length = present(report.length, "length")
+    unit_name = present(report.length_unit, "length_unit")
+    unit = _e(unit_name)
+    if length.min == length.max:
+        summary = f"Every game lasted {_num(length.min)} {unit}."
     else:
         summary = (
-            f"Mean {_num(length['mean'])} {unit} (sd {_num(length['sd'])}), from "
-            f"{_num(length['min'])} to {_num(length['max'])}."
+            f"Mean {_num(length.mean)} {unit} (sd {_num(length.sd)}), from "
+            f"{_num(length.min)} to {_num(length.max)}."
         )
     return (
         f'<section id="length"><h2>Game length</h2><p class="note">{summary}</p>'
-        + _figure(charts, "length", f"histogram of game length in {report['length_unit']}")
+        + _figure(charts, "length", f"histogram of game length in {unit_name}")
         + "</section>"
     )
 
 
-def _events_section(
-    report: dict[str, Any],
-    frame: pl.DataFrame,
-    charts: dict[str, str],
-    value_events: set[str],
-) -> str:
+def _events_section(report: Report, charts: dict[str, str], value_events: set[str]) -> str:
+    frame = report.games
     rows = []
-    for name, e in report["events"].items():
+    for name, e in report.events.items():
         if name in value_events:
             column = table.event(name)
             spread = ""
@@ -468,13 +464,11 @@ def _events_section(
                 )
             else:
                 spread = " (a value, not a count)"
-            rows.append([f"<code>{_e(name)}</code>{_e(spread)}", f"{_num(e['per_game'])}", "—"])
+            rows.append([f"<code>{_e(name)}</code>{_e(spread)}", f"{_num(e.per_game)}", "—"])
         else:
-            rows.append(
-                [f"<code>{_e(name)}</code>", f"{e['per_game']:.3f}", _pct(e["share_of_games"])]
-            )
+            rows.append([f"<code>{_e(name)}</code>", f"{e.per_game:.3f}", _pct(e.share_of_games)])
     values_note = ""
-    if value_events & set(report["events"]):
+    if value_events & set(report.events):
         values_note = (
             " Events that are a value per game rather than a count are listed in the table "
             "with their mean, and left out of the chart."
@@ -513,9 +507,9 @@ def _leaf(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _variant_section(report: dict[str, Any]) -> str:
+def _variant_section(report: Report) -> str:
     """Every knob, grouped the way the YAML is: the run, the seats, then each rules section."""
-    variant = report["variant"]
+    variant = report.variant
     groups: dict[str, list[tuple[str, str]]] = {"run": []}
     for key, value in variant.items():
         if key == "seats" and isinstance(value, list):
@@ -554,7 +548,7 @@ def _seat_knobs(seat: Any) -> str:
 # and fixed arithmetic also keeps every figure's geometry reproducible.
 
 
-def render_charts(report: dict[str, Any], frame: pl.DataFrame) -> dict[str, str]:
+def render_charts(report: Report) -> dict[str, str]:
     """Every chart as inline markup (<svg>, or <img> for an oversized one), by name."""
     import matplotlib
 
@@ -564,14 +558,14 @@ def render_charts(report: dict[str, Any], frame: pl.DataFrame) -> dict[str, str]
     # user's matplotlibrc says, and the caller's settings come back on exit.
     with matplotlib.rc_context(), warnings.catch_warnings():
         matplotlib.rcdefaults()
-        matplotlib.rcParams.update(_RC)
+        matplotlib.rcParams.update(_RC)  # type: ignore[arg-type]  # keys typed as Literals
         # DejaVu lacks CJK glyphs; the browser draws that text, so the warning is noise.
         warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from", category=Warning)
         out["win-by-seat"] = _embed(_win_by_seat(report))
-        if "bots" in report:
-            out["win-by-bot"] = _embed(_win_by_bot(report))
-        out["scores"] = _embed(_scores(report, frame))
-        out["length"] = _embed(_length(report, frame))
+        if report.bots is not None:
+            out["win-by-bot"] = _embed(_win_by_bot(report, report.bots))
+        out["scores"] = _embed(_scores(report))
+        out["length"] = _embed(_length(report))
         out["events"] = _embed(_events(report, value_events))
     return out
 
@@ -637,10 +631,10 @@ def _tick_label(text: str) -> str:
 
 
 def _share_bars(
-    report: dict[str, Any],
+    report: Report,
     labels: list[str],
     shares: list[float],
-    cis: list[list[float]],
+    cis: list[Interval],
     colours: list[str],
     height: float,
 ) -> Figure:
@@ -649,11 +643,11 @@ def _share_bars(
     fig, ax = _figure_in(
         height + 0.16 * (lines - 1), left=0.7, right=0.85, top=0.12, bottom=0.22 + 0.16 * lines
     )
-    fair = 1 / report["players"]
+    fair = 1 / report.players
     x = np.arange(len(labels))
     share = np.asarray(shares, dtype=float)
-    low = np.asarray([c[0] for c in cis], dtype=float)
-    high = np.asarray([c[1] for c in cis], dtype=float)
+    low = np.asarray([c.low for c in cis], dtype=float)
+    high = np.asarray([c.high for c in cis], dtype=float)
     whiskers = np.vstack([np.clip(share - low, 0, None), np.clip(high - share, 0, None)])
     ax.bar(x, share, width=0.6, color=colours, zorder=2)
     ax.errorbar(x, share, yerr=whiskers, fmt="none", ecolor=INK, elinewidth=1.2, capsize=6)
@@ -703,31 +697,30 @@ def _max_n_locator(n: int, integer: bool = False) -> Any:
     return MaxNLocator(nbins=n, steps=[1, 2, 2.5, 5, 10], min_n_ticks=1, integer=integer)
 
 
-def _seat_name(seat: dict[str, Any]) -> str:
-    bot = seat["bot"]
-    return f"seat {seat['seat']}" + ("" if bot == "rotating" else f"\n{_tick_label(bot)}")
+def _seat_name(seat: SeatFigures) -> str:
+    bot = seat.bot
+    return f"seat {seat.seat}" + ("" if bot == "rotating" else f"\n{_tick_label(bot)}")
 
 
-def _win_by_seat(report: dict[str, Any]) -> Figure:
-    seats = report["seats"]
+def _win_by_seat(report: Report) -> Figure:
+    seats = report.seats
     return _share_bars(
         report,
         [_seat_name(s) for s in seats],
-        [s["win_share"] for s in seats],
-        [s["win_ci95"] for s in seats],
+        [s.win_share for s in seats],
+        [s.win_ci95 for s in seats],
         [ACCENT] * len(seats),
         height=2.9,
     )
 
 
-def _win_by_bot(report: dict[str, Any]) -> Figure:
-    bots = report["bots"]
+def _win_by_bot(report: Report, bots: Mapping[str, BotFigures]) -> Figure:
     names = list(bots)
     return _share_bars(
         report,
         [_tick_label(n) for n in names],
-        [bots[n]["win_share"] for n in names],
-        [bots[n]["win_ci95"] for n in names],
+        [bots[n].win_share for n in names],
+        [bots[n].win_ci95 for n in names],
         [BOT_COLOURS[i % len(BOT_COLOURS)] for i in range(len(names))],
         height=2.5,
     )
@@ -751,11 +744,12 @@ def _bins(values: np.ndarray) -> np.ndarray:
     return np.linspace(lo, hi, 41)
 
 
-def _scores(report: dict[str, Any], frame: pl.DataFrame) -> Figure:
-    players = report["players"]
+def _scores(report: Report) -> Figure:
+    frame = report.games
+    players = report.players
     columns = [frame[table.score(s)].cast(pl.Float64).to_numpy() for s in range(players)]
     edges = _bins(np.concatenate(columns))
-    names = [_seat_name(s) for s in report["seats"]]
+    names = [_seat_name(s) for s in report.seats]
     left = max(_text_width(n, 9.5) for n in names) + 0.65
     row, gap = 0.72, 0.14
     height = 0.62 + players * row + (players - 1) * gap
@@ -781,7 +775,7 @@ def _scores(report: dict[str, Any], frame: pl.DataFrame) -> Figure:
         peak = max(peak, float(shares.max(initial=0)))
         ax.bar(edges[:-1] + 0.06 * np.diff(edges), shares, width=widths, align="edge",
                color=ACCENT_LIGHT, zorder=2)  # fmt: skip
-        mean = report["seats"][seat]["score"]["mean"]
+        mean = report.seats[seat].score.mean
         ax.axvline(mean, color=ACCENT, linewidth=1.6, zorder=3)
         ax.text(mean, 0.97, f" mean {_num(mean)}", transform=ax.get_xaxis_transform(),
                 va="top", ha="left", fontsize=8.5, color=ACCENT)  # fmt: skip
@@ -797,35 +791,35 @@ def _scores(report: dict[str, Any], frame: pl.DataFrame) -> Figure:
     return fig
 
 
-def _length(report: dict[str, Any], frame: pl.DataFrame) -> Figure:
-    values = frame["length"].cast(pl.Float64).to_numpy()
+def _length(report: Report) -> Figure:
+    values = report.games["length"].cast(pl.Float64).to_numpy()
     edges = _bins(values)
     counts, _ = np.histogram(values, bins=edges)
     shares = counts / max(1, values.size)
-    constant = report["length"]["min"] == report["length"]["max"]
+    length = present(report.length, "length")
+    constant = length.min == length.max
     fig, ax = _figure_in(1.7 if constant else 2.3, left=0.7, right=0.2, top=0.12, bottom=0.5)
     ax.bar(edges[:-1] + 0.06 * np.diff(edges), shares, width=np.diff(edges) * 0.88,
            align="edge", color=ACCENT, zorder=2)  # fmt: skip
-    length = report["length"]
     if not constant:
-        ax.axvline(length["mean"], color=INK, linewidth=1.2, linestyle=(0, (5, 4)), zorder=3)
-        ax.text(length["mean"], 0.97, f" mean {_num(length['mean'])}",
+        ax.axvline(length.mean, color=INK, linewidth=1.2, linestyle=(0, (5, 4)), zorder=3)
+        ax.text(length.mean, 0.97, f" mean {_num(length.mean)}",
                 transform=ax.get_xaxis_transform(), va="top", ha="left", fontsize=8.5)  # fmt: skip
     else:
         # One length only: pad the axis so a lone bar doesn't fill the chart.
-        ax.set_xlim(max(-0.5, length["min"] - 6), length["min"] + 6)
+        ax.set_xlim(max(-0.5, length.min - 6), length.min + 6)
     ax.xaxis.set_major_locator(_max_n_locator(14, integer=True))
     ax.set_ylim(0, max(float(shares.max(initial=0)) * 1.15, 0.01))
     ax.yaxis.set_major_locator(_max_n_locator(4))
     ax.yaxis.set_major_formatter(_percent_formatter())
-    ax.set_xlabel(f"game length ({report['length_unit']})")
+    ax.set_xlabel(f"game length ({present(report.length_unit, 'length_unit')})")
     ax.set_ylabel("share of games")
     ax.grid(axis="x", visible=False)
     return fig
 
 
-def _events(report: dict[str, Any], value_events: set[str]) -> Figure:
-    names = [n for n in report["events"] if n not in value_events]
+def _events(report: Report, value_events: set[str]) -> Figure:
+    names = [n for n in report.events if n not in value_events]
     labels = [_label(n) for n in names]
     left = max((_text_width(n, 9.5) for n in labels), default=1.0) + 0.2
     height = 0.75 + 0.27 * max(1, len(names))
@@ -846,8 +840,8 @@ def _events(report: dict[str, Any], value_events: set[str]) -> Figure:
         per_ax.text(0.5, 0.5, "no events counted", ha="center", va="center", color=MUTED)
         return fig
     y = np.arange(len(names))
-    per_game = np.asarray([report["events"][n]["per_game"] for n in names], dtype=float)
-    share = np.asarray([report["events"][n]["share_of_games"] for n in names], dtype=float)
+    per_game = np.asarray([report.events[n].per_game for n in names], dtype=float)
+    share = np.asarray([report.events[n].share_of_games for n in names], dtype=float)
     per_ax.barh(y, per_game, height=0.64, color=ACCENT, zorder=2)
     share_ax.barh(y, share, height=0.64, color=ACCENT_LIGHT, zorder=2)
     per_ax.set_xlim(0, (float(per_game.max()) or 1.0) * 1.2)

@@ -1,17 +1,33 @@
-"""Reading a report folder back: report.json and games.parquet, checked.
+"""The typed Report: report.json's figures and the games table, read, written and checked here.
+
+A `Report` is built from a run (`Report.from_run`) or read back from a folder
+(`Report.open`, `load_report`); every renderer (terminal, summary.md, CSV,
+HTML) and every analysis (diff, sweep) reads its attributes, never the JSON.
 
 `diff`, `csv` and `replay` read reports that may be old, truncated or edited by
-hand: any damage is one UserError naming the file, and a report written
-under other rules (or another balancer) is said so rather than trusted.
+hand: any damage is one UserError naming the file and the key path, and a
+report written under other rules (or another balancer) is said so rather
+than trusted.
+
+The figure classes map one to one onto report.json's objects: a class's
+fields, in order, are its keys (`to_json` writes them in that order; `Interval`
+is a `[low, high]` pair). A field typed `X | None` with default None is a
+figure the file may lack: it is left out of the file when None and read when
+present. So a new figure (an interval on a mean, a note) is one line on its
+class, read, written and checked like the rest, and reports without it still
+open and still write the same bytes.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+import types
+import typing
+from collections.abc import Iterator, Mapping
+from dataclasses import MISSING, dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import polars as pl
 
@@ -25,6 +41,141 @@ if TYPE_CHECKING:
 
 GAMES_PARQUET = "games.parquet"
 MAX_SEED = 2**63 - 1  # as a variant's seed
+
+# --- figures -------------------------------------------------------------------
+
+
+def _share(value: float, where: str, path: str) -> None:
+    if not 0 <= value <= 1:
+        raise UserError(f"should be between 0 and 1, not {_short(value)}", file=path, key=where)
+
+
+# field(metadata=SHARE): also checked to lie in [0, 1] when read.
+SHARE = {"check": _share}
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A 95% interval, `[low, high]` in report.json."""
+
+    low: float
+    high: float
+
+    def __iter__(self) -> Iterator[float]:
+        return iter((self.low, self.high))
+
+    def to_json(self) -> list[float]:
+        return [self.low, self.high]
+
+    @classmethod
+    def from_json(cls, value: Any, where: str, path: str) -> Interval:
+        if not (isinstance(value, list) and len(value) == 2 and all(map(_is_number, value))):
+            raise UserError(
+                f"should be two numbers [low, high], not {_short(value)}", file=path, key=where
+            )
+        return cls(value[0], value[1])
+
+
+class Figures:
+    """A JSON object of figures: its dataclass fields, in order, are its keys."""
+
+    def to_json(self) -> dict[str, Any]:
+        out = {}
+        for f in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if value is not None:
+                out[f.name] = _to_json(value)
+        return out
+
+    @classmethod
+    def from_json(cls, value: Any, where: str, path: str) -> Self:
+        """Check `value` (at key path `where` of the file `path`) and build the figures."""
+        if not isinstance(value, dict):
+            raise UserError(f"should be a mapping, not {_short(value)}", file=path, key=where)
+        hints = _hints(cls)
+        found: dict[str, Any] = {}
+        for f in fields(cls):  # type: ignore[arg-type]
+            key = f"{where}.{f.name}"
+            kind, optional = _optional(hints[f.name])
+            if f.name not in value:
+                if optional:
+                    continue
+                if kind is not Interval:  # an Interval says what it should be, even when missing
+                    raise UserError("missing", file=path, key=key)
+            found[f.name] = _parse(kind, value.get(f.name), key, path)
+            if check := f.metadata.get("check"):
+                check(found[f.name], key, path)
+        return cls(**found)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Distribution(Figures):
+    """Mean, sample sd, min, quartiles and max (stats.describe.distribution)."""
+
+    mean: float
+    sd: float
+    min: float
+    q1: float
+    median: float
+    q3: float
+    max: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class LengthFigures(Figures):
+    """Game length in the game's unit (stats.describe.length_summary)."""
+
+    mean: float
+    sd: float
+    min: float
+    max: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatFigures(Figures):
+    seat: int
+    bot: str  # the seat's bot label, or "rotating" when bots rotate through the seats
+    win_share: float = field(metadata=SHARE)
+    win_ci95: Interval
+    score: Distribution
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatAdvantage(Figures):
+    """Chi-square of the seats' wins against equal shares."""
+
+    chi2: float
+    p_value: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class EventFigures(Figures):
+    per_game: float
+    share_of_games: float = field(metadata=SHARE)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BotFigures(Figures):
+    """A bot label's win share over the seat-games it played."""
+
+    win_share: float = field(metadata=SHARE)
+    win_ci95: Interval
+    seat_games: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class HeadToHead(Figures):
+    """How often one bot's seat finished ahead of another's, over games seating both."""
+
+    ahead_share: float = field(metadata=SHARE)
+    ci95: Interval
+    games: int
+    pairs: int
+
+
+# --- the report ----------------------------------------------------------------
+
+# Keys every report has, with their JSON kind, in the order a missing one is named.
 _REQUIRED_KEYS = {
     "game": str,
     "players": int,
@@ -37,26 +188,46 @@ _REQUIRED_KEYS = {
     "rules_version": int,
     "balancer_version": str,
 }
+# Report attributes that are not report.json's keys, and those named otherwise there.
+_NOT_IN_JSON = ("games", "folder")
+_JSON_KEY = {"n_games": "games"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Report:
     """One run's report: report.json's figures and the games table (one row per game).
 
     Built from a run (`from_run`), or read from a folder and checked
-    (`open`); `save` writes the whole folder, all or nothing.
+    (`open`); `save` writes the whole folder, all or nothing. The figures
+    after `events` up to `bots` are None only in a report read from a file
+    that lacks them (hand-made, or from before balancer recorded them).
     """
 
-    folder: Path | None
-    report: dict[str, Any]
-    games: pl.DataFrame
+    game: str
+    players: int
+    n_games: int  # "games" in report.json
+    seed: int
+    variant: Mapping[str, Any]  # the resolved variant, as the user's YAML has it
+    seats: tuple[SeatFigures, ...]
+    seat_advantage: SeatAdvantage | None = None
+    length: LengthFigures | None = None
+    events: Mapping[str, EventFigures]  # by event name, in the game's order
+    margin: Distribution | None = None
+    value_events: tuple[str, ...] | None = None  # events that are a value per game, not a count
+    higher_is_better: bool
+    length_unit: str | None = None
+    balancer_version: str
+    rules_version: int
+    bots: Mapping[str, BotFigures] | None = None  # by label, when the seats' bots differ
+    head_to_head: Mapping[str, Mapping[str, HeadToHead]] | None = None
+    games: pl.DataFrame = field(default_factory=pl.DataFrame, compare=False, repr=False)
+    folder: Path | None = None
 
     @classmethod
     def from_run(cls, result: RunResult) -> Report:
         from balancer.report.build import build_report, games_frame
 
-        frame = games_frame(result)
-        return cls(folder=None, report=build_report(result, frame), games=frame)
+        return build_report(result, games_frame(result))
 
     @classmethod
     def open(cls, folder: str | Path) -> Report:
@@ -69,36 +240,85 @@ class Report:
         Only into a missing or empty folder or one holding balancer's own
         report; the previous report stays whole if anything fails.
         """
-        from balancer.report.build import summary_markdown, write_csv_tables
         from balancer.report.folder import write_folder
-
-        report, frame = self.report, self.games
+        from balancer.report.tables import write_csv_tables
+        from balancer.report.text import summary_markdown
 
         def fill(tmp: Path) -> None:
-            text = json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False)
-            (tmp / REPORT_JSON).write_text(text + "\n")
-            frame.write_parquet(tmp / GAMES_PARQUET)
-            write_csv_tables(report, frame, tmp)
-            (tmp / "summary.md").write_text(summary_markdown(report))
+            (tmp / REPORT_JSON).write_text(self.json_text())
+            self.games.write_parquet(tmp / GAMES_PARQUET)
+            write_csv_tables(self, tmp)
+            (tmp / "summary.md").write_text(summary_markdown(self))
             if html:
                 from balancer.report.html import write_html
 
-                write_html(report, frame, tmp)
+                write_html(self, tmp)
 
         write_folder(Path(folder), fill)
-        return Report(folder=Path(folder), report=report, games=frame)
+        return replace(self, folder=Path(folder))
 
-    @property
-    def players(self) -> int:
-        return int(self.report["players"])
+    def to_json(self) -> dict[str, Any]:
+        """The report.json document: every figure, in the file's key order."""
+        document: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name not in _NOT_IN_JSON and value is not None:
+                document[_JSON_KEY.get(f.name, f.name)] = _to_json(value)
+        return document
 
-    @property
-    def n_games(self) -> int:
-        return int(self.report["games"])
+    def json_text(self) -> str:
+        """report.json's text, as `save` writes it."""
+        return json.dumps(self.to_json(), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
-    @property
-    def events(self) -> list[str]:
-        return list(self.report["events"])
+    @classmethod
+    def from_json(
+        cls,
+        document: Any,
+        path: str | Path,
+        *,
+        games: pl.DataFrame | None = None,
+        folder: Path | None = None,
+    ) -> Report:
+        """Check a report.json document (read from `path`) and build the Report.
+
+        Any damage is one UserError naming `path` and the key. `games` is not
+        checked against the figures here (`load_report` does that).
+        """
+        where = str(path)
+        if not isinstance(document, dict):
+            raise UserError("not a report: expected a JSON object", file=where)
+        missing = [key for key in _REQUIRED_KEYS if key not in document]
+        if missing:
+            raise UserError(f"not a complete report: missing {', '.join(missing)}", file=where)
+        for key, kind in _REQUIRED_KEYS.items():
+            value = document[key]
+            # bool is an int to Python; a count of True players is still wrong.
+            wrong = not isinstance(value, kind) or (kind is int and isinstance(value, bool))
+            if wrong:
+                raise UserError(
+                    f"should be {kind.__name__}, not {_short(value)}", file=where, key=key
+                )
+        if document["players"] < 1 or document["games"] < 1:
+            raise UserError("a report needs at least one player and one game", file=where)
+        if not 0 <= document["seed"] <= MAX_SEED:
+            raise UserError(
+                f"should be from 0 to {MAX_SEED}, not {_short(document['seed'])}",
+                file=where,
+                key="seed",
+            )
+        if len(document["seats"]) != document["players"]:
+            raise UserError(
+                f"{len(document['seats'])} seats for {document['players']} players", file=where
+            )
+        hints = _hints(cls)
+        found: dict[str, Any] = {}
+        for f in fields(cls):
+            key = _JSON_KEY.get(f.name, f.name)
+            if f.name in _NOT_IN_JSON or (key not in document and f.default is not MISSING):
+                continue
+            kind, _ = _optional(hints[f.name])
+            found[f.name] = _parse(kind, document[key], key, where)
+        return cls(**found, games=pl.DataFrame() if games is None else games, folder=folder)
 
 
 def load_report(folder: str | Path) -> Report:
@@ -110,63 +330,97 @@ def load_report(folder: str | Path) -> Report:
         raise UserError(
             "not a report folder (expected a folder holding report.json)", file=str(folder)
         )
-    report = _load_report_json(folder / REPORT_JSON)
-    games = _load_games(folder / GAMES_PARQUET, report)
-    return Report(folder=folder, report=report, games=games)
+    path = folder / REPORT_JSON
+    report = Report.from_json(_read_json(path), path, folder=folder)
+    return replace(report, games=_load_games(folder / GAMES_PARQUET, report))
 
 
-def _load_report_json(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        what = "not a file" if path.exists() else "missing: the report folder has no report.json"
-        raise UserError(what, file=str(path))
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"unreadable: {exc}", file=str(path)) from None
-    try:
-        report = json.loads(text)
-    except json.JSONDecodeError as exc:
-        hint = " (truncated?)" if exc.pos >= len(text.rstrip()) else ""
-        raise UserError(
-            f"not valid JSON{hint}: {exc.msg}", file=str(path), line=exc.lineno
-        ) from None
-    except ValueError:  # JSON's own errors are caught above: an int past Python's digit limit
-        raise UserError("not a report: a number with too many digits", file=str(path)) from None
-    except RecursionError:
-        raise UserError("not a report: nested too deeply", file=str(path)) from None
-    if not isinstance(report, dict):
-        raise UserError("not a report: expected a JSON object", file=str(path))
-    missing = [key for key in _REQUIRED_KEYS if key not in report]
-    if missing:
-        raise UserError(f"not a complete report: missing {', '.join(missing)}", file=str(path))
-    for key, kind in _REQUIRED_KEYS.items():
-        value = report[key]
-        # bool is an int to Python; a count of True players is still wrong.
-        wrong = not isinstance(value, kind) or (kind is int and isinstance(value, bool))
-        if wrong:
-            raise UserError(
-                f"should be {kind.__name__}, not {_short(value)}", file=str(path), key=key
-            )
-    if report["players"] < 1 or report["games"] < 1:
-        raise UserError("a report needs at least one player and one game", file=str(path))
-    if not 0 <= report["seed"] <= MAX_SEED:
-        raise UserError(
-            f"should be from 0 to {MAX_SEED}, not {_short(report['seed'])}",
-            file=str(path),
-            key="seed",
+def version_notes(report: Report, where: str) -> list[str]:
+    """Lines saying how this report's versions differ from this balancer's, if they do."""
+    notes = []
+    if games.canonical(report.game) is None:
+        raise UserError(f"unknown game {report.game!r}", file=where, key="game")
+    current = games.get(report.game).rules_version
+    if report.rules_version != current:
+        notes.append(
+            f"{where}: written under {report.game} rules version {report.rules_version}; "
+            f"this balancer plays version {current}, so a replay may differ"
         )
-    if len(report["seats"]) != report["players"]:
-        raise UserError(
-            f"{len(report['seats'])} seats for {report['players']} players", file=str(path)
+    if report.balancer_version != __version__:
+        notes.append(
+            f"{where}: written by balancer {report.balancer_version}; this is {__version__}"
         )
-    for index, seat in enumerate(report["seats"]):
-        _check_seat(seat, f"seats[{index}]", path)
-    for name, rates in report["events"].items():
-        _check_fields(rates, f"events.{name}", ("per_game", "share_of_games"), path)
-    return report
+    return notes
 
 
-_SCORE_FIGURES = ("mean", "sd", "min", "q1", "median", "q3", "max")
+_T = TypeVar("_T")
+
+
+def present(value: _T | None, name: str) -> _T:
+    """A figure a renderer needs, which a report read from an old or hand-made file may lack."""
+    if value is None:
+        raise ValueError(f"this report has no {name} (written before balancer recorded it?)")
+    return value
+
+
+# --- JSON in and out -----------------------------------------------------------
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, Interval | Figures):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [_to_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _to_json(v) for k, v in value.items()}
+    return value
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
+def _optional(kind: Any) -> tuple[Any, bool]:
+    """`X | None` -> (X, True); `X` -> (X, False)."""
+    if isinstance(kind, types.UnionType) or typing.get_origin(kind) is typing.Union:
+        inner = [k for k in typing.get_args(kind) if k is not type(None)]
+        if len(inner) == 1:
+            return inner[0], True
+    return kind, False
+
+
+def _parse(kind: Any, value: Any, where: str, path: str) -> Any:
+    """`value` checked to be of `kind` (a field's type), as the Report holds it."""
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if kind is Any:
+        return value
+    if kind is float:
+        if not _is_number(value):
+            raise UserError(f"should be a number, not {_short(value)}", file=path, key=where)
+        return value
+    if kind in (int, str, bool):
+        # bool is an int to Python; a count of True games is still wrong.
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise UserError(f"should be {kind.__name__}, not {_short(value)}", file=path, key=where)
+        return value
+    if isinstance(kind, type) and issubclass(kind, Interval | Figures):
+        return kind.from_json(value, where, path)
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise UserError(f"should be a list, not {_short(value)}", file=path, key=where)
+        return tuple(_parse(args[0], v, f"{where}[{i}]", path) for i, v in enumerate(value))
+    if origin is Mapping:
+        if not isinstance(value, dict):
+            raise UserError(f"should be a mapping, not {_short(value)}", file=path, key=where)
+        if args[1] is Any:
+            return value
+        return {k: _parse(args[1], v, f"{where}.{k}", path) for k, v in value.items()}
+    raise TypeError(f"no reader for {kind!r}")  # a field of a type this module can't read
 
 
 def _is_number(value: Any) -> bool:
@@ -185,55 +439,31 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _check_seat(seat: Any, where: str, path: Path) -> None:
-    """One `seats` entry, as the csv tables and the headline read it."""
-    if not isinstance(seat, dict):
-        raise UserError(f"should be a mapping, not {_short(seat)}", file=str(path), key=where)
-    for key, kind in (("seat", int), ("bot", str)):
-        if key not in seat:
-            raise UserError("missing", file=str(path), key=f"{where}.{key}")
-        value = seat[key]
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise UserError(
-                f"should be {kind.__name__}, not {_short(value)}",
-                file=str(path),
-                key=f"{where}.{key}",
-            )
-    _check_fields(seat, where, ("win_share",), path)
-    if not 0 <= seat["win_share"] <= 1:
+def _read_json(path: Path) -> Any:
+    if not path.is_file():
+        what = "not a file" if path.exists() else "missing: the report folder has no report.json"
+        raise UserError(what, file=str(path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"unreadable: {exc}", file=str(path)) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        hint = " (truncated?)" if exc.pos >= len(text.rstrip()) else ""
         raise UserError(
-            f"should be between 0 and 1, not {_short(seat['win_share'])}",
-            file=str(path),
-            key=f"{where}.win_share",
-        )
-    interval = seat.get("win_ci95")
-    if not (isinstance(interval, list) and len(interval) == 2 and all(map(_is_number, interval))):
-        raise UserError(
-            f"should be two numbers [low, high], not {_short(interval)}",
-            file=str(path),
-            key=f"{where}.win_ci95",
-        )
-    if "score" not in seat:
-        raise UserError("missing", file=str(path), key=f"{where}.score")
-    _check_fields(seat["score"], f"{where}.score", _SCORE_FIGURES, path)
+            f"not valid JSON{hint}: {exc.msg}", file=str(path), line=exc.lineno
+        ) from None
+    except ValueError:  # JSON's own errors are caught above: an int past Python's digit limit
+        raise UserError("not a report: a number with too many digits", file=str(path)) from None
+    except RecursionError:
+        raise UserError("not a report: nested too deeply", file=str(path)) from None
 
 
-def _check_fields(value: Any, where: str, fields: tuple[str, ...], path: Path) -> None:
-    """`value` is a mapping holding a finite number under each of `fields`."""
-    if not isinstance(value, dict):
-        raise UserError(f"should be a mapping, not {_short(value)}", file=str(path), key=where)
-    for field in fields:
-        if field not in value:
-            raise UserError("missing", file=str(path), key=f"{where}.{field}")
-        if not _is_number(value[field]):
-            raise UserError(
-                f"should be a number, not {_short(value[field])}",
-                file=str(path),
-                key=f"{where}.{field}",
-            )
+# --- games.parquet -------------------------------------------------------------
 
 
-def _load_games(path: Path, report: dict[str, Any]) -> pl.DataFrame:
+def _load_games(path: Path, report: Report) -> pl.DataFrame:
     if not path.is_file():
         what = "not a file" if path.exists() else "missing: the report folder has no games.parquet"
         raise UserError(what, file=str(path))
@@ -244,11 +474,11 @@ def _load_games(path: Path, report: dict[str, Any]) -> pl.DataFrame:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise UserError(f"unreadable (truncated or damaged?): {first}", file=str(path)) from None
 
-    players, n_games = report["players"], report["games"]
+    players, n_games = report.players, report.n_games
     seat_columns = {c for c in games.columns if c.split("_")[0] in ("score", "win", "bot")}
     expected_seats = {f"{kind}_{s}" for kind in ("score", "win", "bot") for s in range(players)}
     numeric = ["game", "length", *(f"{k}_{s}" for k in ("score", "win") for s in range(players))]
-    numeric += [table.event(name) for name in report["events"]]
+    numeric += [table.event(name) for name in report.events]
 
     def mismatch(message: str) -> UserError:
         return UserError(f"does not match report.json: {message}", file=str(path))
@@ -261,9 +491,9 @@ def _load_games(path: Path, report: dict[str, Any]) -> pl.DataFrame:
         if column not in games.columns:
             raise mismatch(f"no column {column}")
     events = {e for c in games.columns if (e := table.event_name(c)) is not None}
-    if events != set(report["events"]):
+    if events != set(report.events):
         raise mismatch(
-            f"events {sorted(report['events'])} in report.json, {sorted(events)} in the file"
+            f"events {sorted(report.events)} in report.json, {sorted(events)} in the file"
         )
     if games.height != n_games:
         raise mismatch(f"{n_games} games in report.json, {games.height} rows in the file")
@@ -285,21 +515,3 @@ def _load_games(path: Path, report: dict[str, Any]) -> pl.DataFrame:
     if not games["game"].cast(pl.Int64).equals(pl.Series("game", range(n_games), pl.Int64)):
         raise mismatch(f"column game should number the games 0..{n_games - 1}")
     return games
-
-
-def version_notes(report: dict[str, Any], where: str) -> list[str]:
-    """Lines saying how this report's versions differ from this balancer's, if they do."""
-    notes = []
-    if games.canonical(report["game"]) is None:
-        raise UserError(f"unknown game {report['game']!r}", file=where, key="game")
-    current = games.get(report["game"]).rules_version
-    if report["rules_version"] != current:
-        notes.append(
-            f"{where}: written under {report['game']} rules version {report['rules_version']}; "
-            f"this balancer plays version {current}, so a replay may differ"
-        )
-    if report["balancer_version"] != __version__:
-        notes.append(
-            f"{where}: written by balancer {report['balancer_version']}; this is {__version__}"
-        )
-    return notes

@@ -1,0 +1,81 @@
+"""The CSV tables of a report folder: functions of the Report (figures and games table) only.
+
+So `balancer csv` regenerates them byte for byte from report.json and games.parquet.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from balancer.report.model import Report
+from balancer.sim import table
+
+CSV_TABLES = ("seats.csv", "scores.csv", "events.csv", "games.csv")
+_SCORE_FIGURES = ("mean", "sd", "min", "q1", "median", "q3", "max")
+
+
+def seats_table(report: Report) -> pl.DataFrame:
+    rows = []
+    for seat in report.seats:
+        rows.append(
+            {
+                "seat": seat.seat,
+                "bot": seat.bot,
+                "win_share": seat.win_share,
+                "win_ci95_low": seat.win_ci95.low,
+                "win_ci95_high": seat.win_ci95.high,
+                # seats.csv's own columns (score_mean, ...), not the games table's score_<seat>.
+                **{f"score_{k}": getattr(seat.score, k) for k in _SCORE_FIGURES},
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def scores_table(report: Report) -> pl.DataFrame:
+    """How many games ended with each score, per seat: a histogram to chart."""
+    frame = report.games
+    values = np.concatenate([frame[table.score(s)].to_numpy() for s in range(report.players)])
+    histogram = pl.DataFrame({"score": np.unique(values)})
+    for seat in range(report.players):
+        counts = (
+            frame.group_by(table.score(seat))
+            .len()
+            .rename({table.score(seat): "score", "len": f"seat_{seat}"})
+        )
+        histogram = histogram.join(counts, on="score", how="left")
+    return histogram.fill_null(0).sort("score")
+
+
+def events_table(report: Report) -> pl.DataFrame:
+    return pl.DataFrame(
+        [
+            {"event": name, "per_game": e.per_game, "share_of_games": e.share_of_games}
+            for name, e in report.events.items()
+        ],
+        schema={"event": pl.String, "per_game": pl.Float64, "share_of_games": pl.Float64},
+    )
+
+
+def write_csv_tables(report: Report, folder: Path, *, excel: bool = False) -> list[Path]:
+    tables = {
+        "seats.csv": seats_table(report),
+        "scores.csv": scores_table(report),
+        "events.csv": events_table(report),
+        "games.csv": report.games,
+    }
+    written = []
+    for name, contents in tables.items():
+        target = folder / name
+        # Each table lands whole or not at all, even when rewritten in place.
+        partial = folder / f".{name}.tmp-{os.getpid()}"
+        try:
+            contents.write_csv(partial, include_bom=excel)
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
+        written.append(target)
+    return written
