@@ -19,6 +19,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from balancer import games
 from balancer.cli import main
 from tests.helpers import one_error_line, safety_net
 
@@ -42,7 +43,7 @@ junk_values = st.one_of(
     st.text(max_size=30),
     st.lists(st.integers(), max_size=4),
     st.dictionaries(st.text(max_size=8), st.integers(), max_size=3),
-    st.sampled_from(["fish-dash-cash", "kimekimera", "da-qi-zi", "heuristic", "none", "1e5"]),
+    st.sampled_from([*games.names(), "heuristic", "none", "1e5"]),
 )
 
 

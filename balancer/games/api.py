@@ -13,6 +13,13 @@ state is a small state machine:
     check_invariants()  raises InvariantError (conservation of cards, chips)
     clone()          -> an independent copy, for search bots' rollouts
 
+Besides, the spec declares what the conformance test (games/conformance.py)
+holds every game to: `bounds(rules, players)` (most moves, least and most
+length units, least and most score per seat) and `resample_hidden(state,
+seat, rng)`, which redeals the cards `seat` can't see (OpenSpiel's
+ResampleFromInfostate), so that two states differing only there are shown to
+give that seat the same view.
+
 States hold plain ints and lists and do no I/O. All chance draws from the
 stream handed to `new_state` (rng.py).
 """
@@ -51,6 +58,25 @@ class GameState(Protocol):
     def clone(self) -> GameState: ...
 
 
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """What a game of given (rules, players) can't exceed, whatever is played.
+
+    Bounds need not be tight, only true: the conformance test fails a game that
+    goes past them, and a hang past `moves` is caught as a failure.
+    """
+
+    moves: int  # most moves in a game, forced ones included
+    length: tuple[int, int]  # least and most of record.length (the game's length unit)
+    score: tuple[float, float]  # least and most of any seat's final score
+
+
+# The cards a seat can't see, redealt: a new state (the one given is untouched)
+# that differs from it only in what `seat` can't see, consistent with the rules
+# (every invariant holds) and drawn with `rng`, never the state's own streams.
+Resampler = Callable[[Any, int, Stream], Any]
+
+
 @dataclass(frozen=True)
 class GameSpec:
     name: str  # "fish-dash-cash"
@@ -65,6 +91,10 @@ class GameSpec:
     new_state: Callable[[Mapping[str, Any], int, Stream], Any]  # -> a GameState
     # Reason a (rules, players) combination can't be played, or None.
     unplayable: Callable[[Mapping[str, Any], int], str | None]
+    # What a playable (rules, players) game can't exceed.
+    bounds: Callable[[Mapping[str, Any], int], Bounds]
+    # Redeals what a seat can't see (above); None for a game that hides nothing.
+    resample_hidden: Resampler | None
     # Events that are a value per game (e.g. a maximum), not a count.
     value_events: tuple[str, ...] = ()
 

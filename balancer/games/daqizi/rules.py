@@ -48,7 +48,7 @@ from typing import Any
 
 from balancer import knobs
 from balancer.errors import InvariantError
-from balancer.games.api import GameRecord, GameSpec
+from balancer.games.api import Bounds, GameRecord, GameSpec
 from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi.combos import describe
 from balancer.rng import Stream
@@ -553,6 +553,63 @@ def new_state(rules: Mapping[str, Any], players: int, rng: Stream) -> State:
     return State(rules, players, rng)
 
 
+def bounds(rules: Mapping[str, Any], players: int) -> Bounds:
+    """A deal is at most HAND tricks of one move per player. A loser owes
+    (base - captured (0..HAND), + penalty if none) × multiplier; the winner gets
+    three such. Before every deal each seat is above `bust_at`, so the others
+    hold at least 3 × (bust_at + 1) of the chips."""
+    deals = rules["max_deals"]
+    top = rules["first_deal_multiplier"]
+    if deals > 1:
+        top = max(top, 1 + rules["renchan_step"] * (deals - 1))
+    if rules["multiplier_cap"] is not None:
+        top = min(top, rules["multiplier_cap"])
+    base, penalty = rules["base_payment"], rules["zero_capture_penalty"]
+    owed_low, owed_high = min(0, (base - HAND) * top), max(0, (base + penalty) * top)
+    step_low, step_high = min(3 * owed_low, -owed_high), max(3 * owed_high, -owed_low)
+    start, floor = rules["starting_chips"], rules["bust_at"] + 1
+    low = max(floor + step_low, start + deals * step_low)
+    high = min(PLAYERS * start - 3 * floor + step_high, start + deals * step_high)
+    return Bounds(moves=PLAYERS * HAND * deals, length=(1, deals), score=(low, high))
+
+
+def resample_hidden(state: State, seat: int, rng: Stream) -> State:
+    """Redeal what `seat` can't see: other hands and the face-down discards (in
+    the discard and in this trick). Every card played face up this deal is in
+    `public`; the rest, less `seat`'s hand, is hidden. Sizes stay. (The must-beat
+    rule makes a discard say "I couldn't beat"; that inference is not kept.)"""
+    other = state.clone()
+    up = [0] * dc.N_KINDS  # face up in this trick
+    # After the last deal the last trick's plays are still listed, though its cards are gone.
+    trick_up, trick_down = ((), 0) if state.over else (state.trick_up, state.trick_down)
+    for _, move in trick_up:
+        for kind in dc.MOVE_KINDS[move]:
+            up[kind] += 1
+    captured = [sum(c[k] for c in state.captured) for k in range(dc.N_KINDS)]
+    discard_up = [state.public[k] - captured[k] - up[k] for k in range(dc.N_KINDS)]
+    hidden = [
+        kind
+        for kind in range(dc.N_KINDS)
+        for _ in range(dc.KIND_COPIES[kind] - state.hands[seat][kind] - state.public[kind])
+    ]
+    rng.shuffle(hidden)
+    dealt = iter(hidden)
+    others = [s for s in range(PLAYERS) if s != seat]
+    for s in others:
+        hand = [0] * dc.N_KINDS
+        for _ in range(state.sizes[s]):
+            hand[next(dealt)] += 1
+        other.hands[s] = hand
+        other.packed[s] = dc.pack(hand)
+    other.in_trick = list(up)
+    for _ in range(trick_down * state.led_size):
+        other.in_trick[next(dealt)] += 1
+    other.discard = discard_up
+    for kind in dealt:
+        other.discard[kind] += 1
+    return other
+
+
 SPEC = GameSpec(
     name="da-qi-zi",
     short="dqz",
@@ -566,5 +623,7 @@ SPEC = GameSpec(
     rules_version=2,
     new_state=new_state,
     unplayable=unplayable,
+    bounds=bounds,
+    resample_hidden=resample_hidden,
     value_events=("max_multiplier",),
 )

@@ -53,7 +53,7 @@ from typing import Any
 
 from balancer import knobs
 from balancer.errors import InvariantError
-from balancer.games.api import GameRecord, GameSpec
+from balancer.games.api import Bounds, GameRecord, GameSpec
 from balancer.rng import CHANCE, Stream
 
 FISH, DASH, CASH = 0, 1, 2
@@ -726,6 +726,44 @@ def new_state(rules: Mapping[str, Any], players: int, rng: Stream) -> State:
     return State(rules, players, rng)
 
 
+def bounds(rules: Mapping[str, Any], players: int) -> Bounds:
+    """Every card is played once (a move), a dash may add a choice (a move);
+    every trick plays a card. A seat's score is at most every fish at its best
+    value (cashed money, or `uncashed_value`), at least every fish uncashed."""
+    deck, money = deck_for(rules), money_values(rules)
+    fish = [c for c in range(deck.size) if deck.role[c] == FISH]
+    dashes = sum(1 for c in range(deck.size) if deck.role[c] == DASH)
+    extra = rules["uncashed_value"]
+    high = sum(max(money[c], extra) for c in fish)
+    return Bounds(
+        moves=deck.size + dashes,
+        length=(1, deck.size),
+        score=(float(min(extra, 0) * len(fish)), float(high)),
+    )
+
+
+def resample_hidden(state: State, seat: int, rng: Stream) -> State:
+    """Redeal what `seat` can't see: other hands, the pile, others' cashed fish
+    (face down). Sizes stay; cashed places get fish. Every face-up card (the
+    trick, territories, the discard) and `seat`'s own cards stay put."""
+    other = state.clone()
+    others = [s for s in range(state.players) if s != seat]
+    pool = [c for s in others for c in state.hands[s]] + state.pile
+    pool += [c for s in others for c in state.cashed[s]]
+    fish = [c for c in pool if state.deck.role[c] == FISH]
+    rng.shuffle(fish)
+    n_cashed = sum(len(state.cashed[s]) for s in others)
+    cashed, chosen = iter(fish[:n_cashed]), set(fish[:n_cashed])
+    rest = [c for c in pool if c not in chosen]
+    rng.shuffle(rest)
+    dealt = iter(rest)
+    for s in others:
+        other.hands[s] = [next(dealt) for _ in state.hands[s]]
+        other.cashed[s] = [next(cashed) for _ in state.cashed[s]]
+    other.pile = list(dealt)
+    return other
+
+
 SPEC = GameSpec(
     name="fish-dash-cash",
     short="fdc",
@@ -738,4 +776,6 @@ SPEC = GameSpec(
     rules_version=1,
     new_state=new_state,
     unplayable=unplayable,
+    bounds=bounds,
+    resample_hidden=resample_hidden,
 )

@@ -87,7 +87,7 @@ from typing import Any
 
 from balancer import knobs
 from balancer.errors import InvariantError
-from balancer.games.api import GameRecord, GameSpec
+from balancer.games.api import Bounds, GameRecord, GameSpec
 from balancer.rng import CHANCE, Stream
 
 DECK_SIZE = 54
@@ -898,6 +898,28 @@ def new_state(rules: Mapping[str, Any], players: int, rng: Stream) -> State:
     return State(rules, players, rng)
 
 
+def bounds(rules: Mapping[str, Any], players: int) -> Bounds:
+    """A game lasts `rounds` rounds, at most one move per seat each. A round's
+    error is 0 to 24 (sums 2 to 26), less a colour bonus of 0, 1st or 2nd."""
+    rules = {**knobs.defaults(KNOBS), **rules}
+    bonus = _check_colour_bonus(rules["colour_bonus"])
+    low = -max(0, bonus[1], bonus[2])
+    high = 24 - min(0, bonus[1], bonus[2])
+    if rules["floor_at_zero"]:
+        low, high = max(low, 0), max(high, 0)
+    rounds = rules["rounds"]
+    return Bounds(
+        moves=rounds * players, length=(rounds, rounds), score=(rounds * low, rounds * high)
+    )
+
+
+def resample_hidden(state: State, seat: int, rng: Stream) -> State:
+    """Every chimera, the theme and the discard are face up: only the deck's order is hidden."""
+    other = state.clone()
+    rng.shuffle(other.deck)
+    return other
+
+
 SPEC = GameSpec(
     name="kimekimera",
     short="kk",
@@ -910,4 +932,6 @@ SPEC = GameSpec(
     rules_version=2,
     new_state=new_state,
     unplayable=unplayable,
+    bounds=bounds,
+    resample_hidden=resample_hidden,
 )
