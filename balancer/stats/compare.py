@@ -252,7 +252,7 @@ def parse_tolerance(text: str) -> tuple[float, bool]:
     try:
         value = float(number)
     except ValueError:
-        raise ValueError(f"tolerance {text!r} is not a number or a number followed by 'sd'") from None
+        raise ValueError(f"tolerance {text!r}: expected a number, or a number and 'sd'") from None
     if not math.isfinite(value) or value <= 0:
         raise ValueError(f"tolerance {text!r} must be a positive number")
     return value, relative
@@ -273,7 +273,7 @@ def parse_tolerances(spec: str | None) -> dict[str, str]:
         kind = kind.strip()
         if not sep or kind not in KINDS:
             raise ValueError(
-                f"tolerance {part.strip()!r}: expected KIND=VALUE with KIND one of {', '.join(KINDS)}"
+                f"tolerance {part.strip()!r}: expected KIND=VALUE, KIND one of {', '.join(KINDS)}"
             )
         parse_tolerance(value)
         out[kind] = value.strip()
@@ -335,7 +335,8 @@ def compare_figures(
     diffs: list[Difference] = []
     for fig_a, fig_b in pairs:
         d = difference(fig_a, fig_b, paired)
-        tol = _tolerance_for(fig_a, fig_b, (tolerances or {}).get(fig_a.kind)) if tolerances else None
+        spec = (tolerances or {}).get(fig_a.kind)
+        tol = _tolerance_for(fig_a, fig_b, spec) if spec else None
         rows.append(
             Row(
                 figure=fig_a.name,
@@ -378,9 +379,9 @@ def compare_figures(
     for row, d in zip(rows, diffs, strict=True):
         if row.duplicate_of is not None:
             row.p_adjusted = by_name[row.duplicate_of].p_adjusted
-        if row.in_family or row.duplicate_of is not None:
-            if row.p_adjusted <= alpha:
-                row.verdict = "changed"
+        tested = row.in_family or row.duplicate_of is not None
+        if tested and row.p_adjusted <= alpha:
+            row.verdict = "changed"
         if row.tolerance:
             # Bonferroni's alpha/m: a safe (slightly generous) count for Holm's first step.
             row.games_needed = d.games_needed(row.tolerance, alpha / m)

@@ -149,7 +149,9 @@ def share_interval(
     m = np.ones_like(y) if weights is None else _values(weights, "share interval weights")
     r, u = ratio_influence(y, m)
     n = y.size
-    variance = float((u**2).sum()) / (n * (n - 1)) if n > 1 else 0.0
+    # Σu²/n² (not n(n − 1)): for plain 0/1 values this makes n_eff = n exactly,
+    # so the interval is Wilson's; the difference is 1/n, nothing at report sizes.
+    variance = float((u**2).sum()) / (n * n)
     # The nominal count for the fallback: seat-games for a bot, games otherwise.
     nominal = int(round(float(m.sum())))
     low, high = wilson_effective(r, variance, nominal, level)
