@@ -24,6 +24,7 @@ Two kinds of interval:
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -48,7 +49,9 @@ class Interval:
         return [self.low, self.high]
 
 
+@functools.lru_cache(maxsize=4096)
 def _t_quantile(df: float, level: float = 0.95) -> float:
+    """Two-sided t quantile, cached: reports ask for the same few df again and again."""
     from scipy import stats as sps
 
     if not math.isfinite(df) or df > 1e7:
@@ -93,15 +96,13 @@ def wilson_effective(
     [0, z²/(n + z²)], the interval that says "never seen, but could be rare".
     Assumes `variance` is a consistent estimate (enough independent games).
     """
-    from scipy import stats as sps
-
     if n <= 0:
         return (0.0, 1.0)
     p = min(1.0, max(0.0, float(estimate)))
     n_eff = float(n)
     if 0.0 < p < 1.0 and variance > 0:
         n_eff = p * (1.0 - p) / variance
-    z = float(sps.norm.ppf(0.5 + level / 2))
+    z = _t_quantile(math.inf, level)
     z2 = z * z
     denom = 1.0 + z2 / n_eff
     centre = (p + z2 / (2 * n_eff)) / denom
