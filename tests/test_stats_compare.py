@@ -1,4 +1,4 @@
-"""A/B rows: hand-worked paired and Welch t, TOST, Holm, the family; then A/A and null calibration."""
+"""A/B rows: paired and Welch t, TOST, Holm, the family by hand; A/A and null calibration."""
 
 from __future__ import annotations
 
@@ -137,7 +137,9 @@ def test_row_contract_fields_are_plain() -> None:
 # --- calibration by simulation ----------------------------------------------------------
 
 
-def _tie_game_wins(rng: np.random.Generator, games: int, fine: bool) -> tuple[np.ndarray, np.ndarray]:
+def _tie_game_wins(
+    rng: np.random.Generator, games: int, fine: bool
+) -> tuple[np.ndarray, np.ndarray]:
     """Five exchangeable seats; the same deal scored coarsely (many ties) or finely.
 
     The coarse score is the deal's value rounded to 0, 1, 2; the fine one breaks

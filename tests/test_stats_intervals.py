@@ -1,4 +1,4 @@
-"""Intervals of one run: hand-worked examples, then coverage by simulation where the truth is known."""
+"""Intervals of one run: hand-worked examples, then coverage where the truth is known."""
 
 from __future__ import annotations
 

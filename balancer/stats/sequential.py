@@ -251,7 +251,8 @@ class SequentialDiff:
 
     alpha: float = 0.05
     rows: dict[str, SequentialRow] = field(default_factory=dict)
-    planned_rows: int | None = None  # the family size, if rows are added lazily
+    planned_rows: int | None = None  # the family size (the Bonferroni count), fixed up front
+    grid: int = 1001  # candidate means per betting CS: resolution 2/grid on a difference in [-1, 1]
 
     def _row_alpha(self) -> float:
         return self.alpha / max(1, self.planned_rows or len(self.rows) or 1)
@@ -266,7 +267,7 @@ class SequentialDiff:
             cs = AsymptoticCS(alpha=self._row_alpha())
         else:
             width = bounds[1] - bounds[0]
-            cs = BettingCS(alpha=self._row_alpha(), lo=-width, hi=width)
+            cs = BettingCS(alpha=self._row_alpha(), lo=-width, hi=width, grid=self.grid)
         self.rows[figure] = SequentialRow(figure, cs, tolerance)
 
     def update(self, a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray]) -> None:
