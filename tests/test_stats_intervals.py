@@ -137,6 +137,7 @@ def test_seat_intervals_cover_with_split_ties() -> None:
 
 
 @pytest.mark.parametrize("rotate", [False, True])
+@pytest.mark.quality
 def test_bot_holding_four_of_five_seats_covers(rotate: bool) -> None:
     rng = np.random.default_rng(7 + rotate)
     truth_seat = _true_shares()
