@@ -24,9 +24,10 @@ Action encoding (the Python engine's): to play, the card number
 number of the fish to steal. Identical copies are one move (the first copy in
 hand or territory order, as `Deck.distinct`).
 
-Tables, int64 (`make_tables`): a header (T_* below) and four per-card columns
+Tables, int64 (`make_tables`): a header (T_* below) and five per-card columns
 of length D (deck size) from `T_CARDS`: colour, effect, number, money when
-cashed (by `cash_value`), at `T_CARDS + k * D`.
+cashed (by `cash_value`) and kind (card // copies: copies share a kind), at
+`T_CARDS + k * D`.
 
 State, int64, self-describing (`new_state`; P players, HCAP hand capacity,
 TCAP territory capacity, D deck size):
@@ -57,6 +58,7 @@ from typing import Any
 
 import numpy as np
 
+from balancer import jit
 from balancer.engine import GameRecord
 from balancer.games.fdc import bots as py_bots
 from balancer.games.fdc import rules as fdc
@@ -113,7 +115,8 @@ T_PLAYERS, T_DECK, T_COPIES, T_HAND_SIZE, T_FIRST_RANDOM = 0, 1, 2, 3, 4
 T_NEKO, T_NEKO_MIN, T_NEKO_DEDUPE, T_LEADER_NEXT, T_UNCASHED = 5, 6, 7, 8, 9
 T_TERRITORY_CARDS = 10  # cards with EFFECT_TERRITORY: no territory holds more
 T_CARDS = 16
-COLOUR, EFFECT, NUMBER, MONEY = 0, 1, 2, 3  # column k of the per-card tables
+COLOUR, EFFECT, NUMBER, MONEY, KIND = 0, 1, 2, 3, 4  # column k of the per-card tables
+N_COLUMNS = 5
 
 # -- bots: kinds, parameters, work arrays -----------------------------------------
 
@@ -127,9 +130,11 @@ P_FISH_WEIGHT, P_RIVAL_WEIGHT, P_LEAD_RESOLVES, P_CASH_AT, P_COST = 0, 1, 2, 3, 
 N_PARAMS = P_COST + N_EFFECTS
 
 # int64 work array of the heuristic: the trick with a candidate card, its
-# survivors, and the foreseen territories and protection
+# survivors, the foreseen territory lengths and protection, each territory's
+# money now (W_WORTH) and as foreseen (W_RUN), then the foreseen territories
 W_PSEAT, W_PCARD, W_SSEAT, W_SCARD, W_TLEN, W_PROT = 0, 6, 12, 18, 24, 30
-W_TERR = 36
+W_WORTH, W_RUN = 36, 42
+W_TERR = 48
 
 
 # =============================================================================
@@ -144,7 +149,7 @@ def make_tables(rules: Mapping[str, Any], players: int) -> np.ndarray:
     deck = fdc.deck_for(rules)
     money = fdc.money_values(rules)
     d = deck.size
-    tables = np.zeros(T_CARDS + 4 * d, np.int64)
+    tables = np.zeros(T_CARDS + N_COLUMNS * d, np.int64)
     tables[T_PLAYERS] = players
     tables[T_DECK] = d
     tables[T_COPIES] = deck.copies
@@ -161,6 +166,7 @@ def make_tables(rules: Mapping[str, Any], players: int) -> np.ndarray:
         tables[T_CARDS + EFFECT * d + card] = effect
         tables[T_CARDS + NUMBER * d + card] = deck.number[card]
         tables[T_CARDS + MONEY * d + card] = money[card]
+        tables[T_CARDS + KIND * d + card] = card // deck.copies  # copies of a card: one kind
         tables[T_TERRITORY_CARDS] += effect == EFFECT_TERRITORY
     return tables
 
@@ -339,9 +345,9 @@ def play_chunk(
         raise ValueError(f"{len(slots)} bot slots for {players} players")
     tables = make_tables(rules, players)
     kinds = np.zeros(players, np.int64)
-    params = np.zeros((players, N_PARAMS), np.float64)
+    params = np.zeros(players * N_PARAMS, np.float64)  # slot j's row at j * N_PARAMS
     for j, (name, given) in enumerate(slots):
-        params[j] = bot_params(name, given)
+        params[j * N_PARAMS : (j + 1) * N_PARAMS] = bot_params(name, given)
         kinds[j] = BOT_KINDS[name]
     state = new_state(tables)
     streams = new_streams(players)
@@ -352,7 +358,7 @@ def play_chunk(
     length = np.zeros(games, np.int64)
     events = np.zeros((games, N_EVENTS), np.float64)
     _play_games(
-        tables, kinds, params, seed, start, stop, bool(rotate),
+        tables, kinds, params, seed, start, stop, bool(rotate), start % players,
         state, streams, legal_out, iwork, fwork, scores, length, events,
     )  # fmt: skip
     return ChunkColumns(start=start, scores=scores, length=length, events=events)
@@ -363,7 +369,23 @@ def play_chunk(
 # =============================================================================
 
 
-@njit
+def inlined(function: Any) -> Any:
+    """`jit.njit`, and inlined into its compiled callers (numba `inline="always"`).
+
+    Numba keeps atomic reference counts on the arrays handed to a compiled
+    function that itself calls others: about 60 ns a call here, most of what a
+    move costs. Inlined at numba-IR level there is no call, and no count.
+    `jit.njit` takes no options, so this repeats its switch (the function
+    unchanged when `jit.ENABLED` is false) with the same options plus inlining.
+    """
+    if not jit.ENABLED:
+        return function
+    import numba
+
+    return numba.njit(cache=True, nogil=True, inline="always")(function)
+
+
+@inlined
 def start_game(
     state: np.ndarray, tables: np.ndarray, streams: np.ndarray, seed: int, game: int
 ) -> None:
@@ -372,7 +394,7 @@ def start_game(
     deal(state, tables, streams)
 
 
-@njit
+@inlined
 def deal(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> None:
     """Shuffle 0..D-1 on the chance stream, deal, and start the first trick."""
     players = state[PLAYERS]
@@ -400,7 +422,7 @@ def deal(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> None:
     rest = d - players * size
     for k in range(rest):
         state[pile + k] = state[pile + players * size + k]
-    for k in range(rest // 2):
+    for k in range(rest >> 1):
         tmp = state[pile + k]
         state[pile + k] = state[pile + rest - 1 - k]
         state[pile + rest - 1 - k] = tmp
@@ -418,7 +440,7 @@ def deal(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> None:
     _start_trick(state, first)
 
 
-@njit
+@inlined
 def current_player(state: np.ndarray) -> int:
     """The seat to act, or -1 when the game is over."""
     phase = state[PHASE]
@@ -429,7 +451,7 @@ def current_player(state: np.ndarray) -> int:
     return -1
 
 
-@njit
+@inlined
 def legal(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> int:
     """Fill out[:n] with the legal actions, in the engine's order; return n (0 when over)."""
     phase = state[PHASE]
@@ -441,7 +463,7 @@ def legal(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> int:
         m = 0
         for i in range(n):
             card = state[base + i]
-            if copies > 1 and _kind_seen(state, base, i, card // copies, copies):
+            if copies > 1 and _kind_seen(tables, state, base, i, card):
                 continue
             out[m] = card
             m += 1
@@ -452,7 +474,7 @@ def legal(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> int:
     return 0
 
 
-@njit
+@inlined
 def apply(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: int) -> None:
     """Play `action` (one of `legal`) for the current player; the game runs on to the
     next decision. `streams` is unused after the deal: chance draws only at the start."""
@@ -478,7 +500,7 @@ def apply(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: in
         _resolve(state, tables)
 
 
-@njit
+@inlined
 def write_record(
     state: np.ndarray, tables: np.ndarray, scores: np.ndarray, events: np.ndarray
 ) -> int:
@@ -497,16 +519,28 @@ def write_record(
 # -- a trick, step by step ------------------------------------------------------------
 
 
-@njit
-def _kind_seen(arr: np.ndarray, base: int, upto: int, kind: int, copies: int) -> bool:
+@inlined
+def _kind_seen(tables: np.ndarray, arr: np.ndarray, base: int, upto: int, card: int) -> bool:
+    """Whether arr[base : base + upto] holds a copy of `card`."""
+    kinds = T_CARDS + KIND * tables[T_DECK]
+    kind = tables[kinds + card]
     # Loops, not any(...): compiled code takes no generator expressions.
     for j in range(upto):  # noqa: SIM110
-        if arr[base + j] // copies == kind:
+        if tables[kinds + arr[base + j]] == kind:
             return True
     return False
 
 
-@njit
+@inlined
+def _seat_after(seat: int, k: int, players: int) -> int:
+    """(seat + k) % players for 0 <= seat, k < players, without `%`: an integer
+    `%` or `//` anywhere in a kernel makes numba keep reference counting (atomic
+    calls) around every array passed in its loops, several times slower."""
+    s = seat + k
+    return s - players if s >= players else s
+
+
+@inlined
 def _index_of(arr: np.ndarray, base: int, n: int, value: int) -> int:
     for i in range(n):
         if arr[base + i] == value:
@@ -514,14 +548,14 @@ def _index_of(arr: np.ndarray, base: int, n: int, value: int) -> int:
     return -1
 
 
-@njit
+@inlined
 def _remove_at(arr: np.ndarray, base: int, n: int, i: int) -> None:
     """Remove arr[base + i] of a list of n, keeping the order (list.remove)."""
     for j in range(i, n - 1):
         arr[base + j] = arr[base + j + 1]
 
 
-@njit
+@inlined
 def _in_plays(arr: np.ndarray, pcard: int, n: int, card: int) -> bool:
     for i in range(n):  # noqa: SIM110
         if arr[pcard + i] == card:
@@ -529,7 +563,7 @@ def _in_plays(arr: np.ndarray, pcard: int, n: int, card: int) -> bool:
     return False
 
 
-@njit
+@inlined
 def _start_trick(state: np.ndarray, leader: int) -> None:
     players = state[PLAYERS]
     anyone = False
@@ -540,11 +574,11 @@ def _start_trick(state: np.ndarray, leader: int) -> None:
         state[PHASE] = OVER
         return
     while state[HLEN + leader] == 0:
-        leader = (leader + 1) % players
+        leader = _seat_after(leader, 1, players)
     state[LEADER] = leader
     n = 0
     for k in range(players):
-        seat = (leader + k) % players
+        seat = _seat_after(leader, k, players)
         if state[HLEN + seat] > 0:
             state[ORDER + n] = seat
             n += 1
@@ -553,7 +587,7 @@ def _start_trick(state: np.ndarray, leader: int) -> None:
     state[PHASE] = PLAY
 
 
-@njit
+@inlined
 def sort_out(
     tables: np.ndarray,
     src: np.ndarray,
@@ -618,7 +652,7 @@ def sort_out(
     return m, cancelled, neko
 
 
-@njit
+@inlined
 def _cancel_and_order(state: np.ndarray, tables: np.ndarray) -> None:
     m, cancelled, neko = sort_out(tables, state, PSEAT, PCARD, state[TURN], state, QSEAT, QCARD)
     if neko:
@@ -629,7 +663,7 @@ def _cancel_and_order(state: np.ndarray, tables: np.ndarray) -> None:
     state[NEXT_LEADER] = state[QSEAT] if m > 0 else -1
 
 
-@njit
+@inlined
 def _resolve(state: np.ndarray, tables: np.ndarray) -> None:
     """Resolve queued cards, dispatching on each card's effect, until a dash needs
     a choice or the trick ends."""
@@ -654,12 +688,12 @@ def _resolve(state: np.ndarray, tables: np.ndarray) -> None:
     _end_trick(state, tables)
 
 
-@njit
+@inlined
 def _has_stealable(state: np.ndarray, seat: int) -> bool:
     players = state[PLAYERS]
     o_terr, tcap, turn = state[O_TERR], state[TCAP], state[TURN]
     for k in range(1, players):
-        victim = (seat + k) % players
+        victim = _seat_after(seat, k, players)
         if state[PROT + victim] != 0:
             continue
         base = o_terr + victim * tcap
@@ -669,7 +703,7 @@ def _has_stealable(state: np.ndarray, seat: int) -> bool:
     return False
 
 
-@njit
+@inlined
 def _stealable(
     state: np.ndarray, tables: np.ndarray, seat: int, out: np.ndarray, start: int
 ) -> int:
@@ -680,7 +714,7 @@ def _stealable(
     copies = tables[T_COPIES]
     m = start
     for k in range(1, players):
-        victim = (seat + k) % players
+        victim = _seat_after(seat, k, players)
         if state[PROT + victim] != 0:
             continue
         base = o_terr + victim * tcap
@@ -689,14 +723,14 @@ def _stealable(
             fish = state[base + i]
             if _in_plays(state, PCARD, turn, fish):  # played this trick: never stealable in it
                 continue
-            if copies > 1 and _kind_seen(out, first, m - first, fish // copies, copies):
+            if copies > 1 and _kind_seen(tables, out, first, m - first, fish):
                 continue
             out[m] = fish
             m += 1
     return m - start
 
 
-@njit
+@inlined
 def _dash(state: np.ndarray, tables: np.ndarray, seat: int, action: int) -> None:
     if action == PROTECT:
         state[PROT + seat] = 1
@@ -717,7 +751,7 @@ def _dash(state: np.ndarray, tables: np.ndarray, seat: int, action: int) -> None
             return
 
 
-@njit
+@inlined
 def _cash(state: np.ndarray, tables: np.ndarray, seat: int) -> None:
     money = T_CARDS + MONEY * tables[T_DECK]
     base = state[O_TERR] + seat * state[TCAP]
@@ -732,7 +766,7 @@ def _cash(state: np.ndarray, tables: np.ndarray, seat: int) -> None:
     state[TLEN + seat] = 0
 
 
-@njit
+@inlined
 def _end_trick(state: np.ndarray, tables: np.ndarray) -> None:
     players = state[PLAYERS]
     state[TRICKS] += 1
@@ -746,21 +780,21 @@ def _end_trick(state: np.ndarray, tables: np.ndarray) -> None:
     elif tables[T_LEADER_NEXT] == 0:
         leader = state[LEADER]
     else:
-        leader = (state[LEADER] + 1) % players
+        leader = _seat_after(state[LEADER], 1, players)
     pile = state[O_PILE]
     hcap = state[HCAP]
     for k in range(players):
         top = state[PILE_LEN]
         if top == 0:
             break
-        seat = (leader + k) % players
+        seat = _seat_after(leader, k, players)
         state[HANDS + seat * hcap + state[HLEN + seat]] = state[pile + top - 1]
         state[HLEN + seat] += 1
         state[PILE_LEN] = top - 1
     _start_trick(state, leader)
 
 
-@njit
+@inlined
 def _count_lead_change(state: np.ndarray) -> None:
     """RULES.md §5 (revised): a change is the sole leader passing from one seat to
     another; the first sole leader ever, a tie and no money count nothing."""
@@ -784,7 +818,7 @@ def _count_lead_change(state: np.ndarray) -> None:
 # -- bots -------------------------------------------------------------------------------
 
 
-@njit
+@inlined
 def choose(
     state: np.ndarray,
     tables: np.ndarray,
@@ -796,7 +830,8 @@ def choose(
     iwork: np.ndarray,
     fwork: np.ndarray,
 ) -> int:
-    """The move of compiled bot `kind` for the current player among moves[:n] (n >= 2).
+    """The move of compiled bot `kind` (parameter row `params`, see `bot_params`)
+    for the current player among moves[:n] (n >= 2).
 
     `random` draws legal[below(n)] from the seat's own stream (RULES.md §4).
     `heuristic` (bots.py Heuristic) reads only what its seat may see: the
@@ -805,41 +840,101 @@ def choose(
     (PROT), the cards still to resolve after its dash (QSEAT/QCARD from QAT)
     and the public tables; never another hand, the pile or the cashed cards.
     """
+    return _choose(state, tables, streams, kind, params, 0, moves, n, iwork, fwork)
+
+
+@inlined
+def _choose(
+    state: np.ndarray,
+    tables: np.ndarray,
+    streams: np.ndarray,
+    kind: int,
+    params: np.ndarray,
+    po: int,
+    moves: np.ndarray,
+    n: int,
+    iwork: np.ndarray,
+    fwork: np.ndarray,
+) -> int:
+    """`choose` with the bot's parameters at params[po : po + N_PARAMS]: a chunk
+    keeps every slot's in one flat array (a row view per move would cost atomic
+    reference counting)."""
     seat = current_player(state)
     if kind == BOT_RANDOM:
-        return moves[below(streams, 1 + seat, n)]
+        return _random_move(streams, seat, moves, n)
     if state[PHASE] == PLAY:
-        best = moves[0]
-        best_value = -np.inf
-        for i in range(n):
-            value = _card_value(state, tables, params, seat, moves[i], iwork, fwork)
-            if value > best_value:
-                best, best_value = moves[i], value
-        return best
+        return _heuristic_play(state, tables, params, po, seat, moves, n, iwork, fwork)
     return _heuristic_dash(state, tables, seat, moves, n)
 
 
-@njit
+@inlined
+def _random_move(streams: np.ndarray, seat: int, moves: np.ndarray, n: int) -> int:
+    """RULES.md §4: legal[below(n)] from the seat's own stream."""
+    return moves[below(streams, 1 + seat, n)]
+
+
+@inlined
+def _heuristic_play(
+    state: np.ndarray,
+    tables: np.ndarray,
+    params: np.ndarray,
+    po: int,
+    seat: int,
+    moves: np.ndarray,
+    n: int,
+    iwork: np.ndarray,
+    fwork: np.ndarray,
+) -> int:
+    """bots.py Heuristic._play: the first card of highest value."""
+    # What every candidate shares, once: the trick so far and each territory's money.
+    money = T_CARDS + MONEY * tables[T_DECK]
+    o_terr, tcap = state[O_TERR], state[TCAP]
+    turn = state[TURN]
+    for i in range(turn):
+        iwork[W_PSEAT + i] = state[PSEAT + i]
+        iwork[W_PCARD + i] = state[PCARD + i]
+    for s in range(state[PLAYERS]):
+        worth = 0
+        for i in range(state[TLEN + s]):
+            worth += tables[money + state[o_terr + s * tcap + i]]
+        iwork[W_WORTH + s] = worth
+    best = moves[0]
+    best_value = -np.inf
+    for i in range(n):
+        value = _card_value(state, tables, params, po, seat, moves[i], iwork, fwork)
+        if value > best_value:
+            best, best_value = moves[i], value
+    return best
+
+
+@inlined
 def _card_value(
     state: np.ndarray,
     tables: np.ndarray,
     params: np.ndarray,
+    po: int,
     seat: int,
     card: int,
     iwork: np.ndarray,
     fwork: np.ndarray,
 ) -> float:
-    """bots.py Heuristic._card_value, operation for operation (the same float order)."""
+    """bots.py Heuristic._card_value, operation for operation (the same float order);
+    iwork holds the trick so far and W_WORTH (`_heuristic_play`)."""
     d = tables[T_DECK]
+    eff = T_CARDS + EFFECT * d
     turn = state[TURN]
-    for i in range(turn):
-        iwork[W_PSEAT + i] = state[PSEAT + i]
-        iwork[W_PCARD + i] = state[PCARD + i]
     iwork[W_PSEAT + turn] = seat
     iwork[W_PCARD + turn] = card
     m, _, _ = sort_out(tables, iwork, W_PSEAT, W_PCARD, turn + 1, iwork, W_SSEAT, W_SCARD)
     mine_survives = _in_plays(iwork, W_SCARD, m, card)
-    _foresee(state, tables, params, m, turn + 1, iwork, fwork)
+    dash = False
+    for i in range(m):
+        if tables[eff + iwork[W_SCARD + i]] == EFFECT_STEAL_OR_PROTECT:
+            dash = True
+    if dash:
+        _foresee(state, tables, params, po, m, turn + 1, iwork, fwork)
+    else:
+        _foresee_money(state, tables, params, po, m, iwork, fwork)
     players = state[PLAYERS]
     rival = 0.0
     found = False
@@ -847,28 +942,54 @@ def _card_value(
         if s != seat and (not found or fwork[s] > rival):
             rival = fwork[s]
             found = True
-    value = fwork[seat] - params[P_RIVAL_WEIGHT] * rival
+    value = fwork[seat] - params[po + P_RIVAL_WEIGHT] * rival
     if turn == 0:
-        value *= params[P_LEAD_RESOLVES]
-    effect = tables[T_CARDS + EFFECT * d + card]
+        value *= params[po + P_LEAD_RESOLVES]
+    effect = tables[eff + card]
     if not mine_survives:
-        value -= params[P_COST + effect]
-    elif effect == EFFECT_CASH:
-        money = T_CARDS + MONEY * d
-        base = state[O_TERR] + seat * state[TCAP]
-        worth = 0
-        for i in range(state[TLEN + seat]):
-            worth += tables[money + state[base + i]]
-        if worth < params[P_CASH_AT]:
-            value -= params[P_COST + EFFECT_CASH]
+        value -= params[po + P_COST + effect]
+    elif effect == EFFECT_CASH and iwork[W_WORTH + seat] < params[po + P_CASH_AT]:
+        value -= params[po + P_COST + EFFECT_CASH]  # too early: keep it for a fuller territory
     return value
 
 
-@njit
+@inlined
+def _foresee_money(
+    state: np.ndarray,
+    tables: np.ndarray,
+    params: np.ndarray,
+    po: int,
+    m: int,
+    iwork: np.ndarray,
+    fwork: np.ndarray,
+) -> None:
+    """`_foresee` when no dash resolves: no card changes territory but by landing or
+    cashing, so each territory's money (an exact integer, W_WORTH) is all it needs."""
+    d = tables[T_DECK]
+    eff = T_CARDS + EFFECT * d
+    money = T_CARDS + MONEY * d
+    weight = params[po + P_FISH_WEIGHT]
+    for s in range(state[PLAYERS]):
+        iwork[W_RUN + s] = iwork[W_WORTH + s]
+        fwork[s] = 0.0
+    for i in range(m):
+        seat = iwork[W_SSEAT + i]
+        card = iwork[W_SCARD + i]
+        effect = tables[eff + card]
+        if effect == EFFECT_TERRITORY:
+            iwork[W_RUN + seat] += tables[money + card]
+            fwork[seat] += weight * float(tables[money + card])
+        elif effect == EFFECT_CASH:
+            fwork[seat] += (1 - weight) * float(iwork[W_RUN + seat])
+            iwork[W_RUN + seat] = 0
+
+
+@inlined
 def _foresee(
     state: np.ndarray,
     tables: np.ndarray,
     params: np.ndarray,
+    po: int,
     m: int,
     nplays: int,
     iwork: np.ndarray,
@@ -883,7 +1004,7 @@ def _foresee(
     d = tables[T_DECK]
     eff = T_CARDS + EFFECT * d
     money = T_CARDS + MONEY * d
-    weight = params[P_FISH_WEIGHT]
+    weight = params[po + P_FISH_WEIGHT]
     for s in range(players):
         n = state[TLEN + s]
         iwork[W_TLEN + s] = n
@@ -923,7 +1044,7 @@ def _foresee(
             fwork[victim] -= weight * float(tables[money + fish])
 
 
-@njit
+@inlined
 def _richest(
     tables: np.ndarray,
     arr: np.ndarray,
@@ -943,7 +1064,7 @@ def _richest(
     best_victim, best_at = -1, -1
     best_worth, best_money = -1, -1
     for k in range(1, players):
-        victim = (seat + k) % players
+        victim = _seat_after(seat, k, players)
         if arr[prot + victim] != 0:
             continue
         base = terr + victim * tcap
@@ -962,7 +1083,7 @@ def _richest(
     return best_victim, best_at
 
 
-@njit
+@inlined
 def _heuristic_dash(
     state: np.ndarray, tables: np.ndarray, seat: int, moves: np.ndarray, n: int
 ) -> int:
@@ -1011,6 +1132,7 @@ def _play_games(
     start: int,
     stop: int,
     rotate: bool,
+    start_rotation: int,
     state: np.ndarray,
     streams: np.ndarray,
     moves: np.ndarray,
@@ -1023,7 +1145,11 @@ def _play_games(
     """engine.py _play for games start..stop-1: a forced move is played without
     asking its bot (and without a draw from its stream)."""
     players = tables[T_PLAYERS]
+    # The slot at seat 0 of game `game` is game % players when seats rotate;
+    # counted along, since an integer `%` in here would slow every move.
+    rotation = start_rotation - 1
     for game in range(start, stop):
+        rotation = rotation + 1 if rotation + 1 < players else 0
         start_game(state, tables, streams, seed, game)
         while state[PHASE] != OVER:
             n = legal(state, tables, moves)
@@ -1031,10 +1157,11 @@ def _play_games(
                 action = moves[0]
             else:
                 seat = current_player(state)
-                slot = (seat + game) % players if rotate else seat
-                action = choose(
-                    state, tables, streams, kinds[slot], params[slot], moves, n, iwork, fwork
-                )
+                slot = _seat_after(seat, rotation, players) if rotate else seat
+                action = _choose(
+                    state, tables, streams, kinds[slot], params, slot * N_PARAMS,
+                    moves, n, iwork, fwork,
+                )  # fmt: skip
             apply(state, tables, streams, action)
         row = game - start
         length[row] = write_record(state, tables, scores[row], events[row])
