@@ -63,8 +63,7 @@ from balancer.engine import GameRecord
 from balancer.games.fdc import bots as py_bots
 from balancer.games.fdc import rules as fdc
 from balancer.games.kernel_api import ChunkColumns
-from balancer.jit import njit
-from balancer.rng import CHANCE, below, init_streams, shuffle
+from balancer.rng import CHANCE, ZERO, below, init_streams, next_u64, shuffle
 
 # -- effects, phases, actions ---------------------------------------------------
 
@@ -197,7 +196,8 @@ def new_streams(players: int) -> np.ndarray:
 def new_work(state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The heuristic's scratch arrays (int64, float64) for states shaped like `state`."""
     players = int(state[PLAYERS])
-    return np.zeros(W_TERR + players * int(state[TCAP]), np.int64), np.zeros(MAXP, np.float64)
+    size = W_TERR + 2 * players * int(state[TCAP])  # territories, and a flag per card
+    return np.zeros(size, np.int64), np.zeros(MAXP, np.float64)
 
 
 def new_legal(state: np.ndarray) -> np.ndarray:
@@ -369,20 +369,50 @@ def play_chunk(
 # =============================================================================
 
 
-def inlined(function: Any) -> Any:
-    """`jit.njit`, and inlined into its compiled callers (numba `inline="always"`).
+def _compiled(function: Any, inline: bool) -> Any:
+    """`jit.njit`'s switch and options, plus two that keep moves fast.
 
-    Numba keeps atomic reference counts on the arrays handed to a compiled
-    function that itself calls others: about 60 ns a call here, most of what a
-    move costs. Inlined at numba-IR level there is no call, and no count.
-    `jit.njit` takes no options, so this repeats its switch (the function
-    unchanged when `jit.ENABLED` is false) with the same options plus inlining.
+    Numba keeps atomic reference counts on every array a compiled function is
+    handed whenever a call or an exception path lies in between: about 60 ns
+    a call here, most of what a move costs. So kernels are inlined into their
+    compiled callers at numba-IR level (`inline="always"`), and integer `%` is
+    compiled without Python's ZeroDivisionError path (`error_model="numpy"`;
+    no kernel divides by a value that can be 0). `jit.njit` takes no options,
+    hence this copy of its switch: the plain function when `jit.ENABLED` is
+    false (BALANCER_JIT=0 or no numba).
     """
     if not jit.ENABLED:
         return function
     import numba
 
-    return numba.njit(cache=True, nogil=True, inline="always")(function)
+    options: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy", "_nrt": False}
+    if inline:
+        options["inline"] = "always"
+    return numba.njit(**options)(function)
+
+
+def inlined(function: Any) -> Any:
+    """A kernel inlined into its compiled callers (see `_compiled`)."""
+    return _compiled(function, inline=True)
+
+
+def outermost(function: Any) -> Any:
+    """A kernel that is only called from Python (see `_compiled`)."""
+    return _compiled(function, inline=False)
+
+
+@inlined
+def _below(streams: np.ndarray, s: int, n: int) -> int:
+    """rng.below, draw for draw (tests/test_fdc_kernel.py checks it): a uniform
+    integer in [0, n), n >= 1, redrawing the next_u64 under 2**64 mod n. Here
+    because rng.below, compiled apart with Python's error model, is a call with
+    an exception path from every move of the random bot."""
+    nn = np.uint64(n)
+    threshold = (ZERO - nn) % nn
+    while True:
+        x = next_u64(streams, s)
+        if x >= threshold:
+            return np.int64(x % nn)
 
 
 @inlined
@@ -870,7 +900,7 @@ def _choose(
 @inlined
 def _random_move(streams: np.ndarray, seat: int, moves: np.ndarray, n: int) -> int:
     """RULES.md §4: legal[below(n)] from the seat's own stream."""
-    return moves[below(streams, 1 + seat, n)]
+    return moves[_below(streams, 1 + seat, n)]
 
 
 @inlined
@@ -996,11 +1026,18 @@ def _foresee(
     fwork: np.ndarray,
 ) -> None:
     """bots.py Heuristic._foresee: fwork[s] = seat s's gain if the m survivors in
-    iwork resolve, in order, on a copy of the territories (cards played this
-    trick, iwork's plays, can't be stolen)."""
+    iwork resolve, in order, on a copy of the territories.
+
+    Only asked while cards are being played (nothing of this trick has landed),
+    so the copy's played-this-trick cards (unstealable) are exactly those it
+    lands itself: each copied card carries that flag (after the territories,
+    at W_TERR + P * TCAP), and each territory its money (W_RUN, an exact
+    integer, from W_WORTH), so a steal neither scans the plays nor re-adds.
+    """
     players = state[PLAYERS]
     tcap = state[TCAP]
     o_terr = state[O_TERR]
+    fresh = W_TERR + players * tcap
     d = tables[T_DECK]
     eff = T_CARDS + EFFECT * d
     money = T_CARDS + MONEY * d
@@ -1009,39 +1046,72 @@ def _foresee(
         n = state[TLEN + s]
         iwork[W_TLEN + s] = n
         iwork[W_PROT + s] = state[PROT + s]
+        iwork[W_RUN + s] = iwork[W_WORTH + s]
         for i in range(n):
             iwork[W_TERR + s * tcap + i] = state[o_terr + s * tcap + i]
+            iwork[fresh + s * tcap + i] = 0
         fwork[s] = 0.0
     for i in range(m):
         seat = iwork[W_SSEAT + i]
         card = iwork[W_SCARD + i]
         effect = tables[eff + card]
-        mine = W_TERR + seat * tcap
+        mine = seat * tcap
         if effect == EFFECT_TERRITORY:
-            iwork[mine + iwork[W_TLEN + seat]] = card
-            iwork[W_TLEN + seat] += 1
+            at = iwork[W_TLEN + seat]
+            iwork[W_TERR + mine + at] = card
+            iwork[fresh + mine + at] = 1
+            iwork[W_TLEN + seat] = at + 1
+            iwork[W_RUN + seat] += tables[money + card]
             fwork[seat] += weight * float(tables[money + card])
         elif effect == EFFECT_CASH:
-            total = 0
-            for j in range(iwork[W_TLEN + seat]):
-                total += tables[money + iwork[mine + j]]
-            fwork[seat] += (1 - weight) * float(total)
+            fwork[seat] += (1 - weight) * float(iwork[W_RUN + seat])
             iwork[W_TLEN + seat] = 0
+            iwork[W_RUN + seat] = 0
         elif effect == EFFECT_STEAL_OR_PROTECT:
-            victim, at = _richest(
-                tables, iwork, W_TERR, W_TLEN, W_PROT, tcap, players, seat, W_PCARD, nplays
-            )
+            victim, at = _richest_foreseen(tables, iwork, fresh, tcap, players, seat)
             if victim < 0:
                 iwork[W_PROT + seat] = 1
                 continue
-            theirs = W_TERR + victim * tcap
-            fish = iwork[theirs + at]
-            _remove_at(iwork, theirs, iwork[W_TLEN + victim], at)
-            iwork[W_TLEN + victim] -= 1
-            iwork[mine + iwork[W_TLEN + seat]] = fish
-            iwork[W_TLEN + seat] += 1
-            fwork[seat] += weight * float(tables[money + fish])
-            fwork[victim] -= weight * float(tables[money + fish])
+            theirs = victim * tcap
+            fish = iwork[W_TERR + theirs + at]
+            n = iwork[W_TLEN + victim]
+            _remove_at(iwork, W_TERR + theirs, n, at)
+            _remove_at(iwork, fresh + theirs, n, at)
+            iwork[W_TLEN + victim] = n - 1
+            mine_at = iwork[W_TLEN + seat]
+            iwork[W_TERR + mine + mine_at] = fish
+            iwork[fresh + mine + mine_at] = 0  # stolen, not played this trick
+            iwork[W_TLEN + seat] = mine_at + 1
+            worth = tables[money + fish]
+            iwork[W_RUN + victim] -= worth
+            iwork[W_RUN + seat] += worth
+            fwork[seat] += weight * float(worth)
+            fwork[victim] -= weight * float(worth)
+
+
+@inlined
+def _richest_foreseen(
+    tables: np.ndarray, iwork: np.ndarray, fresh: int, tcap: int, players: int, seat: int
+) -> tuple[int, int]:
+    """`_richest` on `_foresee`'s copy: territory money from W_RUN, played cards by flag."""
+    money = T_CARDS + MONEY * tables[T_DECK]
+    best_victim, best_at = -1, -1
+    best_worth, best_money = -1, -1
+    for k in range(1, players):
+        victim = _seat_after(seat, k, players)
+        worth = iwork[W_RUN + victim]
+        # (worth, money) beats the best only if worth is at least the best's.
+        if iwork[W_PROT + victim] != 0 or worth < best_worth:
+            continue
+        base = victim * tcap
+        for i in range(iwork[W_TLEN + victim]):
+            if iwork[fresh + base + i] != 0:
+                continue
+            value = tables[money + iwork[W_TERR + base + i]]
+            if worth > best_worth or value > best_money:
+                best_victim, best_at = victim, i
+                best_worth, best_money = worth, value
+    return best_victim, best_at
 
 
 @inlined
@@ -1123,7 +1193,7 @@ def _heuristic_dash(
 # -- a chunk of games -----------------------------------------------------------------
 
 
-@njit
+@outermost
 def _play_games(
     tables: np.ndarray,
     kinds: np.ndarray,
