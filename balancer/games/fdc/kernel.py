@@ -47,8 +47,15 @@ TCAP territory capacity, D deck size):
     O_TERR  [.., O_PILE)    territory of seat s at O_TERR + s * TCAP, in order
     O_PILE  [.., +D)        the draw pile; the top card is pile[PILE_LEN - 1]
 
-(the six per-seat blocks are MAXP = 6 wide whatever P is). Cashed cards are
+(the ten per-seat blocks are MAXP = 6 wide whatever P is). Cashed cards are
 kept only as money and count: nothing in the game reads which they were.
+
+Step functions: `start_game` (deal game i of a seed), `current_player`,
+`legal`, `apply`, `choose` (a compiled bot's move), `write_record`; a state
+is copied with `.copy()`. `from_state` converts any rules.State position;
+`snapshot` reads a position back as plain lists. `play_chunk` is the batch
+entry point. Kernels compile inlined, without reference counting and with
+numpy's error model (see `_compiled`): that is what makes a move cheap.
 """
 
 from __future__ import annotations
