@@ -351,10 +351,11 @@ def test_uncashed_value_scores_fish_left_in_the_territory() -> None:
 
 def test_lead_changes_count_a_new_sole_leader_and_not_a_tie() -> None:
     """Two players. Trick 1: seat 0 leads red cash 9 and banks 1 fish (money
-    1-0: seat 0 becomes sole leader: 1 change). Trick 2: seat 0 leads red fish
-    1, seat 1 plays red cash 6, which resolves first and banks seat 1's two
-    fish (1-2: seat 1 sole leader: 2 changes). Trick 3: seat 1 leads red fish
-    2, seat 0 plays red cash 3, banking the fish 1 (2-2: a tie, no change)."""
+    1-0: seat 0 becomes the first sole leader, which is not a change: 0).
+    Trick 2: seat 0 leads red fish 1, seat 1 plays red cash 6, which resolves
+    first and banks seat 1's two fish (1-2: the lead passes to seat 1: 1
+    change). Trick 3: seat 1 leads red fish 2, seat 0 plays red cash 3,
+    banking the fish 1 (2-2: a tie, no change)."""
     s = State.arranged(
         DEFAULTS,
         [
@@ -364,13 +365,53 @@ def test_lead_changes_count_a_new_sole_leader_and_not_a_tie() -> None:
         territory=[cards("blue fish 9"), cards("blue fish 1", "blue fish 2")],
     )
     play(s, "red cash 9", "blue dash 5")
-    assert s.events["lead_changes"] == 1
+    assert [s.money(0), s.money(1)] == [1, 0]
+    assert s.events["lead_changes"] == 0
     play(s, "red fish 1", "red cash 6")
-    assert s.events["lead_changes"] == 2
+    assert [s.money(0), s.money(1)] == [1, 2]
+    assert s.events["lead_changes"] == 1
     play(s, "red fish 2", "red cash 3")
     assert [s.money(0), s.money(1)] == [2, 2]
-    assert s.events["lead_changes"] == 2
+    assert s.events["lead_changes"] == 1
     assert s.is_terminal()
+
+
+def test_a_tie_leaves_the_standing_leader_who_may_lead_again_without_a_change() -> None:
+    """Two players, five tricks, no money at the start.
+
+    1. Seat 0 leads red cash 9 (seat 1's blue dash 5 is off-colour): seat 0
+       banks blue fish 9, 1-0: the first sole leader, no change (0).
+    2. Seat 0 leads red fish 1, seat 1 red cash 6: the cash (6 > 1) banks
+       seat 1's blue fish 1: 1-1, a tie: seat 0 still stands as leader (0).
+    3. Seat 1 leads red fish 2, seat 0 red cash 3: seat 0 banks red fish 1:
+       2-1. Seat 0 is sole leader again, but the lead never left it (0).
+    4. Seat 0 leads blue fish 0, seat 1 blue fish 5: both land, 2-1 (0).
+    5. Seat 1 leads red cash 8 (seat 0's blue dash 7 is off-colour) and banks
+       red fish 2 and blue fish 5: 2-3, the lead passes to seat 1 (1).
+    """
+    s = State.arranged(
+        DEFAULTS,
+        [
+            cards("red cash 9", "red fish 1", "red cash 3", "blue fish 0", "blue dash 7"),
+            cards("blue dash 5", "red cash 6", "red fish 2", "blue fish 5", "red cash 8"),
+        ],
+        territory=[cards("blue fish 9"), cards("blue fish 1")],
+    )
+    assert s.sole_leader == -1
+    expected = [([1, 0], 0), ([1, 1], 0), ([2, 1], 0), ([2, 1], 0), ([2, 3], 1)]
+    tricks = [
+        ("red cash 9", "blue dash 5"),
+        ("red fish 1", "red cash 6"),
+        ("red fish 2", "red cash 3"),
+        ("blue fish 0", "blue fish 5"),
+        ("red cash 8", "blue dash 7"),
+    ]
+    for trick, (money, changes) in zip(tricks, expected, strict=True):
+        play(s, *trick)
+        assert [s.money(0), s.money(1)] == money
+        assert s.events["lead_changes"] == changes
+    assert s.is_terminal()
+    assert s.record().events["lead_changes"] == 1
 
 
 def test_money_given_at_the_start_has_its_leader_already() -> None:
@@ -395,8 +436,9 @@ def test_money_given_at_the_start_has_its_leader_already() -> None:
 @pytest.mark.parametrize(
     ("cashed", "lead_changes"),
     [
-        ((["blue fish 1"], ["blue fish 2"]), 1),  # a tie 1-1: nobody led, seat 0 now does
-        (([], []), 1),  # nothing cashed: nobody led
+        # A tie 1-1: nobody led; seat 0 now does, the first sole leader: not a change.
+        ((["blue fish 1"], ["blue fish 2"]), 0),
+        (([], []), 0),  # nothing cashed: nobody led, and seat 0 is the first sole leader
     ],
 )
 def test_no_sole_leader_at_the_start_when_money_ties(
@@ -409,6 +451,7 @@ def test_no_sole_leader_at_the_start_when_money_ties(
         territory=[cards("blue fish 5"), []],
     )
     play(s, "red cash 9", "red fish 4")
+    assert s.sole_leader == 0
     assert s.events["lead_changes"] == lead_changes
 
 

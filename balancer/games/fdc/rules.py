@@ -39,9 +39,10 @@ a dash owner with something to steal chooses PROTECT or a fish card to steal
 offers one play of it, a territory holding both offers one steal of it
 (RULES.md §4: uniformly among the *distinct* legal moves).
 
-`lead_changes` counts a change of sole money leader after a trick, the first
-player ever to become sole leader included (the previous sole leader was
-nobody).
+`lead_changes` counts a change of sole money leader after a trick (RULES.md
+§5, revised): the lead has to pass from one player to another, so the first
+player ever to become sole leader is not a change, and a trick that ends tied
+or with no money leaves the previous sole leader standing.
 """
 
 from __future__ import annotations
@@ -666,9 +667,11 @@ class State:
 
     def _count_lead_change(self) -> None:
         sole = self._sole_money_leader()
-        if sole >= 0 and sole != self.sole_leader:
+        if sole < 0 or sole == self.sole_leader:
+            return  # a tie or no money: the standing sole leader (if any) stays
+        if self.sole_leader >= 0:  # the first sole leader took the lead from nobody
             self.events["lead_changes"] += 1
-            self.sole_leader = sole
+        self.sole_leader = sole
 
     def _sole_money_leader(self) -> int:
         """The seat with more money than any other (and some), else -1."""
@@ -773,7 +776,7 @@ SPEC = GameSpec(
     events=EVENTS,
     higher_is_better=True,
     length_unit="tricks",
-    rules_version=1,
+    rules_version=2,  # 2: lead_changes no longer counts the first sole leader
     new_state=new_state,
     unplayable=unplayable,
     bounds=bounds,

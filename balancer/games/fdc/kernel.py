@@ -1,0 +1,1244 @@
+"""Fish! Dash! Cash! as compiled kernels: the same games as rules.py, move for move.
+
+The Python engine (rules.py) is the authority; these kernels play exactly its
+games (same chance draws, same legal-move lists in the same order, same bot
+choices), only as numba code over small integer arrays, so a chunk of games
+runs in one compiled call and a search bot can copy a state and step it.
+
+Card roles are data. Each card carries an *effect code* in a per-card table,
+and resolution dispatches on the effect, not on a role name:
+
+    EFFECT_TERRITORY (fish)   the card goes face up into its owner's territory
+    EFFECT_STEAL_OR_PROTECT (dash)  steal a stealable card from another
+                              territory, or protect the owner's territory
+    EFFECT_CASH (cash)        every uncashed card in the owner's territory
+                              becomes money
+
+`ROLE_EFFECTS` maps a deck role name to its effect; a new role is a new row
+there (and, for a new kind of effect, a new branch in `_resolve`). Every knob
+is runtime data in the `tables` array (built once per (rules, players) by
+`make_tables`); nothing is compiled per knob value.
+
+Action encoding (the Python engine's): to play, the card number
+(`rules.py`'s card encoding); for a dash choice, `PROTECT` (-1) or the card
+number of the fish to steal. Identical copies are one move (the first copy in
+hand or territory order, as `Deck.distinct`).
+
+Tables, int64 (`make_tables`): a header (T_* below) and five per-card columns
+of length D (deck size) from `T_CARDS`: colour, effect, number, money when
+cashed (by `cash_value`) and kind (card // copies: copies share a kind), at
+`T_CARDS + k * D`.
+
+State, int64, self-describing (`new_state`; P players, HCAP hand capacity,
+TCAP territory capacity, D deck size):
+
+    [0, 24)                 header: PHASE, LEADER, TURN (= cards played this
+                            trick), NORDER, QLEN, QAT, NEXT_LEADER, TRICKS,
+                            SOLE (sole money leader, -1 none), PILE_LEN,
+                            PLAYERS, HCAP, TCAP, O_TERR, O_PILE, DECK, and
+                            the eight events (SPEC.events order) from EVENTS
+    ORDER   [24, 30)        seats playing this trick, leader first
+    PSEAT, PCARD            the trick's plays so far, in play order
+    QSEAT, QCARD            surviving plays in resolution order (QAT..QLEN-1 to go)
+    PROT                    1 if the seat is protected this trick
+    CMONEY, CCOUNT          per seat: money cashed, and how many cards cashed
+    HLEN, TLEN              per seat: hand and territory lengths
+    HANDS   [84, O_TERR)    hand of seat s at HANDS + s * HCAP, in the engine's order
+    O_TERR  [.., O_PILE)    territory of seat s at O_TERR + s * TCAP, in order
+    O_PILE  [.., +D)        the draw pile; the top card is pile[PILE_LEN - 1]
+
+(the ten per-seat blocks are MAXP = 6 wide whatever P is). Cashed cards are
+kept only as money and count: nothing in the game reads which they were.
+
+Step functions: `start_game` (deal game i of a seed), `current_player`,
+`legal`, `apply`, `choose` (a compiled bot's move), `write_record`; a state
+is copied with `.copy()`. `from_state` converts any rules.State position;
+`snapshot` reads a position back as plain lists. `play_chunk` is the batch
+entry point. Kernels compile inlined, without reference counting and with
+numpy's error model (see `_compiled`): that is what makes a move cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from balancer import jit
+from balancer.engine import GameRecord
+from balancer.games.fdc import bots as py_bots
+from balancer.games.fdc import rules as fdc
+from balancer.games.kernel_api import ChunkColumns
+from balancer.rng import CHANCE, ZERO, below, init_streams, next_u64, shuffle
+
+# -- effects, phases, actions ---------------------------------------------------
+
+EFFECT_TERRITORY = 0
+EFFECT_STEAL_OR_PROTECT = 1
+EFFECT_CASH = 2
+N_EFFECTS = 3
+ROLE_EFFECTS = {"fish": EFFECT_TERRITORY, "dash": EFFECT_STEAL_OR_PROTECT, "cash": EFFECT_CASH}
+
+PROTECT = fdc.PROTECT
+PLAY, DASH_CHOICE, OVER = fdc.PLAY, fdc.DASH_CHOICE, fdc.OVER
+
+# -- the state layout -------------------------------------------------------------
+
+MAXP = 6
+PHASE, LEADER, TURN, NORDER, QLEN, QAT, NEXT_LEADER, TRICKS = 0, 1, 2, 3, 4, 5, 6, 7
+SOLE, PILE_LEN, PLAYERS, HCAP, TCAP, O_TERR, O_PILE, DECK = 8, 9, 10, 11, 12, 13, 14, 15
+EVENTS = 16
+N_EVENTS = len(fdc.EVENTS)
+E_NEKO, E_CANCELLED, E_STEALS, E_PROTECTS, E_CASH, E_CASHED, E_UNCASHED, E_LEAD = range(8)
+ORDER = EVENTS + N_EVENTS
+PSEAT = ORDER + MAXP
+PCARD = PSEAT + MAXP
+QSEAT = PCARD + MAXP
+QCARD = QSEAT + MAXP
+PROT = QCARD + MAXP
+CMONEY = PROT + MAXP
+CCOUNT = CMONEY + MAXP
+HLEN = CCOUNT + MAXP
+TLEN = HLEN + MAXP
+HANDS = TLEN + MAXP
+
+assert fdc.EVENTS == (
+    "neko_ni_koban",
+    "cards_cancelled",
+    "steals",
+    "protects",
+    "cash_events",
+    "fish_cashed",
+    "fish_uncashed_at_end",
+    "lead_changes",
+)
+assert fdc.SPEC.max_players <= MAXP
+
+# -- the tables layout ------------------------------------------------------------
+
+T_PLAYERS, T_DECK, T_COPIES, T_HAND_SIZE, T_FIRST_RANDOM = 0, 1, 2, 3, 4
+T_NEKO, T_NEKO_MIN, T_NEKO_DEDUPE, T_LEADER_NEXT, T_UNCASHED = 5, 6, 7, 8, 9
+T_TERRITORY_CARDS = 10  # cards with EFFECT_TERRITORY: no territory holds more
+T_CARDS = 16
+COLOUR, EFFECT, NUMBER, MONEY, KIND = 0, 1, 2, 3, 4  # column k of the per-card tables
+N_COLUMNS = 5
+
+# -- bots: kinds, parameters, work arrays -----------------------------------------
+
+BOT_RANDOM, BOT_HEURISTIC = 0, 1
+BOT_KINDS = {"random": BOT_RANDOM, "heuristic": BOT_HEURISTIC}
+COMPILED_BOTS: frozenset[str] = frozenset(BOT_KINDS)
+assert frozenset(py_bots.BOTS) == COMPILED_BOTS
+
+# float64 parameter row of a heuristic bot: its PARAMS, then the discard cost per effect
+P_FISH_WEIGHT, P_RIVAL_WEIGHT, P_LEAD_RESOLVES, P_CASH_AT, P_COST = 0, 1, 2, 3, 4
+N_PARAMS = P_COST + N_EFFECTS
+
+# int64 work array of the heuristic: the trick with a candidate card, its
+# survivors, the foreseen territory lengths and protection, each territory's
+# money now (W_WORTH) and as foreseen (W_RUN), then the foreseen territories
+W_PSEAT, W_PCARD, W_SSEAT, W_SCARD, W_TLEN, W_PROT = 0, 6, 12, 18, 24, 30
+W_WORTH, W_RUN = 36, 42
+W_TERR = 48
+
+
+# =============================================================================
+# Python side: tables, states, conversion
+# =============================================================================
+
+
+def make_tables(rules: Mapping[str, Any], players: int) -> np.ndarray:
+    """The rules of one (rules, players) as an int64 array (layout: module docstring)."""
+    if not fdc.SPEC.min_players <= players <= fdc.SPEC.max_players:
+        raise ValueError(f"fdc is for 2 to 6 players, not {players}")
+    deck = fdc.deck_for(rules)
+    money = fdc.money_values(rules)
+    d = deck.size
+    tables = np.zeros(T_CARDS + N_COLUMNS * d, np.int64)
+    tables[T_PLAYERS] = players
+    tables[T_DECK] = d
+    tables[T_COPIES] = deck.copies
+    tables[T_HAND_SIZE] = rules["hand_size"]
+    tables[T_FIRST_RANDOM] = {"seat0": 0, "random": 1}[rules["first_leader"]]
+    tables[T_NEKO] = bool(rules["neko_ni_koban"])
+    tables[T_NEKO_MIN] = rules["neko_min_followers"]
+    tables[T_NEKO_DEDUPE] = bool(rules["neko_cancel_duplicates"])
+    tables[T_LEADER_NEXT] = {"same": 0, "next": 1}[rules["leader_if_nothing_resolves"]]
+    tables[T_UNCASHED] = rules["uncashed_value"]
+    for card in range(d):
+        effect = ROLE_EFFECTS[fdc.ROLE_NAMES[deck.role[card]]]
+        tables[T_CARDS + COLOUR * d + card] = deck.colour[card]
+        tables[T_CARDS + EFFECT * d + card] = effect
+        tables[T_CARDS + NUMBER * d + card] = deck.number[card]
+        tables[T_CARDS + MONEY * d + card] = money[card]
+        tables[T_CARDS + KIND * d + card] = card // deck.copies  # copies of a card: one kind
+        tables[T_TERRITORY_CARDS] += effect == EFFECT_TERRITORY
+    return tables
+
+
+def new_state(tables: np.ndarray, hand_capacity: int | None = None) -> np.ndarray:
+    """An empty state array laid out for these tables (deal into it with `start_game`).
+
+    Hands never outgrow max(hand_size, the longest hand + 1) from any position
+    (each player with cards plays one per trick and draws at most one).
+    """
+    players, d = int(tables[T_PLAYERS]), int(tables[T_DECK])
+    hcap = max(int(tables[T_HAND_SIZE]), 1, hand_capacity or 0)
+    tcap = max(int(tables[T_TERRITORY_CARDS]), 1)
+    o_terr = HANDS + players * hcap
+    o_pile = o_terr + players * tcap
+    state = np.zeros(o_pile + d, np.int64)
+    state[PLAYERS], state[HCAP], state[TCAP] = players, hcap, tcap
+    state[O_TERR], state[O_PILE], state[DECK] = o_terr, o_pile, d
+    state[PHASE] = OVER
+    return state
+
+
+def new_streams(players: int) -> np.ndarray:
+    """Stream states for one game: rng.CHANCE and one bot stream per seat."""
+    return np.zeros((1 + players, 2), np.uint64)
+
+
+def new_work(state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The heuristic's scratch arrays (int64, float64) for states shaped like `state`."""
+    players = int(state[PLAYERS])
+    size = W_TERR + 2 * players * int(state[TCAP])  # territories, and a flag per card
+    return np.zeros(size, np.int64), np.zeros(MAXP, np.float64)
+
+
+def new_legal(state: np.ndarray) -> np.ndarray:
+    """A buffer long enough for any legal-move list of states shaped like `state`."""
+    return np.zeros(2 + max(int(state[HCAP]), int(state[PLAYERS]) * int(state[TCAP])), np.int64)
+
+
+def from_state(py: fdc.State) -> tuple[np.ndarray, np.ndarray]:
+    """A Python `State` (any position, e.g. `State.arranged(...)`) as (state, tables) arrays."""
+    tables = make_tables(py.rules, py.players)
+    state = new_state(tables, max(len(h) for h in py.hands) + 1)
+    players, hcap, tcap = py.players, int(state[HCAP]), int(state[TCAP])
+    money = py.money_of
+    state[PHASE] = py.phase
+    state[LEADER] = py.leader
+    state[NEXT_LEADER] = py.next_leader
+    state[TRICKS] = py.tricks
+    state[SOLE] = py.sole_leader
+    for i, name in enumerate(fdc.EVENTS):
+        state[EVENTS + i] = py.events[name]
+    state[NORDER] = len(py.order)
+    state[ORDER : ORDER + len(py.order)] = py.order
+    state[TURN] = len(py.plays)
+    for i, (seat, card) in enumerate(py.plays):
+        state[PSEAT + i], state[PCARD + i] = seat, card
+    if py.phase == DASH_CHOICE:
+        state[QLEN], state[QAT] = len(py.resolve_queue), py.resolve_at
+        for i, (seat, card) in enumerate(py.resolve_queue):
+            state[QSEAT + i], state[QCARD + i] = seat, card
+    o_terr = int(state[O_TERR])
+    for s in range(players):
+        state[PROT + s] = py.protected[s]
+        state[CMONEY + s] = sum(money[c] for c in py.cashed[s])
+        state[CCOUNT + s] = len(py.cashed[s])
+        state[HLEN + s] = len(py.hands[s])
+        state[HANDS + s * hcap : HANDS + s * hcap + len(py.hands[s])] = py.hands[s]
+        state[TLEN + s] = len(py.territory[s])
+        state[o_terr + s * tcap : o_terr + s * tcap + len(py.territory[s])] = py.territory[s]
+    o_pile = int(state[O_PILE])
+    state[PILE_LEN] = len(py.pile)
+    state[o_pile : o_pile + len(py.pile)] = py.pile
+    return state, tables
+
+
+def snapshot(state: np.ndarray) -> dict[str, Any]:
+    """Everything about a position that can change play, as plain lists (for comparisons).
+
+    Reads only the live part of each block: what a finished trick left behind
+    is not part of the position.
+    """
+    players, hcap, tcap = int(state[PLAYERS]), int(state[HCAP]), int(state[TCAP])
+    o_terr, o_pile = int(state[O_TERR]), int(state[O_PILE])
+    phase = int(state[PHASE])
+    turn = int(state[TURN])
+
+    def ints(a: np.ndarray) -> list[int]:
+        return [int(x) for x in a]
+
+    out: dict[str, Any] = {
+        "phase": phase,
+        "tricks": int(state[TRICKS]),
+        "sole_leader": int(state[SOLE]),
+        "events": ints(state[EVENTS : EVENTS + N_EVENTS]),
+        "hands": [
+            ints(state[HANDS + s * hcap : HANDS + s * hcap + state[HLEN + s]])
+            for s in range(players)
+        ],
+        "territory": [
+            ints(state[o_terr + s * tcap : o_terr + s * tcap + state[TLEN + s]])
+            for s in range(players)
+        ],
+        "cashed_money": ints(state[CMONEY : CMONEY + players]),
+        "cashed_count": ints(state[CCOUNT : CCOUNT + players]),
+        "pile": ints(state[o_pile : o_pile + state[PILE_LEN]]),
+    }
+    if phase != OVER:
+        out["leader"] = int(state[LEADER])
+        out["order"] = ints(state[ORDER : ORDER + state[NORDER]])
+        out["plays"] = list(
+            zip(ints(state[PSEAT : PSEAT + turn]), ints(state[PCARD : PCARD + turn]), strict=True)
+        )
+        out["protected"] = ints(state[PROT : PROT + players])
+    if phase == DASH_CHOICE:
+        qat, qlen = int(state[QAT]), int(state[QLEN])
+        out["to_resolve"] = list(
+            zip(
+                ints(state[QSEAT + qat : QSEAT + qlen]),
+                ints(state[QCARD + qat : QCARD + qlen]),
+                strict=True,
+            )
+        )
+        out["next_leader"] = int(state[NEXT_LEADER])
+    return out
+
+
+def snapshot_of(py: fdc.State) -> dict[str, Any]:
+    """`snapshot` of a Python `State`, to compare with the kernel's."""
+    return snapshot(from_state(py)[0])
+
+
+def bot_params(name: str, params: Mapping[str, Any] | None = None) -> np.ndarray:
+    """A compiled bot's float64 parameter row (defaults filled in from bots.PARAMS)."""
+    if name not in COMPILED_BOTS:
+        raise ValueError(f"no compiled fdc bot {name!r}; compiled: {sorted(COMPILED_BOTS)}")
+    row = np.zeros(N_PARAMS, np.float64)
+    if name == "heuristic":
+        given = {**{p.name: p.default for p in py_bots.PARAMS}, **(params or {})}
+        row[P_FISH_WEIGHT] = given["fish_weight"]
+        row[P_RIVAL_WEIGHT] = given["rival_weight"]
+        row[P_LEAD_RESOLVES] = given["lead_resolves"]
+        row[P_CASH_AT] = given["cash_at"]
+        for role, cost in py_bots.DISCARD_COST.items():
+            row[P_COST + ROLE_EFFECTS[fdc.ROLE_NAMES[role]]] = cost
+    return row
+
+
+def record(state: np.ndarray, tables: np.ndarray) -> GameRecord:
+    """A finished kernel game as the Python engine's `GameRecord`."""
+    players = int(state[PLAYERS])
+    scores = np.zeros(players, np.float64)
+    events = np.zeros(N_EVENTS, np.float64)
+    length = write_record(state, tables, scores, events)
+    return GameRecord(
+        tuple(float(x) for x in scores),
+        int(length),
+        {name: float(events[i]) for i, name in enumerate(fdc.EVENTS)},
+    )
+
+
+def play_chunk(
+    rules: Mapping[str, Any],
+    players: int,
+    seed: int,
+    start: int,
+    stop: int,
+    slots: Sequence[tuple[str, Mapping[str, Any]]],
+    rotate: bool,
+) -> ChunkColumns:
+    """Games start..stop-1 of `seed`, in one compiled call (see kernel-spec: play_chunk).
+
+    The bot in physical seat `seat` of game `i` is slot `(seat + i) % players`
+    if `rotate`, else slot `seat`; it draws from stream rng.bot_stream(seat).
+    """
+    if len(slots) != players:
+        raise ValueError(f"{len(slots)} bot slots for {players} players")
+    tables = make_tables(rules, players)
+    kinds = np.zeros(players, np.int64)
+    params = np.zeros(players * N_PARAMS, np.float64)  # slot j's row at j * N_PARAMS
+    for j, (name, given) in enumerate(slots):
+        params[j * N_PARAMS : (j + 1) * N_PARAMS] = bot_params(name, given)
+        kinds[j] = BOT_KINDS[name]
+    state = new_state(tables)
+    streams = new_streams(players)
+    legal_out = new_legal(state)
+    iwork, fwork = new_work(state)
+    games = max(0, stop - start)
+    scores = np.zeros((games, players), np.float64)
+    length = np.zeros(games, np.int64)
+    events = np.zeros((games, N_EVENTS), np.float64)
+    _play_games(
+        tables, kinds, params, seed, start, stop, bool(rotate), start % players,
+        state, streams, legal_out, iwork, fwork, scores, length, events,
+    )  # fmt: skip
+    return ChunkColumns(start=start, scores=scores, length=length, events=events)
+
+
+# =============================================================================
+# Kernels
+# =============================================================================
+
+
+def _compiled(function: Any, inline: bool) -> Any:
+    """`jit.njit`'s switch and options, plus two that keep moves fast.
+
+    Numba keeps atomic reference counts on every array a compiled function is
+    handed whenever a call or an exception path lies in between: about 60 ns
+    a call here, most of what a move costs. So kernels are inlined into their
+    compiled callers at numba-IR level (`inline="always"`), and integer `%` is
+    compiled without Python's ZeroDivisionError path (`error_model="numpy"`;
+    no kernel divides by a value that can be 0). `jit.njit` takes no options,
+    hence this copy of its switch: the plain function when `jit.ENABLED` is
+    false (BALANCER_JIT=0 or no numba).
+    """
+    if not jit.ENABLED:
+        return function
+    import numba
+
+    options: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy", "_nrt": False}
+    if inline:
+        options["inline"] = "always"
+    return numba.njit(**options)(function)
+
+
+def inlined(function: Any) -> Any:
+    """A kernel inlined into its compiled callers (see `_compiled`)."""
+    return _compiled(function, inline=True)
+
+
+def outermost(function: Any) -> Any:
+    """A kernel that is only called from Python (see `_compiled`)."""
+    return _compiled(function, inline=False)
+
+
+@inlined
+def _below(streams: np.ndarray, s: int, n: int) -> int:
+    """rng.below, draw for draw (tests/test_fdc_kernel.py checks it): a uniform
+    integer in [0, n), n >= 1, redrawing the next_u64 under 2**64 mod n. Here
+    because rng.below, compiled apart with Python's error model, is a call with
+    an exception path from every move of the random bot."""
+    nn = np.uint64(n)
+    threshold = (ZERO - nn) % nn
+    while True:
+        x = next_u64(streams, s)
+        if x >= threshold:
+            return np.int64(x % nn)
+
+
+@inlined
+def start_game(
+    state: np.ndarray, tables: np.ndarray, streams: np.ndarray, seed: int, game: int
+) -> None:
+    """Set the streams to game `game` of `seed` and deal it (rules.py State.__init__)."""
+    init_streams(streams, seed, game)
+    deal(state, tables, streams)
+
+
+@inlined
+def deal(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> None:
+    """Shuffle 0..D-1 on the chance stream, deal, and start the first trick."""
+    players = state[PLAYERS]
+    d = state[DECK]
+    hcap = state[HCAP]
+    size = tables[T_HAND_SIZE]
+    pile = state[O_PILE]
+    for i in range(EVENTS, EVENTS + N_EVENTS):
+        state[i] = 0
+    for s in range(MAXP):
+        state[PROT + s] = 0
+        state[CMONEY + s] = 0
+        state[CCOUNT + s] = 0
+        state[HLEN + s] = 0
+        state[TLEN + s] = 0
+    # Shuffle in the pile's own space: cards[0..D) as the engine's list.
+    for i in range(d):
+        state[pile + i] = i
+    shuffle(streams, CHANCE, state[pile : pile + d], d)
+    for s in range(players):
+        for j in range(size):
+            state[HANDS + s * hcap + j] = state[pile + s * size + j]
+        state[HLEN + s] = size
+    # The rest, reversed: the engine pops its pile from the end, cards[P*size] first.
+    rest = d - players * size
+    for k in range(rest):
+        state[pile + k] = state[pile + players * size + k]
+    for k in range(rest >> 1):
+        tmp = state[pile + k]
+        state[pile + k] = state[pile + rest - 1 - k]
+        state[pile + rest - 1 - k] = tmp
+    state[PILE_LEN] = rest
+    state[QLEN] = 0
+    state[QAT] = 0
+    state[NEXT_LEADER] = -1
+    state[TRICKS] = 0
+    state[SOLE] = -1
+    first = np.int64(0)
+    if tables[T_FIRST_RANDOM] != 0:
+        # below() is uint64 when compiled: mixed with int64 it would turn float.
+        first = np.int64(below(streams, CHANCE, players))
+    state[LEADER] = first
+    _start_trick(state, first)
+
+
+@inlined
+def current_player(state: np.ndarray) -> int:
+    """The seat to act, or -1 when the game is over."""
+    phase = state[PHASE]
+    if phase == PLAY:
+        return state[ORDER + state[TURN]]
+    if phase == DASH_CHOICE:
+        return state[QSEAT + state[QAT]]
+    return -1
+
+
+@inlined
+def legal(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> int:
+    """Fill out[:n] with the legal actions, in the engine's order; return n (0 when over)."""
+    phase = state[PHASE]
+    if phase == PLAY:
+        seat = state[ORDER + state[TURN]]
+        base = HANDS + seat * state[HCAP]
+        n = state[HLEN + seat]
+        copies = tables[T_COPIES]
+        m = 0
+        for i in range(n):
+            card = state[base + i]
+            if copies > 1 and _kind_seen(tables, state, base, i, card):
+                continue
+            out[m] = card
+            m += 1
+        return m
+    if phase == DASH_CHOICE:
+        out[0] = PROTECT
+        return 1 + _stealable(state, tables, state[QSEAT + state[QAT]], out, 1)
+    return 0
+
+
+@inlined
+def apply(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: int) -> None:
+    """Play `action` (one of `legal`) for the current player; the game runs on to the
+    next decision. `streams` is unused after the deal: chance draws only at the start."""
+    phase = state[PHASE]
+    if phase == PLAY:
+        turn = state[TURN]
+        seat = state[ORDER + turn]
+        base = HANDS + seat * state[HCAP]
+        n = state[HLEN + seat]
+        _remove_at(state, base, n, _index_of(state, base, n, action))
+        state[HLEN + seat] = n - 1
+        state[PSEAT + turn] = seat
+        state[PCARD + turn] = action
+        state[TURN] = turn + 1
+        if turn + 1 == state[NORDER]:
+            _cancel_and_order(state, tables)
+            _resolve(state, tables)
+    elif phase == DASH_CHOICE:
+        seat = state[QSEAT + state[QAT]]
+        _dash(state, tables, seat, action)
+        state[QAT] += 1
+        state[PHASE] = PLAY
+        _resolve(state, tables)
+
+
+@inlined
+def write_record(
+    state: np.ndarray, tables: np.ndarray, scores: np.ndarray, events: np.ndarray
+) -> int:
+    """A finished game's per-seat scores and events (SPEC.events order); returns its length."""
+    players = state[PLAYERS]
+    tcount = 0
+    for s in range(players):
+        scores[s] = float(state[CMONEY + s] + tables[T_UNCASHED] * state[TLEN + s])
+        tcount += state[TLEN + s]
+    for i in range(N_EVENTS):
+        events[i] = float(state[EVENTS + i])
+    events[E_UNCASHED] = float(tcount)
+    return state[TRICKS]
+
+
+# -- a trick, step by step ------------------------------------------------------------
+
+
+@inlined
+def _kind_seen(tables: np.ndarray, arr: np.ndarray, base: int, upto: int, card: int) -> bool:
+    """Whether arr[base : base + upto] holds a copy of `card`."""
+    kinds = T_CARDS + KIND * tables[T_DECK]
+    kind = tables[kinds + card]
+    # Loops, not any(...): compiled code takes no generator expressions.
+    for j in range(upto):  # noqa: SIM110
+        if tables[kinds + arr[base + j]] == kind:
+            return True
+    return False
+
+
+@inlined
+def _seat_after(seat: int, k: int, players: int) -> int:
+    """(seat + k) % players for 0 <= seat, k < players, without `%`: an integer
+    `%` or `//` anywhere in a kernel makes numba keep reference counting (atomic
+    calls) around every array passed in its loops, several times slower."""
+    s = seat + k
+    return s - players if s >= players else s
+
+
+@inlined
+def _index_of(arr: np.ndarray, base: int, n: int, value: int) -> int:
+    for i in range(n):
+        if arr[base + i] == value:
+            return i
+    return -1
+
+
+@inlined
+def _remove_at(arr: np.ndarray, base: int, n: int, i: int) -> None:
+    """Remove arr[base + i] of a list of n, keeping the order (list.remove)."""
+    for j in range(i, n - 1):
+        arr[base + j] = arr[base + j + 1]
+
+
+@inlined
+def _in_plays(arr: np.ndarray, pcard: int, n: int, card: int) -> bool:
+    for i in range(n):  # noqa: SIM110
+        if arr[pcard + i] == card:
+            return True
+    return False
+
+
+@inlined
+def _start_trick(state: np.ndarray, leader: int) -> None:
+    players = state[PLAYERS]
+    anyone = False
+    for s in range(players):
+        if state[HLEN + s] > 0:
+            anyone = True
+    if not anyone:
+        state[PHASE] = OVER
+        return
+    while state[HLEN + leader] == 0:
+        leader = _seat_after(leader, 1, players)
+    state[LEADER] = leader
+    n = 0
+    for k in range(players):
+        seat = _seat_after(leader, k, players)
+        if state[HLEN + seat] > 0:
+            state[ORDER + n] = seat
+            n += 1
+    state[NORDER] = n
+    state[TURN] = 0
+    state[PHASE] = PLAY
+
+
+@inlined
+def sort_out(
+    tables: np.ndarray,
+    src: np.ndarray,
+    pseat: int,
+    pcard: int,
+    n: int,
+    dst: np.ndarray,
+    sseat: int,
+    scard: int,
+) -> tuple[int, int, bool]:
+    """Cancelling and order (rules.py sort_out) of the n plays at src[pseat..], src[pcard..].
+
+    Writes the survivors in resolution order to dst[sseat..], dst[scard..] and
+    returns (survivors, cards cancelled, whether 猫に小判 fired).
+    """
+    d = tables[T_DECK]
+    col = T_CARDS + COLOUR * d
+    num = T_CARDS + NUMBER * d
+    lead_colour = tables[col + src[pcard]]
+    neko = tables[T_NEKO] != 0 and n - 1 >= tables[T_NEKO_MIN]
+    if neko:
+        for i in range(1, n):
+            if tables[col + src[pcard + i]] == lead_colour:
+                neko = False
+                break
+    first = 0
+    cancelled = 0
+    dedupe = True
+    if neko:
+        first = 1
+        cancelled = 1
+        dedupe = tables[T_NEKO_DEDUPE] != 0
+    m = 0
+    for i in range(first, n):
+        card = src[pcard + i]
+        if not neko and tables[col + card] != lead_colour:
+            cancelled += 1
+            continue
+        number = tables[num + card]
+        if dedupe:
+            same = 0
+            for j in range(first, n):
+                other = src[pcard + j]
+                if (neko or tables[col + other] == lead_colour) and tables[num + other] == number:
+                    same += 1
+            if same > 1:
+                cancelled += 1
+                continue
+        # Insertion after equal numbers keeps play order among them (a stable sort).
+        pos = m
+        while pos > 0:
+            before = tables[num + dst[scard + pos - 1]]
+            if (before > number) if neko else (before < number):
+                dst[sseat + pos] = dst[sseat + pos - 1]
+                dst[scard + pos] = dst[scard + pos - 1]
+                pos -= 1
+            else:
+                break
+        dst[sseat + pos] = src[pseat + i]
+        dst[scard + pos] = card
+        m += 1
+    return m, cancelled, neko
+
+
+@inlined
+def _cancel_and_order(state: np.ndarray, tables: np.ndarray) -> None:
+    m, cancelled, neko = sort_out(tables, state, PSEAT, PCARD, state[TURN], state, QSEAT, QCARD)
+    if neko:
+        state[EVENTS + E_NEKO] += 1
+    state[EVENTS + E_CANCELLED] += cancelled
+    state[QLEN] = m
+    state[QAT] = 0
+    state[NEXT_LEADER] = state[QSEAT] if m > 0 else -1
+
+
+@inlined
+def _resolve(state: np.ndarray, tables: np.ndarray) -> None:
+    """Resolve queued cards, dispatching on each card's effect, until a dash needs
+    a choice or the trick ends."""
+    eff = T_CARDS + EFFECT * tables[T_DECK]
+    while state[QAT] < state[QLEN]:
+        qat = state[QAT]
+        seat = state[QSEAT + qat]
+        card = state[QCARD + qat]
+        effect = tables[eff + card]
+        if effect == EFFECT_TERRITORY:
+            base = state[O_TERR] + seat * state[TCAP]
+            state[base + state[TLEN + seat]] = card
+            state[TLEN + seat] += 1
+        elif effect == EFFECT_CASH:
+            _cash(state, tables, seat)
+        elif effect == EFFECT_STEAL_OR_PROTECT:
+            if _has_stealable(state, seat):
+                state[PHASE] = DASH_CHOICE
+                return
+            _dash(state, tables, seat, PROTECT)
+        state[QAT] = qat + 1
+    _end_trick(state, tables)
+
+
+@inlined
+def _has_stealable(state: np.ndarray, seat: int) -> bool:
+    players = state[PLAYERS]
+    o_terr, tcap, turn = state[O_TERR], state[TCAP], state[TURN]
+    for k in range(1, players):
+        victim = _seat_after(seat, k, players)
+        if state[PROT + victim] != 0:
+            continue
+        base = o_terr + victim * tcap
+        for i in range(state[TLEN + victim]):
+            if not _in_plays(state, PCARD, turn, state[base + i]):
+                return True
+    return False
+
+
+@inlined
+def _stealable(
+    state: np.ndarray, tables: np.ndarray, seat: int, out: np.ndarray, start: int
+) -> int:
+    """Fill out[start..] with the stealable fish, victims from the next seat on, one
+    per (victim, kind of card) (rules.py _stealable); return how many."""
+    players = state[PLAYERS]
+    o_terr, tcap, turn = state[O_TERR], state[TCAP], state[TURN]
+    copies = tables[T_COPIES]
+    m = start
+    for k in range(1, players):
+        victim = _seat_after(seat, k, players)
+        if state[PROT + victim] != 0:
+            continue
+        base = o_terr + victim * tcap
+        first = m
+        for i in range(state[TLEN + victim]):
+            fish = state[base + i]
+            if _in_plays(state, PCARD, turn, fish):  # played this trick: never stealable in it
+                continue
+            if copies > 1 and _kind_seen(tables, out, first, m - first, fish):
+                continue
+            out[m] = fish
+            m += 1
+    return m - start
+
+
+@inlined
+def _dash(state: np.ndarray, tables: np.ndarray, seat: int, action: int) -> None:
+    if action == PROTECT:
+        state[PROT + seat] = 1
+        state[EVENTS + E_PROTECTS] += 1
+        return
+    o_terr, tcap = state[O_TERR], state[TCAP]
+    for victim in range(state[PLAYERS]):
+        base = o_terr + victim * tcap
+        n = state[TLEN + victim]
+        i = _index_of(state, base, n, action)
+        if i >= 0:
+            _remove_at(state, base, n, i)
+            state[TLEN + victim] = n - 1
+            mine = o_terr + seat * tcap
+            state[mine + state[TLEN + seat]] = action
+            state[TLEN + seat] += 1
+            state[EVENTS + E_STEALS] += 1
+            return
+
+
+@inlined
+def _cash(state: np.ndarray, tables: np.ndarray, seat: int) -> None:
+    money = T_CARDS + MONEY * tables[T_DECK]
+    base = state[O_TERR] + seat * state[TCAP]
+    n = state[TLEN + seat]
+    total = 0
+    for i in range(n):
+        total += tables[money + state[base + i]]
+    state[EVENTS + E_CASH] += 1
+    state[EVENTS + E_CASHED] += n
+    state[CMONEY + seat] += total
+    state[CCOUNT + seat] += n
+    state[TLEN + seat] = 0
+
+
+@inlined
+def _end_trick(state: np.ndarray, tables: np.ndarray) -> None:
+    players = state[PLAYERS]
+    state[TRICKS] += 1
+    for s in range(players):
+        state[PROT + s] = 0
+    state[QLEN] = 0
+    state[QAT] = 0
+    _count_lead_change(state)
+    if state[NEXT_LEADER] >= 0:
+        leader = state[NEXT_LEADER]
+    elif tables[T_LEADER_NEXT] == 0:
+        leader = state[LEADER]
+    else:
+        leader = _seat_after(state[LEADER], 1, players)
+    pile = state[O_PILE]
+    hcap = state[HCAP]
+    for k in range(players):
+        top = state[PILE_LEN]
+        if top == 0:
+            break
+        seat = _seat_after(leader, k, players)
+        state[HANDS + seat * hcap + state[HLEN + seat]] = state[pile + top - 1]
+        state[HLEN + seat] += 1
+        state[PILE_LEN] = top - 1
+    _start_trick(state, leader)
+
+
+@inlined
+def _count_lead_change(state: np.ndarray) -> None:
+    """RULES.md §5 (revised): a change is the sole leader passing from one seat to
+    another; the first sole leader ever, a tie and no money count nothing."""
+    players = state[PLAYERS]
+    best = state[CMONEY]
+    seat = 0
+    count = 1
+    for s in range(1, players):
+        money = state[CMONEY + s]
+        if money > best:
+            best, seat, count = money, s, 1
+        elif money == best:
+            count += 1
+    if best <= 0 or count != 1 or seat == state[SOLE]:
+        return
+    if state[SOLE] >= 0:
+        state[EVENTS + E_LEAD] += 1
+    state[SOLE] = seat
+
+
+# -- bots -------------------------------------------------------------------------------
+
+
+@inlined
+def choose(
+    state: np.ndarray,
+    tables: np.ndarray,
+    streams: np.ndarray,
+    kind: int,
+    params: np.ndarray,
+    moves: np.ndarray,
+    n: int,
+    iwork: np.ndarray,
+    fwork: np.ndarray,
+) -> int:
+    """The move of compiled bot `kind` (parameter row `params`, see `bot_params`)
+    for the current player among moves[:n] (n >= 2).
+
+    `random` draws legal[below(n)] from the seat's own stream (RULES.md §4).
+    `heuristic` (bots.py Heuristic) reads only what its seat may see: the
+    current player's seat (its own hand is `moves`), the trick's plays
+    (PSEAT/PCARD), the territories (O_TERR/TLEN, face up), protection
+    (PROT), the cards still to resolve after its dash (QSEAT/QCARD from QAT)
+    and the public tables; never another hand, the pile or the cashed cards.
+    """
+    return _choose(state, tables, streams, kind, params, 0, moves, n, iwork, fwork)
+
+
+@inlined
+def _choose(
+    state: np.ndarray,
+    tables: np.ndarray,
+    streams: np.ndarray,
+    kind: int,
+    params: np.ndarray,
+    po: int,
+    moves: np.ndarray,
+    n: int,
+    iwork: np.ndarray,
+    fwork: np.ndarray,
+) -> int:
+    """`choose` with the bot's parameters at params[po : po + N_PARAMS]: a chunk
+    keeps every slot's in one flat array (a row view per move would cost atomic
+    reference counting)."""
+    seat = current_player(state)
+    if kind == BOT_RANDOM:
+        return _random_move(streams, seat, moves, n)
+    if state[PHASE] == PLAY:
+        return _heuristic_play(state, tables, params, po, seat, moves, n, iwork, fwork)
+    return _heuristic_dash(state, tables, seat, moves, n)
+
+
+@inlined
+def _random_move(streams: np.ndarray, seat: int, moves: np.ndarray, n: int) -> int:
+    """RULES.md §4: legal[below(n)] from the seat's own stream."""
+    return moves[_below(streams, 1 + seat, n)]
+
+
+@inlined
+def _heuristic_play(
+    state: np.ndarray,
+    tables: np.ndarray,
+    params: np.ndarray,
+    po: int,
+    seat: int,
+    moves: np.ndarray,
+    n: int,
+    iwork: np.ndarray,
+    fwork: np.ndarray,
+) -> int:
+    """bots.py Heuristic._play: the first card of highest value."""
+    # What every candidate shares, once: the trick so far and each territory's money.
+    money = T_CARDS + MONEY * tables[T_DECK]
+    o_terr, tcap = state[O_TERR], state[TCAP]
+    turn = state[TURN]
+    for i in range(turn):
+        iwork[W_PSEAT + i] = state[PSEAT + i]
+        iwork[W_PCARD + i] = state[PCARD + i]
+    for s in range(state[PLAYERS]):
+        worth = 0
+        for i in range(state[TLEN + s]):
+            worth += tables[money + state[o_terr + s * tcap + i]]
+        iwork[W_WORTH + s] = worth
+    best = moves[0]
+    best_value = -np.inf
+    for i in range(n):
+        value = _card_value(state, tables, params, po, seat, moves[i], iwork, fwork)
+        if value > best_value:
+            best, best_value = moves[i], value
+    return best
+
+
+@inlined
+def _card_value(
+    state: np.ndarray,
+    tables: np.ndarray,
+    params: np.ndarray,
+    po: int,
+    seat: int,
+    card: int,
+    iwork: np.ndarray,
+    fwork: np.ndarray,
+) -> float:
+    """bots.py Heuristic._card_value, operation for operation (the same float order);
+    iwork holds the trick so far and W_WORTH (`_heuristic_play`)."""
+    d = tables[T_DECK]
+    eff = T_CARDS + EFFECT * d
+    turn = state[TURN]
+    iwork[W_PSEAT + turn] = seat
+    iwork[W_PCARD + turn] = card
+    m, _, _ = sort_out(tables, iwork, W_PSEAT, W_PCARD, turn + 1, iwork, W_SSEAT, W_SCARD)
+    mine_survives = _in_plays(iwork, W_SCARD, m, card)
+    dash = False
+    for i in range(m):
+        if tables[eff + iwork[W_SCARD + i]] == EFFECT_STEAL_OR_PROTECT:
+            dash = True
+    if dash:
+        _foresee(state, tables, params, po, m, turn + 1, iwork, fwork)
+    else:
+        _foresee_money(state, tables, params, po, m, iwork, fwork)
+    players = state[PLAYERS]
+    rival = 0.0
+    found = False
+    for s in range(players):
+        if s != seat and (not found or fwork[s] > rival):
+            rival = fwork[s]
+            found = True
+    value = fwork[seat] - params[po + P_RIVAL_WEIGHT] * rival
+    if turn == 0:
+        value *= params[po + P_LEAD_RESOLVES]
+    effect = tables[eff + card]
+    if not mine_survives:
+        value -= params[po + P_COST + effect]
+    elif effect == EFFECT_CASH and iwork[W_WORTH + seat] < params[po + P_CASH_AT]:
+        value -= params[po + P_COST + EFFECT_CASH]  # too early: keep it for a fuller territory
+    return value
+
+
+@inlined
+def _foresee_money(
+    state: np.ndarray,
+    tables: np.ndarray,
+    params: np.ndarray,
+    po: int,
+    m: int,
+    iwork: np.ndarray,
+    fwork: np.ndarray,
+) -> None:
+    """`_foresee` when no dash resolves: no card changes territory but by landing or
+    cashing, so each territory's money (an exact integer, W_WORTH) is all it needs."""
+    d = tables[T_DECK]
+    eff = T_CARDS + EFFECT * d
+    money = T_CARDS + MONEY * d
+    weight = params[po + P_FISH_WEIGHT]
+    for s in range(state[PLAYERS]):
+        iwork[W_RUN + s] = iwork[W_WORTH + s]
+        fwork[s] = 0.0
+    for i in range(m):
+        seat = iwork[W_SSEAT + i]
+        card = iwork[W_SCARD + i]
+        effect = tables[eff + card]
+        if effect == EFFECT_TERRITORY:
+            iwork[W_RUN + seat] += tables[money + card]
+            fwork[seat] += weight * float(tables[money + card])
+        elif effect == EFFECT_CASH:
+            fwork[seat] += (1 - weight) * float(iwork[W_RUN + seat])
+            iwork[W_RUN + seat] = 0
+
+
+@inlined
+def _foresee(
+    state: np.ndarray,
+    tables: np.ndarray,
+    params: np.ndarray,
+    po: int,
+    m: int,
+    nplays: int,
+    iwork: np.ndarray,
+    fwork: np.ndarray,
+) -> None:
+    """bots.py Heuristic._foresee: fwork[s] = seat s's gain if the m survivors in
+    iwork resolve, in order, on a copy of the territories.
+
+    Only asked while cards are being played (nothing of this trick has landed),
+    so the copy's played-this-trick cards (unstealable) are exactly those it
+    lands itself: each copied card carries that flag (after the territories,
+    at W_TERR + P * TCAP), and each territory its money (W_RUN, an exact
+    integer, from W_WORTH), so a steal neither scans the plays nor re-adds.
+    """
+    players = state[PLAYERS]
+    tcap = state[TCAP]
+    o_terr = state[O_TERR]
+    fresh = W_TERR + players * tcap
+    d = tables[T_DECK]
+    eff = T_CARDS + EFFECT * d
+    money = T_CARDS + MONEY * d
+    weight = params[po + P_FISH_WEIGHT]
+    for s in range(players):
+        n = state[TLEN + s]
+        iwork[W_TLEN + s] = n
+        iwork[W_PROT + s] = state[PROT + s]
+        iwork[W_RUN + s] = iwork[W_WORTH + s]
+        for i in range(n):
+            iwork[W_TERR + s * tcap + i] = state[o_terr + s * tcap + i]
+            iwork[fresh + s * tcap + i] = 0
+        fwork[s] = 0.0
+    for i in range(m):
+        seat = iwork[W_SSEAT + i]
+        card = iwork[W_SCARD + i]
+        effect = tables[eff + card]
+        mine = seat * tcap
+        if effect == EFFECT_TERRITORY:
+            at = iwork[W_TLEN + seat]
+            iwork[W_TERR + mine + at] = card
+            iwork[fresh + mine + at] = 1
+            iwork[W_TLEN + seat] = at + 1
+            iwork[W_RUN + seat] += tables[money + card]
+            fwork[seat] += weight * float(tables[money + card])
+        elif effect == EFFECT_CASH:
+            fwork[seat] += (1 - weight) * float(iwork[W_RUN + seat])
+            iwork[W_TLEN + seat] = 0
+            iwork[W_RUN + seat] = 0
+        elif effect == EFFECT_STEAL_OR_PROTECT:
+            victim, at = _richest_foreseen(tables, iwork, fresh, tcap, players, seat)
+            if victim < 0:
+                iwork[W_PROT + seat] = 1
+                continue
+            theirs = victim * tcap
+            fish = iwork[W_TERR + theirs + at]
+            n = iwork[W_TLEN + victim]
+            _remove_at(iwork, W_TERR + theirs, n, at)
+            _remove_at(iwork, fresh + theirs, n, at)
+            iwork[W_TLEN + victim] = n - 1
+            mine_at = iwork[W_TLEN + seat]
+            iwork[W_TERR + mine + mine_at] = fish
+            iwork[fresh + mine + mine_at] = 0  # stolen, not played this trick
+            iwork[W_TLEN + seat] = mine_at + 1
+            worth = tables[money + fish]
+            iwork[W_RUN + victim] -= worth
+            iwork[W_RUN + seat] += worth
+            fwork[seat] += weight * float(worth)
+            fwork[victim] -= weight * float(worth)
+
+
+@inlined
+def _richest_foreseen(
+    tables: np.ndarray, iwork: np.ndarray, fresh: int, tcap: int, players: int, seat: int
+) -> tuple[int, int]:
+    """`_richest` on `_foresee`'s copy: territory money from W_RUN, played cards by flag."""
+    money = T_CARDS + MONEY * tables[T_DECK]
+    best_victim, best_at = -1, -1
+    best_worth, best_money = -1, -1
+    for k in range(1, players):
+        victim = _seat_after(seat, k, players)
+        worth = iwork[W_RUN + victim]
+        # (worth, money) beats the best only if worth is at least the best's.
+        if iwork[W_PROT + victim] != 0 or worth < best_worth:
+            continue
+        base = victim * tcap
+        for i in range(iwork[W_TLEN + victim]):
+            if iwork[fresh + base + i] != 0:
+                continue
+            value = tables[money + iwork[W_TERR + base + i]]
+            if worth > best_worth or value > best_money:
+                best_victim, best_at = victim, i
+                best_worth, best_money = worth, value
+    return best_victim, best_at
+
+
+@inlined
+def _richest(
+    tables: np.ndarray,
+    arr: np.ndarray,
+    terr: int,
+    tlen: int,
+    prot: int,
+    tcap: int,
+    players: int,
+    seat: int,
+    pcard: int,
+    nplays: int,
+) -> tuple[int, int]:
+    """bots.py _richest_fish: (victim, index in its territory) of the most valuable
+    stealable fish from the territory worth most, victims from the next seat on;
+    (-1, -1) if none. Territories, lengths, protection and plays are all in `arr`."""
+    money = T_CARDS + MONEY * tables[T_DECK]
+    best_victim, best_at = -1, -1
+    best_worth, best_money = -1, -1
+    for k in range(1, players):
+        victim = _seat_after(seat, k, players)
+        if arr[prot + victim] != 0:
+            continue
+        base = terr + victim * tcap
+        n = arr[tlen + victim]
+        worth = 0
+        for i in range(n):
+            worth += tables[money + arr[base + i]]
+        for i in range(n):
+            fish = arr[base + i]
+            if _in_plays(arr, pcard, nplays, fish):
+                continue
+            value = tables[money + fish]
+            if worth > best_worth or (worth == best_worth and value > best_money):
+                best_victim, best_at = victim, i
+                best_worth, best_money = worth, value
+    return best_victim, best_at
+
+
+@inlined
+def _heuristic_dash(
+    state: np.ndarray, tables: np.ndarray, seat: int, moves: np.ndarray, n: int
+) -> int:
+    """bots.py Heuristic._dash: steal the richest fish unless a later rival dash
+    threatens more at home than the steal would bring."""
+    d = tables[T_DECK]
+    money = T_CARDS + MONEY * d
+    eff = T_CARDS + EFFECT * d
+    tcap = state[TCAP]
+    o_terr = state[O_TERR]
+    turn = state[TURN]
+    victim, at = _richest(
+        tables, state, o_terr, TLEN, PROT, tcap, state[PLAYERS], seat, PCARD, turn
+    )
+    if victim < 0:
+        return PROTECT
+    steal = state[o_terr + victim * tcap + at]
+    steal_worth = tables[money + steal]
+    mine = 0
+    base = o_terr + seat * tcap
+    for i in range(state[TLEN + seat]):
+        fish = state[base + i]
+        if not _in_plays(state, PCARD, turn, fish):
+            mine += tables[money + fish]
+    threatened = False
+    for i in range(state[QAT] + 1, state[QLEN]):
+        if state[QSEAT + i] != seat and tables[eff + state[QCARD + i]] == EFFECT_STEAL_OR_PROTECT:
+            threatened = True
+    if threatened and mine > steal_worth:
+        return PROTECT
+    for i in range(n):
+        if moves[i] == steal:
+            return steal
+    return PROTECT
+
+
+# -- a chunk of games -----------------------------------------------------------------
+
+
+@outermost
+def _play_games(
+    tables: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    seed: int,
+    start: int,
+    stop: int,
+    rotate: bool,
+    start_rotation: int,
+    state: np.ndarray,
+    streams: np.ndarray,
+    moves: np.ndarray,
+    iwork: np.ndarray,
+    fwork: np.ndarray,
+    scores: np.ndarray,
+    length: np.ndarray,
+    events: np.ndarray,
+) -> None:
+    """engine.py _play for games start..stop-1: a forced move is played without
+    asking its bot (and without a draw from its stream)."""
+    players = tables[T_PLAYERS]
+    # The slot at seat 0 of game `game` is game % players when seats rotate;
+    # counted along, since an integer `%` in here would slow every move.
+    rotation = start_rotation - 1
+    for game in range(start, stop):
+        rotation = rotation + 1 if rotation + 1 < players else 0
+        start_game(state, tables, streams, seed, game)
+        while state[PHASE] != OVER:
+            n = legal(state, tables, moves)
+            if n == 1:
+                action = moves[0]
+            else:
+                seat = current_player(state)
+                slot = _seat_after(seat, rotation, players) if rotate else seat
+                action = _choose(
+                    state, tables, streams, kinds[slot], params, slot * N_PARAMS,
+                    moves, n, iwork, fwork,
+                )  # fmt: skip
+            apply(state, tables, streams, action)
+        row = game - start
+        length[row] = write_record(state, tables, scores[row], events[row])
