@@ -132,6 +132,7 @@ class Stream:
 
 
 _KERNELS = ("mix64", "stream_key", "init_streams", "next_u64", "below", "shuffle", "uniform01")
+_KERNELS += ("GAMMA", "M1", "M2", "ONE", "ZERO")  # uint64 constants kernels share
 
 
 def __getattr__(name: str) -> Any:

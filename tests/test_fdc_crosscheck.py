@@ -50,24 +50,8 @@ def reference_sample(
 ) -> Sample:
     """Figures per game from the reference, on its own random stream."""
     rng = random.Random(f"fdc-reference/{seed}/{players}")
-    played = (
-        revised_lead_changes(ref.play_one_game(players, rng, overrides, distinct))
-        for _ in range(games)
-    )
+    played = (ref.play_one_game(players, rng, overrides, distinct) for _ in range(games))
     return LAYOUT.sample(fig.reference_rows(played), players)
-
-
-def revised_lead_changes(game: dict[str, Any]) -> dict[str, Any]:
-    """The reference's game with `lead_changes` counted by the revised RULES.md §5.
-
-    The reference (written before the revision, and not ours to edit) counts
-    the first player ever to become sole leader as a change from nobody; the
-    revised rule does not. Every later change is counted alike by both, so the
-    revised count is the reference's less that first one.
-    """
-    events = dict(game["events"])
-    events["lead_changes"] = max(0, events["lead_changes"] - 1)
-    return {**game, "events": events}
 
 
 def compare(

@@ -23,13 +23,13 @@ import numpy as np
 import pytest
 
 from balancer import jit, knobs
-from balancer.engine import play_game
+from balancer.config.variant import SeatSpec, Variant, bot_params_with_defaults, load
 from balancer.games.fdc import kernel as K
 from balancer.games.fdc import rules as fdc
 from balancer.games.fdc.bots import BOTS, Heuristic
 from balancer.rng import CHANCE, Stream, bot_stream
-from balancer.runner import build_seats
-from balancer.variant import SeatSpec, Variant, bot_params_with_defaults, load
+from balancer.sim.play import play_game
+from balancer.sim.runner import build_seats
 
 ROOT = Path(__file__).parent.parent
 VARIANTS = sorted(p for p in (ROOT / "variants").glob("fdc-*.yaml") if p.stem != "fdc-base")

@@ -66,7 +66,7 @@ from typing import Any
 import numpy as np
 
 from balancer import jit
-from balancer.engine import GameRecord
+from balancer.games.api import GameRecord
 from balancer.games.fdc import bots as py_bots
 from balancer.games.fdc import rules as fdc
 from balancer.games.kernel_api import ChunkColumns
