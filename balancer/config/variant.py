@@ -196,14 +196,25 @@ def from_resolved(data: Any, where: str) -> Variant:
     data = dict(data)
     data["seats"] = [dict(s) if isinstance(s, dict) else s for s in data.get("seats", [])]
     problems: list[UserError] = []
-    found = _validate([data], Path(where), origins, problems)
+    found = _validate([_Layer(data, {})], Path(where), origins, problems)
     if problems:
         raise problems[0]
     assert found is not None
     return found
 
 
-def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> list[dict[str, Any]]:
+@dataclass
+class _Layer:
+    """One file of an extends chain: its keys (`extends` removed) and where each was written."""
+
+    data: dict[str, Any]
+    lines: dict[KeyPath, tuple[str, int]]
+
+    def line(self, where: KeyPath) -> int:
+        return self.lines.get(where, ("", 0))[1]
+
+
+def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> list[_Layer]:
     """The files of an extends chain, the root ancestor first, `extends` removed."""
     loaded = load_yaml(path)
     data = loaded.data
@@ -220,7 +231,7 @@ def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> list[dict[s
     parent_name = data.pop("extends", None)
     if parent_name is None:
         origins.where.update(own)
-        return [data]
+        return [_Layer(data, own)]
     where = own.get(("extends",), (str(path), None))
     if not isinstance(parent_name, str) or not parent_name:
         raise UserError("must name a variant file", file=where[0], line=where[1], key="extends")
@@ -239,7 +250,7 @@ def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> list[dict[s
         )
     base = _load_chain(parent, origins, chain)
     origins.where.update(own)
-    return [*base, data]
+    return [*base, _Layer(data, own)]
 
 
 def _key_text(key: Any) -> Any:
@@ -279,12 +290,13 @@ class _Combined:
 
 
 def _combine(
-    layers: list[dict[str, Any]], knob_names: set[str], origins: _Origins, problems: list
+    layers: list[_Layer], knob_names: set[str], origins: _Origins, problems: list
 ) -> _Combined:
     data: dict[str, Any] = {}
     entries: dict[Any, _KnobEntry] = {}
     players_layer = -1
-    for index, layer in enumerate(layers):
+    for index, file in enumerate(layers):
+        layer = file.data
         plain = {k: v for k, v in layer.items() if k not in knobs.SECTIONS and k not in knob_names}
         # Choosing seats in the child replaces bots in the parent, and vice versa.
         if "seats" in plain:
@@ -307,19 +319,25 @@ def _combine(
                 problems.append(origins.error((section,), "expected a mapping of knob: value"))
                 continue
             sources.append(((section,), block))
+        # In the order the file has them, so the second of a pair is the one blamed.
+        settings = sorted(
+            (((*prefix, key), key, raw) for prefix, block in sources for key, raw in block.items()),
+            key=lambda setting: file.line(setting[0]),
+        )
         here: dict[Any, KeyPath] = {}
-        for prefix, block in sources:
-            for key, raw in block.items():
-                where = (*prefix, key)
-                if key in here:
-                    message = f"set twice (also at {format_keypath(here[key])})"
-                    problems.append(origins.error(where, message))
-                    continue
-                here[key] = where
-                old = entries.get(key)
-                if isinstance(raw, dict) and old is not None and isinstance(old.value, dict):
-                    raw = _merge(old.value, raw)
-                entries[key] = _KnobEntry(raw, where, index)
+        for where, key, raw in settings:
+            if key in here:
+                file_name, line = file.lines.get(where, (origins.top_file, None))
+                message = f"set twice (also at {format_keypath(here[key])})"
+                problems.append(
+                    UserError(message, file=file_name, line=line, key=format_keypath(where))
+                )
+                continue
+            here[key] = where
+            old = entries.get(key)
+            if isinstance(raw, dict) and old is not None and isinstance(old.value, dict):
+                raw = _merge(old.value, raw)
+            entries[key] = _KnobEntry(raw, where, index)
     return _Combined(data, entries, players_layer)
 
 
@@ -333,11 +351,11 @@ def _attempt(problems: list[UserError], check: Any, *args: Any) -> Any:
 
 
 def _validate(
-    layers: list[dict[str, Any]], path: Path, origins: _Origins, problems: list[UserError]
+    layers: list[_Layer], path: Path, origins: _Origins, problems: list[UserError]
 ) -> Variant | None:
     game_name = None
     for layer in layers:
-        game_name = layer.get("game", game_name)
+        game_name = layer.data.get("game", game_name)
     if game_name is None:
         problems.append(
             origins.error((), "missing key 'game' (one of " + ", ".join(games.names()) + ")")
@@ -425,27 +443,29 @@ def _unplayable_error(
     The settings involved are those whose change alone would make it playable:
     `players` (another count in the game's range), or a knob set away from its
     default (back at its default). Of these, the one written last in the
-    extends chain is blamed (a knob before `players` in the same file), and the
-    others are named with their place.
+    extends chain is blamed (in one file: a knob before `players`, then the
+    later line), and the others are named with their place.
     """
     defaults = knobs.defaults(spec.knobs)
-    involved: list[tuple[int, int, KeyPath]] = []
+    involved: list[tuple[int, int, int, KeyPath]] = []
     for name, entry in combined.knobs.items():
         if name not in defaults or rules[name] == defaults[name]:
             continue
         if spec.unplayable({**rules, name: defaults[name]}, players) is None:
-            involved.append((entry.layer, 1, entry.where))
+            line = origins.locate(entry.where)[1] or 0
+            involved.append((entry.layer, 1, line, entry.where))
     others = [n for n in range(spec.min_players, spec.max_players + 1) if n != players]
     if any(spec.unplayable(rules, n) is None for n in others):
-        involved.append((combined.players_layer, 0, ("players",)))
+        line = origins.locate(("players",))[1] or 0
+        involved.append((combined.players_layer, 0, line, ("players",)))
     if not involved:
         return origins.error(("players",), f"can't be played: {why}")
     involved.sort()
-    *rest, (_, _, blamed) = involved
+    *rest, (_, _, _, blamed) = involved
     message = f"can't be played: {why}"
     if rest:
         shown = []
-        for _, _, where in reversed(rest):
+        for *_, where in reversed(rest):
             file, line = origins.locate(where)
             shown.append(f"{format_keypath(where)} at {file}" + (f":{line}" if line else ""))
         message += f" (with {', '.join(shown)})"
