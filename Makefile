@@ -1,5 +1,7 @@
 # `make run` and `make test` work from a clean clone with only python3.11 and make:
-# the first target that needs the virtual environment creates it.
+# the first target that needs the virtual environment creates it, installs
+# balancer with its test and Dask extras, and compiles the game kernels once
+# (numba caches them on disk), so the first run doesn't wait for compilation.
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
@@ -11,6 +13,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev,dask]'
+	$(BIN)/python -m balancer.sim.warm
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -26,23 +29,20 @@ install: $(STAMP)
 	  *) echo "note: $(PREFIX)/bin is not on your PATH; add it, e.g. export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
 	@echo "installed: $(PREFIX)/bin/balancer (try: balancer variants)"
 
-test: $(STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+test: lint
 	$(BIN)/pytest
 
 # Everything but the statistical cross-checks (pytest -m quality runs those).
-test-fast: $(STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+test-fast: lint
 	$(BIN)/pytest -m "not quality"
 
 bench: $(STAMP)
-	$(BIN)/python -m bench.throughput
+	$(BIN)/python -m bench.throughput --whole-run
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: $(STAMP)
 	$(BIN)/ruff format .

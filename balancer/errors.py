@@ -7,6 +7,8 @@ else is a bug and keeps its traceback (exit 1).
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class UserError(Exception):
     """A mistake in the user's input, said in one line naming the file, line and key."""
@@ -56,11 +58,18 @@ class GameFault(Exception):
         self.seed = seed
         self.seat = seat
         self.bot = bot
+        # A trusted (in-process) plugin's own traceback, shown to its author.
+        self.plugin_traceback: str | None = None
         super().__init__(f"game {index} (seed {seed}), seat {seat}, bot {bot!r}: {reason}")
 
-    def __reduce__(self):  # type: ignore[no-untyped-def]  # crosses process boundaries
-        return (_rebuild_fault, (self.reason, self.index, self.seed, self.seat, self.bot))
+    def __reduce__(self) -> tuple[Any, ...]:  # crosses process boundaries, traceback too
+        fields = (self.reason, self.index, self.seed, self.seat, self.bot, self.plugin_traceback)
+        return (_rebuild_fault, fields)
 
 
-def _rebuild_fault(reason: str, index: int, seed: int, seat: int, bot: str) -> GameFault:
-    return GameFault(reason, index=index, seed=seed, seat=seat, bot=bot)
+def _rebuild_fault(
+    reason: str, index: int, seed: int, seat: int, bot: str, plugin_traceback: str | None
+) -> GameFault:
+    fault = GameFault(reason, index=index, seed=seed, seat=seat, bot=bot)
+    fault.plugin_traceback = plugin_traceback
+    return fault

@@ -43,4 +43,5 @@ def njit(function: F) -> F:
     """Compile `function` in nopython mode with an on-disk cache, or leave it as Python."""
     if _NUMBA is None:
         return function
-    return _NUMBA.njit(cache=True, nogil=True)(function)  # type: ignore[no-any-return]
+    compiled: F = _NUMBA.njit(cache=True, nogil=True)(function)
+    return compiled

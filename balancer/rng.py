@@ -33,7 +33,7 @@ report records.
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 RNG_VERSION = 1
 
@@ -134,7 +134,7 @@ class Stream:
 _KERNELS = ("mix64", "stream_key", "init_streams", "next_u64", "below", "shuffle", "uniform01")
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     if name in _KERNELS:
         from balancer import rng_kernels
 

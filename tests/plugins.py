@@ -132,3 +132,186 @@ class DiesOnce:
 
     def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
         return legal[0]
+
+
+class UniformLegal:
+    """A designer's first plugin: a uniform legal move, drawn from the rng it is handed.
+
+    It must play exactly the games the built-in `random` bot plays, on every path.
+    """
+
+    uses_view = False
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: random.Random) -> Hashable:
+        return legal[rng.randrange(len(legal))]
+
+
+# -- issue 13: plugins that cheat, hang, fork, print or lie -------------------
+
+
+class RandomLike:
+    """What the built-in `random` bot does, as a plugin: must draw exactly what it draws."""
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        return legal[rng.randrange(len(legal))]
+
+
+class Peeker:
+    """Looks for the engine's game state through gc and the call stack; plays a
+    move that is never legal if it finds one (so finding it is seen as a fault)."""
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        import gc
+
+        frame = sys._getframe()
+        while frame is not None:
+            if any(hasattr(v, "check_invariants") for v in frame.f_locals.values()):
+                return "found the state"
+            frame = frame.f_back
+        for obj in gc.get_objects():
+            kind = type(obj)  # the engine's classes may be loaded; a state is an instance
+            if kind.__module__.startswith("balancer.games") and hasattr(kind, "apply_action"):
+                return "found the state"
+        return legal[0]
+
+
+class RulesRewriter:
+    """Rewrites the 'read-only' rules it is shown, then plays the first legal move."""
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        rules = getattr(view, "rules", None)
+        if isinstance(rules, dict):
+            dict.__setitem__(rules, "neko_ni_koban", not rules.get("neko_ni_koban"))
+        return legal[0]
+
+
+class _AlwaysEqual(int):
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+
+class EqualToEverything:
+    """Answers an int subclass that claims to equal every move (a card it doesn't hold)."""
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        return _AlwaysEqual(999)
+
+
+class ForgesAFault:
+    """Raises a GameFault blaming seat 0."""
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        from balancer.errors import GameFault
+
+        raise GameFault("seat 0 cheated", index=0, seed=0, seat=0, bot="random")
+
+
+class RaisesKeyboardInterrupt:
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        raise KeyboardInterrupt
+
+
+class HardExit:
+    """os._exit(0): no exception, the process just ends."""
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        import os
+
+        os._exit(0)
+
+
+class Printer:
+    """Prints on stdout and stderr at every move, then plays the first legal move."""
+
+    def __init__(self) -> None:
+        print("PLUGIN-SAYS-HELLO")
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        print("PLUGIN-STDOUT")
+        print("PLUGIN-STDERR", file=sys.stderr)
+        return legal[0]
+
+
+class ForksWhenAsked:
+    """Forks a child that sleeps for ever (writing its pid to `pid_file`), then plays."""
+
+    def __init__(self, pid_file: str) -> None:
+        self.pid_file = pid_file
+        self.forked = False
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        import os
+
+        if not self.forked:
+            self.forked = True
+            pid = os.fork()
+            if pid == 0:
+                while True:
+                    time.sleep(60)
+            with open(self.pid_file, "w") as handle:
+                handle.write(str(pid))
+        return legal[0]
+
+
+class Unstoppable:
+    """Ignores SIGALRM, cancels any timer, swallows everything and never answers.
+
+    Writes its pid to `pid_file` once it is stuck, so a test can wait for it."""
+
+    def __init__(self, pid_file: str = "") -> None:
+        self.pid_file = pid_file
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        import os
+        import signal
+
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        if self.pid_file:
+            with open(self.pid_file + ".tmp", "w") as handle:
+                handle.write(str(os.getpid()))
+            os.replace(self.pid_file + ".tmp", self.pid_file)
+        while True:
+            try:
+                time.sleep(60)
+            except BaseException:
+                continue
+
+
+class SlowToBuild:
+    """A constructor that never ends."""
+
+    def __init__(self) -> None:
+        while True:
+            try:
+                time.sleep(60)
+            except BaseException:
+                continue
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        return legal[0]
+
+
+class RaisingUsesView:
+    """`uses_view` is a property that raises; the bot still plays."""
+
+    @property
+    def uses_view(self) -> bool:
+        raise RuntimeError("no")
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        return legal[0]
+
+
+class Params:
+    """Takes any parameters (of any types) and plays the first legal move."""
+
+    def __init__(self, **params: Any) -> None:
+        self.params = params
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        return legal[0]

@@ -40,3 +40,11 @@ class RandomBot:
 
 
 RANDOM = BotSpec("random", "uniformly among the distinct legal moves (RULES.md §4)", RandomBot)
+
+
+class PluginFailure(Exception):
+    """A plugin bot failed, as seen from outside its process: `reason` says how, in one line."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason

@@ -62,10 +62,15 @@ for _command in (
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors exit 2, interrupts 130/143, bugs keep their traceback."""
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    from balancer import interrupts
+
+    previous = signal.getsignal(signal.SIGTERM)
+    previous_int = signal.getsignal(signal.SIGINT)
     # A shell starts background jobs with SIGINT ignored; `kill -INT` must still
     # stop a run cleanly, so Ctrl-C's handler is installed whatever we inherited.
-    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    # Both note that a signal really came (issue 13: a plugin raising
+    # KeyboardInterrupt is the plugin's fault, not the user's interrupt).
+    interrupts.arm()
     try:
         # Outside standalone mode click returns a command's exit code instead of exiting.
         code = cli.main(args=argv, prog_name="balancer", standalone_mode=False)
@@ -95,8 +100,11 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("balancer: terminated; nothing was written.", err=True)
         return EXIT_TERMINATED
     finally:
-        signal.signal(signal.SIGTERM, previous)
-        signal.signal(signal.SIGINT, previous_int)
+        interrupts.disarm()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+        if previous_int is not None:
+            signal.signal(signal.SIGINT, previous_int)
 
 
 if __name__ == "__main__":

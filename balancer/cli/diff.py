@@ -74,8 +74,13 @@ def _prepare(
         first = variants.get("a") or variants["b"]
         games = games or first.games
         seed = seed if seed is not None else first.seed
+    import contextlib
+
+    from balancer.report.folder import REPORT_JSON, claim
+
     folders = {"a": a, "b": b}
     taken = {path.resolve() for side, path in folders.items() if side in reports}
+    planned = {}
     for side, variant in variants.items():
         variant = variant.with_overrides(games=games, seed=seed)
         folder = Path("reports") / variant.name
@@ -85,7 +90,21 @@ def _prepare(
             suffix += 1
         taken.add(folder.resolve())
         folders[side] = folder
-        simulate(variant, folder, **run_options)
+        planned[side] = variant
+    written: list[str] = []
+    with contextlib.ExitStack() as held:
+        # Both folders are checked and locked before either variant is played.
+        for side in planned:
+            held.enter_context(claim(folders[side], REPORT_JSON))
+        for side, variant in planned.items():
+            try:
+                simulate(variant, folders[side], **run_options)
+            except UserError as exc:
+                if not written:
+                    raise
+                raise UserError(f"{exc.message} ({'; '.join(written)})") from None
+            written.append(f"{side.upper()} was run into {folders[side]}/")
+            click.echo(f"balancer: {written[-1]}", err=True)
     return folders["a"], folders["b"]
 
 
@@ -127,6 +146,7 @@ def diff_command(
     quiet: bool,
     check: bool,
     move_time_limit: float,
+    trust_plugins: bool,
 ) -> None:
     """Say what changed between A and B, and whether it is real or noise.
 
@@ -151,6 +171,7 @@ def diff_command(
         quiet=quiet,
         check=check,
         move_time_limit=move_time_limit,
+        trust_plugins=trust_plugins,
     )
     text, changed = diff_reports(a, b, fmt, fail_on_change, alpha)
     click.echo(text)

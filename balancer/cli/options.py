@@ -69,18 +69,46 @@ quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar
 check_option = click.option(
     "--check", is_flag=True, help="Check conservation of cards (and chips) after every move."
 )
+MAX_MOVE_TIME_LIMIT = 3600.0
+
+
+def _finite_limit(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    # FloatRange lets nan (no comparison fails) and inf through: neither is a limit.
+    if not 0.001 <= value <= MAX_MOVE_TIME_LIMIT:
+        raise click.BadParameter(f"{value} is not a number of seconds from 0.001 to 3600")
+    return value
+
+
 move_time_limit_option = click.option(
     "--move-time-limit",
-    type=click.FloatRange(0.001),
+    type=float,
+    callback=_finite_limit,
     default=DEFAULT_PLUGIN_MOVE_LIMIT,
     show_default=True,
     help="Seconds a plugin bot may take for one move.",
 )
 
 
+trust_plugins_option = click.option(
+    "--trust-plugins",
+    is_flag=True,
+    help="Run plugin bots inside balancer's own process: faster, with the plugin's own "
+    "traceback on failure, but a plugin can then read every hand, rewrite the game and "
+    "hang the run. By default each plugin seat runs in a process of its own, killed at "
+    "its time limit, its output discarded (or appended to $BALANCER_PLUGIN_LOG).",
+)
+allow_plugins_option = click.option(
+    "--allow-plugins",
+    is_flag=True,
+    help="Run the plugin bots a report names. A plugin is Python code that runs with your "
+    "permissions; a report is only data, so its plugins are refused unless you trust "
+    "whoever wrote it.",
+)
+
+
 def simulation_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--games, --seed, --workers, --backend, --scheduler, --quiet, --check and
-    --move-time-limit, in that order."""
+    """--games, --seed, --workers, --backend, --scheduler, --quiet, --check,
+    --move-time-limit and --trust-plugins, in that order."""
     for option in reversed(
         (
             games_option,
@@ -91,6 +119,7 @@ def simulation_options(command: Callable[..., Any]) -> Callable[..., Any]:
             quiet_option,
             check_option,
             move_time_limit_option,
+            trust_plugins_option,
         )
     ):
         command = option(command)

@@ -34,7 +34,7 @@ class Progress:
         if self.bar is None:
             return lambda n: None
         self.bar.__enter__()
-        return self.bar.update  # type: ignore[no-any-return]
+        return self.bar.update  # type: ignore[no-any-return,unused-ignore]
 
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:

@@ -7,7 +7,12 @@ from pathlib import Path
 import click
 
 from balancer.cli.base import command
-from balancer.cli.options import MAX_SEED
+from balancer.cli.options import (
+    MAX_SEED,
+    allow_plugins_option,
+    move_time_limit_option,
+    trust_plugins_option,
+)
 from balancer.errors import UserError
 
 
@@ -16,14 +21,36 @@ from balancer.errors import UserError
 @click.option("--game", "-g", "index", type=click.IntRange(0), required=True, help="Game index.")
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="The run's seed.")
 @click.option("--seat", type=click.IntRange(0), help="Show only what this seat could see.")
-def replay(source: Path, index: int, seed: int | None, seat: int | None) -> None:
+@click.option(
+    "--set",
+    "settings",
+    multiple=True,
+    help="A knob's value as the run set it: rules.KNOB=VALUE (a sweep point's, say).",
+)
+@move_time_limit_option
+@trust_plugins_option
+@allow_plugins_option
+def replay(
+    source: Path,
+    index: int,
+    seed: int | None,
+    seat: int | None,
+    settings: tuple[str, ...],
+    move_time_limit: float,
+    trust_plugins: bool,
+    allow_plugins: bool,
+) -> None:
     """Print a play-by-play of game I, exactly as the run played it.
 
     SOURCE is a variant file (with --seed if the run overrode it) or a report
-    folder, whose report.json holds the variant and seed as run.
+    folder, whose report.json holds the variant and seed as run. A report is
+    data: a plugin bot it names is run only with --allow-plugins.
     """
+    from balancer.analysis.sweep import parse_setting
+    from balancer.bots.host import trusting
     from balancer.config import variant
     from balancer.report import model as reportio
+    from balancer.report.escape import terminal
     from balancer.sim import replay as replay_mod
 
     if source.is_dir():
@@ -31,16 +58,31 @@ def replay(source: Path, index: int, seed: int | None, seat: int | None) -> None
         where = str(source / reportio.REPORT_JSON)
         for note in reportio.version_notes(data.report, where):
             click.echo(f"balancer: note: {note}", err=True)
-        loaded = variant.from_resolved(data.report["variant"], where)
+        loaded = variant.from_resolved(data.report["variant"], where, allow_plugins=allow_plugins)
         if index >= data.n_games:
             raise UserError(f"the run played games 0..{data.n_games - 1}", key="--game")
     else:
         loaded = variant.load(source)
     loaded = loaded.with_overrides(seed=seed)
+    knobs = {}
+    for text in settings:
+        name, values = parse_setting(text, loaded)
+        if len(values) != 1:
+            raise UserError("a replay plays one game: give one value", key=f"--set {text}")
+        knobs[name] = values[0]
+    if knobs:
+        loaded = loaded.with_knobs(knobs)
     if seat is not None and seat >= loaded.players:
         raise UserError(f"seat {seat} does not exist with {loaded.players} players", key="--seat")
     try:
-        click.echo(replay_mod.replay_text(loaded, index, seat))
+        with trusting(trust_plugins):
+            text = replay_mod.replay_text(loaded, index, seat, move_time_limit)
+        click.echo(terminal_lines(text, terminal))
     except replay_mod.ReplayFault as stopped:
-        click.echo(stopped.played)
-        raise UserError(f"the game stopped: {stopped.fault}") from None
+        click.echo(terminal_lines(stopped.played, terminal))
+        raise UserError(f"the game stopped: {terminal(str(stopped.fault))}") from None
+
+
+def terminal_lines(text: str, escape: object) -> str:
+    """Each line escaped for the terminal (a name may hold escape sequences)."""
+    return "\n".join(escape(line) for line in text.split("\n"))  # type: ignore[operator]

@@ -32,6 +32,7 @@ def run(
     quiet: bool,
     check: bool,
     move_time_limit: float,
+    trust_plugins: bool,
 ) -> None:
     """Simulate VARIANTS and write a report folder for each."""
     if out is not None and len(variants) > 1:
@@ -52,6 +53,7 @@ def run(
             move_time_limit,
             backend=backend,
             scheduler=scheduler,
+            trust_plugins=trust_plugins,
         )
 
         click.echo(headline(report.report))

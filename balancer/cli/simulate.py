@@ -8,11 +8,15 @@ one line naming the game to replay.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import click
 
 from balancer.cli.progress import Progress
 from balancer.errors import GameFault, UserError
+from balancer.report.escape import terminal
 
 if TYPE_CHECKING:
     from balancer.config.variant import Variant
@@ -29,34 +33,87 @@ def simulate(
     what: str = "",
     backend: str = "local",
     scheduler: str | None = None,
+    trust_plugins: bool = False,
+    knobs: Mapping[str, Any] | None = None,
 ) -> Report:
     """Play every game of `variant`, write the report folder and return the Report.
 
-    `what` names the run in a fault's message (a sweep names its point).
+    `what` names the run in a fault's message (a sweep names its point), and
+    `knobs` are the values the run set over the variant file's (a sweep point's).
     """
     import balancer
-    from balancer.report.folder import check_target
+    from balancer.bots.host import trusting
+    from balancer.report.folder import claim
     from balancer.report.model import REPORT_JSON
 
-    check_target(folder, REPORT_JSON)
-    progress = Progress(variant.games, variant.name, quiet)
-    with progress as advance:
-        try:
-            report = balancer.run(
-                variant,
-                workers=workers,
-                check=check,
-                move_time_limit=move_time_limit,
-                progress=advance,
-                started=progress.started,
-                backend=backend,
-                scheduler=scheduler,
-            )
-        except GameFault as fault:
-            where = f" ({what})" if what else ""
-            raise UserError(
-                f"{fault}{where}. Nothing was written. Replay it: "
-                f"balancer replay {variant.path} --game {fault.index} --seed {fault.seed}"
-            ) from None
-    report.save(folder)
+    # Checked and locked before the first game, held until the report is saved.
+    with claim(folder, REPORT_JSON):
+        progress = Progress(variant.games, variant.name, quiet)
+        with progress as advance:
+            try:
+                with trusting(trust_plugins):
+                    report = balancer.run(
+                        variant,
+                        workers=workers,
+                        check=check,
+                        move_time_limit=move_time_limit,
+                        progress=advance,
+                        started=progress.started,
+                        backend=backend,
+                        scheduler=scheduler,
+                    )
+            except GameFault as fault:
+                detail = fault.plugin_traceback
+                if trust_plugins and detail:
+                    click.echo(detail.rstrip(), err=True)
+                where = f" ({what})" if what else ""
+                again = replay_command(variant, fault, move_time_limit, trust_plugins, knobs)
+                raise UserError(
+                    f"{terminal(str(fault))}{where}. Nothing was written to {folder}. "
+                    f"Replay it: {again}"
+                ) from None
+        report.save(folder)
     return report
+
+
+def replay_command(
+    variant: Variant,
+    fault: GameFault,
+    move_time_limit: float | None,
+    trust_plugins: bool,
+    knobs: Mapping[str, Any] | None = None,
+) -> str:
+    """The command that plays the failed game again exactly as the run did.
+
+    A sweep point's knob values and the run's move time limit go along: without
+    them the replay would play a different, clean game.
+    """
+    import shlex
+
+    from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT
+
+    parts = ["balancer", "replay", str(variant.path), "--game", str(fault.index)]
+    parts += ["--seed", str(fault.seed)]
+    for name, value in (knobs or {}).items():
+        parts += ["--set", f"{name}={knob_text(value)}"]
+    limit = DEFAULT_PLUGIN_MOVE_LIMIT if move_time_limit is None else move_time_limit
+    if limit != DEFAULT_PLUGIN_MOVE_LIMIT:
+        parts += ["--move-time-limit", repr(limit)]
+    if trust_plugins:
+        parts.append("--trust-plugins")
+    return terminal(" ".join(shlex.quote(part) for part in parts))
+
+
+def knob_text(value: Any) -> str:
+    """A knob value as `--set` reads it back (YAML flow style)."""
+    import yaml
+
+    def plain(item: Any) -> Any:
+        if isinstance(item, Mapping):
+            return {key: plain(inner) for key, inner in item.items()}
+        if isinstance(item, list | tuple):
+            return [plain(inner) for inner in item]
+        return item
+
+    text = yaml.safe_dump(plain(value), default_flow_style=True, width=10**6).strip()
+    return text.removesuffix("...").strip()

@@ -45,6 +45,7 @@ def sweep(
     quiet: bool,
     check: bool,
     move_time_limit: float,
+    trust_plugins: bool,
     out: str | None,
     figure: str,
 ) -> None:
@@ -62,7 +63,7 @@ def sweep(
         table_text,
     )
     from balancer.config.variant import load
-    from balancer.report.folder import check_target, write_folder
+    from balancer.report.folder import claim
 
     check_placement(backend, scheduler)
     base = load(variant_path).with_overrides(games=games, seed=seed)
@@ -74,41 +75,46 @@ def sweep(
     points = grid(parsed)
     knob_columns = names
     folder = Path(out) if out is not None else Path("reports") / f"{base.name}-sweep"
-    check_target(folder, SWEEP_CSV)
-    # Every point is checked before the first one is played.
-    variants = [base.with_knobs(point) for point in points]
-    for point, variant in zip(points, variants, strict=True):
-        why = variant.spec.unplayable(variant.rules, variant.players)
-        if why:
-            raise UserError(f"{point_label(point)} can't be played: {why}", key="--set")
+    # Checked and locked before the first point is played, held until it is written.
+    with claim(folder, SWEEP_CSV) as held:
+        # Every point is checked before the first one is played.
+        variants = [base.with_knobs(point) for point in points]
+        for point, variant in zip(points, variants, strict=True):
+            why = variant.spec.unplayable(variant.rules, variant.players)
+            if why:
+                raise UserError(f"{point_label(point)} can't be played: {why}", key="--set")
 
-    def fill(tmp: Path) -> None:
-        rows = []
-        for index, (point, variant) in enumerate(zip(points, variants, strict=True)):
-            label = point_label(point)
-            if not quiet:
-                click.echo(f"[{index + 1}/{len(points)}] {label}", err=True)
-            point_folder = tmp / folder_name(index, point)
-            report = simulate(
-                variant,
-                point_folder,
-                workers,
-                quiet,
-                check,
-                move_time_limit,
-                what=f"sweep point {label}",
-                backend=backend,
-                scheduler=scheduler,
-            )
-            rows.append(headline_row(point, report.report))
-            if index == 0 and figure not in rows[0]:
-                # Said after the first point, not after the whole grid.
-                columns = ", ".join(rows[0])
-                raise UserError(f"no figure {figure!r}; sweep.csv has: {columns}", key="--figure")
-        table = pl.DataFrame(rows)
-        table.write_csv(tmp / SWEEP_CSV)
-        chart(table, figure, knob_columns, tmp / "sweep.svg")
-        click.echo(table_text(table, knob_columns, figure))
+        def fill(tmp: Path) -> None:
+            rows = []
+            for index, (point, variant) in enumerate(zip(points, variants, strict=True)):
+                label = point_label(point)
+                if not quiet:
+                    click.echo(f"[{index + 1}/{len(points)}] {label}", err=True)
+                point_folder = tmp / folder_name(index, point)
+                report = simulate(
+                    variant,
+                    point_folder,
+                    workers,
+                    quiet,
+                    check,
+                    move_time_limit,
+                    what=f"sweep point {label}",
+                    trust_plugins=trust_plugins,
+                    knobs=point,
+                    backend=backend,
+                    scheduler=scheduler,
+                )
+                rows.append(headline_row(point, report.report))
+                if index == 0 and figure not in rows[0]:
+                    # Said after the first point, not after the whole grid.
+                    columns = ", ".join(rows[0])
+                    raise UserError(
+                        f"no figure {figure!r}; sweep.csv has: {columns}", key="--figure"
+                    )
+            table = pl.DataFrame(rows)
+            table.write_csv(tmp / SWEEP_CSV)
+            chart(table, figure, knob_columns, tmp / "sweep.svg")
+            click.echo(table_text(table, knob_columns, figure))
 
-    write_folder(folder, fill, marker=SWEEP_CSV)
+        held.write(fill)
     click.echo(f"\nsweep: {folder}/ (sweep.csv, sweep.svg, one report folder per point)")

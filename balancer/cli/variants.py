@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -45,7 +46,7 @@ def variants_command(directory: str | None, as_json: bool) -> None:
     folder = Path(directory) if directory else shipped_dir()
     if not folder.is_dir():
         raise UserError("no such directory", file=str(folder))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for path in sorted(folder.glob("*.yaml")):
         found, problems = variant.check(path)
         row = {
@@ -68,7 +69,7 @@ def variants_command(directory: str | None, as_json: bool) -> None:
     width = max(len(row["name"]) for row in rows)
     for row in rows:
         if row["game"]:
-            short = games.get(row["game"]).short
+            short = games.get(str(row["game"])).short
             where = f"{short} {row['players']}p"
         else:
             where = "invalid"

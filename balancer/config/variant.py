@@ -63,7 +63,9 @@ class SeatSpec:
         """How reports name this bot: its name, with its parameters when it has any."""
         if not self.params:
             return self.bot
-        inner = ",".join(f"{k}={v}" for k, v in sorted(self.params.items()))
+        # Sorted by their text: a plugin's parameter names may mix types (1 and "a").
+        items = sorted(self.params.items(), key=lambda item: (str(item[0]), repr(item[0])))
+        inner = ",".join(f"{k}={v}" for k, v in items)
         return f"{self.bot}({inner})"
 
 
@@ -187,20 +189,36 @@ def check(path: str | Path) -> tuple[Variant | None, list[UserError]]:
     return (None if problems else found), problems
 
 
-def from_resolved(data: Any, where: str) -> Variant:
-    """A variant from its resolved form (report.json's `variant`), checked as a file is."""
+def from_resolved(data: Any, where: str, *, allow_plugins: bool = False) -> Variant:
+    """A variant from its resolved form (report.json's `variant`), checked as a file is.
+
+    A report is data: a plugin bot it names is code, refused unless
+    `allow_plugins` (the user's `--allow-plugins`) says to run it.
+    """
     if not isinstance(data, dict):
         raise UserError("variant: expected the resolved variant as a mapping", file=where)
     origins = _Origins()
     origins.top_file = where
     data = dict(data)
-    data["seats"] = [dict(s) if isinstance(s, dict) else s for s in data.get("seats", [])]
+    seats = data.get("seats", [])
+    if not isinstance(seats, list):
+        raise UserError("expected a list with one bot per seat", file=where, key="variant.seats")
+    data["seats"] = [dict(s) if isinstance(s, dict) else s for s in seats]
     problems: list[UserError] = []
-    found = _validate([_Layer(data, {})], Path(where), origins, problems)
+    variant = _validate([_Layer(data, {})], Path(where), origins, problems)
     if problems:
         raise problems[0]
-    assert found is not None
-    return found
+    assert variant is not None
+    if not allow_plugins:
+        for index, seat in enumerate(variant.seats):
+            if bot_registry.is_plugin(seat.bot):
+                raise UserError(
+                    f"names the plugin bot {seat.bot!r}, which is code: a report's plugins run "
+                    "only with --allow-plugins",
+                    file=where,
+                    key=f"variant.seats[{index}].bot",
+                )
+    return variant
 
 
 @dataclass
@@ -219,10 +237,12 @@ def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> list[_Layer
     loaded = load_yaml(path)
     data = loaded.data
     if data is None:
-        raise UserError("the file is empty; a variant needs at least game and players", file=path)
+        raise UserError(
+            "the file is empty; a variant needs at least game and players", file=str(path)
+        )
     if not isinstance(data, dict):
         raise UserError(
-            "a variant file must be a mapping of keys (game:, players:, ...)", file=path
+            "a variant file must be a mapping of keys (game:, players:, ...)", file=str(path)
         )
     own = {kp: (str(path), line) for kp, line in loaded.lines.items()}
     data = dict(data)
@@ -466,8 +486,8 @@ def _unplayable_error(
     if rest:
         shown = []
         for *_, where in reversed(rest):
-            file, line = origins.locate(where)
-            shown.append(f"{format_keypath(where)} at {file}" + (f":{line}" if line else ""))
+            file, at = origins.locate(where)
+            shown.append(f"{format_keypath(where)} at {file}" + (f":{at}" if at else ""))
         message += f" (with {', '.join(shown)})"
     return origins.error(blamed, message)
 
@@ -541,6 +561,7 @@ def _seats(
 
 
 def _seat(entry: Any, spec: GameSpec, where: KeyPath, origins: _Origins) -> SeatSpec:
+    name: Any
     if isinstance(entry, str):
         name, params = entry, {}
     elif isinstance(entry, dict):
@@ -565,7 +586,7 @@ def resolve_bot(spec: GameSpec, name: str, fail: Any) -> BotSpec:
     """The BotSpec for a built-in or plugin bot name; `fail(message)` builds the error."""
     if bot_registry.is_plugin(name):
         try:
-            return bot_registry.load_plugin(name)
+            return bot_registry.plugin_spec(name)  # checked for form; nothing imported
         except ValueError as exc:
             raise fail(str(exc)) from None
     known = bot_registry.builtin(spec.name)

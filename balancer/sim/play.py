@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import signal
 import time
+import traceback
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from balancer.bots.api import Bot
+from balancer import interrupts
+from balancer.bots.api import Bot, PluginFailure
+from balancer.bots.host import choose, describe
 from balancer.errors import GameFault, Terminated
 from balancer.games.api import GameRecord, GameSpec
 from balancer.rng import CHANCE, Stream, bot_stream
@@ -48,7 +51,8 @@ class Seat:
 
     label: str
     bot: Bot
-    time_limit: float | None = None  # seconds per move; None: unlimited
+    time_limit: float | None = None  # seconds per move (an in-process plugin); None: unlimited
+    plugin: bool = False  # a plugin's answer is checked by exact type; its failures are its own
 
 
 def play_game(
@@ -111,9 +115,14 @@ def _play(
         else:
             view = view_of(seat) if wants_view[seat] else None
             action = _ask(seats[seat], view, legal, bot_rngs[seat], seed, index, seat, alarm)
-            # Checked against the engine's own list, which a time-limited
-            # (plugin) bot never held: it was handed a tuple copy.
-            if action not in legal:
+            if seats[seat].plugin:
+                # Compared by exact type (no subclass's __eq__), and the engine
+                # plays its own copy of the move, never the plugin's object.
+                chosen = choose(action, legal)
+                action = legal[chosen] if chosen is not None else _Illegal(describe(action))
+            # Checked against the engine's own list, which a plugin never
+            # held: it was handed a tuple copy.
+            if type(action) is _Illegal or action not in legal:
                 raise GameFault(
                     f"illegal move {action!r}",
                     index=index,
@@ -125,6 +134,13 @@ def _play(
         if check:
             state.check_invariants()
     return state.record()
+
+
+class _Illegal(str):
+    """A plugin's answer that is no move, as a safe description."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 def _ask(
@@ -146,10 +162,30 @@ def _ask(
         return _act_timed(seat.bot, view, tuple(legal), rng, limit, alarm)
     except MoveTimeout:
         reason = f"no move within the time limit of {limit:g}s"
-    except (KeyboardInterrupt, Terminated, GameFault):
-        raise
+    except PluginFailure as failure:  # a plugin in its own process (bots/host.py)
+        if not seat.plugin:
+            raise
+        reason = failure.reason
+    except (KeyboardInterrupt, Terminated) as exc:
+        # The user's interrupt, unless an in-process plugin raised it itself.
+        if not seat.plugin or limit is None or interrupts.real():
+            raise
+        reason = f"the bot raised {type(exc).__name__} (not the user's interrupt)"
+    except GameFault as exc:
+        if not seat.plugin:
+            raise
+        # A plugin's forged fault blames the plugin, never the seat it names.
+        reason = f"the bot raised GameFault: {exc.reason}"
     except BaseException as exc:  # a bot's own failure, whatever it is (SystemExit too)
-        reason = f"the bot raised {type(exc).__name__}: {exc}"
+        try:
+            reason = f"the bot raised {type(exc).__name__}: {exc}"
+        except BaseException:  # even its __str__ may fail
+            reason = f"the bot raised {type(exc).__name__}"
+        fault = GameFault(reason, index=index, seed=seed, seat=seat_no, bot=seat.label)
+        if seat.plugin:
+            # --trust-plugins is for debugging: the plugin's own traceback goes along.
+            fault.plugin_traceback = traceback.format_exc()
+        raise fault from None
     raise GameFault(reason, index=index, seed=seed, seat=seat_no, bot=seat.label)
 
 

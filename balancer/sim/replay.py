@@ -26,11 +26,16 @@ class ReplayFault(Exception):
         self.fault = fault
 
 
-def replay_game(variant: Variant, index: int) -> tuple[list[LogEntry], GameRecord | GameFault]:
-    """The game's log, and its record, or the bot's fault that ended it (the log up to it)."""
+def replay_game(
+    variant: Variant, index: int, move_time_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT
+) -> tuple[list[LogEntry], GameRecord | GameFault]:
+    """The game's log, and its record, or the bot's fault that ended it (the log up to it).
+
+    `move_time_limit` is the run's, so a plugin that ran out of time does so again.
+    """
     log: list[LogEntry] = []
     try:
-        slots = build_seats(variant, DEFAULT_PLUGIN_MOVE_LIMIT, index)
+        slots = build_seats(variant, move_time_limit, index)
         seated = variant.seated(slots, index)
         spec, seed = variant.spec, variant.seed
         return log, play_game(spec, variant.rules, seated, seed, index, check=True, log=log)
@@ -47,8 +52,13 @@ def visible(entry: LogEntry, seat: int | None) -> str | None:
     return None
 
 
-def replay_text(variant: Variant, index: int, seat: int | None = None) -> str:
-    log, record = replay_game(variant, index)
+def replay_text(
+    variant: Variant,
+    index: int,
+    seat: int | None = None,
+    move_time_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT,
+) -> str:
+    log, record = replay_game(variant, index, move_time_limit)
     if isinstance(record, GameFault):
         # Show the game up to the fault: that is what the user came to see.
         played = "\n".join(text for entry in log if (text := visible(entry, seat)) is not None)

@@ -17,7 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from balancer import interrupts
+from balancer.bots import host as plugin_host
 from balancer.bots import registry as bot_registry
+from balancer.bots.api import PluginFailure
 from balancer.config.variant import Variant, bot_params_with_defaults, resolve_bot
 from balancer.errors import GameFault, Terminated
 from balancer.games.api import GameRecord
@@ -79,23 +82,38 @@ def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0)
         plugin = bot_registry.is_plugin(seat_spec.bot)
         given = seat_spec.params
         params = given if plugin else bot_params_with_defaults(bot_spec, given)
+        # A plugin runs in a process of its own, which keeps its own time
+        # limits (bots/host.py), unless plugins are trusted (--trust-plugins).
+        hosted = plugin and not plugin_host.trusted()
         try:
-            bot = bot_spec.factory(**params)
+            if hosted:
+                bot = plugin_host.HostedBot(
+                    seat_spec.bot, params, plugin_move_limit, preload=[spec.new_state.__module__]
+                )
+            else:
+                bot = bot_spec.factory(**params)
         except (KeyboardInterrupt, Terminated):
-            raise
+            if hosted:
+                raise  # the bot is in its own session: an interrupt here is the user's
+            if not plugin or interrupts.real():
+                raise
+            reason = "building the bot raised KeyboardInterrupt or Terminated"
+        except PluginFailure as failure:
+            reason = failure.reason
         except BaseException as exc:  # a plugin's constructor may fail in any way, exit too
+            reason = f"building the bot raised {type(exc).__name__}: {exc}"
+        else:
+            reason = ""
+        if reason:
             raise GameFault(
-                f"building the bot raised {type(exc).__name__}: {exc}",
-                index=first_game,
-                seed=variant.seed,
-                seat=slot,
-                bot=seat_spec.label,
+                reason, index=first_game, seed=variant.seed, seat=slot, bot=seat_spec.label
             ) from None
         seats.append(
             Seat(
                 label=seat_spec.label,
                 bot=bot,
-                time_limit=plugin_move_limit if plugin else None,
+                time_limit=plugin_move_limit if plugin and not hosted else None,
+                plugin=plugin,
             )
         )
     return seats

@@ -42,7 +42,8 @@ from itertools import combinations_with_replacement
 
 RANK_NAMES = ("soldier", "cannon", "horse", "chariot", "elephant", "advisor", "general")
 SUIT_NAMES = ("black", "red")
-GLYPHS = (("卒", "兵"), ("砲", "炮"), ("馬", "馬"), ("車", "車"), ("象", "相"), ("士", "仕"))
+GLYPHS: tuple[tuple[str, str], ...] = (("卒", "兵"), ("砲", "炮"), ("馬", "馬"), ("車", "車"))
+GLYPHS += (("象", "相"), ("士", "仕"))
 GLYPHS += (("将", "帥"),)
 RANK_COPIES = (5, 2, 2, 2, 2, 2, 1)
 SOLDIER, CANNON, HORSE, CHARIOT, ELEPHANT, ADVISOR, GENERAL = range(7)

@@ -93,7 +93,7 @@ def _static_tables() -> tuple[np.ndarray, dict[str, int], int]:
     offsets: dict[str, int] = {}
     at = R_SIZE
 
-    def put(name: str, values: Sequence[int] | np.ndarray) -> None:
+    def put(name: str, values: Sequence[Any] | np.ndarray) -> None:
         nonlocal at
         array = np.asarray(values, dtype=np.int64).ravel()
         offsets[name] = at
@@ -291,7 +291,7 @@ def discard_id(tables: np.ndarray, packed: np.int64, size: int) -> int:
 
 
 @njit
-def _fill(hand: np.int64, kind: int, left: int) -> np.int64:
+def _fill(hand: np.int64, kind: int, left: int | np.int64) -> np.int64:
     """The packed multiset taking as many as it can of each kind from `kind` up, `left` in all."""
     out = np.int64(0)
     for k in range(kind, K):

@@ -1,0 +1,55 @@
+"""Text from users and plugins, made safe for where it is shown.
+
+A name, key or parameter can hold anything: newlines and backticks that
+break Markdown, a leading `=` a spreadsheet runs as a formula, escape
+sequences that rewrite the terminal, right-to-left overrides that make text
+read other than it is. Each output escapes it here.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Unicode's bidirectional controls: they reorder how text reads (the "Trojan source" trick).
+BIDI_CONTROLS = frozenset(
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def has_bidi(text: str) -> bool:
+    return any(ch in BIDI_CONTROLS for ch in text)
+
+
+def terminal(text: str) -> str:
+    """Control, escape, format and bidi characters shown as \\xNN / \\uNNNN, the rest as is."""
+    out = []
+    for ch in text:
+        if ch == "\n" or ch == "\t":
+            out.append(" ")
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") or ch in BIDI_CONTROLS:
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def markdown(text: str) -> str:
+    """Inline Markdown text: one line, terminal-safe, Markdown's punctuation backslashed."""
+    safe = terminal(text)
+    return "".join(f"\\{ch}" if ch in "\\`*_{}[]()<>#+-.!|~" else ch for ch in safe)
+
+
+def code_span(text: str) -> str:
+    """`text` as an inline code span that no backtick or newline in it can close."""
+    safe = terminal(text)
+    fence = "`"
+    while fence in safe:
+        fence += "`"
+    return f"{fence} {safe} {fence}"
+
+
+def csv_cell(value: str) -> str:
+    """A text cell a spreadsheet shows as text: a leading = + - @ gets a quote mark first."""
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
