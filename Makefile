@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench lint format clean
+.PHONY: run install test test-fast bench lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,16 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/balancer run variants/fdc-5p.yaml
+
+# Put `balancer` on PATH: a link in $(PREFIX)/bin to the virtual environment's
+# command, so it keeps working as the clone changes (make install PREFIX=/usr/local).
+PREFIX ?= $(HOME)/.local
+install: $(STAMP)
+	mkdir -p $(PREFIX)/bin
+	ln -sf $(abspath $(BIN))/balancer $(PREFIX)/bin/balancer
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; \
+	  *) echo "note: $(PREFIX)/bin is not on your PATH; add it, e.g. export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
+	@echo "installed: $(PREFIX)/bin/balancer (try: balancer variants)"
 
 test: lint
 	$(BIN)/pytest

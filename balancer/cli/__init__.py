@@ -16,12 +16,16 @@ from balancer import __version__
 from balancer.cli.base import Command, UserFacingError
 from balancer.cli.csv import csv_command
 from balancer.cli.diff import diff_command
+from balancer.cli.events import events_command
+from balancer.cli.init import init_command
 from balancer.cli.kk_odds import kk_odds
 from balancer.cli.knobs import knobs_command
 from balancer.cli.replay import replay
 from balancer.cli.run import run
+from balancer.cli.show import show_command
 from balancer.cli.sweep import sweep
 from balancer.cli.validate import validate
+from balancer.cli.variants import variants_command
 from balancer.errors import Terminated, UserError
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
@@ -38,7 +42,20 @@ def cli() -> None:
     """Balance card games by simulation: seeded bot play, reports, diffs."""
 
 
-for _command in (run, validate, knobs_command, csv_command, replay, diff_command, kk_odds, sweep):
+for _command in (
+    run,
+    validate,
+    knobs_command,
+    events_command,
+    init_command,
+    variants_command,
+    show_command,
+    csv_command,
+    replay,
+    diff_command,
+    kk_odds,
+    sweep,
+):
     assert isinstance(_command, Command)
     cli.add_command(_command)
 

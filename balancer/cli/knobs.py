@@ -1,4 +1,8 @@
-"""`balancer knobs GAME`: every knob of a game, its default and meaning, and its bots."""
+"""`balancer knobs GAME`: every knob of a game, its default and meaning, and its bots.
+
+The text is YAML: the `rules:` and `scoring:` blocks can be pasted into a
+variant file as they are, and everything else is a comment.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +18,9 @@ from balancer.errors import UserError
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for tools.")
 def knobs_command(game: str, as_json: bool) -> None:
-    """List every knob of GAME with its default and meaning."""
+    """List every knob of GAME with its default and meaning (YAML a variant can paste)."""
     from balancer import games
+    from balancer.cli import yamltext
 
     if games.canonical(game) is None:
         raise UserError(f"unknown game {game!r} (known: {', '.join(games.names())})")
@@ -33,17 +38,18 @@ def knobs_command(game: str, as_json: bool) -> None:
         ]
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    click.echo(f"{spec.name} ({spec.short}), {spec.min_players}-{spec.max_players} players")
+    click.echo(f"# {spec.name} ({spec.short}), {spec.min_players}-{spec.max_players} players")
     for section in ("rules", "scoring"):
         click.echo(f"\n{section}:")
         for k in spec.knobs:
             if k.section == section:
-                default = "none" if k.default is None else json.dumps(k.default, ensure_ascii=False)
-                click.echo(f"  {k.name}: {default}    # {k.kind}: {k.meaning}")
+                shown = yamltext.knob_value(k, k.default)
+                click.echo(f"  {k.name}: {shown}    {yamltext.comment(f'{k.kind}: {k.meaning}')}")
     from balancer.bots import registry as bots
 
-    click.echo("\nbots:")
+    click.echo("\n# bots (bots: NAME, or seats: [NAME, ...]):")
     for name, bot in bots.builtin(spec.name).items():
-        click.echo(f"  {name}: {bot.meaning}")
+        click.echo(f"#   {name}: {' '.join(bot.meaning.split())}")
         for p in bot.params:
-            click.echo(f"      {p.name}: {json.dumps(p.default)}    # {p.kind}: {p.meaning}")
+            shown = yamltext.value(p.default)
+            click.echo(f"#       {p.name}: {shown}    # {p.kind}: {' '.join(p.meaning.split())}")

@@ -7,8 +7,11 @@ is a `UserError` naming the file, line and key path where the bad value was
 written, with the nearest valid key for a misspelling.
 
 Knobs go under `rules:` or `scoring:` (their canonical section is the one
-`balancer knobs GAME` shows; either is accepted, one knob may not be set in
-both). A knob's name at the top level (e.g. `deck:`) is read as that knob too.
+`balancer knobs GAME` shows; either is accepted, and one file may not set a
+knob twice). A knob's name at the top level (e.g. `deck:`) is read as that knob
+too. Under `extends` a knob is one setting wherever each file put it: the
+child's value replaces the parent's (mappings merge), so a base's `rules:`
+knob can be changed under the child's `scoring:`.
 """
 
 from __future__ import annotations
@@ -160,11 +163,30 @@ def _nearest(word: Any, valid: list[str]) -> str:
 
 
 def load(path: str | Path) -> Variant:
-    """Read and validate a variant file; raises UserError on any mistake."""
+    """Read and validate a variant file; raises UserError on its first mistake."""
+    found, problems = check(path)
+    if problems:
+        raise problems[0]
+    assert found is not None
+    return found
+
+
+def check(path: str | Path) -> tuple[Variant | None, list[UserError]]:
+    """Read and validate a variant file, collecting every mistake instead of the first.
+
+    A file that can't be read or parsed, or whose `extends` chain is broken,
+    gives one error: nothing past it can be checked. Otherwise every key is
+    checked and each mistake is one `UserError`, in the order `load` meets them.
+    """
     origins = _Origins()
     origins.top_file = str(path)
-    data = _load_chain(Path(path), origins, [])
-    return _validate(data, Path(path), origins)
+    try:
+        layers = _load_chain(Path(path), origins, [])
+    except UserError as exc:
+        return None, [exc]
+    problems: list[UserError] = []
+    found = _validate(layers, Path(path), origins, problems)
+    return (None if problems else found), problems
 
 
 def from_resolved(data: Any, where: str, *, allow_plugins: bool = False) -> Variant:
@@ -182,7 +204,11 @@ def from_resolved(data: Any, where: str, *, allow_plugins: bool = False) -> Vari
     if not isinstance(seats, list):
         raise UserError("expected a list with one bot per seat", file=where, key="variant.seats")
     data["seats"] = [dict(s) if isinstance(s, dict) else s for s in seats]
-    variant = _validate(data, Path(where), origins)
+    problems: list[UserError] = []
+    variant = _validate([_Layer(data, {})], Path(where), origins, problems)
+    if problems:
+        raise problems[0]
+    assert variant is not None
     if not allow_plugins:
         for index, seat in enumerate(variant.seats):
             if bot_registry.is_plugin(seat.bot):
@@ -195,7 +221,19 @@ def from_resolved(data: Any, where: str, *, allow_plugins: bool = False) -> Vari
     return variant
 
 
-def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> dict[str, Any]:
+@dataclass
+class _Layer:
+    """One file of an extends chain: its keys (`extends` removed) and where each was written."""
+
+    data: dict[str, Any]
+    lines: dict[KeyPath, tuple[str, int]]
+
+    def line(self, where: KeyPath) -> int:
+        return self.lines.get(where, ("", 0))[1]
+
+
+def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> list[_Layer]:
+    """The files of an extends chain, the root ancestor first, `extends` removed."""
     loaded = load_yaml(path)
     data = loaded.data
     if data is None:
@@ -213,7 +251,7 @@ def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> dict[str, A
     parent_name = data.pop("extends", None)
     if parent_name is None:
         origins.where.update(own)
-        return data
+        return [_Layer(data, own)]
     where = own.get(("extends",), (str(path), None))
     if not isinstance(parent_name, str) or not parent_name:
         raise UserError("must name a variant file", file=where[0], line=where[1], key="extends")
@@ -232,40 +270,172 @@ def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> dict[str, A
         )
     base = _load_chain(parent, origins, chain)
     origins.where.update(own)
-    # Choosing seats in the child replaces bots in the parent, and vice versa.
-    if "seats" in data:
-        base.pop("bots", None)
-    if "bots" in data:
-        base.pop("seats", None)
-    return _merge(base, data)
+    return [*base, _Layer(data, own)]
+
+
+def _key_text(key: Any) -> Any:
+    # YAML's 1 and "1" are one key to a person: what `balancer knobs` prints,
+    # report.json's JSON keys and a hand-written file must merge as one.
+    if isinstance(key, int | str) and not isinstance(key, bool):
+        return str(key)
+    return key
 
 
 def _merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for key, value in child.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
+        same = [k for k in out if _key_text(k) == _key_text(key)]
+        old = out.pop(same[0]) if same else None
+        if isinstance(value, dict) and isinstance(old, dict):
+            out[key] = _merge(old, value)
         else:
             out[key] = value
     return out
 
 
-def _validate(data: dict[str, Any], path: Path, origins: _Origins) -> Variant:
-    game_name = data.get("game")
-    if game_name is None:
-        raise origins.error((), "missing key 'game' (one of " + ", ".join(games.names()) + ")")
-    if not isinstance(game_name, str) or games.canonical(game_name) is None:
-        raise origins.error(
-            ("game",), f"unknown game {game_name!r}{_nearest(game_name, games.names())}"
+@dataclass
+class _KnobEntry:
+    value: Any
+    where: KeyPath  # as the last file that set it wrote it: ("scoring", "cash_value")
+    layer: int  # index in the extends chain, root ancestor 0
+
+
+@dataclass
+class _Combined:
+    """An extends chain merged: plain keys, and each knob wherever a file put it."""
+
+    data: dict[str, Any]
+    knobs: dict[Any, _KnobEntry]
+    players_layer: int
+
+
+def _combine(
+    layers: list[_Layer], knob_names: set[str], origins: _Origins, problems: list
+) -> _Combined:
+    data: dict[str, Any] = {}
+    entries: dict[Any, _KnobEntry] = {}
+    players_layer = -1
+    for index, file in enumerate(layers):
+        layer = file.data
+        plain = {k: v for k, v in layer.items() if k not in knobs.SECTIONS and k not in knob_names}
+        # Choosing seats in the child replaces bots in the parent, and vice versa.
+        if "seats" in plain:
+            data.pop("bots", None)
+        if "bots" in plain:
+            data.pop("seats", None)
+        if "players" in plain:
+            players_layer = index
+        data = _merge(data, plain)
+        # A knob is one setting whichever section (or the top level) holds it:
+        # the child's value replaces the parent's wherever each wrote it.
+        sources: list[tuple[KeyPath, dict]] = [
+            ((), {k: layer[k] for k in layer if k in knob_names})
+        ]
+        for section in knobs.SECTIONS:
+            block = layer.get(section)
+            if block is None:
+                continue
+            if not isinstance(block, dict):
+                problems.append(origins.error((section,), "expected a mapping of knob: value"))
+                continue
+            sources.append(((section,), block))
+        # In the order the file has them, so the second of a pair is the one blamed.
+        settings = sorted(
+            (((*prefix, key), key, raw) for prefix, block in sources for key, raw in block.items()),
+            key=lambda setting: file.line(setting[0]),
         )
+        here: dict[Any, KeyPath] = {}
+        for where, key, raw in settings:
+            if key in here:
+                file_name, line = file.lines.get(where, (origins.top_file, None))
+                message = f"set twice (also at {format_keypath(here[key])})"
+                problems.append(
+                    UserError(message, file=file_name, line=line, key=format_keypath(where))
+                )
+                continue
+            here[key] = where
+            old = entries.get(key)
+            if isinstance(raw, dict) and old is not None and isinstance(old.value, dict):
+                raw = _merge(old.value, raw)
+            entries[key] = _KnobEntry(raw, where, index)
+    return _Combined(data, entries, players_layer)
+
+
+def _attempt(problems: list[UserError], check: Any, *args: Any) -> Any:
+    """`check(*args)`, or None with its UserError recorded."""
+    try:
+        return check(*args)
+    except UserError as exc:
+        problems.append(exc)
+        return None
+
+
+def _validate(
+    layers: list[_Layer], path: Path, origins: _Origins, problems: list[UserError]
+) -> Variant | None:
+    game_name = None
+    for layer in layers:
+        game_name = layer.data.get("game", game_name)
+    if game_name is None:
+        problems.append(
+            origins.error((), "missing key 'game' (one of " + ", ".join(games.names()) + ")")
+        )
+        return None
+    if not isinstance(game_name, str) or games.canonical(game_name) is None:
+        problems.append(
+            origins.error(
+                ("game",), f"unknown game {game_name!r}{_nearest(game_name, games.names())}"
+            )
+        )
+        return None
     spec = games.get(game_name)
     knob_names = [k.name for k in spec.knobs]
+    combined = _combine(layers, set(knob_names), origins, problems)
+    data = combined.data
 
     for key in data:
-        if key not in TOP_KEYS and key not in knob_names:
-            raise origins.error((key,), f"unknown key{_nearest(key, [*TOP_KEYS, *knob_names])}")
+        if key not in TOP_KEYS:
+            message = f"unknown key{_nearest(key, [*TOP_KEYS, *knob_names])}"
+            problems.append(origins.error((key,), message))
 
     name = data.get("name", path.stem)
+    _attempt(problems, _check_name, name, origins)
+    players = _attempt(
+        problems, _integer, data, "players", origins, None, spec.min_players, spec.max_players
+    )
+    n_games = _attempt(problems, _integer, data, "games", origins, DEFAULT_GAMES, 1, MAX_GAMES)
+    seed = _attempt(problems, _integer, data, "seed", origins, DEFAULT_SEED, 0, 2**63 - 1)
+    rotation = data.get("seat_rotation", False)
+    if not isinstance(rotation, bool):
+        problems.append(
+            origins.error(("seat_rotation",), f"expected true or false, got {rotation!r}")
+        )
+
+    knob_problems = len(problems)
+    rules = _knob_values(combined.knobs, spec, origins, problems)
+    if players is not None and len(problems) == knob_problems:
+        why = spec.unplayable(rules, players)
+        if why:
+            problems.append(_unplayable_error(why, spec, rules, players, combined, origins))
+    # With players unreadable the bots are still checked, all but their count.
+    seats = _seats(data, spec, players, origins, problems)
+    if problems:
+        return None
+    assert players is not None and n_games is not None and seed is not None and seats
+    return Variant(
+        name=name,
+        path=str(path),
+        game=spec.name,
+        players=players,
+        games=n_games,
+        seed=seed,
+        seats=seats,
+        seat_rotation=rotation,
+        rules=knobs.freeze(rules),
+    )
+
+
+def _check_name(name: Any, origins: _Origins) -> None:
     if not isinstance(name, str) or not name.strip() or "/" in name or name.startswith("."):
         raise origins.error(("name",), "must be a plain name (no '/', not starting with '.')")
     # The name becomes a folder and heads one-line messages and reports: no
@@ -279,29 +449,47 @@ def _validate(data: dict[str, Any], path: Path, origins: _Origins) -> Variant:
             ("name",), "must be text UTF-8 can write (it holds a lone surrogate)"
         ) from None
 
-    players = _integer(data, "players", origins, None, spec.min_players, spec.max_players)
-    n_games = _integer(data, "games", origins, DEFAULT_GAMES, 1, MAX_GAMES)
-    seed = _integer(data, "seed", origins, DEFAULT_SEED, 0, 2**63 - 1)
-    rotation = data.get("seat_rotation", False)
-    if not isinstance(rotation, bool):
-        raise origins.error(("seat_rotation",), f"expected true or false, got {rotation!r}")
 
-    rules = _knob_values(data, spec, origins)
-    why = spec.unplayable(rules, players)
-    if why:
-        raise origins.error(("players",), f"can't be played: {why}")
-    seats = _seats(data, spec, players, origins)
-    return Variant(
-        name=name,
-        path=str(path),
-        game=spec.name,
-        players=players,
-        games=n_games,
-        seed=seed,
-        seats=seats,
-        seat_rotation=rotation,
-        rules=knobs.freeze(rules),
-    )
+def _unplayable_error(
+    why: str,
+    spec: GameSpec,
+    rules: dict[str, Any],
+    players: int,
+    combined: _Combined,
+    origins: _Origins,
+) -> UserError:
+    """Blame the setting that made the variant unplayable, not always `players`.
+
+    The settings involved are those whose change alone would make it playable:
+    `players` (another count in the game's range), or a knob set away from its
+    default (back at its default). Of these, the one written last in the
+    extends chain is blamed (in one file: a knob before `players`, then the
+    later line), and the others are named with their place.
+    """
+    defaults = knobs.defaults(spec.knobs)
+    involved: list[tuple[int, int, int, KeyPath]] = []
+    for name, entry in combined.knobs.items():
+        if name not in defaults or rules[name] == defaults[name]:
+            continue
+        if spec.unplayable({**rules, name: defaults[name]}, players) is None:
+            line = origins.locate(entry.where)[1] or 0
+            involved.append((entry.layer, 1, line, entry.where))
+    others = [n for n in range(spec.min_players, spec.max_players + 1) if n != players]
+    if any(spec.unplayable(rules, n) is None for n in others):
+        line = origins.locate(("players",))[1] or 0
+        involved.append((combined.players_layer, 0, line, ("players",)))
+    if not involved:
+        return origins.error(("players",), f"can't be played: {why}")
+    involved.sort()
+    *rest, (_, _, _, blamed) = involved
+    message = f"can't be played: {why}"
+    if rest:
+        shown = []
+        for *_, where in reversed(rest):
+            file, at = origins.locate(where)
+            shown.append(f"{format_keypath(where)} at {file}" + (f":{at}" if at else ""))
+        message += f" (with {', '.join(shown)})"
+    return origins.error(blamed, message)
 
 
 def _integer(
@@ -319,55 +507,61 @@ def _integer(
     return value
 
 
-def _knob_values(data: dict[str, Any], spec: GameSpec, origins: _Origins) -> dict[str, Any]:
+def _knob_values(
+    entries: dict[Any, _KnobEntry], spec: GameSpec, origins: _Origins, problems: list[UserError]
+) -> dict[str, Any]:
     by_name = {k.name: k for k in spec.knobs}
     values = knobs.defaults(spec.knobs)
-    set_at: dict[str, KeyPath] = {}
-    sources: list[tuple[KeyPath, dict]] = [((), {k: data[k] for k in data if k in by_name})]
-    for section in knobs.SECTIONS:
-        block = data.get(section, {})
-        if block is None:
+    for key, entry in entries.items():
+        knob = by_name.get(key)
+        if knob is None:
+            message = f"unknown knob for {spec.name}{_nearest(key, list(by_name))}"
+            problems.append(origins.error(entry.where, message))
             continue
-        if not isinstance(block, dict):
-            raise origins.error((section,), "expected a mapping of knob: value")
-        sources.append(((section,), block))
-    for prefix, block in sources:
-        for key, raw in block.items():
-            where = (*prefix, key)
-            knob = by_name.get(key)
-            if knob is None:
-                raise origins.error(
-                    where, f"unknown knob for {spec.name}{_nearest(key, list(by_name))}"
-                )
-            if key in set_at:
-                raise origins.error(where, f"set twice (also at {format_keypath(set_at[key])})")
-            set_at[key] = where
-            try:
-                values[key] = knob.check(raw)
-            except ValueError as exc:
-                raise origins.error(where, str(exc)) from None
+        try:
+            values[key] = knob.check(entry.value)
+        except ValueError as exc:
+            problems.append(origins.error(entry.where, str(exc)))
     return values
 
 
 def _seats(
-    data: dict[str, Any], spec: GameSpec, players: int, origins: _Origins
-) -> tuple[SeatSpec, ...]:
+    data: dict[str, Any],
+    spec: GameSpec,
+    players: int | None,
+    origins: _Origins,
+    problems: list[UserError],
+) -> tuple[SeatSpec, ...] | None:
     if "seats" in data and "bots" in data:
-        raise origins.error(("seats",), "give either bots (every seat) or seats (one per seat)")
+        problems.append(
+            origins.error(("seats",), "give either bots (every seat) or seats (one per seat)")
+        )
+        return None
     if "seats" in data:
         listed = data["seats"]
         if not isinstance(listed, list):
-            raise origins.error(("seats",), "expected a list with one bot per seat")
-        if len(listed) != players:
-            raise origins.error(("seats",), f"lists {len(listed)} bots for {players} players")
-        return tuple(_seat(entry, spec, ("seats", i), origins) for i, entry in enumerate(listed))
+            problems.append(origins.error(("seats",), "expected a list with one bot per seat"))
+            return None
+        if players is not None and len(listed) != players:
+            message = f"lists {len(listed)} bots for {players} players"
+            problems.append(origins.error(("seats",), message))
+            return None
+        found = [
+            _attempt(problems, _seat, entry, spec, ("seats", i), origins)
+            for i, entry in enumerate(listed)
+        ]
+        return None if None in found else tuple(found)
     if "bots" in data:
-        one = _seat(data["bots"], spec, ("bots",), origins)
-        return (one,) * players
-    raise origins.error((), "missing key 'bots' (a bot for every seat) or 'seats' (one per seat)")
+        one = _attempt(problems, _seat, data["bots"], spec, ("bots",), origins)
+        return None if one is None or players is None else (one,) * players
+    problems.append(
+        origins.error((), "missing key 'bots' (a bot for every seat) or 'seats' (one per seat)")
+    )
+    return None
 
 
 def _seat(entry: Any, spec: GameSpec, where: KeyPath, origins: _Origins) -> SeatSpec:
+    name: Any
     if isinstance(entry, str):
         name, params = entry, {}
     elif isinstance(entry, dict):

@@ -1,0 +1,48 @@
+"""`balancer events GAME`: what each event a report counts for GAME means."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from balancer.cli.base import command
+from balancer.errors import UserError
+
+
+def event_meanings(game: str) -> dict[str, str]:
+    """GAME's events, in report order, each with its one-line meaning."""
+    import importlib
+
+    from balancer import games
+
+    spec = games.get(game)
+    meanings = importlib.import_module(games.package(game) + ".events").EVENT_MEANINGS
+    return {name: meanings[name] for name in spec.events}
+
+
+@command("events")
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for tools.")
+def events_command(game: str, as_json: bool) -> None:
+    """List every event a report of GAME counts, and what one count of it is."""
+    from balancer import games
+
+    if games.canonical(game) is None:
+        raise UserError(f"unknown game {game!r} (known: {', '.join(games.names())})")
+    spec = games.get(game)
+    meanings = event_meanings(game)
+    if as_json:
+        rows = [
+            {"name": name, "meaning": meaning, "value": name in spec.value_events}
+            for name, meaning in meanings.items()
+        ]
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    click.echo(
+        f"{spec.name} ({spec.short}): events a report counts; per_game is the mean count "
+        "per game, share_of_games the share of games with at least one"
+    )
+    width = max(map(len, meanings))
+    for name, meaning in meanings.items():
+        click.echo(f"  {name:<{width}}  {meaning}")

@@ -1,0 +1,75 @@
+"""`balancer init GAME [FILE]`: a new variant with every knob at its default, explained."""
+
+from __future__ import annotations
+
+import click
+
+from balancer.cli.base import command
+from balancer.errors import UserError
+
+DEFAULT_PLAYERS = 4  # a table most games of the three seat; clipped to the game's range
+
+
+def variant_text(game: str) -> str:
+    """A variant file for GAME: every knob at its default, its meaning as a comment."""
+    from balancer import games
+    from balancer.bots import registry as bots
+    from balancer.cli import yamltext
+
+    spec = games.get(game)
+    builtin = list(bots.builtin(spec.name))
+    bot = next((name for name in builtin if name != "random"), "random")
+    players = min(max(DEFAULT_PLAYERS, spec.min_players), spec.max_players)
+    if spec.min_players == spec.max_players:
+        seats_range = f"exactly {spec.min_players}"
+    else:
+        seats_range = f"{spec.min_players} to {spec.max_players}"
+    lines = [
+        f"# A {spec.name} variant: every knob at its default (RULES.md), its meaning above it.",
+        "# Change what you want to try, then `balancer validate` and `balancer run` this file.",
+        f"# `balancer knobs {spec.short}` lists the knobs and bots, `balancer events {spec.short}`"
+        " the events a report counts.",
+        f"game: {spec.name}",
+        f"players: {players}    # {seats_range}",
+        "games: 1000",
+        "seed: 1    # the same seed plays the same games",
+        f"bots: {bot}    # every seat; or seats: [one per seat]; bots: {', '.join(builtin)}",
+        "seat_rotation: false    # true: rotate the seating game by game",
+    ]
+    for section in ("rules", "scoring"):
+        lines.append(f"{section}:")
+        for knob in spec.knobs:
+            if knob.section == section:
+                lines.append("  " + yamltext.comment(f"{knob.kind}: {knob.meaning}"))
+                lines.append(f"  {knob.name}: {yamltext.knob_value(knob, knob.default)}")
+    return "\n".join(lines) + "\n"
+
+
+@command("init")
+@click.argument("game")
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+def init_command(game: str, file: str | None) -> None:
+    """Write a new variant FILE for GAME (default my-SHORT.yaml; - for stdout).
+
+    Every knob is at its default with its meaning as a comment. An existing
+    file is never overwritten.
+    """
+    from balancer import games
+
+    if games.canonical(game) is None:
+        raise UserError(f"unknown game {game!r} (known: {', '.join(games.names())})")
+    text = variant_text(game)
+    if file == "-":
+        click.echo(text, nl=False)
+        return
+    path = file or f"my-{games.get(game).short}.yaml"
+    try:
+        # "x": create it, or fail if anything is there, with no gap between the two.
+        with open(path, "x", encoding="utf-8") as out:
+            out.write(text)
+    except FileExistsError:
+        message = "already exists; choose another name (init never overwrites)"
+        raise UserError(message, file=path) from None
+    except OSError as exc:
+        raise UserError(f"can't write it: {exc.strerror or exc}", file=path) from None
+    click.echo(f"wrote {path}; next: balancer validate {path} && balancer run {path}")

@@ -1,0 +1,44 @@
+"""`balancer show VARIANT`: the variant after `extends`, every knob spelled out, as YAML."""
+
+from __future__ import annotations
+
+import click
+
+from balancer.cli.base import command
+
+
+def resolved_text(path: str) -> str:
+    """The merged variant as a file `balancer` reads back to the same variant."""
+    from balancer.cli import yamltext
+    from balancer.config import variant
+
+    found = variant.load(path)
+    seats = [{"bot": s.bot, "params": dict(s.params)} if s.params else s.bot for s in found.seats]
+    lines = [
+        f"# {found.name}: {path} with extends merged and every knob spelled out",
+        f"name: {yamltext.value(found.name)}",
+        f"game: {found.game}",
+        f"players: {found.players}",
+        f"games: {found.games}",
+        f"seed: {found.seed}",
+    ]
+    if all(seat == seats[0] for seat in seats):
+        lines.append(f"bots: {yamltext.value(seats[0])}")
+    else:
+        lines.append(f"seats: {yamltext.value(seats)}")
+    lines.append(f"seat_rotation: {yamltext.value(found.seat_rotation)}")
+    by_name = {k.name: k for k in found.spec.knobs}
+    for section, values in found.resolved().items():
+        if section not in ("rules", "scoring"):
+            continue
+        lines.append(f"{section}:")
+        for name, value in values.items():
+            lines.append(f"  {name}: {yamltext.knob_value(by_name[name], value)}")
+    return "\n".join(lines) + "\n"
+
+
+@command("show")
+@click.argument("variant", type=click.Path(dir_okay=False))
+def show_command(variant: str) -> None:
+    """Print VARIANT as it is played: extends merged, every knob resolved (YAML)."""
+    click.echo(resolved_text(variant), nl=False)

@@ -1,0 +1,77 @@
+"""`balancer variants [DIR]`: the shipped variants (or DIR's), one line each.
+
+A variant's line is its file's leading comment: the variant schema has no
+description key, and every shipped file opens with one saying what it is.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from balancer.cli.base import command
+from balancer.errors import UserError
+
+
+def shipped_dir() -> Path:
+    """`variants/` beside the package (a clone or an editable install), else ./variants."""
+    import balancer
+
+    beside = Path(balancer.__file__).resolve().parent.parent / "variants"
+    return beside if beside.is_dir() else Path("variants")
+
+
+def description(path: Path) -> str:
+    """The file's leading comment block, as one line."""
+    words: list[str] = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        stripped = line.strip()
+        if not stripped.startswith("#"):
+            break
+        words.extend(stripped.lstrip("#").split())
+    return " ".join(words)
+
+
+@command("variants")
+@click.argument("directory", required=False, type=click.Path(file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for tools.")
+def variants_command(directory: str | None, as_json: bool) -> None:
+    """List the shipped variants (or those in DIRECTORY), with a line each."""
+    from balancer import games
+    from balancer.config import variant
+
+    folder = Path(directory) if directory else shipped_dir()
+    if not folder.is_dir():
+        raise UserError("no such directory", file=str(folder))
+    rows: list[dict[str, Any]] = []
+    for path in sorted(folder.glob("*.yaml")):
+        found, problems = variant.check(path)
+        row = {
+            "name": found.name if found else path.stem,
+            "file": str(path),
+            "game": found.game if found else None,
+            "players": found.players if found else None,
+            "description": description(path),
+        }
+        if problems:
+            row["error"] = problems[0].message
+        rows.append(row)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    if not rows:
+        click.echo(f"{folder}: no variant files (*.yaml)")
+        return
+    click.echo(f"{len(rows)} variants in {folder} (balancer show NAME.yaml prints one merged):")
+    width = max(len(row["name"]) for row in rows)
+    for row in rows:
+        if row["game"]:
+            short = games.get(str(row["game"])).short
+            where = f"{short} {row['players']}p"
+        else:
+            where = "invalid"
+        text = row["description"] or row.get("error", "")
+        click.echo(f"  {row['name']:<{width}}  {where:<7}  {text}")
