@@ -131,8 +131,8 @@ class Stream:
         return (self.next_u64() >> 11) / TWO_53
 
 
-_KERNELS = ("mix64", "stream_key", "init_streams", "next_u64", "below", "shuffle", "uniform01")
-_KERNELS += ("GAMMA", "M1", "M2", "ONE", "ZERO")  # uint64 constants kernels share
+_KERNELS: tuple[str, ...] = ("mix64", "stream_key", "init_streams", "next_u64", "below")
+_KERNELS += ("shuffle", "uniform01", "GAMMA", "M1", "M2", "ONE", "ZERO")
 
 
 def __getattr__(name: str) -> Any:

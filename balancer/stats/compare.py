@@ -316,7 +316,7 @@ def _same_test(x: Difference, y: Difference) -> bool:
     if nx == 0 or ny == 0:
         return False
     cosine = float(x.signature @ y.signature) / (nx * ny)
-    return abs(abs(cosine) - 1.0) < 1e-9
+    return bool(abs(abs(cosine) - 1.0) < 1e-9)
 
 
 def compare_figures(

@@ -71,7 +71,7 @@ class BettingCS:
         self._bounds = (lo, hi)
         self._threshold = math.log(2.0 / alpha)  # θ = 1/2 each side: reject at θK ≥ 1/α
 
-    def _scaled(self, values: np.ndarray) -> np.ndarray:
+    def _scaled(self, values: np.ndarray | list[float]) -> np.ndarray:
         x = (np.asarray(values, dtype=float).ravel() - self.lo) / (self.hi - self.lo)
         if x.size and (x.min() < -1e-12 or x.max() > 1 + 1e-12 or not np.isfinite(x).all()):
             raise ValueError(f"values outside the declared range [{self.lo}, {self.hi}]")
@@ -80,7 +80,7 @@ class BettingCS:
     def extend(self, values: np.ndarray | list[float], track: bool = False) -> np.ndarray | None:
         """Take in new values in order. With `track`, return the CS after each one (k × 2)."""
         x_all = self._scaled(values)
-        path = [] if track else None
+        path: list[np.ndarray] | None = [] if track else None
         for start in range(0, x_all.size, _CHUNK):
             x = x_all[start : start + _CHUNK]
             k = x.size

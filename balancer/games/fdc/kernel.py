@@ -409,7 +409,7 @@ def outermost(function: Any) -> Any:
 
 
 @inlined
-def _below(streams: np.ndarray, s: int, n: int) -> int:
+def _below(streams: np.ndarray, s: int, n: int) -> np.int64:
     """rng.below, draw for draw (tests/test_fdc_kernel.py checks it): a uniform
     integer in [0, n), n >= 1, redrawing the next_u64 under 2**64 mod n. Here
     because rng.below, compiled apart with Python's error model, is a call with
