@@ -40,7 +40,7 @@ class GameRecord:
 
     scores: tuple[float, ...]  # per physical seat
     length: int  # tricks, rounds or deals: the game's length unit
-    events: dict[str, float]  # RULES.md §5 names -> count (or value)
+    events: Mapping[str, float]  # RULES.md §5 names -> count (or value)
 
 
 class GameState(Protocol):

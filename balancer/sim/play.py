@@ -63,7 +63,7 @@ def play_game(
     index: int,
     *,
     check: bool = False,
-    log: list[str] | None = None,
+    log: list[Any] | None = None,
 ) -> GameRecord:
     """Play game `index` of a run to the end and return its record.
 
@@ -91,7 +91,7 @@ def _play(
     seed: int,
     index: int,
     check: bool,
-    log: list[str] | None,
+    log: list[Any] | None,
     alarm: bool,
 ) -> GameRecord:
     state = spec.new_state(rules, len(seats), derive_rng(seed, index, CHANCE))

@@ -182,6 +182,11 @@ class View:
 class State:
     """One game of Da Qi Zi in progress (see the module docstring)."""
 
+    # Set by _start_trick (called from __init__), which mypy can't follow.
+    to_act: int
+    turn: int
+    trick_down: int
+
     __slots__ = (
         "rules",
         "rng",

@@ -549,6 +549,7 @@ class State:
 
     def _log_trick_start(self) -> None:
         log = self._log
+        assert log is not None
         log.append(f"Trick {self.tricks + 1}: seat {self.leader} leads")
         for seat, hand in enumerate(self.hands):
             cards = ", ".join(self.deck.describe(c) for c in hand) or "(empty)"

@@ -222,7 +222,9 @@ PAIR_CLASS: tuple[int, ...] = tuple(
 # MATCHES[grey_blocks][theme classes * 36 + chimera classes]
 MATCHES: dict[bool, tuple[int, ...]] = {
     blocks: tuple(
-        error_and_matches(*(_CLASS_CARD[k] for k in (ta, tb, ca, cb)), blocks)[1]
+        error_and_matches(
+            _CLASS_CARD[ta], _CLASS_CARD[tb], _CLASS_CARD[ca], _CLASS_CARD[cb], blocks
+        )[1]
         for ta in range(6)
         for tb in range(6)
         for ca in range(6)
