@@ -217,7 +217,7 @@ class State:
         "tricks",
         "events",
         "over",
-        "log",
+        "trace",
     )
 
     def __init__(self, rules: Mapping[str, Any], players: int, rng: Stream) -> None:
@@ -228,7 +228,7 @@ class State:
         self.mixed = bool(rules["mixed_suit_combos"])
         self.may_discard = bool(rules["may_discard_when_able"])
         self.last_rule = bool(rules["no_capture_last_single_rule"])
-        self.log: list[str] | None = None
+        self.trace: list[str] | None = None
         self.chips = [rules["starting_chips"]] * PLAYERS
         self.events: dict[str, float] = dict.fromkeys(EVENTS, 0)
         self.deal = 0
@@ -264,7 +264,7 @@ class State:
         if self.over:
             raise ValueError("the game is over")
         seat = self.to_act
-        log = self.log
+        log = self.trace
         if not self._allowed(seat, action):
             raise ValueError(f"seat {seat} can't play move {action}: {dc.describe_move(action)}")
         if self.turn == 0:
@@ -413,7 +413,7 @@ class State:
         other.sizes = list(self.sizes)
         other.public = list(self.public)
         other.events = dict(self.events)
-        other.log = None
+        other.trace = None
         return other
 
     # -- a deal -------------------------------------------------------------
@@ -485,8 +485,10 @@ class State:
         self.tricks += 1
         self.events["tricks"] += 1
         self.hand_left -= self.led_size
-        if self.log is not None:
-            self.log.append(f"    seat {winner} wins the trick, capturing {dc.describe_move(best)}")
+        if self.trace is not None:
+            self.trace.append(
+                f"    seat {winner} wins the trick, capturing {dc.describe_move(best)}"
+            )
         if self.hand_left:
             self._start_trick(winner)
         else:
@@ -495,7 +497,7 @@ class State:
     def _end_deal(self, winner: int) -> None:
         rules = self.rules
         events = self.events
-        log = self.log
+        log = self.trace
         base = rules["base_payment"]
         penalty = rules["zero_capture_penalty"]
         multiplier = self.multiplier
@@ -535,7 +537,7 @@ class State:
         self._new_deal(winner)
 
     def _log_deal_start(self) -> None:
-        log = self.log
+        log = self.trace
         assert log is not None
         log.append(
             f"Deal {self.deal}: seat {self.dealer} deals, ×{self.multiplier}, chips {self.chips}"

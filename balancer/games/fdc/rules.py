@@ -405,12 +405,12 @@ class State:
         return state
 
     @property
-    def log(self) -> list[Any] | None:
+    def trace(self) -> list[Any] | None:
         """The play-by-play: str lines for everyone, (seat, str) for one seat's eyes."""
         return self._log
 
-    @log.setter
-    def log(self, value: list[Any] | None) -> None:
+    @trace.setter
+    def trace(self, value: list[Any] | None) -> None:
         # The engine attaches the log after the first trick has begun: say how it began.
         self._log = value
         if value is not None and self.phase == PLAY and self.tricks == 0 and not self.plays:

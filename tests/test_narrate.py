@@ -1,0 +1,77 @@
+"""Narration lives beside the rules: the rules record events, narrate.py has the words."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from balancer import games
+from balancer.sim.replay import narrator
+
+NARRATED = ["kimekimera"]
+
+
+def _rules_source(name: str) -> str:
+    module = importlib.import_module(games.package(name) + ".rules")
+    assert module.__file__ is not None
+    return Path(module.__file__).read_text()
+
+
+def _strings_in_code(tree: ast.Module) -> list[str]:
+    """Every string the code spells, an f-string's values as {}; docstrings left out."""
+    skip = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            skip.update(id(part) for part in node.values)
+            out.append(
+                "".join(p.value if isinstance(p, ast.Constant) else "{}" for p in node.values)
+            )
+        elif (
+            isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip
+        ):
+            out.append(node.value)
+    return out
+
+
+def _pattern(template: str) -> tuple[re.Pattern[str], int]:
+    """A template as a pattern (any text for a field), and how many letters it fixes."""
+    pieces = re.split(r"\{[^}]*\}", template.strip())
+    return re.compile(".*".join(re.escape(p) for p in pieces)), sum(len(p) for p in pieces)
+
+
+@pytest.mark.parametrize("name", NARRATED)
+def test_the_rules_build_no_narration(name: str) -> None:
+    source = _rules_source(name)
+    tree = ast.parse(source)
+    assert "_log" not in source
+    assert "log" not in {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    # No message of the narrator's is spelled in the rules' code (docstrings
+    # may tell the rules in the same words): no string of rules.py matches a
+    # template, fields standing for anything.
+    strings = _strings_in_code(tree)
+    messages = importlib.import_module(games.package(name) + ".narrate").MESSAGES
+    for lang, table in messages.items():
+        for key, template in table.items():
+            pattern, letters = _pattern(template)
+            if letters >= 8:
+                found = [text for text in strings if pattern.search(text)]
+                assert not found, f"{lang} message {key!r} is spelled in rules.py: {found}"
+
+
+def test_every_registered_game_has_a_narrator_found_by_its_package() -> None:
+    for name in games.names():
+        told = narrator(games.get(name))
+        assert told is not None, name
+        assert told.__module__ == games.package(name) + ".narrate"
