@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 
 from balancer import games
+from balancer.games.daqizi import narrate as dqz_narrate
+from balancer.games.kimekimera import narrate as kk_narrate
+from balancer.games.kimekimera.rules import FIRST_GREY
 from balancer.sim.replay import narrator
 
-NARRATED = ["kimekimera"]
+NARRATED = ["kimekimera", "da-qi-zi"]
 
 
 def _rules_source(name: str) -> str:
@@ -75,3 +78,26 @@ def test_every_registered_game_has_a_narrator_found_by_its_package() -> None:
         told = narrator(games.get(name))
         assert told is not None, name
         assert told.__module__ == games.package(name) + ".narrate"
+
+
+def test_da_qi_zi_payments_are_told_from_who_pays_and_nothing_when_nothing_is_owed() -> None:
+    # Seat 1 captured 5 against a base of 3: it is owed 2 × 2 = 4 by the winner, seat 0.
+    # Seat 2 captured 3: it owes nothing, and no line says so.
+    trace = [("owes", 1, 0, -4, 5, 2), ("owes", 2, 0, 0, 3, 2), ("owes", 3, 0, 6, 0, 2)]
+    assert dqz_narrate.lines(trace) == [
+        "    seat 0 pays seat 1 4 (seat 1 captured 5, ×2)",
+        "    seat 3 pays seat 0 6 (seat 3 captured 0, ×2)",
+    ]
+
+
+def test_kimekimera_tells_why_a_seat_is_skipped() -> None:
+    trace = [
+        ("cant_breed", 0, "robot_unreplaceable", FIRST_GREY, 0),
+        ("cant_breed", 1, "robot", 1, FIRST_GREY),
+        ("cant_breed", 2, "no_free", 2, 3),
+    ]
+    assert kk_narrate.lines(trace) == [
+        "  seat 0 can't breed (grey+r1 is a robot, and the deck can't replace it)",
+        "  seat 1 can't breed (r2+grey is a robot)",
+        "  seat 2 can't breed (no free chimera)",
+    ]
