@@ -11,11 +11,13 @@ import pytest
 
 from balancer import games
 from balancer.games.daqizi import narrate as dqz_narrate
+from balancer.games.fdc import narrate as fdc_narrate
+from balancer.games.fdc import rules as fdc_rules
 from balancer.games.kimekimera import narrate as kk_narrate
 from balancer.games.kimekimera.rules import FIRST_GREY
-from balancer.sim.replay import narrator
+from balancer.sim.replay import narrator, visible
 
-NARRATED = ["kimekimera", "da-qi-zi"]
+NARRATED = games.names()
 
 
 def _rules_source(name: str) -> str:
@@ -100,4 +102,26 @@ def test_kimekimera_tells_why_a_seat_is_skipped() -> None:
         "  seat 0 can't breed (grey+r1 is a robot, and the deck can't replace it)",
         "  seat 1 can't breed (r2+grey is a robot)",
         "  seat 2 can't breed (no free chimera)",
+    ]
+
+
+def test_fish_dash_cash_keeps_a_hand_and_a_drawn_card_for_their_owner() -> None:
+    rules = {"deck": fdc_rules.DEFAULT_DECK}
+    red_fish_3 = fdc_rules.parse("red fish 3", rules)
+    blue_cash_8 = fdc_rules.parse("blue cash 8", rules)
+    trace = [("trick", 4, 1, ((red_fish_3,), ())), ("draws", 1, blue_cash_8)]
+    told = fdc_narrate.lines(trace, rules)
+    assert told == [
+        "Trick 4: seat 1 leads",
+        (0, "  seat 0's hand: red fish 3"),
+        (1, "  seat 1's hand: (empty)"),
+        "  seat 1 draws a card",
+        (1, "  seat 1 draws blue cash 8"),
+    ]
+    assert [visible(line, 0) for line in told] == [
+        "Trick 4: seat 1 leads",
+        "  seat 0's hand: red fish 3",
+        None,
+        "  seat 1 draws a card",
+        None,
     ]
