@@ -41,7 +41,7 @@ def _strings_in_code(tree: ast.Module) -> list[str]:
         if isinstance(node, ast.JoinedStr):
             skip.update(id(part) for part in node.values)
             out.append(
-                "".join(p.value if isinstance(p, ast.Constant) else "{}" for p in node.values)
+                "".join(str(p.value) if isinstance(p, ast.Constant) else "{}" for p in node.values)
             )
         elif (
             isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip

@@ -548,6 +548,7 @@ class State:
             self._trace_trick_start()
 
     def _trace_trick_start(self) -> None:
+        assert self._trace is not None  # called only with the trace on
         hands = tuple(tuple(hand) for hand in self.hands)
         self._trace.append(("trick", self.tricks + 1, self.leader, hands))
 
