@@ -208,7 +208,7 @@ class _Toy:
 
     def __init__(self, rules: Mapping[str, Any], players: int, rng: Stream) -> None:
         self.flaw = rules["flaw"]
-        self.log: list[Any] | None = None
+        self.trace: list[Any] | None = None
         cards = list(range(6))
         rng.shuffle(cards)
         self.hands = [cards[0:2], cards[2:4]]

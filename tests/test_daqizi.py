@@ -11,6 +11,7 @@ from balancer.bots.api import RandomBot
 from balancer.errors import InvariantError
 from balancer.games.api import win_shares
 from balancer.games.daqizi import combos as dc
+from balancer.games.daqizi import narrate
 from balancer.games.daqizi import rules as daqizi
 from balancer.games.daqizi.bots import BOTS, Heuristic
 from balancer.rng import Stream
@@ -415,10 +416,11 @@ def test_clone_is_independent() -> None:
     assert copy.turn == 1
 
 
-def test_log_is_a_readable_replay() -> None:
-    log: list[str] = []
+def test_trace_tells_a_readable_replay() -> None:
+    trace: list[tuple] = []
     seats = [Seat("random", RandomBot()) for _ in range(4)]
-    play_game(daqizi.SPEC, DEFAULTS, seats, 3, 0, log=log)
+    play_game(daqizi.SPEC, DEFAULTS, seats, 3, 0, trace=trace)
+    log = narrate.lines(trace)
     assert log[0].startswith("Deal 1: seat 0 deals")
     assert any("leads" in line for line in log) and any("pays" in line for line in log)
     assert log[-1].startswith("Game over")

@@ -21,6 +21,7 @@ from balancer.bots.api import RandomBot
 from balancer.config import variant
 from balancer.errors import InvariantError
 from balancer.games.api import win_shares
+from balancer.games.kimekimera import narrate
 from balancer.games.kimekimera import rules as kk
 from balancer.games.kimekimera.bots import BOTS
 from balancer.games.kimekimera.rules import KEEP, State
@@ -446,7 +447,7 @@ def test_a_bred_robot_is_replaced_in_turn_order_with_the_other_breedings(when: s
         deck=deck,
         rng=Picks(2, 0, 0, 0),
     )
-    state.log = []
+    state.trace = []
     seen = []
     while not state.is_terminal():
         seat, legal = state.current_player(), state.legal_actions()
@@ -464,7 +465,9 @@ def test_a_bred_robot_is_replaced_in_turn_order_with_the_other_breedings(when: s
         assert list(pair(state, 0)) == cs("g10", "g11")
         assert list(slot(state, 0)) == cs("g8", "g9")
         assert record.scores == (0.0 + 1.0, 2.0 + 0.0)
-        assert "  seat 0's robot y3+grey is replaced by g10+g11" in state.log
+        assert ("robot_replaced", 0, c("y3"), GREY[0], c("g10"), c("g11")) in state.trace
+        told = narrate.lines(state.trace)
+        assert "  seat 0's robot y3+grey is replaced by g10+g11" in told
     else:
         # After round 1's scoring the robot is replaced by g6+g7, then theme 2 is
         # g8+g9 (17, green+green). Round 2: seat 1 keeps (refill g10+g11), seat 0
@@ -857,16 +860,18 @@ def test_check_invariants_catches_a_lost_or_doubled_card() -> None:
         state.check_invariants()
 
 
-def test_the_log_tells_the_game() -> None:
-    log: list[str] = []
+def test_the_trace_tells_the_game() -> None:
+    trace: list[tuple] = []
     seats = [Seat("expected", BOTS["expected"].factory()) for _ in range(2)]
-    record = play_game(kk.SPEC, DEFAULTS, seats, 7, 0, log=log)
+    record = play_game(kk.SPEC, DEFAULTS, seats, 7, 0, trace=trace)
+    log = narrate.lines(trace)
+    assert all(isinstance(line, str) for line in log)  # every chimera is face up
     text = "\n".join(log)
     assert log[0].startswith("Deal: my chimeras seat 0:")
     assert "Round 1: theme" in text and "Round 5: theme" in text
     assert " breeds " in text and "refilled" in text
     assert log[-1] == f"Game over after 5 rounds: totals {[int(s) for s in record.scores]}"
-    # Without a log the same game goes the same way.
+    # Without a trace the same game goes the same way.
     assert play_game(kk.SPEC, DEFAULTS, seats, 7, 0) == record
 
 

@@ -44,7 +44,8 @@ class GameRecord:
 
 
 class GameState(Protocol):
-    log: list[Any] | None
+    # None, or a list the state appends event tuples to (read by <game>.narrate).
+    trace: list[Any] | None
 
     def current_player(self) -> int: ...
     # Actions are each game's own encoding (ints for the three games): Any,

@@ -63,23 +63,25 @@ def play_game(
     index: int,
     *,
     check: bool = False,
-    log: list[Any] | None = None,
+    trace: list[Any] | None = None,
 ) -> GameRecord:
     """Play game `index` of a run to the end and return its record.
 
     Every bot action is checked against the legal actions; a bot that raises,
     answers illegally or runs past its time limit raises `GameFault` naming
-    the game, seed, seat and bot, so the game can be replayed alone.
+    the game, seed, seat and bot, so the game can be replayed alone. A `trace`
+    list is handed to the state, which records what happens in it as events
+    for the play-by-play (the game's narrate.py tells them); None keeps none.
     """
     if all(s.time_limit is None for s in seats):
-        return _play(spec, rules, seats, seed, index, check, log, alarm=False)
+        return _play(spec, rules, seats, seed, index, check, trace, alarm=False)
     # The alarm handler is installed once per game, not once per move.
     try:
         previous = signal.signal(signal.SIGALRM, _on_alarm)
     except ValueError:  # not the main thread: moves are timed after the fact
-        return _play(spec, rules, seats, seed, index, check, log, alarm=False)
+        return _play(spec, rules, seats, seed, index, check, trace, alarm=False)
     try:
-        return _play(spec, rules, seats, seed, index, check, log, alarm=True)
+        return _play(spec, rules, seats, seed, index, check, trace, alarm=True)
     finally:
         signal.signal(signal.SIGALRM, previous)
 
@@ -91,12 +93,12 @@ def _play(
     seed: int,
     index: int,
     check: bool,
-    log: list[Any] | None,
+    trace: list[Any] | None,
     alarm: bool,
 ) -> GameRecord:
     state = spec.new_state(rules, len(seats), derive_rng(seed, index, CHANCE))
-    if log is not None:
-        state.log = log
+    if trace is not None:
+        state.trace = trace
     # One stream per seat's bot, apart from the game's chance: one seat's
     # choices never shift another seat's draws.
     bot_rngs = [derive_rng(seed, index, bot_stream(seat)) for seat in range(len(seats))]

@@ -1,20 +1,30 @@
 """A readable play-by-play of one game of a run, exactly as the run played it.
 
 The game is played again from (seed, index) with the same seating, with the
-state's log switched on. Log entries are plain strings (seen by everyone) or
-(seat, text) pairs (seen by that seat only, e.g. a hand or a face-down
-discard); `--seat S` keeps what seat S could see.
+state's trace switched on: the rules record what happens as event tuples, and
+the game's own narrator, `<game package>.narrate` (found by that name, so a
+new game brings its own and no line changes here), tells them as lines. A
+line is a plain string (seen by everyone) or a (seat, text) pair (seen by that
+seat only, e.g. a hand or a face-down discard); `--seat S` keeps what seat S
+could see. A game without a narrate module is replayed without a play-by-play.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from balancer import games
 from balancer.config.variant import Variant
 from balancer.errors import GameFault
-from balancer.games.api import GameRecord, win_shares
+from balancer.games.api import GameRecord, GameSpec, win_shares
 from balancer.sim.play import play_game
 from balancer.sim.runner import DEFAULT_PLUGIN_MOVE_LIMIT, build_seats
 
 LogEntry = str | tuple[int, str]
+# narrate.lines(trace, rules) -> the play-by-play
+Narrator = Callable[[Sequence[tuple[Any, ...]], Mapping[str, Any]], list[LogEntry]]
 
 
 class ReplayFault(Exception):
@@ -26,21 +36,41 @@ class ReplayFault(Exception):
         self.fault = fault
 
 
+def narrator(spec: GameSpec) -> Narrator | None:
+    """The game's `narrate.lines`, or None when its package has no narrate module."""
+    name = games.package(spec.name) + ".narrate"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name != name:
+            raise  # the narrator is there but imports something missing: a bug to show
+        return None
+    told: Narrator = module.lines
+    return told
+
+
 def replay_game(
     variant: Variant, index: int, move_time_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT
 ) -> tuple[list[LogEntry], GameRecord | GameFault]:
-    """The game's log, and its record, or the bot's fault that ended it (the log up to it).
+    """The game's play-by-play, and its record, or the bot's fault that ended it (the
+    play-by-play up to it).
 
     `move_time_limit` is the run's, so a plugin that ran out of time does so again.
     """
-    log: list[LogEntry] = []
+    spec, seed = variant.spec, variant.seed
+    narrate = narrator(spec)
+    trace: list[Any] | None = [] if narrate is not None else None
     try:
         slots = build_seats(variant, move_time_limit, index)
         seated = variant.seated(slots, index)
-        spec, seed = variant.spec, variant.seed
-        return log, play_game(spec, variant.rules, seated, seed, index, check=True, log=log)
+        outcome: GameRecord | GameFault = play_game(
+            spec, variant.rules, seated, seed, index, check=True, trace=trace
+        )
     except GameFault as fault:
-        return log, fault
+        outcome = fault
+    if narrate is None or trace is None:
+        return [], outcome
+    return narrate(trace, variant.rules), outcome
 
 
 def visible(entry: LogEntry, seat: int | None) -> str | None:

@@ -222,7 +222,7 @@ class State:
         "tricks",
         "events",
         "over",
-        "log",
+        "trace",
     )
 
     def __init__(self, rules: Mapping[str, Any], players: int, rng: Stream) -> None:
@@ -233,7 +233,8 @@ class State:
         self.mixed = bool(rules["mixed_suit_combos"])
         self.may_discard = bool(rules["may_discard_when_able"])
         self.last_rule = bool(rules["no_capture_last_single_rule"])
-        self.log: list[str] | None = None
+        # What happened, as event tuples for the play-by-play (narrate.py); None: not kept.
+        self.trace: list[tuple[Any, ...]] | None = None
         self.chips = [rules["starting_chips"]] * PLAYERS
         self.events: dict[str, float] = dict.fromkeys(EVENTS, 0)
         self.deal = 0
@@ -269,21 +270,25 @@ class State:
         if self.over:
             raise ValueError("the game is over")
         seat = self.to_act
-        log = self.log
+        trace = self.trace
         if not self._allowed(seat, action):
             raise ValueError(f"seat {seat} can't play move {action}: {dc.describe_move(action)}")
         if self.turn == 0:
-            if log is not None and self.tricks == 0:
-                self._log_deal_start()
+            if trace is not None and self.tricks == 0:
+                # Recorded at the deal's first move: the first deal is dealt
+                # before the engine attaches the trace.
+                hands = tuple(tuple(hand) for hand in self.hands)
+                trace.append(
+                    ("deal", self.deal, self.dealer, self.multiplier, tuple(self.chips), hands)
+                )
             size = dc.MOVE_SIZE[action]
             self.led_size = size
             self.last_trick = size == self.hand_left
             self.best = action
             self.best_seat = seat
             self.events[LEAD_EVENT[dc.COMBO_FORM[action]]] += 1
-            if log is not None:
-                move = dc.describe_move(action)
-                log.append(f"  trick {self.tricks + 1}: seat {seat} leads {move}")
+            if trace is not None:
+                trace.append(("leads", self.tricks + 1, seat, action))
         elif action >= dc.DISCARD_BASE:
             # A single's kind orders like its strength (rank, then red).
             if (
@@ -291,15 +296,15 @@ class State:
                 and dc.MOVE_KINDS[action][0] > dc.MOVE_KINDS[self.best][0]
             ):
                 self.events["last_trick_rule"] += 1
-                if log is not None:
-                    log.append(f"    (last-trick rule: seat {seat} has captured nothing)")
-            if log is not None:
-                log.append(f"    seat {seat} discards face down {dc.describe_cards(action)}")
+                if trace is not None:
+                    trace.append(("last_trick_rule", seat))
+            if trace is not None:
+                trace.append(("discards", seat, action))
         else:
             self.best = action
             self.best_seat = seat
-            if log is not None:
-                log.append(f"    seat {seat} beats with {dc.describe_move(action)}")
+            if trace is not None:
+                trace.append(("beats", seat, action))
         hand = self.hands[seat]
         in_trick = self.in_trick
         kinds = dc.MOVE_KINDS[action]
@@ -418,7 +423,7 @@ class State:
         other.sizes = list(self.sizes)
         other.public = list(self.public)
         other.events = dict(self.events)
-        other.log = None
+        other.trace = None
         return other
 
     # -- a deal -------------------------------------------------------------
@@ -490,8 +495,8 @@ class State:
         self.tricks += 1
         self.events["tricks"] += 1
         self.hand_left -= self.led_size
-        if self.log is not None:
-            self.log.append(f"    seat {winner} wins the trick, capturing {dc.describe_move(best)}")
+        if self.trace is not None:
+            self.trace.append(("wins_trick", winner, best))
         if self.hand_left:
             self._start_trick(winner)
         else:
@@ -500,13 +505,13 @@ class State:
     def _end_deal(self, winner: int) -> None:
         rules = self.rules
         events = self.events
-        log = self.log
+        trace = self.trace
         base = rules["base_payment"]
         penalty = rules["zero_capture_penalty"]
         multiplier = self.multiplier
         chips = self.chips
-        if log is not None:
-            log.append(f"  seat {winner} takes the last trick and wins deal {self.deal}")
+        if trace is not None:
+            trace.append(("wins_deal", winner, self.deal))
         for seat in range(PLAYERS):
             got = self.n_captured[seat]
             if not got:
@@ -516,42 +521,24 @@ class State:
             owed = (base - got + (penalty if got == 0 else 0)) * multiplier
             chips[seat] -= owed
             chips[winner] += owed
-            if log is not None and owed:
-                payer, payee, amount = (seat, winner, owed) if owed > 0 else (winner, seat, -owed)
-                log.append(
-                    f"    seat {payer} pays seat {payee} {amount} "
-                    f"(seat {seat} captured {got}, ×{multiplier})"
-                )
+            if trace is not None:
+                trace.append(("owes", seat, winner, owed, got, multiplier))
         events["deals"] += 1
         if winner == self.dealer:
             events["dealer_wins"] += 1
         self.streak = self.streak + 1 if winner == self.last_winner else 1
         self.last_winner = winner
-        if log is not None:
-            log.append(f"  chips {chips}")
+        if trace is not None:
+            trace.append(("chips", tuple(chips)))
         bust_at = rules["bust_at"]
         busts = sum(1 for c in chips if c <= bust_at)
         if busts or self.deal >= rules["max_deals"]:
             self.over = True
             events["busts"] = busts
-            if log is not None:
-                log.append(f"Game over after {self.deal} deals: chips {chips}")
+            if trace is not None:
+                trace.append(("over", self.deal, tuple(chips)))
             return
         self._new_deal(winner)
-
-    def _log_deal_start(self) -> None:
-        log = self.log
-        assert log is not None
-        log.append(
-            f"Deal {self.deal}: seat {self.dealer} deals, ×{self.multiplier}, chips {self.chips}"
-        )
-        for seat in range(PLAYERS):
-            cards = ", ".join(
-                dc.describe_kind(k)
-                for k in range(dc.N_KINDS - 1, -1, -1)
-                for _ in range(self.hands[seat][k])
-            )
-            log.append(f"  seat {seat}: {cards}")
 
 
 def new_state(rules: Mapping[str, Any], players: int, rng: Stream) -> State:

@@ -337,14 +337,14 @@ class State:
         "tricks",
         "events",
         "sole_leader",
-        "_log",
+        "_trace",
     )
 
     def __init__(self, rules: Mapping[str, Any], players: int, rng: Stream) -> None:
         self.rules = rules
         self.deck, self.money_of = _tables(rules)
         self.players = players
-        self._log: list[Any] | None = None
+        self._trace: list[tuple[Any, ...]] | None = None
         cards = list(range(self.deck.size))
         rng.shuffle(cards)
         size = rules["hand_size"]
@@ -405,16 +405,16 @@ class State:
         return state
 
     @property
-    def log(self) -> list[Any] | None:
-        """The play-by-play: str lines for everyone, (seat, str) for one seat's eyes."""
-        return self._log
+    def trace(self) -> list[tuple[Any, ...]] | None:
+        """What happened, as event tuples for the play-by-play (narrate.py); None: not kept."""
+        return self._trace
 
-    @log.setter
-    def log(self, value: list[Any] | None) -> None:
-        # The engine attaches the log after the first trick has begun: say how it began.
-        self._log = value
+    @trace.setter
+    def trace(self, value: list[tuple[Any, ...]] | None) -> None:
+        # The engine attaches the trace after the first trick has begun: record how it began.
+        self._trace = value
         if value is not None and self.phase == PLAY and self.tricks == 0 and not self.plays:
-            self._log_trick_start()
+            self._trace_trick_start()
 
     # -- the contract -------------------------------------------------------
 
@@ -510,7 +510,7 @@ class State:
         other.protected = list(self.protected)
         other.played_fish = set(self.played_fish)
         other.events = dict(self.events)
-        other._log = None
+        other._trace = None
         return other
 
     # -- scoring ----------------------------------------------------------
@@ -530,8 +530,8 @@ class State:
         players = self.players
         if not any(hands):
             self.phase = OVER
-            if self._log is not None:
-                self._log.append(f"Game over after {self.tricks} tricks: scores {self.scores()}")
+            if self._trace is not None:
+                self._trace.append(("over", self.tricks, tuple(self.scores())))
             return
         while not hands[leader]:
             leader = (leader + 1) % players
@@ -544,16 +544,13 @@ class State:
         self.turn = 0
         self.plays = []
         self.phase = PLAY
-        if self._log is not None:
-            self._log_trick_start()
+        if self._trace is not None:
+            self._trace_trick_start()
 
-    def _log_trick_start(self) -> None:
-        log = self._log
-        assert log is not None
-        log.append(f"Trick {self.tricks + 1}: seat {self.leader} leads")
-        for seat, hand in enumerate(self.hands):
-            cards = ", ".join(self.deck.describe(c) for c in hand) or "(empty)"
-            log.append((seat, f"  seat {seat}'s hand: {cards}"))
+    def _trace_trick_start(self) -> None:
+        assert self._trace is not None  # called only with the trace on
+        hands = tuple(tuple(hand) for hand in self.hands)
+        self._trace.append(("trick", self.tricks + 1, self.leader, hands))
 
     def _cancel_and_order(self) -> None:
         """Steps 2-4: discard cancelled cards and queue the survivors in resolution order."""
@@ -567,13 +564,8 @@ class State:
         self.resolve_at = 0
         self.played_fish = {card for _, card in self.plays if deck.role[card] == FISH}
         self.next_leader = survivors[0][0] if survivors else -1
-        if self._log is not None:
-            played = ", ".join(f"seat {s}: {deck.describe(c)}" for s, c in self.plays)
-            self._log.append(f"  played {played}")
-            if neko:
-                self._log.append("  猫に小判! the lead card is discarded")
-            if cancelled:
-                self._log.append(f"  cancelled: {', '.join(deck.describe(c) for c in cancelled)}")
+        if self._trace is not None:
+            self._trace.append(("played", tuple(self.plays), neko, tuple(cancelled)))
 
     def _resolve(self) -> None:
         """Resolve queued cards until a dash needs a choice or the trick ends."""
@@ -584,8 +576,8 @@ class State:
             kind = role[card]
             if kind == FISH:
                 self.territory[seat].append(card)
-                if self._log is not None:
-                    self._log.append(f"  seat {seat}'s fish {self.deck.describe(card)} lands")
+                if self._trace is not None:
+                    self._trace.append(("lands", seat, card))
             elif kind == CASH:
                 self._cash(seat)
                 self.discard.append(card)
@@ -613,17 +605,16 @@ class State:
         if action == PROTECT:
             self.protected[seat] = True
             self.events["protects"] += 1
-            if self._log is not None:
-                self._log.append(f"  seat {seat} dashes and protects")
+            if self._trace is not None:
+                self._trace.append(("protects", seat))
             return
         for victim, fish in enumerate(self.territory):
             if action in fish:
                 fish.remove(action)
                 self.territory[seat].append(action)
                 self.events["steals"] += 1
-                if self._log is not None:
-                    desc = self.deck.describe(action)
-                    self._log.append(f"  seat {seat} dashes and steals {desc} from seat {victim}")
+                if self._trace is not None:
+                    self._trace.append(("steals", seat, action, victim))
                 return
         raise ValueError(f"no territory holds fish {action}")
 
@@ -631,8 +622,8 @@ class State:
         fish = self.territory[seat]
         self.events["cash_events"] += 1
         self.events["fish_cashed"] += len(fish)
-        if self._log is not None:
-            self._log.append(f"  seat {seat} cashes {len(fish)} fish")
+        if self._trace is not None:
+            self._trace.append(("cashes", seat, len(fish)))
         self.cashed[seat].extend(fish)
         fish.clear()
 
@@ -655,15 +646,12 @@ class State:
             if not pile:
                 break
             hands[(leader + k) % players].append(pile.pop())
-            if self._log is not None:
+            if self._trace is not None:
                 seat = (leader + k) % players
-                self._log.append(f"  seat {seat} draws a card")
-                self._log.append(
-                    (seat, f"  seat {seat} draws {self.deck.describe(hands[seat][-1])}")
-                )
-        if self._log is not None:
-            money = [self.money(s) for s in range(players)]
-            self._log.append(f"  money {money}; next leader seat {leader}")
+                self._trace.append(("draws", seat, hands[seat][-1]))
+        if self._trace is not None:
+            money = tuple(self.money(s) for s in range(players))
+            self._trace.append(("money", money, leader))
         self._start_trick(leader)
 
     def _count_lead_change(self) -> None:

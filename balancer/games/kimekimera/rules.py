@@ -50,7 +50,7 @@ Points RULES.md leaves open, settled here:
   the only legal action, so the engine plays it without asking the bot (and
   without a bot draw), and the play-by-play shows it where it happens. It is
   a move rather than a silent step of the turn loop so that a state is never
-  left half way through a turn's chance draws, and a log attached after the
+  left half way through a turn's chance draws, and a trace attached after the
   deal still sees the robot that was dealt. When the robot can't be replaced
   (`reshuffle_discards: false` and fewer than 2 cards in the deck) there is
   no move: its owner is skipped, as one with no free chimera is.
@@ -429,7 +429,7 @@ class State:
         "seat",
         "events",
         "fresh",
-        "_log",
+        "_trace",
     )
 
     def __init__(
@@ -455,7 +455,7 @@ class State:
         bonus = _check_colour_bonus(rules["colour_bonus"])
         self.bonus = (0, bonus[1], bonus[2])
         self.n_free = rules["free_chimeras"]
-        self._log: list[str] | None = None
+        self._trace: list[tuple[Any, ...]] | None = None
         self.discard: list[int] = []
         self.totals = [0] * players
         self.round = 0
@@ -532,16 +532,17 @@ class State:
     # -- the contract -------------------------------------------------------
 
     @property
-    def log(self) -> list[str] | None:
-        return self._log
+    def trace(self) -> list[tuple[Any, ...]] | None:
+        """What happened, as event tuples for the play-by-play (narrate.py); None: not kept."""
+        return self._trace
 
-    @log.setter
-    def log(self, lines: list[str] | None) -> None:
-        # The engine attaches the log after construction, so the deal (and any
-        # round that needed no decision) is described from the state as it is.
-        self._log = lines
-        if lines is not None and self.fresh:
-            self._describe_start(lines)
+    @trace.setter
+    def trace(self, events: list[tuple[Any, ...]] | None) -> None:
+        # The engine attaches the trace after construction, so the deal (and any
+        # round that needed no decision) is recorded from the state as it is.
+        self._trace = events
+        if events is not None and self.fresh:
+            self._trace_start(events)
 
     def current_player(self) -> int:
         return self.seat
@@ -572,8 +573,8 @@ class State:
         elif action == KEEP:
             if not self.optional:
                 raise ValueError("breeding is not optional: keeping is not a move")
-            if self._log is not None:
-                self._log.append(f"  seat {seat} keeps {self._pair(self.mine, seat)}")
+            if self._trace is not None:
+                self._trace.append(("keeps", seat, self.mine[2 * seat], self.mine[2 * seat + 1]))
         else:
             if not 0 <= action < self.n_free or self.free[2 * action] < 0:
                 raise ValueError(f"free chimera slot {action!r} holds no chimera")
@@ -648,7 +649,7 @@ class State:
         other.mine = list(self.mine)
         other.totals = list(self.totals)
         other.events = dict(self.events)
-        other._log = None
+        other._trace = None
         return other
 
     # -- drawing ----------------------------------------------------------
@@ -664,8 +665,8 @@ class State:
             discard.clear()
             self.rng.shuffle(deck)
             self.events["reshuffles"] += 1
-            if self._log is not None:
-                self._log.append(f"  the discard is shuffled into a new deck of {len(deck)}")
+            if self._trace is not None:
+                self._trace.append(("reshuffled", len(deck)))
         return deck.pop()
 
     def _draw_pair(self) -> tuple[int, int] | None:
@@ -693,8 +694,8 @@ class State:
                 return True
             self.discard.append(a)
             self.discard.append(b)
-            if self._log is not None:
-                self._log.append(f"  theme {describe_pair(a, b)} holds grey: discarded, redrawn")
+            if self._trace is not None:
+                self._trace.append(("grey_theme", a, b))
 
     # -- a round ----------------------------------------------------------
 
@@ -719,11 +720,8 @@ class State:
         pair = self._draw_pair()
         assert pair is not None
         mine[2 * seat], mine[2 * seat + 1] = pair
-        if self._log is not None:
-            self._log.append(
-                f"  seat {seat}'s robot {describe_pair(a, b)} is replaced by {describe_pair(*pair)}"
-                + (" (a robot)" if max(pair) >= FIRST_GREY else "")
-            )
+        if self._trace is not None:
+            self._trace.append(("robot_replaced", seat, a, b, *pair))
 
     def _advance(self) -> None:
         """Move on to the next seat with a decision, scoring rounds as they end."""
@@ -738,16 +736,16 @@ class State:
                 elif self.filled > 0:
                     self.seat = seat
                     return
-                if self._log is not None:
-                    self._log.append(f"  seat {seat} can't breed ({self._why_not(seat)})")
+                if self._trace is not None:
+                    self._trace.append(self._cant_breed(seat))
                 self.turn += 1
             self._score_round()
             self.round += 1
             if self.round < self.rounds:
                 self._next_round()
         self.seat = -1
-        if self._log is not None:
-            self._log.append(f"Game over after {self.round} rounds: totals {self.totals}")
+        if self._trace is not None:
+            self._trace.append(("over", self.round, tuple(self.totals)))
 
     def _breed(self, seat: int, slot: int) -> None:
         mine, free = self.mine, self.free
@@ -760,18 +758,14 @@ class State:
         mine[2 * seat + 1] = b
         if a >= FIRST_GREY or b >= FIRST_GREY:
             self.events["robots_made"] += 1
-        log = self._log
-        if log is not None:
-            log.append(
-                f"  seat {seat} breeds {describe_pair(cards[0], cards[1])} with free chimera "
-                f"{slot} ({describe_pair(cards[2], cards[3])}): gets {describe_pair(a, b)}"
-                + (" (a robot)" if a >= FIRST_GREY or b >= FIRST_GREY else "")
-            )
+        trace = self._trace
+        if trace is not None:
+            trace.append(("breeds", seat, slot, *cards, a, b))
         if self.leftover_free:
             free[2 * slot] = cards[k]
             free[2 * slot + 1] = cards[m]
-            if log is not None:
-                log.append(f"  {describe_pair(cards[k], cards[m])} is free chimera {slot} now")
+            if trace is not None:
+                trace.append(("leftover_free", slot, cards[k], cards[m]))
             return
         # The leftovers reach the discard before the refill (RULES.md §6), so a
         # reshuffle this refill triggers takes them in.
@@ -781,12 +775,12 @@ class State:
         if pair is None:
             free[2 * slot] = free[2 * slot + 1] = -1
             self.filled -= 1
-            if log is not None:
-                log.append(f"  free chimera {slot} stays empty: the deck is empty")
+            if trace is not None:
+                trace.append(("slot_empty", slot))
         else:
             free[2 * slot], free[2 * slot + 1] = pair
-            if log is not None:
-                log.append(f"  free chimera {slot} refilled: {describe_pair(*pair)}")
+            if trace is not None:
+                trace.append(("refilled", slot, *pair))
 
     def _score_round(self) -> None:
         t0, t1 = self.theme
@@ -795,7 +789,7 @@ class State:
         mine, totals, events = self.mine, self.totals, self.events
         bonus, floor = self.bonus, self.floor
         matches_of = MATCHES[self.grey_blocks]
-        log = self._log
+        trace = self._trace
         for seat in range(self.players):
             a, b = mine[2 * seat], mine[2 * seat + 1]
             k = a * DECK_SIZE + b
@@ -812,24 +806,21 @@ class State:
                 events["colour_bonus_1"] += 1
             elif matches == 2:
                 events["colour_bonus_2"] += 1
-            if log is not None:
-                log.append(
-                    f"  seat {seat}: {describe_pair(a, b)} error {error}, {matches} colour "
-                    f"match{'es' * (matches != 1)}: {score:+d} (total {totals[seat]})"
-                )
+            if trace is not None:
+                trace.append(("scored", seat, a, b, error, matches, score, totals[seat]))
 
     def _next_round(self) -> None:
         """After scoring: (after_scoring only) robots replaced in seat order, then a new
         theme; rotate the lead."""
         discard = self.discard
-        log = self._log
+        trace = self._trace
         for seat in range(self.players):
             if self.replace_at_turn or not self._is_robot(seat):
                 continue
             if self._can_replace():
                 self._replace_robot(seat)
-            elif log is not None:
-                log.append(f"  seat {seat}'s robot stays: the deck is empty")
+            elif trace is not None:
+                trace.append(("robot_stays", seat))
         old0, old1 = self.theme
         if self.reshuffle:
             # Discarded first, so a reshuffle for the new theme takes the old one in.
@@ -840,60 +831,37 @@ class State:
         elif self._turn_up_theme():
             discard.append(old0)
             discard.append(old1)
-        elif log is not None:
-            log.append("  no new theme can be drawn: the theme stays")
+        elif trace is not None:
+            trace.append(("theme_stays",))
         self.turn = 0
         if self.rotate:
             self.first = (self.first0 + self.round) % self.players
-        if log is not None:
-            self._log_round_start()
+        if trace is not None:
+            trace.append(self._round_started())
 
-    # -- the play-by-play ---------------------------------------------------
+    # -- the trace (narrated by narrate.py) -------------------------------
 
-    def _pair(self, cards: list[int], index: int) -> str:
-        return describe_pair(cards[2 * index], cards[2 * index + 1])
-
-    def _why_not(self, seat: int) -> str:
+    def _cant_breed(self, seat: int) -> tuple[Any, ...]:
+        """A seat skipped: why (a robot the deck can't replace, a robot, no free chimera)."""
         if self._is_robot(seat):
-            if self.replace_at_turn:
-                return f"{self._pair(self.mine, seat)} is a robot, and the deck can't replace it"
-            return f"{self._pair(self.mine, seat)} is a robot"
-        return "no free chimera"
-
-    def _log_round_start(self) -> None:
-        assert self._log is not None
-        t0, t1 = self.theme
-        free = ", ".join(
-            f"{slot}: {self._pair(self.free, slot)}" if self.free[2 * slot] >= 0 else f"{slot}: -"
-            for slot in range(self.n_free)
-        )
-        total = NUMBER[t0] + NUMBER[t1]
-        self._log.append(
-            f"Round {self.round + 1}: theme {describe_pair(t0, t1)} (sum {total}),"
-            f" seat {self.first} first; free chimeras {free}"
-        )
-
-    def _describe_start(self, lines: list[str]) -> None:
-        chimeras = ", ".join(f"seat {s}: {self._pair(self.mine, s)}" for s in range(self.players))
-        if self.round == 0:
-            lines.append(f"Deal: my chimeras {chimeras}")
-            # After a deal the discard holds only the grey themes redrawn (at most 2).
-            pairs = [self.discard[k : k + 2] for k in range(0, len(self.discard), 2)]
-            if len(pairs) <= 2 and all(max(pair) >= FIRST_GREY for pair in pairs):
-                for a, b in pairs:
-                    lines.append(f"  theme {describe_pair(a, b)} holds grey: discarded, redrawn")
+            why = "robot_unreplaceable" if self.replace_at_turn else "robot"
         else:
-            lines.append(
-                f"{self.round} round(s) passed with no decision to make: totals {self.totals}; "
-                f"my chimeras {chimeras}"
-            )
+            why = "no_free"
+        return ("cant_breed", seat, why, self.mine[2 * seat], self.mine[2 * seat + 1])
+
+    def _round_started(self) -> tuple[Any, ...]:
+        return ("round", self.round + 1, *self.theme, self.first, tuple(self.free))
+
+    def _trace_start(self, trace: list[tuple[Any, ...]]) -> None:
+        """The game as it stands when the trace is attached: the deal, or the rounds passed."""
+        mine, discard, totals = tuple(self.mine), tuple(self.discard), tuple(self.totals)
+        trace.append(("start", self.round, mine, discard, totals))
         if self.round < self.rounds:
-            self._log_round_start()
+            trace.append(self._round_started())
             for k in range(self.turn):
-                seat = (self.first + k) % self.players
-                lines.append(f"  seat {seat} can't breed ({self._why_not(seat)})")
+                trace.append(self._cant_breed((self.first + k) % self.players))
         else:
-            lines.append(f"Game over after {self.round} rounds: totals {self.totals}")
+            trace.append(("over", self.round, tuple(self.totals)))
 
 
 def new_state(rules: Mapping[str, Any], players: int, rng: Stream) -> State:

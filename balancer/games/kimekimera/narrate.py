@@ -1,0 +1,144 @@
+"""Kimekimera's play-by-play: the rules' trace (event tuples) told as lines of text.
+
+The rules (rules.py) record what happened and say nothing; every word of the
+play-by-play is here, in `MESSAGES` (one table per language), so a narration
+in another language is one more table. Every chimera is face up, so every
+line is for everyone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from balancer.games.kimekimera.rules import FIRST_GREY, NUMBER, describe_pair
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "en": {
+        "sep": ", ",
+        "chimera": "seat {seat}: {pair}",
+        "deal": "Deal: my chimeras {chimeras}",
+        "passed": (
+            "{rounds} round(s) passed with no decision to make: totals {totals}; "
+            "my chimeras {chimeras}"
+        ),
+        "round": (
+            "Round {round}: theme {theme} (sum {total}), seat {first} first; free chimeras {free}"
+        ),
+        "slot": "{slot}: {pair}",
+        "empty_slot": "{slot}: -",
+        "keeps": "  seat {seat} keeps {pair}",
+        "reshuffled": "  the discard is shuffled into a new deck of {size}",
+        "grey_theme": "  theme {pair} holds grey: discarded, redrawn",
+        "robot_replaced": "  seat {seat}'s robot {old} is replaced by {new}{robot}",
+        "a_robot": " (a robot)",
+        "cant_breed": "  seat {seat} can't breed ({why})",
+        "why_robot_unreplaceable": "{pair} is a robot, and the deck can't replace it",
+        "why_robot": "{pair} is a robot",
+        "why_no_free": "no free chimera",
+        "breeds": (
+            "  seat {seat} breeds {mine} with free chimera {slot} ({free}): gets {got}{robot}"
+        ),
+        "leftover_free": "  {pair} is free chimera {slot} now",
+        "slot_empty": "  free chimera {slot} stays empty: the deck is empty",
+        "refilled": "  free chimera {slot} refilled: {pair}",
+        "scored": (
+            "  seat {seat}: {pair} error {error}, {matches} colour {match_word}: "
+            "{score:+d} (total {total})"
+        ),
+        "match": "match",
+        "matches": "matches",
+        "robot_stays": "  seat {seat}'s robot stays: the deck is empty",
+        "theme_stays": "  no new theme can be drawn: the theme stays",
+        "over": "Game over after {rounds} rounds: totals {totals}",
+    }
+}
+
+
+def lines(
+    trace: Sequence[tuple[Any, ...]], rules: Mapping[str, Any] | None = None, lang: str = "en"
+) -> list[str | tuple[int, str]]:
+    """The play-by-play of `trace`, one line per entry (all public in Kimekimera)."""
+    say = MESSAGES[lang]
+    out: list[str | tuple[int, str]] = []
+    for event in trace:
+        out += _told(event, say)
+    return out
+
+
+def _robot(say: Mapping[str, str], a: int, b: int) -> str:
+    return say["a_robot"] if a >= FIRST_GREY or b >= FIRST_GREY else ""
+
+
+def _chimeras(say: Mapping[str, str], mine: Sequence[int]) -> str:
+    return say["sep"].join(
+        say["chimera"].format(seat=s, pair=describe_pair(mine[2 * s], mine[2 * s + 1]))
+        for s in range(len(mine) // 2)
+    )
+
+
+def _told(event: tuple[Any, ...], say: Mapping[str, str]) -> list[str]:
+    match event:
+        case ("start", 0, mine, discard, _):
+            out = [say["deal"].format(chimeras=_chimeras(say, mine))]
+            # After a deal the discard holds only the grey themes redrawn (at most 2).
+            pairs = [discard[k : k + 2] for k in range(0, len(discard), 2)]
+            if len(pairs) <= 2 and all(max(pair) >= FIRST_GREY for pair in pairs):
+                out += [say["grey_theme"].format(pair=describe_pair(a, b)) for a, b in pairs]
+            return out
+        case ("start", rounds, mine, _, totals):
+            chimeras = _chimeras(say, mine)
+            return [say["passed"].format(rounds=rounds, totals=list(totals), chimeras=chimeras)]
+        case ("round", number, t0, t1, first, free):
+            slots = say["sep"].join(
+                say["slot"].format(slot=k, pair=describe_pair(free[2 * k], free[2 * k + 1]))
+                if free[2 * k] >= 0
+                else say["empty_slot"].format(slot=k)
+                for k in range(len(free) // 2)
+            )
+            theme, total = describe_pair(t0, t1), NUMBER[t0] + NUMBER[t1]
+            line = say["round"].format(
+                round=number, theme=theme, total=total, first=first, free=slots
+            )
+            return [line]
+        case ("keeps", seat, a, b):
+            return [say["keeps"].format(seat=seat, pair=describe_pair(a, b))]
+        case ("reshuffled", size):
+            return [say["reshuffled"].format(size=size)]
+        case ("grey_theme", a, b):
+            return [say["grey_theme"].format(pair=describe_pair(a, b))]
+        case ("robot_replaced", seat, a, b, c, d):
+            old, new = describe_pair(a, b), describe_pair(c, d)
+            robot = _robot(say, c, d)
+            return [say["robot_replaced"].format(seat=seat, old=old, new=new, robot=robot)]
+        case ("cant_breed", seat, why, a, b):
+            reason = say[f"why_{why}"].format(pair=describe_pair(a, b))
+            return [say["cant_breed"].format(seat=seat, why=reason)]
+        case ("breeds", seat, slot, m0, m1, f0, f1, a, b):
+            mine, free, got = describe_pair(m0, m1), describe_pair(f0, f1), describe_pair(a, b)
+            line = say["breeds"].format(
+                seat=seat, mine=mine, slot=slot, free=free, got=got, robot=_robot(say, a, b)
+            )
+            return [line]
+        case ("leftover_free", slot, a, b):
+            return [say["leftover_free"].format(slot=slot, pair=describe_pair(a, b))]
+        case ("slot_empty", slot):
+            return [say["slot_empty"].format(slot=slot)]
+        case ("refilled", slot, a, b):
+            return [say["refilled"].format(slot=slot, pair=describe_pair(a, b))]
+        case ("scored", seat, a, b, error, matches, score, total):
+            word = say["match"] if matches == 1 else say["matches"]
+            pair = describe_pair(a, b)
+            return [
+                say["scored"].format(
+                    seat=seat, pair=pair, error=error, matches=matches, match_word=word,
+                    score=score, total=total,
+                )
+            ]  # fmt: skip
+        case ("robot_stays", seat):
+            return [say["robot_stays"].format(seat=seat)]
+        case ("theme_stays",):
+            return [say["theme_stays"]]
+        case ("over", rounds, totals):
+            return [say["over"].format(rounds=rounds, totals=list(totals))]
+    raise ValueError(f"no narration for event {event!r}")

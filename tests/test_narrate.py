@@ -1,0 +1,127 @@
+"""Narration lives beside the rules: the rules record events, narrate.py has the words."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from balancer import games
+from balancer.games.daqizi import narrate as dqz_narrate
+from balancer.games.fdc import narrate as fdc_narrate
+from balancer.games.fdc import rules as fdc_rules
+from balancer.games.kimekimera import narrate as kk_narrate
+from balancer.games.kimekimera.rules import FIRST_GREY
+from balancer.sim.replay import narrator, visible
+
+NARRATED = games.names()
+
+
+def _rules_source(name: str) -> str:
+    module = importlib.import_module(games.package(name) + ".rules")
+    assert module.__file__ is not None
+    return Path(module.__file__).read_text()
+
+
+def _strings_in_code(tree: ast.Module) -> list[str]:
+    """Every string the code spells, an f-string's values as {}; docstrings left out."""
+    skip = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            skip.update(id(part) for part in node.values)
+            out.append(
+                "".join(str(p.value) if isinstance(p, ast.Constant) else "{}" for p in node.values)
+            )
+        elif (
+            isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip
+        ):
+            out.append(node.value)
+    return out
+
+
+def _pattern(template: str) -> tuple[re.Pattern[str], int]:
+    """A template as a pattern (any text for a field), and how many letters it fixes."""
+    pieces = re.split(r"\{[^}]*\}", template.strip())
+    return re.compile(".*".join(re.escape(p) for p in pieces)), sum(len(p) for p in pieces)
+
+
+@pytest.mark.parametrize("name", NARRATED)
+def test_the_rules_build_no_narration(name: str) -> None:
+    source = _rules_source(name)
+    tree = ast.parse(source)
+    assert "_log" not in source
+    assert "log" not in {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    # No message of the narrator's is spelled in the rules' code (docstrings
+    # may tell the rules in the same words): no string of rules.py matches a
+    # template, fields standing for anything.
+    strings = _strings_in_code(tree)
+    messages = importlib.import_module(games.package(name) + ".narrate").MESSAGES
+    for lang, table in messages.items():
+        for key, template in table.items():
+            pattern, letters = _pattern(template)
+            if letters >= 8:
+                found = [text for text in strings if pattern.search(text)]
+                assert not found, f"{lang} message {key!r} is spelled in rules.py: {found}"
+
+
+def test_every_registered_game_has_a_narrator_found_by_its_package() -> None:
+    for name in games.names():
+        told = narrator(games.get(name))
+        assert told is not None, name
+        assert told.__module__ == games.package(name) + ".narrate"
+
+
+def test_da_qi_zi_payments_are_told_from_who_pays_and_nothing_when_nothing_is_owed() -> None:
+    # Seat 1 captured 5 against a base of 3: it is owed 2 × 2 = 4 by the winner, seat 0.
+    # Seat 2 captured 3: it owes nothing, and no line says so.
+    trace = [("owes", 1, 0, -4, 5, 2), ("owes", 2, 0, 0, 3, 2), ("owes", 3, 0, 6, 0, 2)]
+    assert dqz_narrate.lines(trace) == [
+        "    seat 0 pays seat 1 4 (seat 1 captured 5, ×2)",
+        "    seat 3 pays seat 0 6 (seat 3 captured 0, ×2)",
+    ]
+
+
+def test_kimekimera_tells_why_a_seat_is_skipped() -> None:
+    trace = [
+        ("cant_breed", 0, "robot_unreplaceable", FIRST_GREY, 0),
+        ("cant_breed", 1, "robot", 1, FIRST_GREY),
+        ("cant_breed", 2, "no_free", 2, 3),
+    ]
+    assert kk_narrate.lines(trace) == [
+        "  seat 0 can't breed (grey+r1 is a robot, and the deck can't replace it)",
+        "  seat 1 can't breed (r2+grey is a robot)",
+        "  seat 2 can't breed (no free chimera)",
+    ]
+
+
+def test_fish_dash_cash_keeps_a_hand_and_a_drawn_card_for_their_owner() -> None:
+    rules = {"deck": fdc_rules.DEFAULT_DECK}
+    red_fish_3 = fdc_rules.parse("red fish 3", rules)
+    blue_cash_8 = fdc_rules.parse("blue cash 8", rules)
+    trace = [("trick", 4, 1, ((red_fish_3,), ())), ("draws", 1, blue_cash_8)]
+    told = fdc_narrate.lines(trace, rules)
+    assert told == [
+        "Trick 4: seat 1 leads",
+        (0, "  seat 0's hand: red fish 3"),
+        (1, "  seat 1's hand: (empty)"),
+        "  seat 1 draws a card",
+        (1, "  seat 1 draws blue cash 8"),
+    ]
+    assert [visible(line, 0) for line in told] == [
+        "Trick 4: seat 1 leads",
+        "  seat 0's hand: red fish 3",
+        None,
+        "  seat 1 draws a card",
+        None,
+    ]
