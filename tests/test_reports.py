@@ -250,7 +250,7 @@ def test_a_large_rule_change_is_flagged() -> None:
     b = replace(build.build_report(result, build.games_frame(result)), folder=Path("b"))
     table = diff.compare(a, b)
     assert table.paired
-    flagged = {row.figure for row in table.rows if row.significant}
+    flagged = {row.figure for row in table.rows if row.verdict == "changed"}
     assert any("neko_ni_koban" in figure for figure in flagged), flagged
 
 
