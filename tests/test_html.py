@@ -335,3 +335,22 @@ def test_head_to_head_table_when_bots_differ(tmp_path: Path) -> None:
     assert main(["run", "-q", variant, "-n", "20", "-o", str(out)]) == 0
     page = (out / "report.html").read_text()
     assert "Head to head" in page and "expected" in page and "cautious" in page
+
+
+def test_the_page_shows_every_interval(fdc, dqz) -> None:
+    page = report_html.render_html(fdc)
+    num = report_html._num
+    margin, seat = fdc.margin, fdc.seats[0]
+    assert margin is not None and margin.ci95 is not None and seat.score_mean_ci95 is not None
+    assert f"(95% interval {num(margin.ci95.low)} – {num(margin.ci95.high)})" in page
+    low, high = seat.score_mean_ci95
+    assert f"{num(low)} – {num(high)}" in page  # the seat table's "mean's 95% interval"
+    name, event = next(iter(fdc.events.items()))
+    assert event.per_game_ci95 is not None and event.share_of_games_ci95 is not None
+    low, high = event.per_game_ci95
+    assert f"{event.per_game:.3f} (95% interval {low:.3f} – {high:.3f})" in page
+    assert report_html._interval(event.share_of_games_ci95) in page
+    # A value event has a mean's interval and no share of games.
+    assert dqz.events["max_multiplier"].share_of_games_ci95 is None
+    assert dqz.events["max_multiplier"].per_game_ci95 is not None
+    assert "Hotelling" in page  # the seat-advantage test is named

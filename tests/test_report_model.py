@@ -195,3 +195,30 @@ def test_a_new_optional_field_is_read_written_and_checked() -> None:
         _Noted.from_json({"chi2": 1.5, "note": 3}, "adv", "f")
     with pytest.raises(UserError, match="f: adv.chi2: missing"):
         _Noted.from_json({"note": "x"}, "adv", "f")
+
+
+def test_seat_advantage_nulls_are_written_and_read_back() -> None:
+    """A confounded run's null p-value is in the file; an old chi-square file keeps its keys."""
+    document = _document()
+    untested = {
+        "test": "Hotelling T² on seat shares (per-game covariance)",
+        "statistic": None,
+        "df": None,
+        "p_value": None,
+        "note": "seats hold different bots",
+    }
+    document["seat_advantage"] = dict(untested)
+    report = Report.from_json(copy.deepcopy(document), "r.json")
+    assert report.seat_advantage is not None and report.seat_advantage.p_value is None
+    assert report.to_json()["seat_advantage"] == untested
+    tested = {**untested, "statistic": 3.5, "df": [3, 16], "p_value": 0.04, "note": None}
+    document["seat_advantage"] = tested
+    report = Report.from_json(copy.deepcopy(document), "r.json")
+    assert report.seat_advantage is not None and report.seat_advantage.df == (3, 16)
+    assert report.to_json()["seat_advantage"] == tested
+    old = {"chi2": 1.5, "p_value": 0.2}
+    document["seat_advantage"] = old
+    assert Report.from_json(copy.deepcopy(document), "r.json").to_json()["seat_advantage"] == old
+    document["seat_advantage"] = {**tested, "p_value": "small"}
+    with pytest.raises(UserError, match="seat_advantage.p_value: should be a number"):
+        Report.from_json(document, "r.json")

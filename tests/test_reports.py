@@ -59,6 +59,47 @@ def test_csv_tables_hold_what_the_report_says(fdc_report: Path) -> None:
     assert events["event"].to_list() == list(data["events"])
     games = pl.read_csv(fdc_report / "games.csv")
     assert games.height == 60
+    # Every interval of report.json is a low and a high column.
+    for column, key, row in (
+        ("win_ci95", "win_ci95", seats),
+        ("score_mean_ci95", "score_mean_ci95", seats),
+    ):
+        pairs = list(zip(row[f"{column}_low"], row[f"{column}_high"], strict=True))
+        assert [list(p) for p in pairs] == [s[key] for s in data["seats"]]
+    for key in ("per_game_ci95", "share_of_games_ci95"):
+        pairs = list(zip(events[f"{key}_low"], events[f"{key}_high"], strict=True))
+        assert [list(p) for p in pairs] == [e[key] for e in data["events"].values()]
+
+
+def test_summary_shows_the_intervals(fdc_report: Path) -> None:
+    data = json.loads((fdc_report / "report.json").read_text())
+    summary = (fdc_report / "summary.md").read_text()
+    low, high = data["margin"]["ci95"]
+    assert f"mean {data['margin']['mean']:.2f} [{low:.2f}, {high:.2f}]" in summary
+    low, high = data["seats"][0]["score_mean_ci95"]
+    assert f"| {data['seats'][0]['score']['mean']:.2f} | [{low:.2f}, {high:.2f}] |" in summary
+    name, event = next(iter(data["events"].items()))
+    low, high = event["per_game_ci95"]
+    assert f"| {name} | {event['per_game']:.3f} [{low:.3f}, {high:.3f}] |" in summary
+    assert "seat advantage: T²" in summary
+
+
+def test_fixed_seats_with_different_bots_claim_no_seat_advantage(tmp_path: Path) -> None:
+    """Heuristic always in seat 0: its edge is the bot's, so no seat-advantage p anywhere."""
+    fixed = variant_file(tmp_path, "fdc-5p-vs-random.yaml", "seat_rotation: false\n")
+    out = tmp_path / "r"
+    assert main(["run", "-q", str(fixed), "-n", "40", "-o", str(out)]) == 0
+    advantage = load_report(out)["seat_advantage"]
+    assert advantage["p_value"] is None and advantage["statistic"] is None
+    assert "confounded" in advantage["note"]
+    summary = (out / "summary.md").read_text()
+    assert "seat advantage: not tested (" in summary and "confounded" in summary
+    page = (out / "report.html").read_text()
+    assert "No seat-advantage test:" in page
+    assert "Seat advantage: the seats" not in page and "No clear seat advantage" not in page
+    report = Report.open(out)
+    assert report.seat_advantage is not None and report.seat_advantage.p_value is None
+    assert report.json_text() == (out / "report.json").read_text()  # null read back as null
 
 
 @pytest.mark.parametrize(
@@ -209,7 +250,7 @@ def test_a_large_rule_change_is_flagged() -> None:
     b = replace(build.build_report(result, build.games_frame(result)), folder=Path("b"))
     table = diff.compare(a, b)
     assert table.paired
-    flagged = {row.figure for row in table.rows if row.significant}
+    flagged = {row.figure for row in table.rows if row.verdict == "changed"}
     assert any("neko_ni_koban" in figure for figure in flagged), flagged
 
 
@@ -260,6 +301,7 @@ def test_sweep_writes_a_row_per_point_and_a_chart(tmp_path: Path) -> None:
     assert {"margin_mean", "seat0_win_share", "seat0_win_low", "colour_bonus_1_per_game"} <= set(
         table.columns
     )
+    assert table["seat_advantage_p"].is_between(0, 1).all()  # kk-4p rotates: a p-value
     assert (out / "sweep.svg").read_text().lstrip().startswith("<?xml")
     points = sorted(p for p in out.iterdir() if p.is_dir())
     assert len(points) == 3

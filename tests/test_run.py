@@ -42,17 +42,32 @@ def test_report_folder_and_keys(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert report["variant"]["rules"]["neko_ni_koban"] is True
     assert [s["seat"] for s in report["seats"]] == [0, 1, 2, 3, 4]
     for seat in report["seats"]:
-        assert {"seat", "bot", "win_share", "win_ci95", "score"} <= set(seat)
+        assert {"seat", "bot", "win_share", "win_ci95", "score_mean_ci95", "score"} <= set(seat)
         assert set(seat["score"]) == SCORE_KEYS
         low, high = seat["win_ci95"]
         assert 0 <= low <= seat["win_share"] <= high <= 1
-    assert set(report["seat_advantage"]) == {"chi2", "p_value"}
-    assert set(report["length"]) == {"mean", "sd", "min", "max"}
+        low, high = seat["score_mean_ci95"]
+        assert low < seat["score"]["mean"] < high
+    # Bots rotate through the seats, so seat and bot are not confounded: a p-value.
+    advantage = report["seat_advantage"]
+    assert set(advantage) == {"test", "statistic", "df", "p_value", "note"}
+    assert 0 <= advantage["p_value"] <= 1 and advantage["note"] is None
+    assert set(report["length"]) == {"mean", "sd", "min", "max", "ci95"}
     assert report["length"]["mean"] == 12  # 60 cards / 5 players
+    assert report["length"]["ci95"] == [12, 12]  # every game as long: nothing to estimate
+    low, high = report["margin"]["ci95"]
+    assert low < report["margin"]["mean"] < high
     assert list(report["events"]) == EVENTS["fish-dash-cash"]
     for event in report["events"].values():
-        assert set(event) == {"per_game", "share_of_games"}
+        assert set(event) == {"per_game", "per_game_ci95", "share_of_games", "share_of_games_ci95"}
+        low, high = event["per_game_ci95"]
+        assert low <= event["per_game"] <= high
+        low, high = event["share_of_games_ci95"]
+        assert 0 <= low <= event["share_of_games"] <= high <= 1
     assert set(report["bots"]) == {"heuristic", "random"}
+    for bot in report["bots"].values():
+        low, high = bot["win_ci95"]
+        assert 0 <= low <= bot["win_share"] <= high <= 1
     assert report["bots"]["heuristic"]["seat_games"] == 50
     assert report["bots"]["random"]["seat_games"] == 200
     assert sum(s["win_share"] for s in report["seats"]) == pytest.approx(1.0)

@@ -23,18 +23,27 @@ def diff_reports(
     fmt: str = "table",
     fail_on_change: bool = False,
     alpha: float = 0.05,
+    tolerance: str | None = None,
 ) -> tuple[str, bool]:
-    """Load, compare and render two report folders: (text, whether any row is significant).
+    """Load, compare and render two report folders: (text, whether any row changed).
+
+    `tolerance`: the --tolerance text ('win=0.01,score=0.1sd'), merged over
+    the defaults.
 
     `fail_on_change` only adds a closing line to the text formats saying the
     command will exit 3; the exit itself is the caller's.
     """
     from balancer.analysis.diff import compare, render
     from balancer.report.model import load_report
+    from balancer.stats.compare import parse_tolerances
 
     if not 0 < alpha < 1:
         raise UserError(f"--alpha must be between 0 and 1, not {alpha:g}")
-    table = compare(load_report(a_folder), load_report(b_folder), alpha=alpha)
+    try:
+        tolerances = parse_tolerances(tolerance)
+    except ValueError as exc:
+        raise UserError(str(exc), key="--tolerance") from None
+    table = compare(load_report(a_folder), load_report(b_folder), alpha, tolerances)
     text = render(table, fmt)
     if fail_on_change and table.changed and fmt in ("table", "md"):
         text += f"\n--fail-on-change: exiting with code {EXIT_CHANGED}"
@@ -122,14 +131,23 @@ def _prepare(
 @click.option(
     "--fail-on-change",
     is_flag=True,
-    help=f"Exit with code {EXIT_CHANGED} if any figure changed significantly (for CI).",
+    help=f"Exit with code {EXIT_CHANGED} if any figure changed (for CI).",
 )
 @click.option(
     "--alpha",
     type=click.FloatRange(0, 1, min_open=True, max_open=True),
     default=0.05,
     show_default=True,
-    help="Significance level, after Holm correction over all figures.",
+    help="Significance level, after Holm correction over the family of tested figures.",
+)
+@click.option(
+    "--tolerance",
+    metavar="KIND=VALUE,...",
+    default=None,
+    help="Changes too small to matter, per kind of figure (win, share, score, margin, "
+    "length, event): a number, or a fraction of the per-game sd ('0.1sd'). A row whose "
+    "change is shown to lie within it is 'equivalent'. Default: win=0.01, share=0.01, "
+    "others 0.1sd.",
 )
 @simulation_options
 def diff_command(
@@ -138,6 +156,7 @@ def diff_command(
     fmt: str,
     fail_on_change: bool,
     alpha: float,
+    tolerance: str | None,
     games: int | None,
     seed: int | None,
     workers: int,
@@ -152,12 +171,13 @@ def diff_command(
 
     A and B are report folders, or variant files, which are run first with
     the same seed and game count (into reports/<name>/). Each figure shows A,
-    B, the change, an effect size and a p-value; only changes still
-    significant after Holm correction are marked. With the same seed and
-    game count the games are compared pair by pair (same deals).
+    B, the change B−A with its 95% interval, the test (paired t with the
+    same seed and game count: same deals; else Welch t), p, p adjusted by
+    Holm, and a verdict: 'changed' (adjusted p <= alpha), 'equivalent' (the
+    change is shown to lie within --tolerance) or blank (can't tell yet).
 
     Exit codes: 0 done (changed or not), 2 a user error (missing or damaged
-    report), 3 with --fail-on-change when some figure changed significantly.
+    report), 3 with --fail-on-change when some figure changed.
     """
     check_placement(backend, scheduler)
     a, b = _prepare(
@@ -173,7 +193,7 @@ def diff_command(
         move_time_limit=move_time_limit,
         trust_plugins=trust_plugins,
     )
-    text, changed = diff_reports(a, b, fmt, fail_on_change, alpha)
+    text, changed = diff_reports(a, b, fmt, fail_on_change, alpha, tolerance)
     click.echo(text)
     if fail_on_change and changed:
         click.get_current_context().exit(EXIT_CHANGED)

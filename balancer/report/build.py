@@ -24,6 +24,7 @@ from balancer.report.model import (
 )
 from balancer.sim import table
 from balancer.stats import describe as stats
+from balancer.stats.figures import RunData, RunFigures, figures_for_run
 
 if TYPE_CHECKING:
     from balancer.sim.runner import RunResult
@@ -33,16 +34,46 @@ def games_frame(result: RunResult) -> pl.DataFrame:
     return table.frame(result.columns(), result.variant.players, result.variant.spec.events)
 
 
-def bot_figures(frame: pl.DataFrame, players: int) -> dict[str, BotFigures]:
-    """Per bot label, its win share over the seat-games it played (stats.describe.bot_figures)."""
+def run_figures(result: RunResult, frame: pl.DataFrame) -> RunFigures:
+    """Every interval of the run (stats.figures: cluster-by-game intervals, seat advantage)."""
+    variant = result.variant
+    spec = variant.spec
+    data = RunData.from_frame(
+        frame,
+        variant.players,
+        spec.events,
+        spec.value_events,
+        spec.higher_is_better,
+        variant.seat_rotation,
+    )
+    return figures_for_run(data)
+
+
+def _interval(values: list[float]) -> Interval:
+    return Interval(*values)
+
+
+def bot_figures(figures: RunFigures) -> dict[str, BotFigures]:
+    """Per bot label, its win share over the seat-games it played, clustered by game."""
     return {
         label: BotFigures(
-            win_share=bot["win_share"],
-            win_ci95=Interval(*bot["win_ci95"]),
-            seat_games=bot["seat_games"],
+            win_share=iv.estimate,
+            win_ci95=_interval(iv.ci95),
+            seat_games=figures.bot_seat_games[label],
         )
-        for label, bot in stats.bot_figures(frame, players).items()
+        for label, iv in figures.bots.items()
     }
+
+
+def seat_advantage(figures: RunFigures) -> SeatAdvantage:
+    adv = figures.seat_advantage
+    return SeatAdvantage(
+        test=adv.test,
+        statistic=adv.statistic,
+        df=tuple(adv.df) if adv.df else None,
+        p_value=adv.p_value,
+        note=adv.note or None,
+    )
 
 
 def build_report(result: RunResult, frame: pl.DataFrame) -> Report:
@@ -50,25 +81,39 @@ def build_report(result: RunResult, frame: pl.DataFrame) -> Report:
     variant = result.variant
     spec = variant.spec
     players = variant.players
-    wins = frame.select([table.win(s) for s in range(players)]).to_numpy()
+    figures = run_figures(result, frame)
     scores = frame.select([table.score(s) for s in range(players)]).to_numpy()
-    seats = []
-    for seat in range(players):
-        labels = frame[table.bot(seat)].unique(maintain_order=True).to_list()
-        seats.append(
-            SeatFigures(
-                seat=seat,
-                bot=labels[0] if len(labels) == 1 else "rotating",
-                win_share=float(wins[:, seat].mean()),
-                win_ci95=Interval(*stats.wilson(float(wins[:, seat].sum()), len(frame))),
-                score=Distribution(**stats.distribution(scores[:, seat])),
-            )
+    seats = tuple(
+        SeatFigures(
+            seat=seat.seat,
+            bot=seat.bot,
+            win_share=seat.win.estimate,
+            win_ci95=_interval(seat.win.ci95),
+            score_mean_ci95=_interval(seat.score.ci95),
+            score=Distribution(**stats.distribution(scores[:, seat.seat])),
         )
-    chi2, p_value = stats.seat_advantage(wins)
-    margin = stats.distribution(stats.winning_margin(scores, spec.higher_is_better))
+        for seat in figures.seats
+    )
+    margin = Distribution(
+        **stats.distribution(stats.winning_margin(scores, spec.higher_is_better)),
+        ci95=_interval(figures.margin.ci95) if figures.margin else None,
+    )
+    length = LengthFigures(
+        **stats.length_summary(frame["length"].to_numpy()),
+        ci95=_interval(figures.length.ci95),
+    )
+    events = {}
+    for name in spec.events:
+        rates = figures.events[name]
+        share = rates.share_of_games
+        events[name] = EventFigures(
+            **stats.event_rates(frame[table.event(name)].to_numpy()),
+            per_game_ci95=_interval(rates.per_game.ci95),
+            share_of_games_ci95=_interval(share.ci95) if share else None,
+        )
     bots, head_to_head = None, None
     if len({s.label for s in variant.seats}) > 1:
-        bots = bot_figures(frame, players)
+        bots = bot_figures(figures)
         head_to_head = {
             a: {
                 b: HeadToHead(
@@ -87,14 +132,11 @@ def build_report(result: RunResult, frame: pl.DataFrame) -> Report:
         n_games=len(frame),
         seed=variant.seed,
         variant=variant.resolved(),
-        seats=tuple(seats),
-        seat_advantage=SeatAdvantage(chi2=chi2, p_value=p_value),
-        length=LengthFigures(**stats.length_summary(frame["length"].to_numpy())),
-        events={
-            name: EventFigures(**stats.event_rates(frame[table.event(name)].to_numpy()))
-            for name in spec.events
-        },
-        margin=Distribution(**margin),
+        seats=seats,
+        seat_advantage=seat_advantage(figures),
+        length=length,
+        events=events,
+        margin=margin,
         value_events=tuple(spec.value_events),
         higher_is_better=spec.higher_is_better,
         length_unit=spec.length_unit,

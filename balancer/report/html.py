@@ -28,7 +28,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from balancer.report.model import BotFigures, Interval, Report, SeatFigures, present
+from balancer.report.model import (
+    BotFigures,
+    Interval,
+    Report,
+    SeatAdvantage,
+    SeatFigures,
+    present,
+)
 from balancer.sim import table
 
 if TYPE_CHECKING:
@@ -262,6 +269,18 @@ def _interval(ci: Interval) -> str:
     return f"{_pct(ci.low)} – {_pct(ci.high)}"
 
 
+def _mean_range(ci: Interval | None) -> str:
+    return "—" if ci is None else f"{_num(ci.low)} – {_num(ci.high)}"
+
+
+def _mean_ci(ci: Interval | None, decimals: int | None = None) -> str:
+    """ ", 95% interval a – b" for a mean, or nothing for a report that lacks it."""
+    if ci is None:
+        return ""
+    show = _num if decimals is None else (lambda x: f"{x:.{decimals}f}")
+    return f" (95% interval {show(ci.low)} – {show(ci.high)})"
+
+
 # -- page sections ------------------------------------------------------------
 
 
@@ -300,7 +319,9 @@ def _wins_section(report: Report, charts: dict[str, str]) -> str:
                 _e(seat.bot),
                 _pct(seat.win_share),
                 _interval(seat.win_ci95),
-                *(_num(x) for x in (s.mean, s.sd, s.min, s.q1, s.median, s.q3, s.max)),
+                _num(s.mean),
+                _mean_range(seat.score_mean_ci95),
+                *(_num(x) for x in (s.sd, s.min, s.q1, s.median, s.q3, s.max)),
             ]
         )
     head = [
@@ -309,6 +330,7 @@ def _wins_section(report: Report, charts: dict[str, str]) -> str:
         ("win share", True),
         ("95% interval", True),
         ("score mean", True),
+        ("mean's 95% interval", True),
         ("sd", True),
         ("min", True),
         ("q1", True),
@@ -321,30 +343,7 @@ def _wins_section(report: Report, charts: dict[str, str]) -> str:
         adv_table = ""
     else:
         adv = present(report.seat_advantage, "seat_advantage")
-        flagged = adv.p_value < 0.05
-        shown = _p_value(adv.p_value)
-        p_text = _e(f"p {shown}" if shown.startswith("<") else f"p = {shown}")
-        verdict = (
-            f'<p class="verdict {"flag" if flagged else "ok"}">'
-            + (
-                f"Seat advantage: the seats' win shares differ more than chance explains "
-                f"({p_text})."
-                if flagged
-                else f"No clear seat advantage: the differences are within chance ({p_text})."
-            )
-            + "</p>"
-        )
-        adv_table = "<h3>Seat advantage</h3>" + _table(
-            [("test", False), ("chi²", True), ("degrees of freedom", True), ("p-value", True)],
-            [
-                [
-                    "chi-square of seat wins against equal shares",
-                    f"{adv.chi2:.2f}",
-                    str(players - 1),
-                    _e(_p_value(adv.p_value)),
-                ]
-            ],
-        )
+        verdict, adv_table = _seat_advantage_html(adv)
     rotation = report.variant.get("seat_rotation")
     rotating = (
         " Bots rotate through the seats, so a seat's share is the seat's, not a bot's."
@@ -354,7 +353,8 @@ def _wins_section(report: Report, charts: dict[str, str]) -> str:
     return (
         '<section id="wins"><h2>Win share by seat</h2>'
         f'<p class="note">Share of games won from each seat (a tie splits the win), with its '
-        f"95% Wilson interval; the dashed line is an equal share, 1/{players} = "
+        f"95% interval (from the per-game shares, so split ties count as the fractions they are); "
+        f"the dashed line is an equal share, 1/{players} = "
         f"{_pct(1 / players)}.{rotating}</p>"
         + verdict
         + _figure(charts, "win-by-seat", "win share by seat with 95% intervals")
@@ -363,6 +363,34 @@ def _wins_section(report: Report, charts: dict[str, str]) -> str:
         + adv_table
         + "</section>"
     )
+
+
+def _seat_advantage_html(adv: SeatAdvantage) -> tuple[str, str]:
+    """The seat-advantage verdict and its table; no claim at all when there is no p-value."""
+    if adv.p_value is None:
+        note = adv.note or "no seat-advantage test"
+        return f'<p class="verdict">No seat-advantage test: {_e(note)}.</p>', ""
+    flagged = adv.p_value < 0.05
+    shown = _p_value(adv.p_value)
+    p_text = _e(f"p {shown}" if shown.startswith("<") else f"p = {shown}")
+    verdict = (
+        f'<p class="verdict {"flag" if flagged else "ok"}">'
+        + (
+            f"Seat advantage: the seats' win shares differ more than chance explains ({p_text})."
+            if flagged
+            else f"No clear seat advantage: the differences are within chance ({p_text})."
+        )
+        + "</p>"
+    )
+    statistic = "–" if adv.statistic is None else f"{adv.statistic:.2f}"
+    df = "–" if not adv.df else ", ".join(str(d) for d in adv.df)
+    table = "<h3>Seat advantage</h3>" + _table(
+        [("test", False), ("statistic", True), ("degrees of freedom", True), ("p-value", True)],
+        [[_e(adv.test or "–"), statistic, df, _e(_p_value(adv.p_value))]],
+    )
+    if adv.note:
+        table += f'<p class="note">{_e(adv.note)}</p>'
+    return verdict, table
 
 
 def _bots_section(report: Report, bots: Mapping[str, BotFigures], charts: dict[str, str]) -> str:
@@ -416,7 +444,7 @@ def _scores_section(report: Report, charts: dict[str, str]) -> str:
     if report.players > 1:
         margin_text = (
             f"<p>Winning margin (the winner's lead over the runner-up): mean "
-            f"{_num(margin.mean)}, median {_num(margin.median)}, quartiles "
+            f"{_num(margin.mean)}{_mean_ci(margin.ci95)}, median {_num(margin.median)}, quartiles "
             f"{_num(margin.q1)} – {_num(margin.q3)}, largest {_num(margin.max)}.</p>"
         )
     else:
@@ -439,7 +467,7 @@ def _length_section(report: Report, charts: dict[str, str]) -> str:
         summary = f"Every game lasted {_num(length.min)} {unit}."
     else:
         summary = (
-            f"Mean {_num(length.mean)} {unit} (sd {_num(length.sd)}), from "
+            f"Mean {_num(length.mean)} {unit}{_mean_ci(length.ci95)} (sd {_num(length.sd)}), from "
             f"{_num(length.min)} to {_num(length.max)}."
         )
     return (
@@ -464,9 +492,14 @@ def _events_section(report: Report, charts: dict[str, str], value_events: set[st
                 )
             else:
                 spread = " (a value, not a count)"
-            rows.append([f"<code>{_e(name)}</code>{_e(spread)}", f"{_num(e.per_game)}", "—"])
+            per_game = f"{_num(e.per_game)}{_mean_ci(e.per_game_ci95)}"
+            rows.append([f"<code>{_e(name)}</code>{_e(spread)}", per_game, "—"])
         else:
-            rows.append([f"<code>{_e(name)}</code>", f"{e.per_game:.3f}", _pct(e.share_of_games)])
+            share = _pct(e.share_of_games)
+            if e.share_of_games_ci95 is not None:
+                share += f" ({_interval(e.share_of_games_ci95)})"
+            per_game = f"{e.per_game:.3f}{_mean_ci(e.per_game_ci95, 3)}"
+            rows.append([f"<code>{_e(name)}</code>", per_game, share])
     values_note = ""
     if value_events & set(report.events):
         values_note = (

@@ -52,6 +52,9 @@ def _share(value: float, where: str, path: str) -> None:
 
 # field(metadata=SHARE): also checked to lie in [0, 1] when read.
 SHARE = {"check": _share}
+# field(metadata=NULLABLE) on an `X | None` field: written as null when None (the key is
+# part of the contract, its absence of a value meaningful), and null read back as None.
+NULLABLE = {"nullable": True}
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,7 @@ class Figures:
         out = {}
         for f in fields(self):  # type: ignore[arg-type]
             value = getattr(self, f.name)
-            if value is not None:
+            if value is not None or f.metadata.get("nullable"):
                 out[f.name] = _to_json(value)
         return out
 
@@ -97,6 +100,9 @@ class Figures:
         for f in fields(cls):  # type: ignore[arg-type]
             key = f"{where}.{f.name}"
             kind, optional = _optional(hints[f.name])
+            if optional and f.name in value and value[f.name] is None:
+                found[f.name] = None  # a null the file wrote on purpose (NULLABLE)
+                continue
             if f.name not in value:
                 if optional:
                     continue
@@ -119,6 +125,7 @@ class Distribution(Figures):
     median: float
     q3: float
     max: float
+    ci95: Interval | None = None  # of the mean (the winning margin's; games are the units)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -129,6 +136,7 @@ class LengthFigures(Figures):
     sd: float
     min: float
     max: float
+    ci95: Interval | None = None  # of the mean
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -136,22 +144,41 @@ class SeatFigures(Figures):
     seat: int
     bot: str  # the seat's bot label, or "rotating" when bots rotate through the seats
     win_share: float = field(metadata=SHARE)
-    win_ci95: Interval
+    win_ci95: Interval  # clustered by game: split ties count as the fractions they are
+    score_mean_ci95: Interval | None = None
     score: Distribution
 
 
 @dataclass(frozen=True, kw_only=True)
 class SeatAdvantage(Figures):
-    """Chi-square of the seats' wins against equal shares."""
+    """A test that the seats' win shares are equal (stats.seat_advantage).
 
-    chi2: float
-    p_value: float
+    `p_value` (and `statistic`) are null when no test is meaningful: seats
+    holding different bots without rotation confound seat with bot, and
+    `note` says so. A report from before this test holds `chi2` and
+    `p_value` only (a chi-square): read, and written back as it was.
+    """
+
+    chi2: float | None = None  # reports from before the test below; never written now
+    test: str | None = None
+    statistic: float | None = field(default=None, metadata=NULLABLE)
+    df: tuple[int, ...] | None = field(default=None, metadata=NULLABLE)
+    p_value: float | None = field(default=None, metadata=NULLABLE)
+    note: str | None = field(default=None, metadata=NULLABLE)
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        if self.test is None:  # an old report's figure: its own keys, no nulls it never had
+            out = {k: v for k, v in out.items() if v is not None}
+        return out
 
 
 @dataclass(frozen=True, kw_only=True)
 class EventFigures(Figures):
     per_game: float
+    per_game_ci95: Interval | None = None
     share_of_games: float = field(metadata=SHARE)
+    share_of_games_ci95: Interval | None = None  # absent for a value event
 
 
 @dataclass(frozen=True, kw_only=True)

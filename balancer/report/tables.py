@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from balancer.report.model import Report
+from balancer.report.model import Interval, Report
 from balancer.sim import table
 
 CSV_TABLES = ("seats.csv", "scores.csv", "events.csv", "games.csv")
@@ -28,6 +28,7 @@ def seats_table(report: Report) -> pl.DataFrame:
                 "win_share": seat.win_share,
                 "win_ci95_low": seat.win_ci95.low,
                 "win_ci95_high": seat.win_ci95.high,
+                **_low_high("score_mean_ci95", seat.score_mean_ci95),
                 # seats.csv's own columns (score_mean, ...), not the games table's score_<seat>.
                 **{f"score_{k}": getattr(seat.score, k) for k in _SCORE_FIGURES},
             }
@@ -50,13 +51,36 @@ def scores_table(report: Report) -> pl.DataFrame:
     return histogram.fill_null(0).sort("score")
 
 
+def _low_high(name: str, interval: Interval | None) -> dict[str, float | None]:
+    """An interval's two CSV columns, empty for a report (or figure) that lacks it."""
+    return {
+        f"{name}_low": None if interval is None else interval.low,
+        f"{name}_high": None if interval is None else interval.high,
+    }
+
+
 def events_table(report: Report) -> pl.DataFrame:
+    columns = (
+        "per_game",
+        "per_game_ci95_low",
+        "per_game_ci95_high",
+        "share_of_games",
+        "share_of_games_ci95_low",
+        "share_of_games_ci95_high",
+    )
     return pl.DataFrame(
         [
-            {"event": name, "per_game": e.per_game, "share_of_games": e.share_of_games}
+            {
+                "event": name,
+                "per_game": e.per_game,
+                **_low_high("per_game_ci95", e.per_game_ci95),
+                "share_of_games": e.share_of_games,
+                # a value event has no share of games to put an interval on
+                **_low_high("share_of_games_ci95", e.share_of_games_ci95),
+            }
             for name, e in report.events.items()
         ],
-        schema={"event": pl.String, "per_game": pl.Float64, "share_of_games": pl.Float64},
+        schema={"event": pl.String, **dict.fromkeys(columns, pl.Float64)},
     )
 
 

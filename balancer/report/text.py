@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
-from balancer.report.model import Report, present
+from balancer.report.model import Interval, Report, SeatAdvantage, present
 
 _SCORE_FIGURES = ("mean", "sd", "min", "q1", "median", "q3", "max")
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
+
+
+def seat_advantage_text(adv: SeatAdvantage) -> str:
+    """The seat-advantage figure in words: its test and p, or the note saying why none."""
+    if adv.p_value is None:
+        return f"seat advantage: not tested ({adv.note or 'no test'})"
+    shown = f"p = {adv.p_value:.3g}"
+    if adv.statistic is None:
+        return f"seat advantage: {shown}"
+    name = "T²" if adv.test and adv.test.startswith("Hotelling") else "statistic"
+    return f"seat advantage: {name} {adv.statistic:.2f}, {shown}"
 
 
 def headline(report: Report) -> str:
@@ -32,7 +43,7 @@ def headline(report: Report) -> str:
     length = present(report.length, "length")
     lines += [
         "",
-        f"score: {better} is better; seat advantage: chi2 {adv.chi2:.2f}, p = {adv.p_value:.3g}",
+        f"score: {better} is better; {seat_advantage_text(adv)}",
         f"length: {length.mean:.2f} {present(report.length_unit, 'length_unit')} "
         f"(min {length.min:g}, max {length.max:g})",
     ]
@@ -57,21 +68,43 @@ def headline(report: Report) -> str:
     return "\n".join(lines)
 
 
+def _mean_interval(interval: Interval | None, before: str = "") -> str:
+    """A mean's 95% interval as text, or nothing for a report that lacks it."""
+    if interval is None:
+        return "" if before else "–"
+    return f"{before}[{interval.low:.2f}, {interval.high:.2f}]"
+
+
 def summary_markdown(report: Report) -> str:
     lines = [f"# {report.variant['name']}", "", "```", headline(report), "```", ""]
     lines += ["## Events per game", "", "| event | per game | share of games |", "|---|---:|---:|"]
     for name, e in report.events.items():
-        lines.append(f"| {name} | {e.per_game:.3f} | {_pct(e.share_of_games).strip()} |")
+        per_game = f"{e.per_game:.3f}"
+        if e.per_game_ci95 is not None:
+            per_game += f" [{e.per_game_ci95.low:.3f}, {e.per_game_ci95.high:.3f}]"
+        share = _pct(e.share_of_games).strip()
+        if e.share_of_games_ci95 is not None:
+            low, high = e.share_of_games_ci95
+            share += f" [{_pct(low).strip()}, {_pct(high).strip()}]"
+        lines.append(f"| {name} | {per_game} | {share} |")
     lines += ["", "## Score per seat", ""]
-    lines += ["| seat | mean | sd | min | q1 | median | q3 | max |", "|---|" + "---:|" * 7]
+    lines += [
+        "| seat | mean | 95% interval | sd | min | q1 | median | q3 | max |",
+        "|---|" + "---:|" * 8,
+    ]
     for seat in report.seats:
-        cells = " | ".join(f"{getattr(seat.score, k):.2f}" for k in _SCORE_FIGURES)
-        lines.append(f"| {seat.seat} | {cells} |")
+        cells = [f"{getattr(seat.score, k):.2f}" for k in _SCORE_FIGURES]
+        cells.insert(1, _mean_interval(seat.score_mean_ci95))
+        lines.append(f"| {seat.seat} | {' | '.join(cells)} |")
     margin = present(report.margin, "margin")
+    length = present(report.length, "length")
     lines += [
         "",
-        f"Winning margin (best minus second best): mean {margin.mean:.2f}, "
-        f"median {margin.median:.2f}.",
+        f"Winning margin (best minus second best): mean {margin.mean:.2f}"
+        f"{_mean_interval(margin.ci95, ' ')}, median {margin.median:.2f}.",
+        "",
+        f"Length: mean {length.mean:.2f}{_mean_interval(length.ci95, ' ')} "
+        f"{present(report.length_unit, 'length_unit')}.",
         "",
         f"balancer {report.balancer_version}, {report.game} rules version {report.rules_version}.",
         "",
