@@ -287,7 +287,7 @@ def test_loads_cleanly_in_chromium(
 ) -> None:
     report = request.getfixturevalue(which)
     report_html.write_html(report, tmp_path)
-    dom, problems = load_in_browser(tmp_path / "report.html", tmp_path / "profile")
+    dom, problems = load_in_browser(processes, tmp_path / "report.html", tmp_path / "profile")
     assert problems == []
     assert "<h1>" in dom
     assert drawn_charts(dom) == dict.fromkeys(charts_of(report), True)

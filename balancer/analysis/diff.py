@@ -257,8 +257,8 @@ _CSV_FIELDS = [
 
 def _csv_record(row: Row) -> dict[str, object]:
     record = row.record()
-    low, high = record.pop("ci95")  # type: ignore[misc]
-    record["ci95_low"], record["ci95_high"] = low, high
+    interval: tuple[float, float] = record.pop("ci95")  # type: ignore[assignment]
+    record["ci95_low"], record["ci95_high"] = interval
     return {key: record[key] for key in _CSV_FIELDS}
 
 

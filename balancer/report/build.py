@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
 import polars as pl
 
 from balancer import __version__
@@ -90,7 +91,7 @@ def build_report(result: RunResult, frame: pl.DataFrame) -> Report:
             win_share=seat.win.estimate,
             win_ci95=_interval(seat.win.ci95),
             score_mean_ci95=_interval(seat.score.ci95),
-            score=Distribution(**stats.distribution(scores[:, seat.seat])),
+            score=_distribution(scores[:, seat.seat]),
         )
         for seat in figures.seats
     )
@@ -145,4 +146,17 @@ def build_report(result: RunResult, frame: pl.DataFrame) -> Report:
         bots=bots,
         head_to_head=head_to_head,
         games=frame,
+    )
+
+
+def _distribution(values: np.ndarray) -> Distribution:
+    d = stats.distribution(values)
+    return Distribution(
+        mean=d["mean"],
+        sd=d["sd"],
+        min=d["min"],
+        q1=d["q1"],
+        median=d["median"],
+        q3=d["q3"],
+        max=d["max"],
     )
