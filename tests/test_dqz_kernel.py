@@ -1,4 +1,4 @@
-"""Da Qi Zi's compiled kernel plays exactly the Python engine's games (kernel-spec.md).
+"""Da Qi Zi's compiled kernel plays exactly the Python engine's games (games/kernel_api.py).
 
 Game for game: every shipped variant with random bots and with its own bots,
 non-default knobs and bot parameters; move for move: the legal lists agree at

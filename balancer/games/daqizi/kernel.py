@@ -779,7 +779,7 @@ def play_chunk(
     slots: Sequence[tuple[str, Mapping[str, Any]]],
     rotate: bool,
 ) -> ChunkColumns:
-    """Games start..stop-1 of `seed` in one compiled call (kernel-spec.md)."""
+    """Games start..stop-1 of `seed` in one compiled call (the contract in games/kernel_api.py)."""
     if players != PLAYERS:
         raise ValueError(f"da-qi-zi needs {PLAYERS} players, got {players}")
     tables = encode_rules(rules)

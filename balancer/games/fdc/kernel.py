@@ -343,7 +343,7 @@ def play_chunk(
     slots: Sequence[tuple[str, Mapping[str, Any]]],
     rotate: bool,
 ) -> ChunkColumns:
-    """Games start..stop-1 of `seed`, in one compiled call (see kernel-spec: play_chunk).
+    """Games start..stop-1 of `seed`, in one compiled call (the contract in games/kernel_api.py).
 
     The bot in physical seat `seat` of game `i` is slot `(seat + i) % players`
     if `rotate`, else slot `seat`; it draws from stream rng.bot_stream(seat).

@@ -641,7 +641,7 @@ def play_chunk(
     slots: Sequence[tuple[str, Mapping[str, Any]]],
     rotate: bool,
 ) -> ChunkColumns:
-    """Games start..stop-1 of `seed` in one compiled call (see kernel-spec §5)."""
+    """Games start..stop-1 of `seed` in one compiled call (the contract in games/kernel_api.py)."""
     if len(slots) != players:
         raise ValueError(f"{len(slots)} bot slots for {players} players")
     tables = encode_rules(rules, players)
