@@ -8,6 +8,7 @@ import polars as pl
 import pytest
 
 from balancer.cli import main
+from balancer.rng import RNG_VERSION
 from tests.helpers import VARIANTS, contents, load_report, one_error_line, variant_file
 from tests.test_all_games import EVENTS
 
@@ -39,6 +40,7 @@ def test_report_folder_and_keys(tmp_path: Path, capsys: pytest.CaptureFixture[st
     report = load_report(out)
     assert set(report) >= REPORT_KEYS
     assert report["game"] == "fish-dash-cash" and report["players"] == 5 and report["games"] == 50
+    assert report["rng_version"] == RNG_VERSION  # which randomness contract played the games
     assert report["variant"]["rules"]["neko_ni_koban"] is True
     assert [s["seat"] for s in report["seats"]] == [0, 1, 2, 3, 4]
     for seat in report["seats"]:

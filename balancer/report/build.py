@@ -23,6 +23,7 @@ from balancer.report.model import (
     SeatAdvantage,
     SeatFigures,
 )
+from balancer.rng import RNG_VERSION
 from balancer.sim import table
 from balancer.stats import describe as stats
 from balancer.stats.figures import RunData, RunFigures, figures_for_run
@@ -143,6 +144,7 @@ def build_report(result: RunResult, frame: pl.DataFrame) -> Report:
         length_unit=spec.length_unit,
         balancer_version=__version__,
         rules_version=spec.rules_version,
+        rng_version=RNG_VERSION,
         bots=bots,
         head_to_head=head_to_head,
         games=frame,

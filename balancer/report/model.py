@@ -245,6 +245,7 @@ class Report:
     length_unit: str | None = None
     balancer_version: str
     rules_version: int
+    rng_version: int | None = None  # rng.RNG_VERSION of the draws that played the games
     bots: Mapping[str, BotFigures] | None = None  # by label, when the seats' bots differ
     head_to_head: Mapping[str, Mapping[str, HeadToHead]] | None = None
     games: pl.DataFrame = field(default_factory=pl.DataFrame, compare=False, repr=False)
