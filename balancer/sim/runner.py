@@ -222,6 +222,7 @@ def run(
     started: Started | None = None,
     backend: str | Backend = "local",
     scheduler: str | None = None,
+    on_chunk: Callable[[ChunkResult], bool] | None = None,
 ) -> RunResult:
     """Play every game of the variant; `progress(n)` is told of each n games done,
     and `started(workers)` once the workers are up and playing.
@@ -229,6 +230,10 @@ def run(
     `backend` is "local" (this machine, `workers` processes), "dask" (a
     local Dask cluster, or the one at `scheduler`), or any function mapping
     chunks to results in chunk order.
+
+    `on_chunk(result)` sees each chunk as it arrives, in game order; when it
+    returns True the run stops there (early stopping: `run --until`), the
+    backend is shut down, and the result holds the games played so far.
     """
     check = check or os.environ.get(CHECK_ENV, "") not in ("", "0")
     chunks = chunks_for(variant, workers, check, plugin_move_limit)
@@ -236,8 +241,15 @@ def run(
         backend = pick_backend(variant, workers, backend, scheduler)
     results = backend(chunks, workers, started)
     played: list[ChunkResult] = []
-    for result in results:
-        played.append(result)
-        if progress is not None:
-            progress(len(result.length))
+    try:
+        for result in results:
+            played.append(result)
+            if progress is not None:
+                progress(len(result.length))
+            if on_chunk is not None and on_chunk(result):
+                break
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # a generator backend's finally stops its workers now
     return RunResult(variant, played)
