@@ -106,9 +106,36 @@ allow_plugins_option = click.option(
 )
 
 
+LANG_META = "balancer.lang"
+
+
+def _remember_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    # Kept on the context, not passed as an argument: every command that plays
+    # games takes --lang without its signature changing, and cli/simulate.py,
+    # which writes the reports, reads it (chosen_lang).
+    ctx.meta[LANG_META] = value
+
+
+lang_option = click.option(
+    "--lang",
+    type=click.Choice(["en", "ja"]),
+    default=None,
+    expose_value=False,
+    callback=_remember_lang,
+    help="Language of summary.md, report.html and the headline (default: the variant's "
+    "lang:, else $BALANCER_LANG, else en).",
+)
+
+
+def chosen_lang() -> str | None:
+    """The --lang of the command being run, or None when it was not given."""
+    ctx = click.get_current_context(silent=True)
+    return None if ctx is None else ctx.meta.get(LANG_META)
+
+
 def simulation_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """--games, --seed, --workers, --backend, --scheduler, --quiet, --check,
-    --move-time-limit and --trust-plugins, in that order."""
+    --move-time-limit, --trust-plugins and --lang, in that order."""
     for option in reversed(
         (
             games_option,
@@ -120,6 +147,7 @@ def simulation_options(command: Callable[..., Any]) -> Callable[..., Any]:
             check_option,
             move_time_limit_option,
             trust_plugins_option,
+            lang_option,
         )
     ):
         command = option(command)

@@ -42,9 +42,15 @@ def simulate(
     `knobs` are the values the run set over the variant file's (a sweep point's).
     """
     import balancer
+    from balancer import i18n
     from balancer.bots.host import trusting
+    from balancer.cli.options import chosen_lang
     from balancer.report.folder import claim
     from balancer.report.model import REPORT_JSON
+
+    # --lang, else the variant's lang:, else $BALANCER_LANG: recorded in the
+    # report's variant, so summary.md, report.html and the headline agree.
+    variant = variant.with_lang(i18n.choose(chosen_lang(), variant.lang))
 
     # Checked and locked before the first game, held until the report is saved.
     with claim(folder, REPORT_JSON):

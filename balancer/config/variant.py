@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from balancer import games, knobs
+from balancer import games, i18n, knobs
 from balancer.bots import registry as bot_registry
 from balancer.bots.api import BotSpec
 from balancer.config.yamlsafe import format_keypath, load_yaml
@@ -39,6 +39,7 @@ TOP_KEYS = (
     "bots",
     "seats",
     "seat_rotation",
+    "lang",
     "rules",
     "scoring",
 )
@@ -80,6 +81,7 @@ class Variant:
     seats: tuple[SeatSpec, ...]  # bot slots; slot j sits at seat j unless seats rotate
     seat_rotation: bool
     rules: Mapping[str, Any]  # every knob of the game, flat and read-only: name -> value
+    lang: str | None = None  # the reports' language (i18n.LANGS); None: not said, English
 
     @property
     def spec(self) -> GameSpec:
@@ -101,6 +103,10 @@ class Variant:
             games=self.games if games is None else games,
             seed=self.seed if seed is None else seed,
         )
+
+    def with_lang(self, lang: str | None) -> Variant:
+        """The variant whose reports are written in `lang` (None: as the file says)."""
+        return self if lang is None else replace(self, lang=lang)
 
     def with_knobs(self, values: Mapping[str, Any]) -> Variant:
         """The variant with some knobs set to values already checked."""
@@ -134,6 +140,8 @@ class Variant:
             "seed": self.seed,
             "seats": [{"bot": s.bot, "params": dict(s.params)} for s in self.seats],
             "seat_rotation": self.seat_rotation,
+            # Only when said: a report in English has the variant it always had.
+            **({"lang": self.lang} if self.lang is not None else {}),
             **sections,
         }
 
@@ -411,6 +419,10 @@ def _validate(
             origins.error(("seat_rotation",), f"expected true or false, got {rotation!r}")
         )
 
+    lang = data.get("lang")
+    if lang is not None and lang not in i18n.LANGS:
+        problems.append(origins.error(("lang",), f"expected en or ja, got {lang!r}"))
+
     knob_problems = len(problems)
     rules = _knob_values(combined.knobs, spec, origins, problems)
     if players is not None and len(problems) == knob_problems:
@@ -432,6 +444,7 @@ def _validate(
         seats=seats,
         seat_rotation=rotation,
         rules=knobs.freeze(rules),
+        lang=lang,
     )
 
 

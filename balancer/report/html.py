@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
+from balancer import i18n
 from balancer.report.model import (
     BotFigures,
     Interval,
@@ -36,6 +37,7 @@ from balancer.report.model import (
     SeatFigures,
     present,
 )
+from balancer.report.text import seat_verdict, tricks_per_deal
 from balancer.sim import table
 
 if TYPE_CHECKING:
@@ -130,6 +132,12 @@ td code, .variant td { font-family: ui-monospace, "SFMono-Regular", Menlo, Conso
 .variant td:first-child { color: var(--muted); white-space: nowrap; width: 40%; }
 .variant tr.group th { text-align: left; color: var(--ink); font-size: 13px; padding-top: 14px;
   text-transform: uppercase; letter-spacing: 0.05em; border-bottom: 1px solid #cfd4da; }
+/* A Japanese page names CJK fonts first: Latin-first stacks draw kana with whatever
+   fallback the system picks, and some pick a Chinese face for kanji. */
+html:lang(ja) body, html:lang(ja) figure svg text {
+  font-family: "Noto Sans CJK JP", "Noto Sans JP", "Hiragino Sans", "Hiragino Kaku Gothic ProN",
+    "Yu Gothic", "YuGothic", "Meiryo", "IPAexGothic", "IPAGothic", sans-serif !important; }
+.meaning { color: var(--muted); font-size: 13px; }
 footer { color: var(--muted); font-size: 13px; text-align: center; margin-top: 28px; }
 @media print {
   body { background: #fff; }
@@ -141,20 +149,25 @@ footer { color: var(--muted); font-size: 13px; text-align: center; margin-top: 2
 # -- public entry point -------------------------------------------------------
 
 
-def write_html(report: Report, folder: Path) -> None:
+def write_html(report: Report, folder: Path, lang: str | None = None) -> None:
     """Write `folder/report.html`; `Report.save` calls this."""
-    page = render_html(report)
+    page = render_html(report, lang)
     (Path(folder) / REPORT_HTML).write_text(page, encoding="utf-8")
 
 
-def render_html(report: Report) -> str:
-    """The page as a string: a pure function of the report and its per-game table."""
-    charts = render_charts(report)
+def render_html(report: Report, lang: str | None = None) -> str:
+    """The page as a string: a pure function of the report and its per-game table.
+
+    In `lang`, else the language the report's variant records (English by default).
+    """
+    lang = lang or i18n.report_lang(report.variant)
+    charts = render_charts(report, lang)
     value_events = _value_events(report)
     name = report.variant.get("name", report.game)
+    words = i18n.game_texts(report.game, lang, report.length_unit)
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en">',
+        f'<html lang="{_e(lang)}">',
         "<head>",
         '<meta charset="utf-8">',
         # The page must never reach the network: the browser refuses any fetch.
@@ -162,24 +175,32 @@ def render_html(report: Report) -> str:
         "style-src 'unsafe-inline'; img-src data:\">",
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         '<meta name="generator" content="balancer">',
-        f"<title>{_e(name)} — balancer report</title>",
+        f"<title>{_e(i18n.text('html.title', lang, name=name))}</title>",
         f"<style>{CSS}</style>",
         "</head>",
         "<body>",
         "<main>",
-        _header(report),
-        _wins_section(report, charts),
+        _header(report, lang, words),
+        _wins_section(report, charts, lang),
     ]
     if report.bots is not None:
-        parts.append(_bots_section(report, report.bots, charts))
+        parts.append(_bots_section(report, report.bots, charts, lang))
     parts += [
-        _scores_section(report, charts),
-        _length_section(report, charts),
-        _events_section(report, charts, value_events),
-        _variant_section(report),
+        _scores_section(report, charts, lang),
+        _length_section(report, charts, lang, words),
+        _events_section(report, charts, value_events, lang, words),
+        _variant_section(report, lang),
         "<footer>",
-        f"balancer {_e(report.balancer_version)} · {_e(report.game)} rules "
-        f"version {_e(report.rules_version)} · seed {_e(report.seed)}",
+        _e(
+            i18n.text(
+                "html.footer",
+                lang,
+                version=report.balancer_version,
+                game=words.title,
+                rules=report.rules_version,
+                seed=report.seed,
+            )
+        ),
         "</footer>",
         "</main>",
         "</body>",
@@ -220,8 +241,8 @@ def _p_value(p: float) -> str:
     return f"{p:.3f}"
 
 
-def _better(report: Report) -> str:
-    return "higher" if report.higher_is_better else "lower"
+def _better(report: Report, lang: str | None = None) -> str:
+    return i18n.text("higher" if report.higher_is_better else "lower", lang)
 
 
 def _value_events(report: Report) -> set[str]:
@@ -244,8 +265,9 @@ def _table(head: Iterable[tuple[str, bool]], rows: Iterable[Iterable[str]], cls:
     """An HTML table; `head` is (label, numeric) pairs; cells arrive already escaped."""
     head = list(head)
     numeric = [n for _, n in head]
-    markup = f'<markup class="{cls}">' if cls else "<markup>"
-    out = [f'<div class="markup-wrap">{markup}']
+    # A <table>: the browser drops <tr>/<td> met outside one, and the cells run together.
+    start = f'<table class="{cls}">' if cls else "<table>"
+    out = [f'<div class="table-wrap">{start}']
     out.append(
         "<thead><tr>"
         + "".join(f"<th{' class=num' if n else ''}>{label}</th>" for label, n in head)
@@ -257,7 +279,7 @@ def _table(head: Iterable[tuple[str, bool]], rows: Iterable[Iterable[str]], cls:
             for cell, n in zip(row, numeric, strict=True)
         )
         out.append(f"<tr>{cells}</tr>")
-    out.append("</tbody></markup></div>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
@@ -273,42 +295,52 @@ def _mean_range(ci: Interval | None) -> str:
     return "—" if ci is None else f"{_num(ci.low)} – {_num(ci.high)}"
 
 
-def _mean_ci(ci: Interval | None, decimals: int | None = None) -> str:
-    """ ", 95% interval a – b" for a mean, or nothing for a report that lacks it."""
+def _mean_ci(ci: Interval | None, decimals: int | None = None, lang: str | None = None) -> str:
+    """ " (95% interval a – b)" for a mean, or nothing for a report that lacks it."""
     if ci is None:
         return ""
     show = _num if decimals is None else (lambda x: f"{x:.{decimals}f}")
-    return f" (95% interval {show(ci.low)} – {show(ci.high)})"
+    return i18n.text("html.ci", lang, low=show(ci.low), high=show(ci.high))
 
 
 # -- page sections ------------------------------------------------------------
 
 
-def _header(report: Report) -> str:
+def _header(report: Report, lang: str, words: i18n.GameTexts) -> str:
+    t = i18n.text
     name = report.variant.get("name", report.game)
     players = report.players
     length = present(report.length, "length")
+    better = _better(report, lang)
     facts = [
-        ("game", report.game),
-        ("players", players),
-        ("games played", f"{report.n_games:,}"),
-        ("score", f"{_better(report)} is better"),
-        ("mean length", f"{_num(length.mean)} {present(report.length_unit, 'length_unit')}"),
+        (t("html.game", lang), words.title),
+        (t("html.players", lang), players),
+        (t("html.games_played", lang), f"{report.n_games:,}"),
+        (t("html.score", lang), t("html.better_is", lang, better=better)),
+        (t("html.mean_length", lang), f"{_num(length.mean)} {words.length_unit}"),
     ]
     items = "".join(f"<div><dt>{_e(k)}</dt><dd>{_e(v)}</dd></div>" for k, v in facts)
-    noun = "player" if players == 1 else "players"
+    noun = t("html.one_player" if players == 1 else "html.n_players", lang, n=players)
+    sub = t(
+        "html.sub",
+        lang,
+        game=words.title,
+        players=noun,
+        games=f"{report.n_games:,}",
+        seed=report.seed,
+        better=better,
+    )
     return (
         "<header>"
         f"<h1>{_e(name)}</h1>"
-        f'<p class="sub">{_e(report.game)} · {players} {noun} · '
-        f"{report.n_games:,} simulated games · seed {_e(report.seed)} · "
-        f"{_better(report)} score is better</p>"
+        f'<p class="sub">{_e(sub)}</p>'
         f'<dl class="facts">{items}</dl>'
         "</header>"
     )
 
 
-def _wins_section(report: Report, charts: dict[str, str]) -> str:
+def _wins_section(report: Report, charts: dict[str, str], lang: str) -> str:
+    t = i18n.text
     players = report.players
     rows = []
     for seat in report.seats:
@@ -325,67 +357,66 @@ def _wins_section(report: Report, charts: dict[str, str]) -> str:
             ]
         )
     head = [
-        ("seat", True),
-        ("bot", False),
-        ("win share", True),
-        ("95% interval", True),
-        ("score mean", True),
-        ("mean's 95% interval", True),
-        ("sd", True),
-        ("min", True),
-        ("q1", True),
-        ("median", True),
-        ("q3", True),
-        ("max", True),
+        (t("seat", lang), True),
+        (t("bot", lang), False),
+        (t("win share", lang), True),
+        (t("95% interval", lang), True),
+        (t("score mean", lang), True),
+        (t("html.mean_ci", lang), True),
+        *((t(k, lang), True) for k in ("sd", "min", "q1", "median", "q3", "max")),
     ]
+    head = [(_e(label), numeric) for label, numeric in head]
     if players < 2:
-        verdict = '<p class="note">One seat: there is no seat advantage to test.</p>'
+        verdict = f'<p class="note">{_e(t("html.one_seat", lang))}</p>'
         adv_table = ""
     else:
         adv = present(report.seat_advantage, "seat_advantage")
-        verdict, adv_table = _seat_advantage_html(adv)
+        verdict, adv_table = _seat_advantage_html(report, adv, lang)
     rotation = report.variant.get("seat_rotation")
-    rotating = (
-        " Bots rotate through the seats, so a seat's share is the seat's, not a bot's."
-        if rotation and report.bots is not None
-        else ""
-    )
+    rotating = t("html.rotating", lang) if rotation and report.bots is not None else ""
+    note = t("html.wins_note", lang, players=players, even=_pct(1 / players)) + rotating
     return (
-        '<section id="wins"><h2>Win share by seat</h2>'
-        f'<p class="note">Share of games won from each seat (a tie splits the win), with its '
-        f"95% interval (from the per-game shares, so split ties count as the fractions they are); "
-        f"the dashed line is an equal share, 1/{players} = "
-        f"{_pct(1 / players)}.{rotating}</p>"
+        f'<section id="wins"><h2>{_e(t("html.wins", lang))}</h2>'
+        f'<p class="note">{_e(note)}</p>'
         + verdict
-        + _figure(charts, "win-by-seat", "win share by seat with 95% intervals")
-        + f"<h3>Headline (score: {_better(report)} is better)</h3>"
+        + _figure(charts, "win-by-seat", t("html.wins_alt", lang))
+        + f"<h3>{_e(t('html.headline', lang, better=_better(report, lang)))}</h3>"
         + _table(head, rows)
         + adv_table
         + "</section>"
     )
 
 
-def _seat_advantage_html(adv: SeatAdvantage) -> tuple[str, str]:
-    """The seat-advantage verdict and its table; no claim at all when there is no p-value."""
+def _seat_advantage_html(report: Report, adv: SeatAdvantage, lang: str) -> tuple[str, str]:
+    """The seat-advantage verdict and its table; no claim at all when there is no p-value.
+
+    Below the verdict, the same sentence the terminal prints: which seat, by
+    how much, or why nothing can be told.
+    """
+    t = i18n.text
+    in_words = f'<p class="note">{_e(seat_verdict(report, lang))}</p>'
     if adv.p_value is None:
         note = adv.note or "no seat-advantage test"
-        return f'<p class="verdict">No seat-advantage test: {_e(note)}.</p>', ""
+        if lang != i18n.DEFAULT_LANG:
+            return f'<p class="verdict">{_e(seat_verdict(report, lang))}</p>', ""
+        return f'<p class="verdict">{_e(t("html.no_test", lang, note=note))}</p>', ""
     flagged = adv.p_value < 0.05
     shown = _p_value(adv.p_value)
-    p_text = _e(f"p {shown}" if shown.startswith("<") else f"p = {shown}")
-    verdict = (
-        f'<p class="verdict {"flag" if flagged else "ok"}">'
-        + (
-            f"Seat advantage: the seats' win shares differ more than chance explains ({p_text})."
-            if flagged
-            else f"No clear seat advantage: the differences are within chance ({p_text})."
-        )
-        + "</p>"
-    )
+    p_text = f"p {shown}" if shown.startswith("<") else f"p = {shown}"
+    sentence = t("html.flagged" if flagged else "html.not_flagged", lang, p=p_text)
+    verdict = f'<p class="verdict {"flag" if flagged else "ok"}">{_e(sentence)}</p>'
+    if flagged:
+        verdict += in_words
     statistic = "–" if adv.statistic is None else f"{adv.statistic:.2f}"
     df = "–" if not adv.df else ", ".join(str(d) for d in adv.df)
-    table = "<h3>Seat advantage</h3>" + _table(
-        [("test", False), ("statistic", True), ("degrees of freedom", True), ("p-value", True)],
+    head = [
+        (t("html.test", lang), False),
+        (t("html.statistic", lang), True),
+        (t("html.df", lang), True),
+        (t("html.p_value", lang), True),
+    ]
+    table = f"<h3>{_e(t('html.advantage', lang))}</h3>" + _table(
+        [(_e(label), numeric) for label, numeric in head],
         [[_e(adv.test or "–"), statistic, df, _e(_p_value(adv.p_value))]],
     )
     if adv.note:
@@ -393,27 +424,32 @@ def _seat_advantage_html(adv: SeatAdvantage) -> tuple[str, str]:
     return verdict, table
 
 
-def _bots_section(report: Report, bots: Mapping[str, BotFigures], charts: dict[str, str]) -> str:
+def _bots_section(
+    report: Report, bots: Mapping[str, BotFigures], charts: dict[str, str], lang: str
+) -> str:
+    t = i18n.text
     rows = [
         [_e(label), _pct(b.win_share), _interval(b.win_ci95), f"{b.seat_games:,}"]
         for label, b in bots.items()
     ]
+    head = [
+        (t("bot", lang), False),
+        (t("win share", lang), True),
+        (t("95% interval", lang), True),
+        (t("seat-games", lang), True),
+    ]
     return (
-        '<section id="bots"><h2>Win share by bot</h2>'
-        '<p class="note">Mean win share over the seat-games each bot played, with its 95% '
-        "interval. A strong bot far above the dashed equal share means skill pays; a "
-        "random bot winning as often as careful play means the game is a lottery.</p>"
-        + _figure(charts, "win-by-bot", "win share by bot with 95% intervals")
-        + _table(
-            [("bot", False), ("win share", True), ("95% interval", True), ("seat-games", True)],
-            rows,
-        )
-        + _head_to_head(report)
+        f'<section id="bots"><h2>{_e(t("html.bots", lang))}</h2>'
+        f'<p class="note">{_e(t("html.bots_note", lang))}</p>'
+        + _figure(charts, "win-by-bot", t("html.bots_alt", lang))
+        + _table([(_e(label), numeric) for label, numeric in head], rows)
+        + _head_to_head(report, lang)
         + "</section>"
     )
 
 
-def _head_to_head(report: Report) -> str:
+def _head_to_head(report: Report, lang: str) -> str:
+    t = i18n.text
     pairs = report.head_to_head
     if not pairs:
         return ""
@@ -422,97 +458,132 @@ def _head_to_head(report: Report) -> str:
         for a, row in pairs.items()
         for b, h in row.items()
     ]
+    head = [
+        (t("bot", lang), False),
+        (t("html.against", lang), False),
+        (t("html.ahead", lang), True),
+        (t("95% interval", lang), True),
+        (t("html.seat_pairs", lang), True),
+    ]
     return (
-        "<h3>Head to head</h3>"
-        "<p class=\"note\">How often the first bot's seat finished ahead of the second's in "
-        "games that seated both (a tie counts half).</p>"
-        + _table(
-            [
-                ("bot", False),
-                ("against", False),
-                ("ahead", True),
-                ("95% interval", True),
-                ("seat pairs", True),
-            ],
-            rows,
-        )
+        f"<h3>{_e(t('html.h2h', lang))}</h3>"
+        f'<p class="note">{_e(t("html.h2h_note", lang))}</p>'
+        + _table([(_e(label), numeric) for label, numeric in head], rows)
     )
 
 
-def _scores_section(report: Report, charts: dict[str, str]) -> str:
+def _scores_section(report: Report, charts: dict[str, str], lang: str) -> str:
+    t = i18n.text
     margin = present(report.margin, "margin")
     if report.players > 1:
-        margin_text = (
-            f"<p>Winning margin (the winner's lead over the runner-up): mean "
-            f"{_num(margin.mean)}{_mean_ci(margin.ci95)}, median {_num(margin.median)}, quartiles "
-            f"{_num(margin.q1)} – {_num(margin.q3)}, largest {_num(margin.max)}.</p>"
+        sentence = t(
+            "html.margin",
+            lang,
+            mean=_num(margin.mean),
+            ci=_mean_ci(margin.ci95, lang=lang),
+            median=_num(margin.median),
+            q1=_num(margin.q1),
+            q3=_num(margin.q3),
+            max=_num(margin.max),
         )
+        margin_text = f"<p>{_e(sentence)}</p>"
     else:
         margin_text = ""
+    note = t("html.scores_note", lang, better=_better(report, lang))
     return (
-        '<section id="scores"><h2>Final scores</h2>'
-        f'<p class="note">How often each final score occurred, per seat; the vertical line is '
-        f"the seat's mean. A {_better(report)} score is better.</p>"
+        f'<section id="scores"><h2>{_e(t("html.scores", lang))}</h2>'
+        f'<p class="note">{_e(note)}</p>'
         + margin_text
-        + _figure(charts, "scores", "histogram of final scores per seat")
+        + _figure(charts, "scores", t("html.scores_alt", lang))
         + "</section>"
     )
 
 
-def _length_section(report: Report, charts: dict[str, str]) -> str:
+def _length_section(
+    report: Report, charts: dict[str, str], lang: str, words: i18n.GameTexts
+) -> str:
+    t = i18n.text
     length = present(report.length, "length")
-    unit_name = present(report.length_unit, "length_unit")
-    unit = _e(unit_name)
+    unit = words.length_unit
     if length.min == length.max:
-        summary = f"Every game lasted {_num(length.min)} {unit}."
+        summary = t("html.length_constant", lang, n=_num(length.min), unit=unit)
     else:
-        summary = (
-            f"Mean {_num(length.mean)} {unit}{_mean_ci(length.ci95)} (sd {_num(length.sd)}), from "
-            f"{_num(length.min)} to {_num(length.max)}."
+        summary = t(
+            "html.length_note",
+            lang,
+            mean=_num(length.mean),
+            unit=unit,
+            ci=_mean_ci(length.ci95, lang=lang),
+            sd=_num(length.sd),
+            min=_num(length.min),
+            max=_num(length.max),
         )
     return (
-        f'<section id="length"><h2>Game length</h2><p class="note">{summary}</p>'
-        + _figure(charts, "length", f"histogram of game length in {unit_name}")
+        f'<section id="length"><h2>{_e(t("html.length", lang))}</h2>'
+        f'<p class="note">{_e(summary)}</p>'
+        + _figure(charts, "length", t("html.length_alt", lang, unit=unit))
         + "</section>"
     )
 
 
-def _events_section(report: Report, charts: dict[str, str], value_events: set[str]) -> str:
+def _event_cell(name: str, lang: str, words: i18n.GameTexts) -> str:
+    """An event as the table names it: its id (the CSV column's), under its own name in Japanese."""
+    local = words.event_name(name)
+    if lang == i18n.DEFAULT_LANG or local == name:
+        return f"<code>{_e(name)}</code>"
+    return f"{_e(local)} <code>{_e(name)}</code>"
+
+
+def _events_section(
+    report: Report,
+    charts: dict[str, str],
+    value_events: set[str],
+    lang: str,
+    words: i18n.GameTexts,
+) -> str:
+    """The rates chart, then a table of every event with its rates and what one count is."""
+    t = i18n.text
     frame = report.games
     rows = []
     for name, e in report.events.items():
+        meaning = f'<span class="meaning">{_e(words.event_meaning(name))}</span>'
         if name in value_events:
             column = table.event(name)
-            spread = ""
             if column in frame.columns and frame.height:
                 values = frame[column].cast(pl.Float64).to_numpy()
-                spread = (
-                    f" (a value, not a count: median {_num(float(np.median(values)))}, "
-                    f"max {_num(float(values.max()))})"
+                spread = t(
+                    "html.a_value_spread",
+                    lang,
+                    median=_num(float(np.median(values))),
+                    max=_num(float(values.max())),
                 )
             else:
-                spread = " (a value, not a count)"
-            per_game = f"{_num(e.per_game)}{_mean_ci(e.per_game_ci95)}"
-            rows.append([f"<code>{_e(name)}</code>{_e(spread)}", per_game, "—"])
+                spread = t("html.a_value", lang)
+            per_game = f"{_num(e.per_game)}{_e(_mean_ci(e.per_game_ci95, lang=lang))}"
+            rows.append([f"{_event_cell(name, lang, words)}{_e(spread)}", per_game, "—", meaning])
         else:
             share = _pct(e.share_of_games)
             if e.share_of_games_ci95 is not None:
                 share += f" ({_interval(e.share_of_games_ci95)})"
-            per_game = f"{e.per_game:.3f}{_mean_ci(e.per_game_ci95, 3)}"
-            rows.append([f"<code>{_e(name)}</code>", per_game, share])
+            per_game = f"{e.per_game:.3f}{_e(_mean_ci(e.per_game_ci95, 3, lang=lang))}"
+            rows.append([_event_cell(name, lang, words), per_game, share, meaning])
     values_note = ""
     if value_events & set(report.events):
-        values_note = (
-            " Events that are a value per game rather than a count are listed in the table "
-            "with their mean, and left out of the chart."
-        )
+        values_note = t("html.values_note", lang)
+    per_deal = tricks_per_deal(report, lang)
+    ratio = f'<p class="verdict">{_e(per_deal)}</p>' if per_deal is not None else ""
+    head = [
+        (t("event", lang), False),
+        (t("per game", lang), True),
+        (t("share of games", lang), True),
+        (t("meaning", lang), False),
+    ]
     return (
-        '<section id="events"><h2>How often each rule fires</h2>'
-        '<p class="note">Left: mean number of times per game. Right: share of games in which '
-        f"it fired at least once. Rare-but-repeated and common-but-single look alike in one "
-        f"number, not in both.{values_note}</p>"
-        + _figure(charts, "events", "event rates: per game and share of games")
-        + _table([("event", False), ("per game", True), ("share of games", True)], rows)
+        f'<section id="events"><h2>{_e(t("html.events", lang))}</h2>'
+        f'<p class="note">{_e(t("html.events_note", lang) + values_note)}</p>'
+        + ratio
+        + _figure(charts, "events", t("html.events_alt", lang))
+        + _table([(_e(label), numeric) for label, numeric in head], rows)
         + "</section>"
     )
 
@@ -540,17 +611,25 @@ def _leaf(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _variant_section(report: Report) -> str:
-    """Every knob, grouped the way the YAML is: the run, the seats, then each rules section."""
+def _variant_section(report: Report, lang: str | None = None) -> str:
+    """Every knob, grouped the way the YAML is: the run, the seats, then each rules section.
+
+    Knob names and values are the YAML's own, in every language: they are what
+    a designer types.
+    """
+    t = i18n.text
     variant = report.variant
-    groups: dict[str, list[tuple[str, str]]] = {"run": []}
+    run, seats = t("html.group_run", lang), t("html.group_seats", lang)
+    groups: dict[str, list[tuple[str, str]]] = {run: []}
     for key, value in variant.items():
         if key == "seats" and isinstance(value, list):
-            groups["seats"] = [(f"seat {i}", _seat_knobs(seat)) for i, seat in enumerate(value)]
+            groups[seats] = [
+                (t("html.seat_n", lang, n=i), _seat_knobs(seat)) for i, seat in enumerate(value)
+            ]
         elif isinstance(value, dict):
             groups[key] = [(k, _leaf(v)) for k, v in _flatten(value)]
         else:
-            groups["run"].append((key, _leaf(value)))
+            groups[run].append((key, _leaf(value)))
     body = []
     for group, rows in groups.items():
         if not rows:
@@ -558,8 +637,8 @@ def _variant_section(report: Report) -> str:
         body.append(f'<tr class="group"><th colspan="2">{_e(group)}</th></tr>')
         body += [f"<tr><td>{_e(k)}</td><td>{_e(v)}</td></tr>" for k, v in rows]
     return (
-        '<section id="variant"><h2>Resolved variant</h2>'
-        '<p class="note">Every knob as this run used it, defaults filled in.</p>'
+        f'<section id="variant"><h2>{_e(t("html.variant", lang))}</h2>'
+        f'<p class="note">{_e(t("html.variant_note", lang))}</p>'
         '<div class="table-wrap"><table class="variant"><tbody>'
         + "".join(body)
         + "</tbody></table></div></section>"
@@ -581,10 +660,11 @@ def _seat_knobs(seat: Any) -> str:
 # and fixed arithmetic also keeps every figure's geometry reproducible.
 
 
-def render_charts(report: Report) -> dict[str, str]:
+def render_charts(report: Report, lang: str | None = None) -> dict[str, str]:
     """Every chart as inline markup (<svg>, or <img> for an oversized one), by name."""
     import matplotlib
 
+    lang = lang or i18n.report_lang(report.variant)
     value_events = _value_events(report)
     out: dict[str, str] = {}
     # rcdefaults inside the context: the page looks the same whatever the
@@ -594,12 +674,12 @@ def render_charts(report: Report) -> dict[str, str]:
         matplotlib.rcParams.update(_RC)  # type: ignore[arg-type]  # keys typed as Literals
         # DejaVu lacks CJK glyphs; the browser draws that text, so the warning is noise.
         warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from", category=Warning)
-        out["win-by-seat"] = _embed(_win_by_seat(report))
+        out["win-by-seat"] = _embed(_win_by_seat(report, lang))
         if report.bots is not None:
-            out["win-by-bot"] = _embed(_win_by_bot(report, report.bots))
-        out["scores"] = _embed(_scores(report))
-        out["length"] = _embed(_length(report))
-        out["events"] = _embed(_events(report, value_events))
+            out["win-by-bot"] = _embed(_win_by_bot(report, report.bots, lang))
+        out["scores"] = _embed(_scores(report, lang))
+        out["length"] = _embed(_length(report, lang))
+        out["events"] = _embed(_events(report, value_events, lang))
     return out
 
 
@@ -670,6 +750,7 @@ def _share_bars(
     cis: list[Interval],
     colours: list[str],
     height: float,
+    lang: str,
 ) -> Figure:
     """Win shares as bars with 95% interval whiskers and a dashed equal-share line."""
     lines = max(label.count("\n") + 1 for label in labels)
@@ -688,8 +769,17 @@ def _share_bars(
     top = 1.08 if fair >= 1 else min(1.08, max(float(high.max()), fair) * 1.15)
     ax.set_ylim(0, top)
     digits = 0 if (100 * fair).is_integer() else 1
-    ax.text(1.0, fair, f" equal\n {_pct(fair, digits)}", transform=ax.get_yaxis_transform(),
-            va="center", ha="left", color=INK, fontsize=8.5, linespacing=1.1)  # fmt: skip
+    ax.text(
+        1.0,
+        fair,
+        i18n.text("chart.equal", lang, share=_pct(fair, digits)),
+        transform=ax.get_yaxis_transform(),
+        va="center",
+        ha="left",
+        color=INK,
+        fontsize=8.5,
+        linespacing=1.1,
+    )
     for xi, value, hi in zip(x, share, high, strict=True):
         # Inside the bar's foot where there is room, so the label never
         # collides with the whisker or the dashed line.
@@ -712,7 +802,7 @@ def _share_bars(
     ax.set_xlim((len(labels) - 1) / 2 - half, (len(labels) - 1) / 2 + half)
     ax.yaxis.set_major_locator(_max_n_locator(6))
     ax.yaxis.set_major_formatter(_percent_formatter())
-    ax.set_ylabel("win share")
+    ax.set_ylabel(i18n.text("chart.win_share", lang))
     ax.grid(axis="x", visible=False)
     return fig
 
@@ -730,24 +820,26 @@ def _max_n_locator(n: int, integer: bool = False) -> Any:
     return MaxNLocator(nbins=n, steps=[1, 2, 2.5, 5, 10], min_n_ticks=1, integer=integer)
 
 
-def _seat_name(seat: SeatFigures) -> str:
+def _seat_name(seat: SeatFigures, lang: str) -> str:
     bot = seat.bot
-    return f"seat {seat.seat}" + ("" if bot == "rotating" else f"\n{_tick_label(bot)}")
+    name = i18n.text("html.seat_n", lang, n=seat.seat)
+    return name + ("" if bot == "rotating" else f"\n{_tick_label(bot)}")
 
 
-def _win_by_seat(report: Report) -> Figure:
+def _win_by_seat(report: Report, lang: str) -> Figure:
     seats = report.seats
     return _share_bars(
         report,
-        [_seat_name(s) for s in seats],
+        [_seat_name(s, lang) for s in seats],
         [s.win_share for s in seats],
         [s.win_ci95 for s in seats],
         [ACCENT] * len(seats),
         height=2.9,
+        lang=lang,
     )
 
 
-def _win_by_bot(report: Report, bots: Mapping[str, BotFigures]) -> Figure:
+def _win_by_bot(report: Report, bots: Mapping[str, BotFigures], lang: str) -> Figure:
     names = list(bots)
     return _share_bars(
         report,
@@ -756,6 +848,7 @@ def _win_by_bot(report: Report, bots: Mapping[str, BotFigures]) -> Figure:
         [bots[n].win_ci95 for n in names],
         [BOT_COLOURS[i % len(BOT_COLOURS)] for i in range(len(names))],
         height=2.5,
+        lang=lang,
     )
 
 
@@ -777,12 +870,12 @@ def _bins(values: np.ndarray) -> np.ndarray:
     return np.linspace(lo, hi, 41)
 
 
-def _scores(report: Report) -> Figure:
+def _scores(report: Report, lang: str) -> Figure:
     frame = report.games
     players = report.players
     columns = [frame[table.score(s)].cast(pl.Float64).to_numpy() for s in range(players)]
     edges = _bins(np.concatenate(columns))
-    names = [_seat_name(s) for s in report.seats]
+    names = [_seat_name(s, lang) for s in report.seats]
     left = max(_text_width(n, 9.5) for n in names) + 0.65
     row, gap = 0.72, 0.14
     height = 0.62 + players * row + (players - 1) * gap
@@ -810,8 +903,16 @@ def _scores(report: Report) -> Figure:
                color=ACCENT_LIGHT, zorder=2)  # fmt: skip
         mean = report.seats[seat].score.mean
         ax.axvline(mean, color=ACCENT, linewidth=1.6, zorder=3)
-        ax.text(mean, 0.97, f" mean {_num(mean)}", transform=ax.get_xaxis_transform(),
-                va="top", ha="left", fontsize=8.5, color=ACCENT)  # fmt: skip
+        ax.text(
+            mean,
+            0.97,
+            i18n.text("chart.mean", lang, value=_num(mean)),
+            transform=ax.get_xaxis_transform(),
+            va="top",
+            ha="left",
+            fontsize=8.5,
+            color=ACCENT,
+        )
         ax.set_ylabel(names[seat], rotation=0, ha="right", va="center", color=INK, labelpad=8)
         ax.grid(axis="x", visible=False)
         ax.tick_params(axis="y", labelsize=8)
@@ -820,11 +921,11 @@ def _scores(report: Report) -> Figure:
     axes[0].yaxis.set_major_locator(_max_n_locator(2))
     axes[0].yaxis.set_major_formatter(_percent_formatter())
     axes[-1].xaxis.set_major_locator(_max_n_locator(12, integer=edges.size > 2))
-    axes[-1].set_xlabel(f"final score ({_better(report)} is better); bar height: share of games")
+    axes[-1].set_xlabel(i18n.text("chart.scores_x", lang, better=_better(report, lang)))
     return fig
 
 
-def _length(report: Report) -> Figure:
+def _length(report: Report, lang: str) -> Figure:
     values = report.games["length"].cast(pl.Float64).to_numpy()
     edges = _bins(values)
     counts, _ = np.histogram(values, bins=edges)
@@ -836,8 +937,15 @@ def _length(report: Report) -> Figure:
            align="edge", color=ACCENT, zorder=2)  # fmt: skip
     if not constant:
         ax.axvline(length.mean, color=INK, linewidth=1.2, linestyle=(0, (5, 4)), zorder=3)
-        ax.text(length.mean, 0.97, f" mean {_num(length.mean)}",
-                transform=ax.get_xaxis_transform(), va="top", ha="left", fontsize=8.5)  # fmt: skip
+        ax.text(
+            length.mean,
+            0.97,
+            i18n.text("chart.mean", lang, value=_num(length.mean)),
+            transform=ax.get_xaxis_transform(),
+            va="top",
+            ha="left",
+            fontsize=8.5,
+        )
     else:
         # One length only: pad the axis so a lone bar doesn't fill the chart.
         ax.set_xlim(max(-0.5, length.min - 6), length.min + 6)
@@ -845,15 +953,17 @@ def _length(report: Report) -> Figure:
     ax.set_ylim(0, max(float(shares.max(initial=0)) * 1.15, 0.01))
     ax.yaxis.set_major_locator(_max_n_locator(4))
     ax.yaxis.set_major_formatter(_percent_formatter())
-    ax.set_xlabel(f"game length ({present(report.length_unit, 'length_unit')})")
-    ax.set_ylabel("share of games")
+    unit = i18n.game_texts(report.game, lang, report.length_unit).length_unit
+    ax.set_xlabel(i18n.text("chart.length_x", lang, unit=unit))
+    ax.set_ylabel(i18n.text("chart.share_of_games", lang))
     ax.grid(axis="x", visible=False)
     return fig
 
 
-def _events(report: Report, value_events: set[str]) -> Figure:
+def _events(report: Report, value_events: set[str], lang: str) -> Figure:
     names = [n for n in report.events if n not in value_events]
-    labels = [_label(n) for n in names]
+    words = i18n.game_texts(report.game, lang, report.length_unit)
+    labels = [_label(words.event_name(n) if lang != i18n.DEFAULT_LANG else n) for n in names]
     left = max((_text_width(n, 9.5) for n in labels), default=1.0) + 0.2
     height = 0.75 + 0.27 * max(1, len(names))
     fig, (per_ax, share_ax) = _figure_in(
@@ -870,7 +980,9 @@ def _events(report: Report, value_events: set[str]) -> Figure:
     if not names:
         for ax in (per_ax, share_ax):
             ax.set_axis_off()
-        per_ax.text(0.5, 0.5, "no events counted", ha="center", va="center", color=MUTED)
+        per_ax.text(
+            0.5, 0.5, i18n.text("chart.no_events", lang), ha="center", va="center", color=MUTED
+        )
         return fig
     y = np.arange(len(names))
     per_game = np.asarray([report.events[n].per_game for n in names], dtype=float)
@@ -885,8 +997,8 @@ def _events(report: Report, value_events: set[str]) -> Figure:
                       clip_on=False)  # fmt: skip
     per_ax.set_yticks(y, labels)
     per_ax.set_ylim(len(names) - 0.45, -0.55)
-    per_ax.set_title("mean per game", loc="left", color=INK, fontsize=9.5)
-    share_ax.set_title("share of games where it fired", loc="left", color=INK, fontsize=9.5)
+    per_ax.set_title(i18n.text("chart.per_game", lang), loc="left", color=INK, fontsize=9.5)
+    share_ax.set_title(i18n.text("chart.share_fired", lang), loc="left", color=INK, fontsize=9.5)
     per_ax.xaxis.set_major_locator(_max_n_locator(5))
     share_ax.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
     share_ax.xaxis.set_major_formatter(_percent_formatter())

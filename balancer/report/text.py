@@ -1,41 +1,177 @@
-"""The report as text: the headline table printed after a run, and summary.md."""
+"""The report as text: the headline printed after a run, and summary.md.
+
+Both are in the report's language (i18n.report_lang: the `lang` its resolved
+variant records, English by default); the words come from balancer/i18n and
+the game's own package, the figures from the Report alone.
+"""
 
 from __future__ import annotations
 
+import math
+
+from balancer import i18n
+from balancer.i18n import ljust, rjust
 from balancer.report.model import Interval, Report, SeatAdvantage, present
 
 _SCORE_FIGURES = ("mean", "sd", "min", "q1", "median", "q3", "max")
+SIGNIFICANCE = 0.05  # the level at which the verdict calls a seat advantage
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
 
 
-def seat_advantage_text(adv: SeatAdvantage) -> str:
-    """The seat-advantage figure in words: its test and p, or the note saying why none."""
+def _p(p: float) -> str:
+    return f"p = {p:.3g}"
+
+
+def lang_of(report: Report, lang: str | None = None) -> str:
+    """`lang` if given, else the language the report's variant records."""
+    return lang if lang is not None else i18n.report_lang(report.variant)
+
+
+def seat_advantage_text(adv: SeatAdvantage, lang: str | None = None) -> str:
+    """The seat-advantage figure: its test and p, or the note saying why none."""
     if adv.p_value is None:
-        return f"seat advantage: not tested ({adv.note or 'no test'})"
-    shown = f"p = {adv.p_value:.3g}"
+        why = adv.note or i18n.text("headline.no_test", lang)
+        return i18n.text("headline.advantage_untested", lang, why=why)
+    shown = _p(adv.p_value)
     if adv.statistic is None:
-        return f"seat advantage: {shown}"
+        return i18n.text("headline.advantage", lang, shown=shown)
     name = "T²" if adv.test and adv.test.startswith("Hotelling") else "statistic"
-    return f"seat advantage: {name} {adv.statistic:.2f}, {shown}"
+    return i18n.text(
+        "headline.advantage_statistic", lang, name=name, value=f"{adv.statistic:.2f}", shown=shown
+    )
 
 
-def headline(report: Report) -> str:
-    """The table printed after a run: seats, win shares with intervals, scores."""
-    better = "higher" if report.higher_is_better else "lower"
+def confounded(report: Report) -> bool:
+    """Seats hold different bots in a fixed arrangement: seat and bot can't be told apart."""
+    return report.bots is not None and not report.variant.get("seat_rotation", False)
+
+
+def seat_verdict(report: Report, lang: str | None = None) -> str:
+    """The seat-advantage verdict in words, never claiming an edge the test can't show.
+
+    With p below SIGNIFICANCE it names the seat furthest from an even share
+    (seat 0, when it plays first, is "the first player"); seats holding
+    different bots without rotation are said to be confounded with them.
+    """
+    lang = lang_of(report, lang)
+    if report.players < 2:
+        return i18n.text("verdict.one_seat", lang)
+    adv = present(report.seat_advantage, "seat_advantage")
+    if adv.p_value is None:
+        if confounded(report):
+            return i18n.text("verdict.confounded", lang)
+        why = adv.note or i18n.text("headline.no_test", lang)
+        return i18n.text("verdict.untested", lang, why=why)
+    if adv.note and adv.p_value >= SIGNIFICANCE:
+        return i18n.text("verdict.too_few", lang, why=adv.note, p=_p(adv.p_value))
+    even = 1 / report.players
+    if adv.p_value >= SIGNIFICANCE:
+        return i18n.text("verdict.none", lang, p=_p(adv.p_value))
+    seat = max(report.seats, key=lambda s: (abs(s.win_share - even), -s.seat))
+    above = seat.win_share > even
+    if seat.seat == 0 and _seat0_plays_first(report):
+        kind = "verdict.first_edge" if above else "verdict.first_handicap"
+        what = i18n.text(kind, lang)
+    else:
+        kind = "verdict.seat_edge" if above else "verdict.seat_handicap"
+        what = i18n.text(kind, lang, seat=seat.seat)
+    return i18n.text(
+        "verdict.advantage",
+        lang,
+        seat=seat.seat,
+        share=_pct(seat.win_share).strip(),
+        even=_pct(even).strip(),
+        what=what,
+        p=_p(adv.p_value),
+    )
+
+
+def _seat0_plays_first(report: Report) -> bool:
+    """Seat 0 leads or deals first unless a `first_*` knob draws the first player at random."""
+    for section in ("rules", "scoring"):
+        for name, value in (report.variant.get(section) or {}).items():
+            if str(name).startswith("first_") and value == "random":
+                return False
+    return True
+
+
+def ratio_of_events(
+    report: Report, numerator: str, denominator: str
+) -> tuple[float, Interval | None] | None:
+    """sum(numerator) / sum(denominator) over the games, with a 95% interval (delta method).
+
+    Games are the units: the interval is that of a ratio of two per-game
+    means, sqrt(var(t - R d) / n) / mean(d). None when the report lacks
+    either event; no interval when it lacks the per-game table.
+    """
+    if numerator not in report.events or denominator not in report.events:
+        return None
+    per_deal = report.events[denominator].per_game
+    if per_deal <= 0:
+        return None
+    ratio = report.events[numerator].per_game / per_deal
+    from balancer.sim import table
+
+    columns = (table.event(numerator), table.event(denominator))
+    frame = report.games
+    if frame.height < 2 or not all(c in frame.columns for c in columns):
+        return ratio, None
+    t = frame[columns[0]].cast(float).to_numpy()
+    d = frame[columns[1]].cast(float).to_numpy()
+    residual = t - ratio * d
+    se = math.sqrt(float(residual.var(ddof=1)) / len(t)) / float(d.mean())
+    return ratio, Interval(ratio - 1.96 * se, ratio + 1.96 * se)
+
+
+def tricks_per_deal(report: Report, lang: str | None = None) -> str | None:
+    """Da Qi Zi's tricks per deal, beside the seed's "about 5"; None for other games."""
+    found = ratio_of_events(report, "tricks", "deals")
+    if found is None:
+        return None
+    ratio, ci = found
+    interval = "" if ci is None else f" [{ci.low:.2f}, {ci.high:.2f}]"
+    lang = lang_of(report, lang)
+    return i18n.text("headline.tricks_per_deal", lang, ratio=f"{ratio:.2f}", interval=interval)
+
+
+def value_events(report: Report) -> set[str]:
+    """Events that are a value per game (a maximum), not a count of firings."""
+    if report.value_events is not None:
+        return set(report.value_events)
+    from balancer import games
+
+    if games.canonical(report.game) is None:
+        return set()
+    return set(games.get(report.game).value_events)
+
+
+def headline(report: Report, lang: str | None = None) -> str:
+    """What a run prints: seats, win shares with intervals, scores, verdict, rule rates."""
+    lang = lang_of(report, lang)
+    words = i18n.game_texts(report.game, lang, report.length_unit)
+    better = i18n.text("higher" if report.higher_is_better else "lower", lang)
     lines = [
-        f"{report.variant['name']}: {report.game}, {report.players} players, "
-        f"{report.n_games} games, seed {report.seed}",
+        i18n.text(
+            "headline.title",
+            lang,
+            name=report.variant["name"],
+            game=words.title,
+            players=report.players,
+            games=report.n_games,
+            seed=report.seed,
+        ),
         "",
-        f"{'seat':>4}  {'bot':<24} {'win share':>9}  {'95% interval':<17} "
-        f"{'score mean':>10} {'sd':>6}",
+        f"{rjust(i18n.text('seat', lang), 4)}  {ljust(i18n.text('bot', lang), 24)} "
+        f"{rjust(i18n.text('win share', lang), 9)}  {ljust(i18n.text('95% interval', lang), 17)} "
+        f"{rjust(i18n.text('score mean', lang), 10)} {rjust(i18n.text('sd', lang), 6)}",
     ]
     for seat in report.seats:
         low, high = seat.win_ci95
         lines.append(
-            f"{seat.seat:>4}  {seat.bot[:24]:<24} {_pct(seat.win_share):>9}  "
+            f"{seat.seat:>4}  {ljust(seat.bot[:24], 24)} {_pct(seat.win_share):>9}  "
             f"[{_pct(low)}, {_pct(high)}] {seat.score.mean:>10.2f} "
             f"{seat.score.sd:>6.2f}"
         )
@@ -43,21 +179,32 @@ def headline(report: Report) -> str:
     length = present(report.length, "length")
     lines += [
         "",
-        f"score: {better} is better; {seat_advantage_text(adv)}",
-        f"length: {length.mean:.2f} {present(report.length_unit, 'length_unit')} "
-        f"(min {length.min:g}, max {length.max:g})",
+        i18n.text("headline.score", lang, better=better, advantage=seat_advantage_text(adv, lang)),
+        i18n.text("headline.verdict", lang, verdict=seat_verdict(report, lang)),
+        i18n.text(
+            "headline.length",
+            lang,
+            mean=f"{length.mean:.2f}",
+            unit=words.length_unit,
+            min=f"{length.min:g}",
+            max=f"{length.max:g}",
+        ),
     ]
     if report.bots is not None:
         lines.append("")
-        lines.append(f"{'bot':<28} {'win share':>9}  {'95% interval':<17} {'seat-games':>10}")
+        lines.append(
+            f"{ljust(i18n.text('bot', lang), 28)} {rjust(i18n.text('win share', lang), 9)}  "
+            f"{ljust(i18n.text('95% interval', lang), 17)} "
+            f"{rjust(i18n.text('seat-games', lang), 10)}"
+        )
         for label, bot in report.bots.items():
             low, high = bot.win_ci95
             lines.append(
-                f"{label[:28]:<28} {_pct(bot.win_share):>9}  [{_pct(low)}, {_pct(high)}] "
+                f"{ljust(label[:28], 28)} {_pct(bot.win_share):>9}  [{_pct(low)}, {_pct(high)}] "
                 f"{bot.seat_games:>10}"
             )
         lines.append("")
-        lines.append("head to head: how often the row's bot finishes ahead of the column's")
+        lines.append(i18n.text("headline.head_to_head", lang))
         for a, row in (report.head_to_head or {}).items():
             cells = ", ".join(
                 f"{b} {_pct(h.ahead_share).strip()} [{_pct(h.ci95.low).strip()}, "
@@ -65,7 +212,41 @@ def headline(report: Report) -> str:
                 for b, h in row.items()
             )
             lines.append(f"  {a}: {cells}")
+    lines += _rule_rates(report, lang, words)
     return "\n".join(lines)
+
+
+def _rule_rates(report: Report, lang: str, words: i18n.GameTexts) -> list[str]:
+    """How often each rule fired: per game and share of games (a value event: its mean)."""
+    if not report.events:
+        return []
+    values = value_events(report)
+    labels = {name: _event_label(name, words, lang) for name in report.events}
+    column = max(i18n.width(label) for label in labels.values()) + 2
+    lines = [
+        "",
+        ljust(i18n.text("headline.rules_fired", lang), column + 2)
+        + f"{rjust(i18n.text('per game', lang), 9)}  "
+        + rjust(i18n.text("share of games", lang), 14),
+    ]
+    for name, e in report.events.items():
+        start = "  " + ljust(labels[name], column)
+        if name in values:
+            lines.append(f"{start}{e.per_game:>9.2f}  " + i18n.text("headline.a_value", lang))
+        else:
+            share = _pct(e.share_of_games).strip()
+            lines.append(f"{start}{e.per_game:>9.3f}  {rjust(share, 14)}")
+    lines.append(i18n.text("headline.meanings", lang, game=report.game))
+    per_deal = tricks_per_deal(report, lang)
+    if per_deal is not None:
+        lines.append(per_deal)
+    return lines
+
+
+def _event_label(name: str, words: i18n.GameTexts, lang: str) -> str:
+    """An event as the reader knows it: its id in English, its own name and id in Japanese."""
+    local = words.event_name(name)
+    return name if local == name or lang == i18n.DEFAULT_LANG else f"{local} ({name})"
 
 
 def _mean_interval(interval: Interval | None, before: str = "") -> str:
@@ -75,9 +256,19 @@ def _mean_interval(interval: Interval | None, before: str = "") -> str:
     return f"{before}[{interval.low:.2f}, {interval.high:.2f}]"
 
 
-def summary_markdown(report: Report) -> str:
-    lines = [f"# {report.variant['name']}", "", "```", headline(report), "```", ""]
-    lines += ["## Events per game", "", "| event | per game | share of games |", "|---|---:|---:|"]
+def summary_markdown(report: Report, lang: str | None = None) -> str:
+    """summary.md: the headline, then every event with its meaning, scores and lengths."""
+    lang = lang_of(report, lang)
+    words = i18n.game_texts(report.game, lang, report.length_unit)
+    t = i18n.text
+    lines = [f"# {report.variant['name']}", "", "```", headline(report, lang), "```", ""]
+    lines += [
+        f"## {t('summary.events', lang)}",
+        "",
+        f"| {t('event', lang)} | {t('per game', lang)} | {t('share of games', lang)} "
+        f"| {t('meaning', lang)} |",
+        "|---|---:|---:|---|",
+    ]
     for name, e in report.events.items():
         per_game = f"{e.per_game:.3f}"
         if e.per_game_ci95 is not None:
@@ -86,12 +277,15 @@ def summary_markdown(report: Report) -> str:
         if e.share_of_games_ci95 is not None:
             low, high = e.share_of_games_ci95
             share += f" [{_pct(low).strip()}, {_pct(high).strip()}]"
-        lines.append(f"| {name} | {per_game} | {share} |")
-    lines += ["", "## Score per seat", ""]
-    lines += [
-        "| seat | mean | 95% interval | sd | min | q1 | median | q3 | max |",
-        "|---|" + "---:|" * 8,
-    ]
+        label = _event_label(name, words, lang)
+        meaning = words.event_meaning(name).replace("|", "\\|")
+        lines.append(f"| {label} | {per_game} | {share} | {meaning} |")
+    per_deal = tricks_per_deal(report, lang)
+    if per_deal is not None:
+        lines += ["", per_deal + "."]
+    lines += ["", f"## {t('summary.scores', lang)}", ""]
+    head = [t(k, lang) for k in ("seat", "mean", "95% interval", *_SCORE_FIGURES[1:])]
+    lines += [f"| {' | '.join(head)} |", "|---|" + "---:|" * 8]
     for seat in report.seats:
         cells = [f"{getattr(seat.score, k):.2f}" for k in _SCORE_FIGURES]
         cells.insert(1, _mean_interval(seat.score_mean_ci95))
@@ -100,13 +294,27 @@ def summary_markdown(report: Report) -> str:
     length = present(report.length, "length")
     lines += [
         "",
-        f"Winning margin (best minus second best): mean {margin.mean:.2f}"
-        f"{_mean_interval(margin.ci95, ' ')}, median {margin.median:.2f}.",
+        t(
+            "summary.margin",
+            lang,
+            mean=f"{margin.mean:.2f}{_mean_interval(margin.ci95, ' ')}",
+            median=f"{margin.median:.2f}",
+        ),
         "",
-        f"Length: mean {length.mean:.2f}{_mean_interval(length.ci95, ' ')} "
-        f"{present(report.length_unit, 'length_unit')}.",
+        t(
+            "summary.length",
+            lang,
+            mean=f"{length.mean:.2f}{_mean_interval(length.ci95, ' ')}",
+            unit=words.length_unit,
+        ),
         "",
-        f"balancer {report.balancer_version}, {report.game} rules version {report.rules_version}.",
+        t(
+            "footer",
+            lang,
+            version=report.balancer_version,
+            game=words.title,
+            rules=report.rules_version,
+        ),
         "",
     ]
     return "\n".join(lines)
