@@ -223,19 +223,22 @@ def _rule_rates(report: Report, lang: str, words: i18n.GameTexts) -> list[str]:
     values = value_events(report)
     labels = {name: _event_label(name, words, lang) for name in report.events}
     column = max(i18n.width(label) for label in labels.values()) + 2
+    per_head, share_head = i18n.text("per game", lang), i18n.text("share of games", lang)
+    per_width, share_width = max(9, i18n.width(per_head)), max(14, i18n.width(share_head))
     lines = [
         "",
         ljust(i18n.text("headline.rules_fired", lang), column + 2)
-        + f"{rjust(i18n.text('per game', lang), 9)}  "
-        + rjust(i18n.text("share of games", lang), 14),
+        + f"{rjust(per_head, per_width)}  {rjust(share_head, share_width)}",
     ]
     for name, e in report.events.items():
         start = "  " + ljust(labels[name], column)
         if name in values:
-            lines.append(f"{start}{e.per_game:>9.2f}  " + i18n.text("headline.a_value", lang))
+            figure = rjust(f"{e.per_game:.2f}", per_width)
+            lines.append(f"{start}{figure}  " + i18n.text("headline.a_value", lang))
         else:
+            figure = rjust(f"{e.per_game:.3f}", per_width)
             share = _pct(e.share_of_games).strip()
-            lines.append(f"{start}{e.per_game:>9.3f}  {rjust(share, 14)}")
+            lines.append(f"{start}{figure}  {rjust(share, share_width)}")
     lines.append(i18n.text("headline.meanings", lang, game=report.game))
     per_deal = tricks_per_deal(report, lang)
     if per_deal is not None:
