@@ -354,3 +354,137 @@ def test_the_page_shows_every_interval(fdc, dqz) -> None:
     assert dqz.events["max_multiplier"].share_of_games_ci95 is None
     assert dqz.events["max_multiplier"].per_game_ci95 is not None
     assert "Hotelling" in page  # the seat-advantage test is named
+
+
+# -- tables, meanings, Japanese ----------------------------------------------------
+
+
+class CellCounter(HTMLParser):
+    """How many <table>, <tr> and <td> elements a page holds, as a browser would count them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counts = {"table": 0, "tr": 0, "td": 0}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.counts:
+            self.counts[tag] += 1
+
+
+def test_tables_are_tables(fdc) -> None:
+    """Rows and cells sit in <table> elements (a browser drops <tr>/<td> outside one)."""
+    page = report_html.render_html(fdc)
+    assert "<markup" not in page
+    counter = CellCounter()
+    counter.feed(page)
+    # seats, seat advantage, bots, head to head, events, variant
+    assert counter.counts["table"] == 6
+    assert counter.counts["td"] > 5 * 12  # the seat table alone has 5 rows of 12 cells
+
+
+def test_every_event_is_explained_beside_its_chart(dqz) -> None:
+    from balancer.cli.events import event_meanings
+
+    page = report_html.render_html(dqz, "en")
+    events = page.split('<section id="events">', 1)[1].split("</section>", 1)[0]
+    assert 'data-chart="events"' in events
+    for meaning in event_meanings("dqz").values():
+        assert report_html._e(meaning) in events, meaning
+    assert "tricks per deal: " in events
+
+
+def test_japanese_page(dqz) -> None:
+    page = report_html.render_html(dqz, "ja")
+    assert '<html lang="ja">' in page
+    assert '"Noto Sans CJK JP", "Noto Sans JP", "Hiragino Sans"' in page
+    assert "html:lang(ja) body" in page  # the CJK stack applies to this page
+    for words in ("打棋子", "席ごとの勝率", "最終得点", "各ルールの発生頻度", "ヤキトリ", "連荘"):
+        assert words in page, words
+    events_chart = page.split('data-chart="events"', 1)[1].split("</figure>", 1)[0]
+    assert "ヤキトリ" in events_chart and "1ゲームあたりの平均" in events_chart
+    assert "1ディールあたりのトリック数" in page
+    assert "How often each rule fires" not in page and "Win share by seat" not in page
+    # The English page names no CJK-first stack for itself and says it is English.
+    english = report_html.render_html(dqz)
+    assert '<html lang="en">' in english and "席ごとの勝率" not in english
+
+
+def test_a_report_says_its_own_language(dqz) -> None:
+    recorded = replace(dqz, variant={**dqz.variant, "lang": "ja"})
+    assert '<html lang="ja">' in report_html.render_html(recorded)
+    assert '<html lang="en">' in report_html.render_html(recorded, "en")
+
+
+def japanese_fonts() -> list[str]:
+    try:
+        found = subprocess.run(
+            ["fc-list", ":lang=ja", "family"], capture_output=True, text=True, check=False
+        ).stdout
+    except FileNotFoundError:
+        return []
+    return [line for line in found.splitlines() if line.strip()]
+
+
+needs_cjk_font = pytest.mark.skipif(
+    not japanese_fonts(),
+    reason="no Japanese font installed (fc-list :lang=ja is empty; .ci/run installs "
+    "fonts-noto-cjk)",
+)
+
+
+def screenshot(processes: Processes, page: str, where: Path, size: str = "900,160") -> np.ndarray:
+    """The top of `page` as headless Chromium paints it, as an RGB array."""
+    from PIL import Image
+
+    where.mkdir()
+    (where / "page.html").write_text(page, encoding="utf-8")
+    shot = where / "shot.png"
+    chromium(
+        processes,
+        where / "page.html",
+        where / "profile",
+        f"--screenshot={shot}",
+        f"--window-size={size}",
+    )
+    with Image.open(shot) as image:
+        return np.asarray(image.convert("RGB"), dtype=int)
+
+
+def ink(rgb: np.ndarray) -> int:
+    """Pixels dark enough to be text on the page's light background."""
+    return int((rgb.max(axis=2) < 110).sum())
+
+
+@needs_chromium
+@needs_cjk_font
+def test_japanese_glyphs_render_in_chromium(dqz, tmp_path: Path, processes: Processes) -> None:
+    """The Japanese page's heading is drawn in a real CJK font, not as tofu boxes.
+
+    Two different strings of missing glyphs (private-use code points no font
+    has) paint identical boxes: that is what a page without a CJK font looks
+    like, and the comparison sees it. Two different Japanese strings of the
+    same length paint differently, and differently from the boxes.
+    """
+    page = report_html.render_html(dqz, "ja")
+    h1 = "<h1>dqz-4p</h1>"
+    assert h1 in page
+
+    def heading(text: str, name: str) -> np.ndarray:
+        return screenshot(processes, page.replace(h1, f"<h1>{text}</h1>", 1), tmp_path / name)
+
+    tofu_a, tofu_b = heading("\ue000" * 6, "tofu-a"), heading("\ue001" * 6, "tofu-b")
+    # The check can fail: missing glyphs all look alike.
+    assert np.array_equal(tofu_a, tofu_b)
+    koban, renchan = heading("猫に小判です", "koban"), heading("親の連荘だ", "renchan")
+    assert ink(koban) > 300 and ink(renchan) > 300  # not blank
+    assert not np.array_equal(koban, tofu_a) and not np.array_equal(renchan, tofu_a)
+    assert not np.array_equal(koban, renchan)
+
+
+@needs_chromium
+@needs_cjk_font
+def test_japanese_report_is_painted(dqz, tmp_path: Path, processes: Processes) -> None:
+    """The whole Japanese page paints: its charts' blue and plenty of text."""
+    rgb = screenshot(processes, report_html.render_html(dqz, "ja"), tmp_path / "p", "1200,3000")
+    accent = int((np.abs(rgb - (0x2F, 0x6F, 0xB0)).max(axis=2) < 12).sum())
+    assert accent > 20_000 and ink(rgb) > 20_000

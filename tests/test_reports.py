@@ -82,6 +82,11 @@ def test_summary_shows_the_intervals(fdc_report: Path) -> None:
     low, high = event["per_game_ci95"]
     assert f"| {name} | {event['per_game']:.3f} [{low:.3f}, {high:.3f}] |" in summary
     assert "seat advantage: T²" in summary
+    assert "\nverdict: " in summary and "\nrules fired " in summary
+    # Each event's row ends with what one count of it is.
+    from balancer.cli.events import event_meanings
+
+    assert summary.count(f"| {event_meanings('fdc')[name]} |") == 1
 
 
 def test_fixed_seats_with_different_bots_claim_no_seat_advantage(tmp_path: Path) -> None:
@@ -94,6 +99,8 @@ def test_fixed_seats_with_different_bots_claim_no_seat_advantage(tmp_path: Path)
     assert "confounded" in advantage["note"]
     summary = (out / "summary.md").read_text()
     assert "seat advantage: not tested (" in summary and "confounded" in summary
+    # The verdict in words says why, and claims no edge for any seat.
+    assert "verdict: seat and bot are confounded" in summary and "edge" not in summary
     page = (out / "report.html").read_text()
     assert "No seat-advantage test:" in page
     assert "Seat advantage: the seats" not in page and "No clear seat advantage" not in page
