@@ -355,3 +355,12 @@ def test_summary_in_japanese_uses_the_seeds_words(dqz: Report) -> None:
     for meaning in i18n.game_texts("dqz", "ja").event_meanings.values():
         assert meaning in summary
     assert "ディール" in summary and "balancer " in summary
+
+
+def test_show_prints_the_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = variant_file(tmp_path, "kk-2p.yaml", "lang: ja\n")
+    assert main(["show", str(path)]) == 0
+    shown = capsys.readouterr().out
+    assert "\nlang: ja\n" in shown
+    again = write_file(tmp_path, shown, "again.yaml")
+    assert variant.load(again).resolved() == variant.load(path).resolved()

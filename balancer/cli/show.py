@@ -27,6 +27,8 @@ def resolved_text(path: str) -> str:
     else:
         lines.append(f"seats: {yamltext.value(seats)}")
     lines.append(f"seat_rotation: {yamltext.value(found.seat_rotation)}")
+    if found.lang is not None:
+        lines.append(f"lang: {found.lang}")
     by_name = {k.name: k for k in found.spec.knobs}
     for section, values in found.resolved().items():
         if section not in ("rules", "scoring"):
