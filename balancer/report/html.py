@@ -122,7 +122,7 @@ figure svg text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "No
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; font-size: 14px;
   font-variant-numeric: tabular-nums; margin: 8px 0 4px; }
-th, td { padding: 6px 10px; border-bottom: 1px solid var(--line); text-align: left;
+th, td { padding: 6px 8px; border-bottom: 1px solid var(--line); text-align: left;
   vertical-align: top; }
 th { color: var(--muted); font-weight: 600; font-size: 12.5px; white-space: nowrap; }
 td.num, th.num { text-align: right; white-space: nowrap; }
@@ -138,6 +138,9 @@ html:lang(ja) body, html:lang(ja) figure svg text {
   font-family: "Noto Sans CJK JP", "Noto Sans JP", "Hiragino Sans", "Hiragino Kaku Gothic ProN",
     "Yu Gothic", "YuGothic", "Meiryo", "IPAexGothic", "IPAGothic", sans-serif !important; }
 .meaning { color: var(--muted); font-size: 13px; }
+/* An event's id is the CSV column's: kept whole, never broken mid-name. */
+table.events td:first-child { min-width: 9em; }
+table.events td:first-child code { white-space: nowrap; overflow-wrap: normal; }
 footer { color: var(--muted); font-size: 13px; text-align: center; margin-top: 28px; }
 @media print {
   body { background: #fff; }
@@ -531,7 +534,7 @@ def _event_cell(name: str, lang: str, words: i18n.GameTexts) -> str:
     local = words.event_name(name)
     if lang == i18n.DEFAULT_LANG or local == name:
         return f"<code>{_e(name)}</code>"
-    return f"{_e(local)} <code>{_e(name)}</code>"
+    return f"{_e(local)}<br><code>{_e(name)}</code>"
 
 
 def _events_section(
@@ -583,7 +586,7 @@ def _events_section(
         f'<p class="note">{_e(t("html.events_note", lang) + values_note)}</p>'
         + ratio
         + _figure(charts, "events", t("html.events_alt", lang))
-        + _table([(_e(label), numeric) for label, numeric in head], rows)
+        + _table([(_e(label), numeric) for label, numeric in head], rows, "events")
         + "</section>"
     )
 
