@@ -488,3 +488,16 @@ def test_japanese_report_is_painted(dqz, tmp_path: Path, processes: Processes) -
     rgb = screenshot(processes, report_html.render_html(dqz, "ja"), tmp_path / "p", "1200,3000")
     accent = int((np.abs(rgb - (0x2F, 0x6F, 0xB0)).max(axis=2) < 12).sum())
     assert accent > 20_000 and ink(rgb) > 20_000
+
+
+def test_a_flagged_seat_advantage_is_said_in_words(dqz) -> None:
+    from balancer.report.model import SeatAdvantage
+
+    shares = [0.32, 0.20, 0.23, 0.25]  # 4 seats, 25% even: seat 0 is 7 points over
+    seats = tuple(replace(s, win_share=w) for s, w in zip(dqz.seats, shares, strict=True))
+    adv = SeatAdvantage(test="Hotelling T²", statistic=14.0, df=(3, 100), p_value=0.0031)
+    report = replace(dqz, seats=seats, seat_advantage=adv)
+    page = report_html.render_html(report)
+    assert "Seat advantage: the seats&#x27; win shares differ more than chance" in page
+    assert "seat 0 wins 32.0% where 25.0% is even: a first-player edge, p = 0.0031" in page
+    assert "先手（最初のプレイヤー）が有利" in report_html.render_html(report, "ja")

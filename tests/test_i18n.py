@@ -364,3 +364,15 @@ def test_show_prints_the_language(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "\nlang: ja\n" in shown
     again = write_file(tmp_path, shown, "again.yaml")
     assert variant.load(again).resolved() == variant.load(path).resolved()
+
+
+def test_sweep_points_are_reported_in_the_chosen_language(tmp_path: Path) -> None:
+    """sweep writes a report per point through the same path as run: --lang reaches each."""
+    out = tmp_path / "sweep"
+    args = ["sweep", str(VARIANTS / "kk-2p.yaml"), "--set", "rules.rounds=1,2", "-n", "2"]
+    assert main([*args, "-q", "-o", str(out), "--lang", "ja"]) == 0
+    pages = sorted(out.glob("*/report.html"))
+    assert len(pages) == 2
+    for page in pages:
+        assert '<html lang="ja">' in page.read_text(encoding="utf-8")
+        assert "## 1ゲームあたりのイベント" in (page.parent / "summary.md").read_text("utf-8")
