@@ -22,7 +22,7 @@ from balancer.cli.events import event_meanings
 from balancer.config import variant
 from balancer.errors import UserError
 from balancer.i18n import en, ja
-from balancer.report.model import EventFigures, Interval, Report, SeatAdvantage
+from balancer.report.model import BotFigures, EventFigures, Interval, Report, SeatAdvantage
 from balancer.report.tables import CSV_TABLES
 from balancer.report.text import headline, ratio_of_events, seat_verdict, summary_markdown
 from balancer.sim import runner, table
@@ -284,13 +284,20 @@ def test_no_significant_difference_claims_nothing(dqz: Report) -> None:
 
 
 def test_confounded_seats_never_claim_an_advantage(dqz: Report) -> None:
-    bots = {"a": None, "b": None}  # seats hold different bots ...
+    strong = BotFigures(win_share=0.6, win_ci95=Interval(0.5, 0.7), seat_games=8)
+    weak = BotFigures(win_share=0.13, win_ci95=Interval(0.1, 0.2), seat_games=24)
     report = with_seats(dqz, [0.60, 0.10, 0.15, 0.15], None, seat_rotation=False)
-    report = replace(report, bots=bots)  # type: ignore[arg-type]
+    report = replace(report, bots={"strong": strong, "weak": weak})  # in fixed seats
     verdict = seat_verdict(report, "en")
     assert verdict.startswith("seat and bot are confounded")
     assert "edge" not in verdict and "wins" not in verdict
     assert "交絡" in seat_verdict(report, "ja")
+    # The report's English note is said in Japanese too.
+    confounding = replace(
+        report, seat_advantage=replace(report.seat_advantage, note="seats hold different bots")
+    )
+    assert "席の有利: 検定せず（席とボットが交絡）" in headline(confounding, "ja")
+    assert "seat advantage: not tested (seats hold different bots)" in headline(confounding)
 
 
 def test_one_seat_has_nothing_to_test(kk: Report) -> None:

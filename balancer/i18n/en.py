@@ -29,6 +29,7 @@ CATALOG: dict[str, str] = {
     "headline.title": "{name}: {game}, {players} players, {games} games, seed {seed}",
     "headline.score": "score: {better} is better; {advantage}",
     "headline.no_test": "no test",
+    "headline.confounded": "seat and bot are confounded",
     "headline.advantage_untested": "seat advantage: not tested ({why})",
     "headline.advantage": "seat advantage: {shown}",
     "headline.advantage_statistic": "seat advantage: {name} {value}, {shown}",

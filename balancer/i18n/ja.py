@@ -31,6 +31,7 @@ CATALOG: dict[str, str] = {
     "headline.title": "{name}: {game}、{players}人、{games}ゲーム、シード {seed}",
     "headline.score": "得点: {better}ほうが良い; {advantage}",
     "headline.no_test": "検定なし",
+    "headline.confounded": "席とボットが交絡",
     "headline.advantage_untested": "席の有利: 検定せず（{why}）",
     "headline.advantage": "席の有利: {shown}",
     "headline.advantage_statistic": "席の有利: {name} {value}, {shown}",

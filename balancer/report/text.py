@@ -30,10 +30,10 @@ def lang_of(report: Report, lang: str | None = None) -> str:
     return lang if lang is not None else i18n.report_lang(report.variant)
 
 
-def seat_advantage_text(adv: SeatAdvantage, lang: str | None = None) -> str:
-    """The seat-advantage figure: its test and p, or the note saying why none."""
+def seat_advantage_text(adv: SeatAdvantage, lang: str | None = None, why: str | None = None) -> str:
+    """The seat-advantage figure: its test and p, or why none (`why`, else the report's note)."""
     if adv.p_value is None:
-        why = adv.note or i18n.text("headline.no_test", lang)
+        why = why or adv.note or i18n.text("headline.no_test", lang)
         return i18n.text("headline.advantage_untested", lang, why=why)
     shown = _p(adv.p_value)
     if adv.statistic is None:
@@ -177,9 +177,14 @@ def headline(report: Report, lang: str | None = None) -> str:
         )
     adv = present(report.seat_advantage, "seat_advantage")
     length = present(report.length, "length")
+    # The report's note is English; another language says the confounding in its own words.
+    translate = lang != i18n.DEFAULT_LANG and adv.p_value is None and confounded(report)
+    why = i18n.text("headline.confounded", lang) if translate else None
     lines += [
         "",
-        i18n.text("headline.score", lang, better=better, advantage=seat_advantage_text(adv, lang)),
+        i18n.text(
+            "headline.score", lang, better=better, advantage=seat_advantage_text(adv, lang, why)
+        ),
         i18n.text("headline.verdict", lang, verdict=seat_verdict(report, lang)),
         i18n.text(
             "headline.length",
