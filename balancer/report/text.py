@@ -290,7 +290,7 @@ def summary_markdown(report: Report, lang: str | None = None) -> str:
         lines.append(f"| {label} | {per_game} | {share} | {meaning} |")
     per_deal = tricks_per_deal(report, lang)
     if per_deal is not None:
-        lines += ["", per_deal + "."]
+        lines += ["", per_deal]
     lines += ["", f"## {t('summary.scores', lang)}", ""]
     head = [t(k, lang) for k in ("seat", "mean", "95% interval", *_SCORE_FIGURES[1:])]
     lines += [f"| {' | '.join(head)} |", "|---|" + "---:|" * 8]
