@@ -20,6 +20,7 @@ from balancer.cli.events import events_command
 from balancer.cli.init import init_command
 from balancer.cli.kk_odds import kk_odds
 from balancer.cli.knobs import knobs_command
+from balancer.cli.ladder import ladder
 from balancer.cli.replay import replay
 from balancer.cli.run import run
 from balancer.cli.show import show_command
@@ -55,6 +56,7 @@ for _command in (
     diff_command,
     kk_odds,
     sweep,
+    ladder,
 ):
     assert isinstance(_command, Command)
     cli.add_command(_command)
