@@ -118,14 +118,16 @@ def play(
     check: bool = False,
     plugin_move_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT,
     on_chunk: Callable[[int, runner.ChunkResult], bool] | None = None,
+    chunk: int | None = None,
 ) -> list[Games]:
     """Play every job (in one backend: one pool for all), their Games in job order.
 
     `on_chunk(job index, result)` sees chunks in order; True stops the whole
-    play there (the Games then hold what was played).
+    play there (the Games then hold what was played). `chunk` fixes the games per
+    chunk (how often on_chunk looks); the games played do not depend on it.
     """
     total = sum(job.stop - job.start for job in jobs)
-    size = chunk_size(total, workers)
+    size = chunk or chunk_size(total, workers)
     chunks: list[runner.Chunk] = []
     owner: list[int] = []
     for index, job in enumerate(jobs):

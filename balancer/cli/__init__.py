@@ -14,6 +14,7 @@ import click
 
 from balancer import __version__
 from balancer.cli.base import Command, UserFacingError
+from balancer.cli.check import check
 from balancer.cli.csv import csv_command
 from balancer.cli.diff import diff_command
 from balancer.cli.events import events_command
@@ -57,6 +58,7 @@ for _command in (
     kk_odds,
     sweep,
     ladder,
+    check,
 ):
     assert isinstance(_command, Command)
     cli.add_command(_command)

@@ -41,6 +41,7 @@ TOP_KEYS = (
     "seat_rotation",
     "rules",
     "scoring",
+    "expect",  # balance targets for `balancer check` (analysis/expect.py checks them)
 )
 MAX_GAMES = 100_000_000
 MAX_EXTENDS_DEPTH = 32
