@@ -26,6 +26,7 @@ from balancer.cli.replay import replay
 from balancer.cli.run import run
 from balancer.cli.show import show_command
 from balancer.cli.sweep import sweep
+from balancer.cli.tune import tune
 from balancer.cli.validate import validate
 from balancer.cli.variants import variants_command
 from balancer.errors import Terminated, UserError
@@ -59,6 +60,7 @@ for _command in (
     sweep,
     ladder,
     check,
+    tune,
 ):
     assert isinstance(_command, Command)
     cli.add_command(_command)
