@@ -58,6 +58,8 @@ def game_variant(game: str, players: int, seed: int) -> Variant:
             f"unknown game {game!r} (one of {', '.join(game_registry.names())})", key="GAME"
         )
     spec = game_registry.get(full)
+    if players < 2:
+        raise UserError("a ladder needs two seats or more", key="--players")
     if not spec.min_players <= players <= spec.max_players:
         raise UserError(
             f"{full} takes {spec.min_players} to {spec.max_players} players, got {players}",
@@ -306,7 +308,9 @@ def text(ladder: Ladder) -> str:
     }
     col = max(len(c) for c in cells.values()) + 2
     col = max(col, *(len(terminal(b)) + 2 for b in ladder.bots))
-    lines.append(" " * (width + 2) + "".join(f"{terminal(j):<{col}}" for j in ladder.bots))
+    lines.append(
+        (" " * (width + 2) + "".join(f"{terminal(j):<{col}}" for j in ladder.bots)).rstrip()
+    )
     for i in ladder.bots:
         row = "".join(f"{cells[(i, j)]:<{col}}" for j in ladder.bots)
         lines.append(f"{terminal(i):<{width}}  {row}".rstrip())
