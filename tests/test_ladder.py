@@ -126,3 +126,22 @@ def test_fdc_ladder_runs_compiled_and_writes_its_folder(
     # The same seed plays the same games: the same ladder.
     assert main([*args, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == data
+
+
+def test_a_users_folder_is_refused_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("my notes")
+    assert main(["ladder", "dqz", "-p", "4", "-n", "100", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "playing" not in err and len(err.strip().splitlines()) == 1
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+
+def test_a_log_gets_one_start_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # Not a terminal: no bar, one line saying the games started (cli/progress.py).
+    assert main(["ladder", "dqz", "-p", "4", "-n", "100", "-w", "1"]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["balancer: playing 420 games of ladder da-qi-zi 4p on 1 worker"]

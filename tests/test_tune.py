@@ -159,3 +159,12 @@ def test_bad_arguments_are_one_line(
 ) -> None:
     assert main(["tune", KK4, *args, "-q"]) == 2
     assert words in one_error_line(capsys)
+
+
+def test_a_log_gets_one_start_line_for_all_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["tune", KK4, "--knob", "rounds=1..4", "--target", "length.mean=2", "-n", "400"]
+    assert main([*args, "-w", "1"]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"balancer: playing {tune.planned_games(4, 400)} games of tune kk-4p on 1 worker"
+    ]
