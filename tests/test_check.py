@@ -299,3 +299,25 @@ def test_a_child_target_replaces_its_parents_and_no_targets_is_an_error(
     assert parent.exists()
     assert main(["check", str(VARIANTS / "fdc-3p.yaml"), "-q"]) == 2
     assert "has no expect: targets" in one_error_line(capsys)
+
+
+def test_alpha_of_the_block_of_a_target_and_of_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Seat 0 wins 55 games of 100: its 90% interval [0.47, 0.63] clears 0.45, but
+    # the 99.8% one (α = 0.001) reaches below it.
+    wins = np.zeros((100, 3))
+    wins[:55, 0] = 1
+    wins[55:, 1] = 1
+    loose, strict = targets_of(
+        tmp_path,
+        "  seat_win_share.0: {at_least: 0.45}\n  seat_win_share.1: {at_most: 0.55, alpha: 0.001}\n",
+    )
+    assert loose.alpha == 0.05 and strict.alpha == 0.001
+    assert expect.evaluate(loose, games_of(wins)).verdict == "pass"
+    assert expect.evaluate(strict, games_of(wins)).verdict == "undecided"
+    block = fdc3(tmp_path, "  alpha: 0.01\n  length.mean: {at_least: 1}\n", "b.yaml")
+    assert [t.alpha for t in expect.load_targets(load(block))] == [0.01]
+    assert [t.alpha for t in expect.load_targets(load(block), 0.2)] == [0.2]
+    assert main(["check", str(block), "--alpha", "0.7", "-q"]) == 2
+    assert "--alpha" in one_error_line(capsys)
