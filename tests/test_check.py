@@ -321,3 +321,22 @@ def test_alpha_of_the_block_of_a_target_and_of_the_command(
     assert [t.alpha for t in expect.load_targets(load(block), 0.2)] == [0.2]
     assert main(["check", str(block), "--alpha", "0.7", "-q"]) == 2
     assert "--alpha" in one_error_line(capsys)
+
+
+def test_validate_reports_every_bad_target(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = fdc3(
+        tmp_path,
+        "  alpha: 3\n  length.mean: {within: [14, 10]}\n  margin.mean: {at_least: 0}\n"
+        "  events.neko.per_game: {at_least: 0.5}\n",
+    )
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert [line.split(": ")[2] for line in err] == [
+        f"{path}:5",
+        f"{path}:6",
+        f"{path}:8",
+    ]
+    good = fdc3(tmp_path, "  margin.mean: {at_least: 0}\n", "good.yaml")
+    assert main(["validate", str(good)]) == 0

@@ -268,6 +268,25 @@ def load_targets(variant: Variant, default_alpha: float | None = None) -> list[T
     """The variant file's targets, checked against the variant; raises UserError on the first
     mistake, naming the file, line and key. A child's target replaces its parent's of the
     same figure."""
+    targets, problems = _read_targets(variant, default_alpha)
+    if problems:
+        raise problems[0]
+    if not targets:
+        raise UserError(
+            "has no expect: targets (add e.g. expect: {length.mean: {within: [10, 14]}})",
+            file=variant.path,
+        )
+    return targets
+
+
+def target_problems(variant: Variant) -> list[UserError]:
+    """Every mistake in the variant's expect: targets (none when it has no targets)."""
+    return _read_targets(variant, None)[1]
+
+
+def _read_targets(
+    variant: Variant, default_alpha: float | None
+) -> tuple[list[Target], list[UserError]]:
     written: dict[str, tuple[str, dict, Any]] = {}
     alpha_entry: tuple[str, dict, Any] | None = None
     for file, lines, block in _blocks(Path(variant.path)):
@@ -275,22 +294,13 @@ def load_targets(variant: Variant, default_alpha: float | None = None) -> list[T
             continue
         if not isinstance(block, dict):
             where = _where(file, lines, ("expect",))
-            raise UserError(
-                "expected a mapping of figure: {bound: value}",
-                file=where[0],
-                line=where[1],
-                key="expect",
-            )
+            message = "expected a mapping of figure: {bound: value}"
+            return [], [UserError(message, file=where[0], line=where[1], key="expect")]
         for key, value in block.items():
             if key == "alpha":
                 alpha_entry = (file, lines, value)
             else:
                 written[key] = (file, lines, value)
-    if not written:
-        raise UserError(
-            "has no expect: targets (add e.g. expect: {length.mean: {within: [10, 14]}})",
-            file=variant.path,
-        )
 
     def erring(file: str, lines: dict) -> Callable[[tuple[Any, ...], str], UserError]:
         def error(path: tuple[Any, ...], message: str) -> UserError:
@@ -301,13 +311,20 @@ def load_targets(variant: Variant, default_alpha: float | None = None) -> list[T
 
         return error
 
+    problems: list[UserError] = []
     alpha = DEFAULT_ALPHA if default_alpha is None else default_alpha
     if alpha_entry is not None and default_alpha is None:
-        alpha = _alpha(alpha_entry[2], erring(alpha_entry[0], alpha_entry[1]), ("alpha",))
-    return [
-        _target(key, value, variant, alpha, erring(file, lines))
-        for key, (file, lines, value) in written.items()
-    ]
+        try:
+            alpha = _alpha(alpha_entry[2], erring(alpha_entry[0], alpha_entry[1]), ("alpha",))
+        except UserError as exc:
+            problems.append(exc)
+    targets = []
+    for key, (file, lines, value) in written.items():
+        try:
+            targets.append(_target(key, value, variant, alpha, erring(file, lines)))
+        except UserError as exc:
+            problems.append(exc)
+    return targets, problems
 
 
 def _target(
