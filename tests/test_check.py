@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from balancer.analysis import expect
 from balancer.analysis.plays import Games, Job, play
@@ -340,3 +342,23 @@ def test_validate_reports_every_bad_target(
     ]
     good = fdc3(tmp_path, "  margin.mean: {at_least: 0}\n", "good.yaml")
     assert main(["validate", str(good)]) == 0
+
+
+_numbers = st.floats(-10, 10, allow_nan=False)
+
+
+@given(a=_numbers, b=_numbers, c=_numbers, d=_numbers)
+def test_verdicts_are_exclusive_and_narrowing_never_loses_a_pass(
+    a: float, b: float, c: float, d: float
+) -> None:
+    low, high = sorted((a, b))
+    lower, upper = sorted((c, d))
+    verdict = expect.member_verdict(low, high, (lower, upper))
+    inside = lower <= low and high <= upper
+    outside = high < lower or low > upper
+    assert verdict == ("pass" if inside else "fail" if outside else "undecided")
+    # A narrower interval (more games) keeps a pass a pass and a fail a fail.
+    mid = (low + high) / 2
+    narrower = expect.member_verdict((low + mid) / 2, (high + mid) / 2, (lower, upper))
+    if verdict != "undecided":
+        assert narrower == verdict

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from balancer.analysis import ladder
 from balancer.analysis.plays import Games
@@ -145,3 +147,17 @@ def test_a_log_gets_one_start_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ladder", "dqz", "-p", "4", "-n", "100", "-w", "1"]) == 0
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["balancer: playing 420 games of ladder da-qi-zi 4p on 1 worker"]
+
+
+@given(bots=st.integers(2, 4), players=st.integers(2, 5))
+def test_every_design_is_balanced(bots: int, players: int) -> None:
+    names = [f"b{i}" for i in range(bots)]
+    found = ladder.lineups(names, players)
+    assert len(found) == bots**players - bots == len(set(found))
+    for seat in range(players):
+        counts = Counter(lineup[seat] for lineup in found)
+        assert set(counts.values()) == {len(found) // bots}
+    # Every bot meets every other bot at some table.
+    for a in names:
+        for b in names:
+            assert any(a in lineup and b in lineup for lineup in found)

@@ -4,10 +4,13 @@ cross-checked against a fine sweep, reusing a sweep's games, and bad arguments."
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from balancer.analysis import tune
 from balancer.analysis.expect import resolve
@@ -168,3 +171,12 @@ def test_a_log_gets_one_start_line_for_all_rounds(capsys: pytest.CaptureFixture[
     assert err == [
         f"balancer: playing {tune.planned_games(4, 400)} games of tune kk-4p on 1 worker"
     ]
+
+
+@given(candidates=st.integers(1, 400), budget=st.integers(1, 10**6))
+def test_the_schedule_keeps_to_its_budget(candidates: int, budget: int) -> None:
+    rounds = tune.schedule(candidates, budget)
+    assert math.ceil(candidates / 2 ** (len(rounds) - 1)) == 1  # one survivor at the end
+    assert all(b == 2 * a for a, b in zip(rounds, rounds[1:], strict=False))
+    if rounds[0] > tune.MIN_FIRST_ROUND:
+        assert tune.planned_games(candidates, budget) <= budget
