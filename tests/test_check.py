@@ -362,3 +362,18 @@ def test_verdicts_are_exclusive_and_narrowing_never_loses_a_pass(
     narrower = expect.member_verdict((low + mid) / 2, (high + mid) / 2, (lower, upper))
     if verdict != "undecided":
         assert narrower == verdict
+
+
+def test_a_family_shows_its_least_clear_seat(tmp_path: Path) -> None:
+    # Per 20 games seat 0 wins 8, seat 1 7, seat 2 5: shares 0.40, 0.35, 0.25, all
+    # inside [0.2, 0.5]; seat 2 is nearest an end, so its interval is the one shown.
+    block = np.zeros((20, 3))
+    block[:8, 0] = 1
+    block[8:15, 1] = 1
+    block[15:, 2] = 1
+    (target,) = targets_of(tmp_path, "  seat_win_share: {within: [0.2, 0.5]}\n")
+    outcome = expect.evaluate(target, games_of(np.tile(block, (100, 1))))
+    assert outcome.verdict == "pass" and outcome.decisive == "seat 2"
+    assert outcome.estimate == pytest.approx(0.25)
+    assert outcome.line().startswith("pass      seat_win_share within [0.2, 0.5]: 0.25 [")
+    assert "(seat 2), 2000 games" in outcome.line()

@@ -416,6 +416,7 @@ class Outcome:
     high: float
     games: int
     members: list[tuple[str, float, float, float, str]] = field(default_factory=list)
+    decisive: str = ""  # the member whose interval is shown (a family's least clear one)
 
     def line(self) -> str:
         from balancer.report.escape import terminal
@@ -426,8 +427,7 @@ class Outcome:
         if t.other is not None:
             detail = "difference " + detail
         if len(self.members) > 1:
-            worst = next((m for m in self.members if m[4] == self.verdict), self.members[0])
-            detail += f" ({terminal(worst[0])})"
+            detail += f" ({terminal(self.decisive)})"
         return f"{self.verdict:<9} {name} {terminal(t.text)}: {detail}, {self.games} games"
 
     def to_json(self) -> dict[str, Any]:
@@ -439,6 +439,7 @@ class Outcome:
             "estimate": self.estimate,
             "interval": [self.low, self.high],
             "games": self.games,
+            "decisive_member": self.decisive,
             "members": [
                 {"member": m[0], "estimate": m[1], "interval": [m[2], m[3]], "verdict": m[4]}
                 for m in self.members
@@ -477,7 +478,7 @@ def _assemble(
     fail_v = [member_verdict(*f, limits) for _, _, _, f in rows]
     verdict = combine(pass_v, fail_v)
     members = [
-        (label, est, p[0], p[1], FAIL if fv == FAIL else pv)
+        (label, est, p[0], p[1], FAIL if fv == FAIL else PASS if pv == PASS else UNDECIDED)
         for (label, est, p, _), pv, fv in zip(rows, pass_v, fail_v, strict=True)
     ]
     # Show the member that decided: the failing one, else the least clear one.
@@ -492,7 +493,7 @@ def _assemble(
     label, est, (low, high), _ = rows[shown]
     if target.figure.spread:
         est = max(r[1] for r in rows)
-    return Outcome(target, verdict, est, low, high, games, members)
+    return Outcome(target, verdict, est, low, high, games, members, decisive=label)
 
 
 def evaluate(target: Target, games: Games) -> Outcome:
