@@ -14,16 +14,19 @@ import click
 
 from balancer import __version__
 from balancer.cli.base import Command, UserFacingError
+from balancer.cli.check import check
 from balancer.cli.csv import csv_command
 from balancer.cli.diff import diff_command
 from balancer.cli.events import events_command
 from balancer.cli.init import init_command
 from balancer.cli.kk_odds import kk_odds
 from balancer.cli.knobs import knobs_command
+from balancer.cli.ladder import ladder
 from balancer.cli.replay import replay
 from balancer.cli.run import run
 from balancer.cli.show import show_command
 from balancer.cli.sweep import sweep
+from balancer.cli.tune import tune
 from balancer.cli.validate import validate
 from balancer.cli.variants import variants_command
 from balancer.errors import Terminated, UserError
@@ -55,6 +58,9 @@ for _command in (
     diff_command,
     kk_odds,
     sweep,
+    ladder,
+    check,
+    tune,
 ):
     assert isinstance(_command, Command)
     cli.add_command(_command)

@@ -38,6 +38,12 @@ def validate(variants: tuple[str, ...], import_plugins: bool, as_json: bool) -> 
     failed = False
     for path in variants:
         found, problems = variant.check(path)
+        if found is not None:
+            from balancer.analysis.expect import target_problems
+
+            problems += target_problems(found)  # expect: targets, as `balancer check` reads them
+            if problems:
+                found = None
         if found is not None and import_plugins:
             for slot, seat in enumerate(found.seats):
                 if registry.is_plugin(seat.bot):

@@ -42,6 +42,7 @@ TOP_KEYS = (
     "lang",
     "rules",
     "scoring",
+    "expect",  # balance targets for `balancer check` (analysis/expect.py checks them)
 )
 MAX_GAMES = 100_000_000
 MAX_EXTENDS_DEPTH = 32

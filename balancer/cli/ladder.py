@@ -1,0 +1,121 @@
+"""`balancer ladder GAME --players P`: every bot of a game against the others."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from balancer.cli.base import command
+from balancer.cli.options import (
+    allow_plugins_option,
+    move_time_limit_option,
+    quiet_option,
+    seed_option,
+    trust_plugins_option,
+    workers_option,
+)
+
+LADDER_CSV = "ladder.csv"
+
+
+@command()
+@click.argument("game")
+@click.option(
+    "--players", "-p", type=click.IntRange(1, 64), required=True, help="Seats at the table."
+)
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(1, 100_000_000),
+    default=20_000,
+    show_default=True,
+    help="Games in all, split evenly over the lineups (at least 30 deals each).",
+)
+@click.option(
+    "--bots",
+    help="Comma-separated bots (default: every built-in bot of the game); a plugin is "
+    "package.module:Factory and needs --allow-plugins.",
+)
+@seed_option
+@workers_option
+@quiet_option
+@move_time_limit_option
+@trust_plugins_option
+@allow_plugins_option
+@click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(file_okay=False),
+    help="Also write ladder.csv and ladder.html (self-contained) into this folder.",
+)
+def ladder(
+    game: str,
+    players: int,
+    games: int,
+    bots: str | None,
+    seed: int | None,
+    workers: int,
+    quiet: bool,
+    move_time_limit: float,
+    trust_plugins: bool,
+    allow_plugins: bool,
+    as_json: bool,
+    out: str | None,
+) -> None:
+    """Rank the bots of GAME (fdc, kk, dqz, or a variant file for its rules).
+
+    Every seat assignment of the bots is played (B bots at P seats: B^P − B
+    lineups; one-bot tables are left out), each lineup on the same deals
+    (common seeds), so every bot sits in every seat equally often against
+    every mix of opponents. Shows each bot's win share (per seat-game, ties
+    split) with a 95% interval clustered by deal, the head-to-head matrix
+    (the row bot's share in games where the column bot sits), and the skill
+    gap: the best bot's share minus random's, paired over deals.
+    """
+    import contextlib
+
+    from balancer.analysis import ladder as analysis
+    from balancer.bots.host import trusting
+    from balancer.cli.progress import Progress
+    from balancer.config.variant import load
+
+    names = [b.strip() for b in bots.split(",")] if bots else None
+    file_seed = None
+    if Path(game).suffix in (".yaml", ".yml"):
+        # A variant file lends its game, rules and seed; its bots and seats are the ladder's.
+        base = load(game)
+        file_seed = base.seed
+        game = base.game
+    variant = analysis.game_variant(game, players, seed if seed is not None else file_seed or 0)
+    if file_seed is not None:
+        variant = variant.with_checked_knobs(dict(base.rules))
+    chosen = analysis.choose_bots(variant, names, allow_plugins)
+    the_plan = analysis.plan(variant, chosen, games)
+    with contextlib.ExitStack() as stack:
+        held = None
+        if out is not None:
+            from balancer.report.folder import claim
+
+            # Checked and locked before the first game, held until it is written.
+            held = stack.enter_context(claim(Path(out), LADDER_CSV))
+        progress = Progress(the_plan.games, f"ladder {variant.game} {players}p", quiet)
+        with progress as advance, trusting(trust_plugins):
+            result = analysis.run_ladder(
+                the_plan,
+                workers=workers,
+                progress=advance,
+                started=progress.started,
+                plugin_move_limit=move_time_limit,
+            )
+        click.echo(result.json_text() if as_json else analysis.text(result))
+        if held is not None:
+
+            def fill(tmp: Path) -> None:
+                analysis.write_csv(result, tmp / LADDER_CSV)
+                (tmp / "ladder.html").write_text(analysis.html_page(result), encoding="utf-8")
+
+            held.write(fill)
+            if not as_json:
+                click.echo(f"\nladder: {out}/ (ladder.csv, ladder.html)")

@@ -1,0 +1,150 @@
+"""`balancer tune VARIANT --knob rules.K=LO..HI --target ...`: the knob value that hits a target."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from balancer.cli.base import command
+from balancer.cli.options import (
+    move_time_limit_option,
+    quiet_option,
+    seed_option,
+    trust_plugins_option,
+    workers_option,
+)
+
+TUNE_CSV = "tune.csv"
+
+
+@command()
+@click.argument("variant_path", metavar="VARIANT", type=click.Path(dir_okay=False))
+@click.option(
+    "--knob",
+    "knob_texts",
+    multiple=True,
+    required=True,
+    help="rules.KNOB=LO..HI[:STEP] (STEP defaults to 1 for whole numbers); once or twice.",
+)
+@click.option(
+    "--target",
+    required=True,
+    help="'FIGURE=VALUE' (e.g. 'length.mean=8') or 'FIGURE min|max' "
+    "(e.g. 'seat_win_share.spread min'); figures as in expect: targets.",
+)
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(1, 100_000_000),
+    default=20_000,
+    show_default=True,
+    help="The budget: about this many games in all (at least 30 per candidate in round 0).",
+)
+@click.option(
+    "--sweep",
+    "sweep_folder",
+    type=click.Path(file_okay=False, exists=True),
+    help="A sweep folder whose points' games are reused (default: reports/<name>-sweep/ "
+    "when it exists).",
+)
+@seed_option
+@workers_option
+@quiet_option
+@move_time_limit_option
+@trust_plugins_option
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(file_okay=False),
+    help="Also write tune.csv, tune.svg and tune.html (self-contained) into this folder.",
+)
+def tune(
+    variant_path: str,
+    knob_texts: tuple[str, ...],
+    target: str,
+    games: int,
+    sweep_folder: str | None,
+    seed: int | None,
+    workers: int,
+    quiet: bool,
+    move_time_limit: float,
+    trust_plugins: bool,
+    as_json: bool,
+    out: str | None,
+) -> None:
+    """Find the value of one or two knobs that brings a figure to a target, or to its min or max.
+
+    Successive halving over common seeds: every candidate value plays the same
+    first games; the better half goes on with twice the games, until one is
+    left. Prints the best value with its figure's 95% interval, the values not
+    ruled out, the figure at every candidate, and the games spent.
+    """
+    import contextlib
+    import csv
+    import json
+    from collections.abc import Sequence
+
+    from balancer.analysis import tune as analysis
+    from balancer.analysis.plays import Games, Job, play
+    from balancer.bots.host import trusting
+    from balancer.cli.progress import Progress
+    from balancer.config.variant import load
+    from balancer.errors import UserError
+
+    base = load(variant_path).with_overrides(seed=seed)
+    if len(knob_texts) > 2:
+        raise UserError("tune takes one or two knobs", key="--knob")
+    ranges = [analysis.parse_knob(t, base) for t in knob_texts]
+    if len(ranges) == 2 and ranges[0].name == ranges[1].name:
+        raise UserError(f"knob {ranges[0].name!r} is given twice", key="--knob")
+    goal = analysis.parse_target(target, base)
+    if sweep_folder is None:
+        default = Path("reports") / f"{base.name}-sweep"
+        sweep_folder = str(default) if default.is_dir() else None
+    reuse = analysis.sweep_reuse(sweep_folder) if sweep_folder else None
+    pool, _ = analysis.candidates_for(base, ranges)
+    planned = analysis.planned_games(len(pool), games)
+    with contextlib.ExitStack() as stack:
+        held = None
+        if out is not None:
+            from balancer.report.folder import claim
+
+            # Checked and locked before the first game, held until it is written.
+            held = stack.enter_context(claim(Path(out), TUNE_CSV))
+        progress = Progress(planned, f"tune {base.name}", quiet)
+        with progress as advance, trusting(trust_plugins):
+            announced: list[int] = []
+
+            def started(workers: int) -> None:
+                if not announced:  # one line for the search, not one per round
+                    announced.append(workers)
+                    progress.started(workers)
+
+            def play_jobs(jobs: Sequence[Job]) -> list[Games]:
+                return play(
+                    jobs,
+                    workers=workers,
+                    progress=advance,
+                    started=started,
+                    plugin_move_limit=move_time_limit,
+                )
+
+            result = analysis.search(base, ranges, goal, games, play_jobs, reuse)
+        click.echo(json.dumps(result.to_json(), indent=2) if as_json else analysis.text(result))
+        if held is not None:
+            svg = analysis.chart_svg(result)
+
+            def fill(tmp: Path) -> None:
+                rows = analysis.csv_rows(result)
+                with open(tmp / TUNE_CSV, "w", newline="", encoding="utf-8") as f:
+                    writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+                    writer.writeheader()
+                    writer.writerows(rows)
+                (tmp / "tune.svg").write_text(svg, encoding="utf-8")
+                (tmp / "tune.html").write_text(analysis.html_page(result, svg), encoding="utf-8")
+
+            held.write(fill)
+            if not as_json:
+                click.echo(f"\ntune: {out}/ (tune.csv, tune.svg, tune.html)")
