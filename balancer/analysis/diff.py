@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from balancer.analysis import diff_setup
 from balancer.errors import UserError
 from balancer.report.model import Report
 from balancer.stats import compare as stats_compare
@@ -48,6 +49,7 @@ class DiffTable:
     games_needed: str = ""
     family_size: int = 0
     stopped_at: int | None = None  # games per run when an early-stopping diff stopped
+    setup: diff_setup.Setup | None = None  # the knobs and bots that differ (the header)
 
     @property
     def changed(self) -> bool:
@@ -102,6 +104,7 @@ def compare(
             )
     paired = a.seed == b.seed and a.n_games == b.n_games
     diff = DiffTable(str(a.folder), str(b.folder), _about(a), _about(b), paired, alpha)
+    diff.setup = diff_setup.of_reports(a, b)
     versions: tuple[tuple[str, object, object], ...] = (
         ("rules_version", a.rules_version, b.rules_version),
         ("balancer_version", a.balancer_version, b.balancer_version),

@@ -9,6 +9,8 @@ import csv
 import io
 import json
 import math
+import re
+import textwrap
 from collections.abc import Callable
 
 from balancer.analysis.diff import DiffTable
@@ -74,36 +76,180 @@ def _notes(table: DiffTable) -> list[str]:
     return [f"{row.figure}: {row.note}" for row in table.rows if row.note]
 
 
-def _render_table(table: DiffTable) -> str:
-    lines = [f"A: {table.a} ({table.a_about})", f"B: {table.b} ({table.b_about})", table.mode]
+# --- the terminal table: 100 columns, the change with its interval ------------
+
+WIDTH = 100  # every line of the terminal table fits a 100-column terminal
+_SECTIONS = (
+    (re.compile(r"win share (seat \d+|bot .+)"), "win share"),
+    (re.compile(r"score (seat \d+) mean"), "score, mean"),
+    (re.compile(r"event (.+) per game"), "events per game"),
+    (re.compile(r"event (.+) mean"), "events, mean per game"),
+    (re.compile(r"event (.+) share of games"), "share of games with the event"),
+)
+_GAME = "game"
+
+
+def section_of(figure: str) -> tuple[str, str]:
+    """(section, label): `event koban per game` is `koban` under `events per game`."""
+    for pattern, section in _SECTIONS:
+        match = pattern.fullmatch(figure)
+        if match:
+            return section, match.group(1)
+    return _GAME, figure
+
+
+def decimals(row: Row) -> int | None:
+    """Decimals showing the interval's half-width to two significant digits; None: no interval."""
+    half = (row.ci95[1] - row.ci95[0]) / 2
+    if not math.isfinite(half) or half <= 0:
+        return None
+    return min(6, max(0, 1 - math.floor(math.log10(half))))
+
+
+def _fixed(x: float, places: int | None, signed: bool = False) -> str:
+    if not math.isfinite(x):
+        return "-"
+    if places is None:
+        return _num(x, signed)
+    if round(x, places) == 0:
+        return f"{0:.{places}f}"  # no sign on a change that rounds to nothing
+    return f"{x:+.{places}f}" if signed else f"{x:.{places}f}"
+
+
+def interval_text(row: Row) -> str:
+    """`[-0.024, +0.061]`, at the interval's precision; `no variation` when there is none."""
+    places = decimals(row)
+    if places is None:
+        return "no variation" if row.ci95 == (0.0, 0.0) else "-"
+    low, high = row.ci95
+    return f"[{_fixed(low, places, True)}, {_fixed(high, places, True)}]"
+
+
+def _terminal_cells(row: Row, label: str) -> list[str]:
+    places = decimals(row)
+    p = _pfmt(row.p_adjusted) if row.in_family or row.duplicate_of else "-"
+    return [
+        label,
+        _fixed(row.a, places),
+        _fixed(row.b, places),
+        _fixed(row.change, places, signed=True),
+        interval_text(row),
+        p,
+        row.verdict,
+    ]
+
+
+_TERMINAL_HEADERS = ("", "A", "B", "B−A", "95% interval", "p (Holm)", "verdict")
+_TERMINAL_RIGHT = {1, 2, 3, 5}
+
+
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _wrapped(text: str, indent: str = "  ") -> list[str]:
+    return textwrap.wrap(
+        text, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+    ) or [""]
+
+
+def _main_test(table: DiffTable) -> str:
+    tests = [row.test for row in table.rows if row.in_family]
+    return max(dict.fromkeys(tests), key=tests.count) if tests else ""
+
+
+def _terminal_notes(table: DiffTable) -> list[str]:
+    """The notes, and each tested row whose test is not the table's usual one."""
+    usual = _main_test(table)
+    notes = _notes(table)
+    notes += [
+        f"{row.figure}: tested by {row.test}"
+        for row in table.rows
+        if row.in_family and row.test != usual
+    ]
+    return notes
+
+
+def _header(table: DiffTable) -> list[str]:
+    if table.setup is not None:
+        lines = table.setup.lines()
+    else:
+        lines = [f"A: {table.a} ({table.a_about})", f"B: {table.b} ({table.b_about})"]
+    usual = _main_test(table)
+    game = f"{table.setup.game}; " if table.setup is not None and table.setup.game else ""
+    lines.append(f"{game}{table.mode}" + (f"; each change tested by {usual}" if usual else ""))
     lines += [f"warning: {w}" for w in table.warnings]
-    grid = [list(_HEADERS), *(_cells(row) for row in table.rows)]
-    widths = [max(len(r[i]) for r in grid) for i in range(len(_HEADERS))]
+    return lines
+
+
+def _render_table(table: DiffTable) -> str:
+    """The diff for a terminal: every line fits WIDTH columns; the details are in md and json."""
+    lines: list[str] = []
+    for line in _header(table):
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        lines += _wrapped(line, indent)
+    sections: dict[str, list[tuple[str, Row]]] = {}
+    for row in table.rows:
+        section, label = section_of(row.figure)
+        sections.setdefault(section, []).append((label, row))
+    grid = [list(_TERMINAL_HEADERS)]
+    kinds: list[str] = ["header"]
+    for section, rows in sections.items():
+        grid.append([section])
+        kinds.append("section")
+        for label, row in rows:
+            grid.append(_terminal_cells(row, "  " + label))
+            kinds.append("row")
+    widths = [
+        max(len(r[i]) for r, k in zip(grid, kinds, strict=True) if k != "section")
+        for i in range(len(_TERMINAL_HEADERS))
+    ]
+    # The figure column gives way when the others need the room.
+    room = WIDTH - sum(widths[1:]) - 2 * (len(widths) - 1)
+    widths[0] = max(12, min(widths[0], room))
     lines.append("")
-    for i, cells in enumerate(grid):
+    for cells, kind in zip(grid, kinds, strict=True):
+        if kind == "section":
+            lines.append(_fit(cells[0], WIDTH))
+            continue
+        cells = [_fit(cells[0], widths[0]), *cells[1:]]
         parts = [
-            c.rjust(w) if j in _NUMERIC else c.ljust(w)
+            c.rjust(w) if j in _TERMINAL_RIGHT else c.ljust(w)
             for j, (c, w) in enumerate(zip(cells, widths, strict=True))
         ]
         lines.append("  ".join(parts).rstrip())
-        if i == 0:
+        if kind == "header":
             lines.append("  ".join("-" * w for w in widths))
-    lines += ["", table.games_needed]
-    lines += [f"note: {n}" for n in _notes(table)]
-    lines += ["", _summary(table)]
+    lines.append("")
+    lines += _wrapped(table.games_needed)
+    for note in _terminal_notes(table):
+        lines += _wrapped(f"note: {note}")
+    lines.append("")
+    lines += _wrapped(_summary(table))
+    lines += _wrapped(
+        f"B−A: the change, with its 95% interval; p (Holm): adjusted over the family; "
+        f"changed: p (Holm) ≤ {table.alpha:g}; equivalent: the change is shown to lie "
+        "within the tolerance; blank: can't tell yet. Every column: --format md or json."
+    )
     return "\n".join(lines)
 
 
 def _render_md(table: DiffTable) -> str:
-    lines = [
-        f"**A** `{table.a}` ({table.a_about})  ",
-        f"**B** `{table.b}` ({table.b_about})  ",
-        f"*{table.mode}*",
-        "",
-    ]
-    lines += [f"> warning: {w}" for w in table.warnings]
-    if table.warnings:
-        lines.append("")
+    lines = []
+    for line in _header(table):
+        if line.startswith("  "):  # an item of the list above it
+            lines.append(f"- {line.strip()}")
+            continue
+        if lines and lines[-1].startswith("- "):
+            lines.append("")  # a list ends with a blank line
+        letter, sep, rest = line.partition(": ")
+        if letter in ("A", "B") and sep:
+            folder, _, about = rest.partition(" (")
+            line = f"**{letter}** `{folder}` ({about}"
+        elif line.startswith("warning: "):
+            line = f"> {line}"
+        lines.append(f"{line}  ")
+    lines.append("")
     lines.append("| " + " | ".join(_HEADERS) + " |")
     lines.append(
         "|" + "|".join("---:" if i in _NUMERIC else "---" for i in range(len(_HEADERS))) + "|"
@@ -176,6 +322,8 @@ def _render_json(table: DiffTable) -> str:
         "family_size": table.family_size,
         "games_needed": table.games_needed,
         "warnings": table.warnings,
+        # What differs between A and B (knobs, bots, other settings): {what, a, b} each.
+        "setup": table.setup.record() if table.setup is not None else None,
         "rows": [row.record() for row in table.rows],
     }
     # allow_nan=False: a NaN slipping through is a bug, not something to hand a parser.
