@@ -148,8 +148,15 @@ def _fit(text: str, width: int) -> str:
 
 
 def _wrapped(text: str, indent: str = "  ") -> list[str]:
+    # A word longer than a line (a bot label with its parameters) is cut across
+    # lines; a folder's path is not, so that it can be copied.
+    path_line = text.startswith(("A: ", "B: "))
     return textwrap.wrap(
-        text, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+        text,
+        WIDTH,
+        subsequent_indent=indent,
+        break_long_words=not path_line,
+        break_on_hyphens=False,
     ) or [""]
 
 
