@@ -185,3 +185,29 @@ def test_a_long_bot_label_is_cut_to_fit() -> None:
     # The full name is in the details.
     name = long.split("(")[0]
     assert f"| win share bot {name} |" in render(compare(in_memory(a, 5), in_memory(b, 5)), "md")
+
+
+# --- where a diff of variant files runs them ----------------------------------
+
+
+def test_a_diff_of_variant_files_never_replaces_a_run_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from balancer.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    a, b = str(VARIANTS / "fdc-5p.yaml"), str(VARIANTS / "fdc-5p-no-neko.yaml")
+    # The user's long run of A, where `balancer run` puts it.
+    assert main(["run", "-q", a, "-n", "40"]) == 0
+    mine = (tmp_path / "reports" / "fdc-5p" / "report.json").read_bytes()
+    capsys.readouterr()
+    assert main(["diff", "-q", "-n", "20", a, b]) == 0
+    err = capsys.readouterr().err
+    assert (tmp_path / "reports" / "fdc-5p" / "report.json").read_bytes() == mine
+    scratch = Path("reports") / "diff" / "fdc-5p-vs-fdc-5p-no-neko"
+    assert f"balancer: A was run into {scratch}/a/\n" in err
+    assert f"balancer: B was run into {scratch}/b/\n" in err
+    assert json.loads((tmp_path / scratch / "a" / "report.json").read_text())["games"] == 20
+    # Run again: the previous diff's runs are replaced, and it says so.
+    assert main(["diff", "-q", "-n", "20", a, b]) == 0
+    assert "a/ (the previous diff's run there replaced)" in capsys.readouterr().err

@@ -284,8 +284,9 @@ def test_diff_runs_variant_files_first(
     out = capsys.readouterr().out
     assert code == EXIT_CHANGED
     assert "paired" in out and "neko_ni_koban" in out
-    assert (tmp_path / "reports" / "fdc-5p-random" / "report.json").is_file()
-    assert (tmp_path / "reports" / "no-neko" / "report.json").is_file()
+    scratch = tmp_path / "reports" / "diff" / "fdc-5p-random-vs-no-neko"
+    assert (scratch / "a" / "report.json").is_file()
+    assert (scratch / "b" / "report.json").is_file()
     # Without --fail-on-change a change is no failure.
     assert main([*args, "-n", "200", "-q"]) == 0
 

@@ -50,14 +50,33 @@ def diff_reports(
     return text, table.changed
 
 
+SCRATCH = Path("reports") / "diff"
+
+
+def scratch_place(a_name: str, b_name: str) -> Path:
+    """Where a diff runs its variant files: reports/diff/<a>-vs-<b>/, never a user's report.
+
+    `balancer run` writes reports/<name>/; a diff of variant files writing there
+    would replace a long run with a short one, so diff keeps its runs apart.
+    """
+    import re
+
+    def part(name: str) -> str:
+        return re.sub(r"[^A-Za-z0-9_.=-]+", "_", name).strip(".") or "variant"
+
+    return SCRATCH / f"{part(a_name)}-vs-{part(b_name)}"
+
+
 def _prepare(
     a: Path, b: Path, games: int | None, seed: int | None, **run_options: Any
 ) -> tuple[Path, Path]:
-    """Report folders for A and B: a variant file is run first, into reports/<name>/.
+    """Report folders for A and B: a variant file is run first, into diff's scratch place.
 
     Variants are run with the same seed and game count (the other side's, when
-    it is a report; else the first variant's), so their games pair up. A run
-    never writes over the report it is to be compared with.
+    it is a report; else the first variant's), so their games pair up. They
+    are written under reports/diff/<a>-vs-<b>/ (a/ and b/), never over a report
+    of `balancer run` nor over the report they are to be compared with; a
+    previous diff's run there is replaced, and the line saying where says so.
     """
     from balancer.config.variant import load
     from balancer.report.model import load_report
@@ -89,13 +108,16 @@ def _prepare(
 
     folders = {"a": a, "b": b}
     taken = {path.resolve() for side, path in folders.items() if side in reports}
+    scratch = scratch_place(
+        *(variants[s].name if s in variants else folders[s].resolve().name for s in ("a", "b"))
+    )
     planned = {}
     for side, variant in variants.items():
         variant = variant.with_overrides(games=games, seed=seed)
-        folder = Path("reports") / variant.name
+        folder = scratch / side
         suffix = 2
         while folder.resolve() in taken:
-            folder = Path("reports") / f"{variant.name}-{suffix}"
+            folder = scratch / f"{side}-{suffix}"
             suffix += 1
         taken.add(folder.resolve())
         folders[side] = folder
@@ -105,6 +127,7 @@ def _prepare(
         # Both folders are checked and locked before either variant is played.
         for side in planned:
             held.enter_context(claim(folders[side], REPORT_JSON))
+        replacing = {side: (folders[side] / REPORT_JSON).exists() for side in planned}
         for side, variant in planned.items():
             try:
                 simulate(variant, folders[side], **run_options)
@@ -112,7 +135,8 @@ def _prepare(
                 if not written:
                     raise
                 raise UserError(f"{exc.message} ({'; '.join(written)})") from None
-            written.append(f"{side.upper()} was run into {folders[side]}/")
+            again = " (the previous diff's run there replaced)" if replacing[side] else ""
+            written.append(f"{side.upper()} was run into {folders[side]}/{again}")
             click.echo(f"balancer: {written[-1]}", err=True)
     return folders["a"], folders["b"]
 
