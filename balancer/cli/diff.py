@@ -24,11 +24,14 @@ def diff_reports(
     fail_on_change: bool = False,
     alpha: float = 0.05,
     tolerance: str | None = None,
+    html: str | Path | None = None,
 ) -> tuple[str, bool]:
     """Load, compare and render two report folders: (text, whether any row changed).
 
     `tolerance`: the --tolerance text ('win=0.01,score=0.1sd'), merged over
     the defaults.
+
+    `html`: also write the diff page there (analysis/diff_html.py).
 
     `fail_on_change` only adds a closing line to the text formats saying the
     command will exit 3; the exit itself is the caller's.
@@ -45,6 +48,10 @@ def diff_reports(
         raise UserError(str(exc), key="--tolerance") from None
     table = compare(load_report(a_folder), load_report(b_folder), alpha, tolerances)
     text = render(table, fmt)
+    if html is not None:
+        from balancer.analysis.diff_html import write_html
+
+        click.echo(f"balancer: diff page: {write_html(table, html)}", err=True)
     if fail_on_change and table.changed and fmt in ("table", "md"):
         text += f"\n--fail-on-change: exiting with code {EXIT_CHANGED}"
     return text, table.changed
@@ -173,6 +180,14 @@ def _prepare(
     "change is shown to lie within it is 'equivalent'. Default: win=0.01, share=0.01, "
     "others 0.1sd.",
 )
+@click.option(
+    "--html",
+    "html",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Also write the diff as one self-contained page: each change charted with its interval.",
+)
 @simulation_options
 def diff_command(
     a: Path,
@@ -181,6 +196,7 @@ def diff_command(
     fail_on_change: bool,
     alpha: float,
     tolerance: str | None,
+    html: Path | None,
     games: int | None,
     seed: int | None,
     workers: int,
@@ -217,7 +233,7 @@ def diff_command(
         move_time_limit=move_time_limit,
         trust_plugins=trust_plugins,
     )
-    text, changed = diff_reports(a, b, fmt, fail_on_change, alpha, tolerance)
+    text, changed = diff_reports(a, b, fmt, fail_on_change, alpha, tolerance, html)
     click.echo(text)
     if fail_on_change and changed:
         click.get_current_context().exit(EXIT_CHANGED)
