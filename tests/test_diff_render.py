@@ -211,3 +211,128 @@ def test_a_diff_of_variant_files_never_replaces_a_run_report(
     # Run again: the previous diff's runs are replaced, and it says so.
     assert main(["diff", "-q", "-n", "20", a, b]) == 0
     assert "a/ (the previous diff's run there replaced)" in capsys.readouterr().err
+
+
+# --- the diff page ------------------------------------------------------------
+
+
+def _synthetic_pair(label: str = "careful") -> tuple[Report, Report]:
+    from tests.test_diff import in_memory, make_games
+
+    a = make_games(600, noise_seed=1, deal_seed=2, labels=(label, "random"))
+    b = make_games(600, noise_seed=3, deal_seed=4, shift=3, labels=(label, "random"))
+    return in_memory(a, 1, name="reports/a"), in_memory(b, 2, name="reports/b")
+
+
+def test_row_chart_places_the_change_and_its_interval_around_zero() -> None:
+    import re
+
+    from balancer.analysis import diff_html
+
+    # Change +0.5 in [+0.25, +0.75]: the scale reaches 0.75 * 1.05 either side of zero.
+    row = _row(0.5, 0.25, 0.75)
+    svg = diff_html.row_chart(row)
+    half = diff_html.CHART_W / 2
+    x = [float(v) for v in re.findall(r'x1="([\d.]+)"', svg)]
+    assert x[0] == half  # the zero line at the centre
+    scale = 0.75 * 1.05
+    assert x[1] == pytest.approx(half + 0.25 / scale * (half - 10), abs=0.01)  # interval's low end
+    cx = float(re.search(r'cx="([\d.]+)"', svg).group(1))  # type: ignore[union-attr]
+    assert cx == pytest.approx(half + 0.5 / scale * (half - 10), abs=0.01)
+    assert diff_html.MUTED in svg and "<rect" not in svg  # no verdict, no tolerance
+    changed = Row(**{**row.__dict__, "verdict": "changed", "tolerance": 0.1})
+    drawn = diff_html.row_chart(changed)
+    assert diff_html.ACCENT in drawn and "<rect" in drawn
+
+
+def test_the_page_is_self_contained_and_escapes_names(tmp_path: Path) -> None:
+    from balancer.analysis import diff_html
+
+    a, b = _synthetic_pair(label='<script>alert("x")</script>')
+    table = compare(a, b)
+    page = diff_html.render_html(table)
+    assert "<script" not in page and "&lt;script&gt;" in page
+    for external in ("http://", "https://", "<link", "<img", "@import", "url("):
+        assert external not in page.replace('xmlns="http://www.w3.org/2000/svg"', ""), external
+    assert "default-src 'none'" in page
+    # One row per figure, each with its chart.
+    assert page.count("<tr ") == len(table.rows)
+    assert page.count("<svg") >= len(table.rows)
+    assert diff_html.render_html(table) == page  # same diff, same bytes
+
+
+def test_the_page_replaces_only_its_own_file(tmp_path: Path) -> None:
+    from balancer.analysis import diff_html
+    from balancer.errors import UserError
+
+    table = compare(*_synthetic_pair())
+    target = tmp_path / "diff.html"
+    diff_html.write_html(table, target)
+    diff_html.write_html(table, target)  # its own page: replaced
+    mine = tmp_path / "notes.html"
+    mine.write_text("<html>my notes</html>")
+    with pytest.raises(UserError, match="left alone"):
+        diff_html.write_html(table, mine)
+    assert mine.read_text() == "<html>my notes</html>"
+    with pytest.raises(UserError, match="is a folder"):
+        diff_html.write_html(table, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["diff.html", "notes.html"]
+
+
+def test_diff_html_option_keeps_stdout_for_the_diff(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from balancer.cli.diff import diff_command
+    from tests.test_diff import make_games, write_report
+
+    a = write_report(tmp_path / "a", make_games(300, noise_seed=1, deal_seed=2), seed=1)
+    b = write_report(tmp_path / "b", make_games(300, noise_seed=3, deal_seed=4, shift=3), seed=2)
+    page = tmp_path / "d.html"
+    result = CliRunner().invoke(
+        diff_command, [str(a), str(b), "--format", "json", "--html", str(page)]
+    )
+    assert result.exit_code == 0, result.output
+    json.loads(result.stdout)
+    assert result.stderr == f"balancer: diff page: {page}\n"
+    assert "<h1>" in page.read_text(encoding="utf-8")
+
+
+@pytest.fixture()
+def page(tmp_path: Path) -> Path:
+    from balancer.analysis import diff_html
+
+    return diff_html.write_html(compare(*_synthetic_pair()), tmp_path / "diff.html")
+
+
+def test_the_page_loads_cleanly_in_chromium(page: Path, tmp_path: Path, processes) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_html import CHROMIUM, load_in_browser
+
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed (CI installs it and runs this test)")
+    dom, problems = load_in_browser(processes, page, tmp_path / "profile")
+    assert problems == []
+    assert "<h1>" in dom and dom.count("<svg") >= 16
+
+
+def test_the_page_is_painted_in_chromium(page: Path, tmp_path: Path, processes) -> None:  # type: ignore[no-untyped-def]
+    """A screenshot that is not blank: the changed rows' accent is drawn, the text is there."""
+    import numpy as np
+    from PIL import Image
+
+    from balancer.analysis import diff_html
+    from tests.test_html import CHROMIUM, chromium
+
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed (CI installs it and runs this test)")
+    shot = tmp_path / "shot.png"
+    chromium(
+        processes, page, tmp_path / "profile", f"--screenshot={shot}", "--window-size=1100,2400"
+    )
+    with Image.open(shot) as image:
+        rgb = np.asarray(image.convert("RGB"), dtype=int)
+    accent = tuple(int(diff_html.ACCENT[i : i + 2], 16) for i in (1, 3, 5))
+    painted = int((np.abs(rgb - accent).max(axis=2) < 16).sum())
+    dark = int((rgb.max(axis=2) < 90).sum())  # the text
+    # Five changed rows: dots, bars and verdict words in the accent (1,891 px measured).
+    assert painted > 1_000, painted
+    assert dark > 5_000, dark
