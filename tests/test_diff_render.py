@@ -14,7 +14,7 @@ from balancer.config import variant
 from balancer.report.model import Report
 from balancer.sim import runner
 from balancer.stats.compare import Row
-from tests.helpers import VARIANTS
+from tests.helpers import VARIANTS, Processes
 
 # --- the header: knobs and bots that differ -----------------------------------
 
@@ -304,7 +304,9 @@ def page(tmp_path: Path) -> Path:
     return diff_html.write_html(compare(*_synthetic_pair()), tmp_path / "diff.html")
 
 
-def test_the_page_loads_cleanly_in_chromium(page: Path, tmp_path: Path, processes) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_loads_cleanly_in_chromium(
+    page: Path, tmp_path: Path, processes: Processes
+) -> None:
     from tests.test_html import CHROMIUM, load_in_browser
 
     if CHROMIUM is None:
@@ -314,7 +316,7 @@ def test_the_page_loads_cleanly_in_chromium(page: Path, tmp_path: Path, processe
     assert "<h1>" in dom and dom.count("<svg") >= 16
 
 
-def test_the_page_is_painted_in_chromium(page: Path, tmp_path: Path, processes) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_is_painted_in_chromium(page: Path, tmp_path: Path, processes: Processes) -> None:
     """A screenshot that is not blank: the changed rows' accent is drawn, the text is there."""
     import numpy as np
     from PIL import Image
