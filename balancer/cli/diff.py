@@ -210,11 +210,13 @@ def diff_command(
     """Say what changed between A and B, and whether it is real or noise.
 
     A and B are report folders, or variant files, which are run first with
-    the same seed and game count (into reports/<name>/). Each figure shows A,
-    B, the change B−A with its 95% interval, the test (paired t with the
-    same seed and game count: same deals; else Welch t), p, p adjusted by
-    Holm, and a verdict: 'changed' (adjusted p <= alpha), 'equivalent' (the
-    change is shown to lie within --tolerance) or blank (can't tell yet).
+    the same seed and game count, into reports/diff/<a>-vs-<b>/ (never over
+    a report of `balancer run`). The header names the knobs and bots that
+    differ. Each figure shows A, B, the change B−A with its 95% interval, p
+    adjusted by Holm, and a verdict: 'changed' (adjusted p <= alpha),
+    'equivalent' (the change is shown to lie within --tolerance) or blank
+    (can't tell yet). The test (paired t with the same seed and game count:
+    same deals; else Welch t) and the raw p are in --format md, csv and json.
 
     Exit codes: 0 done (changed or not), 2 a user error (missing or damaged
     report), 3 with --fail-on-change when some figure changed.
