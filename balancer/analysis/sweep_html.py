@@ -71,7 +71,7 @@ def render_index(
         cells = [f"<td><code>{_e(row[k])}</code></td>" for k in knob_columns]
         cells.append(f'<td class="num figure">{_e(_figure_cell(row, figure))}</td>')
         cells += [f'<td class="num">{_e(_number(row[c]))}</td>' for c in shown]
-        href = quote(f"{folder}/report.html")
+        href = quote(f"{folder}/report.html", safe="/=")
         cells.append(f'<td><a href="{_e(href)}" title="{_e(folder)}">report</a></td>')
         rows.append(f"<tr>{''.join(cells)}</tr>")
     knobs = ", ".join(knob_columns)
