@@ -38,3 +38,17 @@ def test_run_json_with_a_mistake_prints_no_json(
     assert main(["run", "--json", str(tmp_path / "nope.yaml")]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
+
+
+def test_workers_default_to_every_core(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from balancer.cli import cli
+    from balancer.sim.backends.local import available_cores
+
+    for name in ("run", "diff", "sweep"):
+        [workers] = [p for p in cli.commands[name].params if p.name == "workers"]
+        assert workers.default == "auto", name
+    cores = available_cores()
+    args = ["run", str(VARIANTS / "fdc-3p.yaml"), "-n", "40", "-o", str(tmp_path / "r")]
+    assert main(args) == 0
+    on = f"{cores} worker" + ("s" if cores != 1 else "")
+    assert capsys.readouterr().err == f"balancer: playing 40 games of fdc-3p on {on}\n"
