@@ -133,10 +133,19 @@ def _report(name: str, games: int = 20) -> Report:
 
 @pytest.fixture(scope="module")
 def shipped() -> dict[str, list[DiffTable]]:
+    from dataclasses import replace
+
+    from balancer.cli.diff import scratch_place
+
     tables: dict[str, list[DiffTable]] = {}
     for game, (base, others) in SHIPPED_DIFFS.items():
         a = _report(base)
-        tables[game] = [compare(a, _report(other)) for other in others]
+        tables[game] = []
+        for other in others:
+            # Where `balancer diff A.yaml B.yaml` puts them: the longest folder names it writes.
+            scratch = scratch_place(base, other)
+            pair = replace(a, folder=scratch / "a"), replace(_report(other), folder=scratch / "b")
+            tables[game].append(compare(*pair))
     return tables
 
 

@@ -70,6 +70,7 @@ def sweep(
     )
     from balancer.analysis.sweep_html import INDEX_HTML, write_index
     from balancer.config.variant import load
+    from balancer.report.csv_numbers import for_csv
     from balancer.report.folder import claim
 
     check_placement(backend, scheduler)
@@ -117,7 +118,7 @@ def sweep(
                 )
                 rows.append(headline_row(point, report))
             table = pl.DataFrame(rows)
-            table.write_csv(tmp / SWEEP_CSV)
+            for_csv(table).write_csv(tmp / SWEEP_CSV)
             chart(table, figure, knob_columns, tmp / "sweep.svg")
             write_index(tmp, base.name, table, figure, knob_columns, point_folders)
             click.echo(table_text(table, knob_columns, figure))
