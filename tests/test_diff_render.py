@@ -15,6 +15,7 @@ from balancer.report.model import Report
 from balancer.sim import runner
 from balancer.stats.compare import Row
 from tests.helpers import VARIANTS, Processes
+from tests.test_html import needs_chromium  # skipped without chromium, required in CI
 
 # --- the header: knobs and bots that differ -----------------------------------
 
@@ -313,28 +314,26 @@ def page(tmp_path: Path) -> Path:
     return diff_html.write_html(compare(*_synthetic_pair()), tmp_path / "diff.html")
 
 
+@needs_chromium
 def test_the_page_loads_cleanly_in_chromium(
     page: Path, tmp_path: Path, processes: Processes
 ) -> None:
-    from tests.test_html import CHROMIUM, load_in_browser
+    from tests.test_html import load_in_browser
 
-    if CHROMIUM is None:
-        pytest.skip("chromium is not installed (CI installs it and runs this test)")
     dom, problems = load_in_browser(processes, page, tmp_path / "profile")
     assert problems == []
     assert "<h1>" in dom and dom.count("<svg") >= 16
 
 
+@needs_chromium
 def test_the_page_is_painted_in_chromium(page: Path, tmp_path: Path, processes: Processes) -> None:
     """A screenshot that is not blank: the changed rows' accent is drawn, the text is there."""
     import numpy as np
     from PIL import Image
 
     from balancer.analysis import diff_html
-    from tests.test_html import CHROMIUM, chromium
+    from tests.test_html import chromium
 
-    if CHROMIUM is None:
-        pytest.skip("chromium is not installed (CI installs it and runs this test)")
     shot = tmp_path / "shot.png"
     chromium(
         processes, page, tmp_path / "profile", f"--screenshot={shot}", "--window-size=1100,2400"
