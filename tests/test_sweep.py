@@ -133,3 +133,14 @@ def test_check_figure_accepts_every_expected_column() -> None:
             sweep.check_figure(column, loaded, ["rounds"])
     with pytest.raises(UserError, match="bot_expected_win_share"):
         sweep.check_figure("bot_expect_win_share", loaded, ["rounds"])
+
+
+def test_a_win_share_cell_says_its_interval() -> None:
+    table = _table().with_columns(
+        pl.Series("seat0_win_share", [0.2, 0.25, 0.3, 0.35, 0.4, 0.45]),
+        pl.Series("seat0_win_low", [0.1, 0.15, 0.2, 0.25, 0.3, 0.35]),
+        pl.Series("seat0_win_high", [0.3, 0.35, 0.4, 0.45, 0.5, 0.55]),
+    )
+    fig = sweep._heatmaps(table, "seat0_win_share", ["hand_size", "neko"])
+    texts = {t.get_text() for ax in fig.axes for t in ax.texts}
+    assert "0.2\n[0.10, 0.30]" in texts and "0.45\n[0.35, 0.55]" in texts

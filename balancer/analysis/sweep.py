@@ -241,6 +241,13 @@ def _heatmaps(table: pl.DataFrame, figure: str, knob_columns: list[str]) -> Any:
     from matplotlib.figure import Figure
 
     panels = heatmap_grid(table, figure, knob_columns)
+    bounds = _interval_columns(table, figure)
+    # A win share's cell also says its 95% interval: a colour alone hides the noise.
+    lows, highs = (
+        (heatmap_grid(table, column, knob_columns) for column in bounds)
+        if bounds is not None
+        else (None, None)
+    )
     xs, ys = panels[0][1], panels[0][2]
     values = [v for *_, cells in panels for line in cells for v in line if v is not None]
     low, high = (min(values), max(values)) if values else (0.0, 1.0)
@@ -253,7 +260,7 @@ def _heatmaps(table: pl.DataFrame, figure: str, knob_columns: list[str]) -> Any:
     fig = Figure(figsize=(width * columns + 1.0, height * rows), layout="constrained")
     axes = fig.subplots(rows, columns, squeeze=False)
     image = None
-    for ax, (title, _, _, cells) in zip(axes.flat, panels, strict=False):
+    for index, (ax, (title, _, _, cells)) in enumerate(zip(axes.flat, panels, strict=False)):
         grid = np.array([[np.nan if v is None else v for v in line] for line in cells])
         image = ax.imshow(
             grid, cmap="viridis", vmin=low, vmax=high, aspect="auto", interpolation="nearest"
@@ -264,8 +271,13 @@ def _heatmaps(table: pl.DataFrame, figure: str, knob_columns: list[str]) -> Any:
                 if value is None:
                     continue
                 colour = "black" if value > middle else "white"
-                ax.text(xi, yi, f"{value:.3g}", ha="center", va="center", color=colour,
-                        fontsize=9)  # fmt: skip
+                text = f"{value:.3g}"
+                if lows is not None and highs is not None:
+                    lo, hi = lows[index][3][yi][xi], highs[index][3][yi][xi]
+                    if lo is not None and hi is not None:
+                        text += f"\n[{lo:.2f}, {hi:.2f}]"
+                ax.text(xi, yi, text, ha="center", va="center", color=colour,
+                        fontsize=8.5)  # fmt: skip
         ax.set_xticks(range(len(xs)), xs, rotation=20, ha="right")
         ax.set_yticks(range(len(ys)), ys)
         ax.set_xlabel(knob_columns[0])
