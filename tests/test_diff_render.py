@@ -346,3 +346,31 @@ def test_the_page_is_painted_in_chromium(page: Path, tmp_path: Path, processes: 
     # Five changed rows: dots, bars and verdict words in the accent (1,891 px measured).
     assert painted > 1_000, painted
     assert dark > 5_000, dark
+
+
+def test_a_bad_html_target_is_one_line_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib
+
+    from balancer.cli import main
+    from tests.helpers import one_error_line
+
+    cli_diff = importlib.import_module("balancer.cli.diff")
+
+    def no_games(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a game was played before --html was checked")
+
+    monkeypatch.setattr(cli_diff, "simulate", no_games)
+    monkeypatch.chdir(tmp_path)
+    a, b = str(VARIANTS / "fdc-5p.yaml"), str(VARIANTS / "fdc-5p-no-neko.yaml")
+    mine = tmp_path / "mine.html"
+    mine.write_text("<p>mine</p>")
+    for target, says in (
+        (mine, "left alone"),
+        (tmp_path / "no" / "d.html", "there is no folder"),
+        (tmp_path, "is a directory"),  # click says it
+    ):
+        assert main(["diff", "-q", a, b, "--html", str(target)]) == 2
+        assert says in one_error_line(capsys)
+    assert mine.read_text() == "<p>mine</p>" and not (tmp_path / "reports").exists()

@@ -251,13 +251,7 @@ def write_html(table: DiffTable, target: str | Path) -> Path:
     """
     import os
 
-    path = Path(target)
-    if path.is_dir():
-        raise UserError("is a folder; name the page's file, e.g. diff.html", file=str(path))
-    if path.is_symlink() or (path.exists() and not _is_ours(path)):
-        raise UserError(
-            "exists and is not a diff page balancer wrote, so it is left alone", file=str(path)
-        )
+    path = check_target(target)
     page = render_html(table)
     partial = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
@@ -267,6 +261,25 @@ def write_html(table: DiffTable, target: str | Path) -> Path:
         raise UserError(f"can't be written: {exc.strerror or exc}", file=str(path)) from None
     finally:
         partial.unlink(missing_ok=True)
+    return path
+
+
+def check_target(target: str | Path) -> Path:
+    """Refuse, in one line, a place the page can't or mustn't be written to (before any game)."""
+    import os
+
+    path = Path(target)
+    if path.is_dir():
+        raise UserError("is a folder; name the page's file, e.g. diff.html", file=str(path))
+    if path.is_symlink() or (path.exists() and not _is_ours(path)):
+        raise UserError(
+            "exists and is not a diff page balancer wrote, so it is left alone", file=str(path)
+        )
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise UserError(f"can't be written: there is no folder {parent}", file=str(path))
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UserError(f"can't be written: the folder {parent} is write-protected", file=str(path))
     return path
 
 

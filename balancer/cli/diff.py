@@ -222,6 +222,10 @@ def diff_command(
     report), 3 with --fail-on-change when some figure changed.
     """
     check_placement(backend, scheduler)
+    if html is not None:
+        from balancer.analysis.diff_html import check_target
+
+        check_target(html)  # before any variant is played
     a, b = _prepare(
         a,
         b,
