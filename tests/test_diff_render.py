@@ -172,7 +172,7 @@ def test_the_shipped_examples_name_what_they_change(shipped: dict[str, list[Diff
     assert "rules.robot_replacement: at_next_breeding → after_scoring" in render(kk_robot, "table")
     dqz_discard = shipped["da-qi-zi"][0]
     md = render(dqz_discard, "md")
-    assert "- rules.may_discard_when_able: false → true" in md
+    assert "- ` rules.may_discard_when_able: false → true `" in md
     document = json.loads(render(dqz_discard, "json"))
     assert {"what": "rules.may_discard_when_able", "a": "false", "b": "true"} in document["setup"][
         "knobs"

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from balancer.analysis.diff import DiffTable
 from balancer.errors import UserError
+from balancer.report.escape import code_span, markdown
 from balancer.stats.compare import Row
 
 _HEADERS = ("figure", "A", "B", "B−A", "95% interval", "test", "p", "adjusted p", "verdict")
@@ -245,14 +246,14 @@ def _render_md(table: DiffTable) -> str:
     lines = []
     for line in _header(table):
         if line.startswith("  "):  # an item of the list above it
-            lines.append(f"- {line.strip()}")
+            lines.append(f"- {code_span(line.strip())}")
             continue
         if lines and lines[-1].startswith("- "):
             lines.append("")  # a list ends with a blank line
         letter, sep, rest = line.partition(": ")
         if letter in ("A", "B") and sep:
             folder, _, about = rest.partition(" (")
-            line = f"**{letter}** `{folder}` ({about}"
+            line = f"**{letter}** {code_span(folder)} ({markdown(about.removesuffix(')'))})"
         elif line.startswith("warning: "):
             line = f"> {line}"
         lines.append(f"{line}  ")
