@@ -374,3 +374,14 @@ def test_a_bad_html_target_is_one_line_before_any_game(
         assert main(["diff", "-q", a, b, "--html", str(target)]) == 2
         assert says in one_error_line(capsys)
     assert mine.read_text() == "<p>mine</p>" and not (tmp_path / "reports").exists()
+
+
+def test_a_bot_name_cannot_rewrite_the_terminal() -> None:
+    from tests.test_diff import in_memory, make_games
+
+    hostile = "evil\x1b[2J\u202ebot"
+    a = make_games(60, noise_seed=1, deal_seed=1, labels=(hostile, "random"))
+    b = make_games(60, noise_seed=2, deal_seed=1, labels=("random", "careful"))
+    text = render(compare(in_memory(a, 5), in_memory(b, 5)), "table")
+    assert "\x1b" not in text and "\u202e" not in text
+    assert "evil\\x1b[2J\\u202ebot" in text

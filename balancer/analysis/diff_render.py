@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from balancer.analysis.diff import DiffTable
 from balancer.errors import UserError
-from balancer.report.escape import code_span, markdown
+from balancer.report.escape import code_span, markdown, terminal
 from balancer.stats.compare import Row
 
 _HEADERS = ("figure", "A", "B", "B−A", "95% interval", "test", "p", "adjusted p", "verdict")
@@ -193,7 +193,7 @@ def _header(table: DiffTable) -> list[str]:
 def _render_table(table: DiffTable) -> str:
     """The diff for a terminal: every line fits WIDTH columns; the details are in md and json."""
     lines: list[str] = []
-    for line in _header(table):
+    for line in map(terminal, _header(table)):  # names can't rewrite the terminal
         indent = " " * (len(line) - len(line.lstrip()) + 2)
         lines += _wrapped(line, indent)
     sections: dict[str, list[tuple[str, Row]]] = {}
@@ -206,7 +206,7 @@ def _render_table(table: DiffTable) -> str:
         grid.append([section])
         kinds.append("section")
         for label, row in rows:
-            grid.append(_terminal_cells(row, "  " + label))
+            grid.append(_terminal_cells(row, "  " + terminal(label)))
             kinds.append("row")
     widths = [
         max(len(r[i]) for r, k in zip(grid, kinds, strict=True) if k != "section")
@@ -231,7 +231,7 @@ def _render_table(table: DiffTable) -> str:
     lines.append("")
     lines += _wrapped(table.games_needed)
     for note in _terminal_notes(table):
-        lines += _wrapped(f"note: {note}")
+        lines += _wrapped(terminal(f"note: {note}"))
     lines.append("")
     lines += _wrapped(_summary(table))
     lines += _wrapped(
