@@ -68,7 +68,8 @@ def test_diff_of_a_variant_against_a_report_never_overwrites_the_report(
     capsys.readouterr()
     assert main(["diff", "-q", random5, str(target)]) == 0
     assert (target / "report.json").read_bytes() == saved
-    assert (tmp_path / "reports" / "fdc-5p-random-2" / "report.json").is_file()
+    scratch = tmp_path / "reports" / "diff" / "fdc-5p-random-vs-fdc-5p-random"
+    assert (scratch / "a" / "report.json").is_file()
 
 
 def test_diff_refuses_two_different_games_before_running(

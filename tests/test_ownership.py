@@ -256,8 +256,8 @@ def test_diff_of_two_variants_says_where_it_wrote(
     assert main(["diff", "-q", "-n", "20", str(a), str(b), "--format", "json"]) == 0
     out, err = capsys.readouterr()
     json.loads(out)  # nothing but the diff on stdout
-    assert "A was run into reports/fdc-5p/" in err
-    assert "B was run into reports/fdc-5p-random/" in err
+    assert "A was run into reports/diff/fdc-5p-vs-fdc-5p-random/a/" in err
+    assert "B was run into reports/diff/fdc-5p-vs-fdc-5p-random/b/" in err
     assert "Nothing was written" not in err
 
 
@@ -265,13 +265,14 @@ def test_diff_checks_both_folders_before_playing_either(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    theirs = tmp_path / "reports" / "fdc-5p-random"
+    scratch = tmp_path / "reports" / "diff" / "fdc-5p-vs-fdc-5p-random"
+    theirs = scratch / "b"
     theirs.mkdir(parents=True)
     (theirs / "report.json").write_text("{}")
     a, b = VARIANTS / "fdc-5p.yaml", VARIANTS / "fdc-5p-random.yaml"
     assert main(["diff", "-q", "-n", "20", str(a), str(b)]) == 2
-    assert "fdc-5p-random" in one_error_line(capsys)
-    assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == ["fdc-5p-random"]
+    assert "fdc-5p-vs-fdc-5p-random/b" in one_error_line(capsys)
+    assert sorted(p.name for p in scratch.iterdir() if not p.name.startswith(".")) == ["b"]
 
 
 def test_an_output_under_a_link_loop_or_with_an_overlong_name_is_one_line(

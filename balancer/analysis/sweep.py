@@ -4,7 +4,9 @@ Every point of the grid plays the same seed and game count, so game i of each
 point starts from the same deal and differences between points are the knobs',
 not the shuffles'. The sweep folder holds one report folder per point,
 `sweep.csv` (one row per point: the knob values and the headline figures with
-their intervals) and `sweep.svg`, a chart of one figure against the points.
+their intervals), `sweep.svg` (one figure over the grid: a line for one knob,
+a heatmap for two, small multiples for more) and `index.html`, a page linking
+each point's report beside its figure.
 The whole folder is written at once: an interrupted sweep leaves nothing half
 done and the previous sweep as it was.
 """
@@ -122,19 +124,82 @@ def headline_row(point: dict[str, Any], report: Report) -> dict[str, Any]:
     return row
 
 
+def expected_columns(variant: Variant, knob_names: list[str]) -> list[str]:
+    """The columns headline_row gives every point of `variant`, known before any game is played.
+
+    So `--figure` is checked up front, not after the first point (or the whole
+    grid) has been played. tests/test_sweep.py checks it against real runs.
+    """
+    columns = list(knob_names)
+    for s in range(variant.players):
+        columns += [f"seat{s}_win_share", f"seat{s}_win_low", f"seat{s}_win_high"]
+        columns.append(f"seat{s}_score_mean")
+    labels = sorted({seat.label for seat in variant.seats})
+    if len(labels) > 1:  # a report has `bots` only when its seats' bots differ
+        for label in labels:
+            columns += [f"bot_{label}_win_share", f"bot_{label}_win_low", f"bot_{label}_win_high"]
+    columns += ["seat_advantage_p", "margin_mean", "margin_sd", "length_mean"]
+    columns += [f"{name}_per_game" for name in variant.spec.events]
+    return columns
+
+
+def check_figure(figure: str, variant: Variant, knob_names: list[str]) -> None:
+    """A UserError naming --figure unless it is a figure column every point will have."""
+    columns = expected_columns(variant, knob_names)
+    if figure in knob_names:
+        raise UserError(f"{figure!r} is a knob, not a figure to chart", key="--figure")
+    if figure not in columns:
+        import difflib
+
+        figures = [c for c in columns if c not in knob_names]
+        near = difflib.get_close_matches(figure, figures, n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise UserError(
+            f"no figure {figure!r}{hint}; sweep.csv will have: {', '.join(figures)}",
+            key="--figure",
+        )
+
+
+def _interval_columns(table: pl.DataFrame, figure: str) -> tuple[str, str] | None:
+    if figure.endswith("_win_share"):
+        low, high = (figure.replace("_win_share", f"_win_{end}") for end in ("low", "high"))
+        if low in table.columns and high in table.columns:
+            return low, high
+    return None
+
+
 def chart(table: pl.DataFrame, figure: str, knob_columns: list[str], target: Path) -> None:
-    """The chosen figure against the grid points, with its interval when it has one."""
+    """The chosen figure over the grid: a line for one knob, a heatmap for two.
+
+    Two knobs are a grid, not a sequence: joining their points with one line
+    would draw a trend that isn't there. With three or more, one heatmap of
+    the first two per combination of the others (small multiples, one scale).
+    """
     import matplotlib
+
+    if len(knob_columns) == 1:
+        fig = _line_chart(table, figure, knob_columns[0])
+        with warnings.catch_warnings():
+            # Long knob labels may not fit; the chart is still right, so no warning on stderr.
+            warnings.simplefilter("ignore", UserWarning)
+            fig.tight_layout()
+    else:
+        fig = _heatmaps(table, figure, knob_columns)  # laid out as it is drawn
+    with matplotlib.rc_context({"svg.hashsalt": "balancer"}), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        fig.savefig(target, format="svg", metadata={"Date": None})
+
+
+def _line_chart(table: pl.DataFrame, figure: str, knob: str) -> Any:
     from matplotlib.figure import Figure
 
-    labels = [" ".join(str(r[c]) for c in knob_columns) for r in table.iter_rows(named=True)]
+    labels = [str(v) for v in table[knob].to_list()]
     values = table[figure].to_list()
     fig = Figure(figsize=(max(5.0, 0.9 * len(labels) + 2), 4))
     ax = fig.add_subplot()
-    low_col = figure.replace("_win_share", "_win_low")
-    if figure.endswith("_win_share") and low_col in table.columns:
-        low = table[low_col].to_list()
-        high = table[figure.replace("_win_share", "_win_high")].to_list()
+    bounds = _interval_columns(table, figure)
+    if bounds is not None:
+        low, high = (table[c].to_list() for c in bounds)
         errors = [
             [v - lo for v, lo in zip(values, low, strict=True)],
             [h - v for v, h in zip(values, high, strict=True)],
@@ -143,15 +208,87 @@ def chart(table: pl.DataFrame, figure: str, knob_columns: list[str], target: Pat
     else:
         ax.plot(range(len(values)), values, "o-")
     ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
-    ax.set_xlabel(", ".join(knob_columns))
+    ax.set_xlabel(knob)
     ax.set_ylabel(figure)
     ax.grid(alpha=0.3)
-    with warnings.catch_warnings():
-        # Long knob labels may not fit; the chart is still right, so no warning on stderr.
-        warnings.simplefilter("ignore", UserWarning)
-        fig.tight_layout()
-    with matplotlib.rc_context({"svg.hashsalt": "balancer"}):
-        fig.savefig(target, format="svg", metadata={"Date": None})
+    return fig
+
+
+def heatmap_grid(
+    table: pl.DataFrame, figure: str, knob_columns: list[str]
+) -> list[tuple[str, list[str], list[str], list[list[float | None]]]]:
+    """Per panel (a combination of the third and later knobs): title, x and y values, cells.
+
+    cells[y][x] is the figure at (x = first knob's value, y = second's); None
+    where the grid has no such point.
+    """
+    x_knob, y_knob, *rest = knob_columns
+    xs = list(dict.fromkeys(str(v) for v in table[x_knob].to_list()))
+    ys = list(dict.fromkeys(str(v) for v in table[y_knob].to_list()))
+    panels: dict[str, list[list[float | None]]] = {}
+    for row in table.iter_rows(named=True):
+        title = " ".join(f"{k}={row[k]}" for k in rest)
+        cells = panels.setdefault(title, [[None] * len(xs) for _ in ys])
+        value = row[figure]
+        cells[ys.index(str(row[y_knob]))][xs.index(str(row[x_knob]))] = (
+            None if value is None else float(value)
+        )
+    return [(title, xs, ys, cells) for title, cells in panels.items()]
+
+
+def _heatmaps(table: pl.DataFrame, figure: str, knob_columns: list[str]) -> Any:
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    panels = heatmap_grid(table, figure, knob_columns)
+    bounds = _interval_columns(table, figure)
+    # A win share's cell also says its 95% interval: a colour alone hides the noise.
+    lows, highs = (
+        (heatmap_grid(table, column, knob_columns) for column in bounds)
+        if bounds is not None
+        else (None, None)
+    )
+    xs, ys = panels[0][1], panels[0][2]
+    values = [v for *_, cells in panels for line in cells for v in line if v is not None]
+    low, high = (min(values), max(values)) if values else (0.0, 1.0)
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    columns = min(3, len(panels))
+    rows = -(-len(panels) // columns)
+    width = max(3.2, 0.95 * len(xs) + 1.8)
+    height = max(2.6, 0.6 * len(ys) + 1.6)
+    fig = Figure(figsize=(width * columns + 1.0, height * rows), layout="constrained")
+    axes = fig.subplots(rows, columns, squeeze=False)
+    image = None
+    for index, (ax, (title, _, _, cells)) in enumerate(zip(axes.flat, panels, strict=False)):
+        grid = np.array([[np.nan if v is None else v for v in line] for line in cells])
+        image = ax.imshow(
+            grid, cmap="viridis", vmin=low, vmax=high, aspect="auto", interpolation="nearest"
+        )
+        middle = (low + high) / 2
+        for yi, line in enumerate(cells):
+            for xi, value in enumerate(line):
+                if value is None:
+                    continue
+                colour = "black" if value > middle else "white"
+                text = f"{value:.3g}"
+                if lows is not None and highs is not None:
+                    lo, hi = lows[index][3][yi][xi], highs[index][3][yi][xi]
+                    if lo is not None and hi is not None:
+                        text += f"\n[{lo:.2f}, {hi:.2f}]"
+                ax.text(xi, yi, text, ha="center", va="center", color=colour,
+                        fontsize=8.5)  # fmt: skip
+        ax.set_xticks(range(len(xs)), xs, rotation=20, ha="right")
+        ax.set_yticks(range(len(ys)), ys)
+        ax.set_xlabel(knob_columns[0])
+        ax.set_ylabel(knob_columns[1])
+        if title:
+            ax.set_title(title, fontsize=10)
+    for ax in list(axes.flat)[len(panels) :]:
+        ax.set_axis_off()
+    if image is not None:
+        fig.colorbar(image, ax=list(axes.flat), label=figure, shrink=0.9)
+    return fig
 
 
 def table_text(table: pl.DataFrame, knob_columns: list[str], figure: str) -> str:

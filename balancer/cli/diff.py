@@ -24,11 +24,14 @@ def diff_reports(
     fail_on_change: bool = False,
     alpha: float = 0.05,
     tolerance: str | None = None,
+    html: str | Path | None = None,
 ) -> tuple[str, bool]:
     """Load, compare and render two report folders: (text, whether any row changed).
 
     `tolerance`: the --tolerance text ('win=0.01,score=0.1sd'), merged over
     the defaults.
+
+    `html`: also write the diff page there (analysis/diff_html.py).
 
     `fail_on_change` only adds a closing line to the text formats saying the
     command will exit 3; the exit itself is the caller's.
@@ -45,19 +48,42 @@ def diff_reports(
         raise UserError(str(exc), key="--tolerance") from None
     table = compare(load_report(a_folder), load_report(b_folder), alpha, tolerances)
     text = render(table, fmt)
+    if html is not None:
+        from balancer.analysis.diff_html import write_html
+
+        click.echo(f"balancer: diff page: {write_html(table, html)}", err=True)
     if fail_on_change and table.changed and fmt in ("table", "md"):
         text += f"\n--fail-on-change: exiting with code {EXIT_CHANGED}"
     return text, table.changed
 
 
+SCRATCH = Path("reports") / "diff"
+
+
+def scratch_place(a_name: str, b_name: str) -> Path:
+    """Where a diff runs its variant files: reports/diff/<a>-vs-<b>/, never a user's report.
+
+    `balancer run` writes reports/<name>/; a diff of variant files writing there
+    would replace a long run with a short one, so diff keeps its runs apart.
+    """
+    import re
+
+    def part(name: str) -> str:
+        return re.sub(r"[^A-Za-z0-9_.=-]+", "_", name).strip(".") or "variant"
+
+    return SCRATCH / f"{part(a_name)}-vs-{part(b_name)}"
+
+
 def _prepare(
     a: Path, b: Path, games: int | None, seed: int | None, **run_options: Any
 ) -> tuple[Path, Path]:
-    """Report folders for A and B: a variant file is run first, into reports/<name>/.
+    """Report folders for A and B: a variant file is run first, into diff's scratch place.
 
     Variants are run with the same seed and game count (the other side's, when
-    it is a report; else the first variant's), so their games pair up. A run
-    never writes over the report it is to be compared with.
+    it is a report; else the first variant's), so their games pair up. They
+    are written under reports/diff/<a>-vs-<b>/ (a/ and b/), never over a report
+    of `balancer run` nor over the report they are to be compared with; a
+    previous diff's run there is replaced, and the line saying where says so.
     """
     from balancer.config.variant import load
     from balancer.report.model import load_report
@@ -89,13 +115,16 @@ def _prepare(
 
     folders = {"a": a, "b": b}
     taken = {path.resolve() for side, path in folders.items() if side in reports}
+    scratch = scratch_place(
+        *(variants[s].name if s in variants else folders[s].resolve().name for s in ("a", "b"))
+    )
     planned = {}
     for side, variant in variants.items():
         variant = variant.with_overrides(games=games, seed=seed)
-        folder = Path("reports") / variant.name
+        folder = scratch / side
         suffix = 2
         while folder.resolve() in taken:
-            folder = Path("reports") / f"{variant.name}-{suffix}"
+            folder = scratch / f"{side}-{suffix}"
             suffix += 1
         taken.add(folder.resolve())
         folders[side] = folder
@@ -105,6 +134,7 @@ def _prepare(
         # Both folders are checked and locked before either variant is played.
         for side in planned:
             held.enter_context(claim(folders[side], REPORT_JSON))
+        replacing = {side: (folders[side] / REPORT_JSON).exists() for side in planned}
         for side, variant in planned.items():
             try:
                 simulate(variant, folders[side], **run_options)
@@ -112,7 +142,8 @@ def _prepare(
                 if not written:
                     raise
                 raise UserError(f"{exc.message} ({'; '.join(written)})") from None
-            written.append(f"{side.upper()} was run into {folders[side]}/")
+            again = " (the previous diff's run there replaced)" if replacing[side] else ""
+            written.append(f"{side.upper()} was run into {folders[side]}/{again}")
             click.echo(f"balancer: {written[-1]}", err=True)
     return folders["a"], folders["b"]
 
@@ -149,6 +180,14 @@ def _prepare(
     "change is shown to lie within it is 'equivalent'. Default: win=0.01, share=0.01, "
     "others 0.1sd.",
 )
+@click.option(
+    "--html",
+    "html",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Also write the diff as one self-contained page: each change charted with its interval.",
+)
 @simulation_options
 def diff_command(
     a: Path,
@@ -157,6 +196,7 @@ def diff_command(
     fail_on_change: bool,
     alpha: float,
     tolerance: str | None,
+    html: Path | None,
     games: int | None,
     seed: int | None,
     workers: int,
@@ -170,16 +210,22 @@ def diff_command(
     """Say what changed between A and B, and whether it is real or noise.
 
     A and B are report folders, or variant files, which are run first with
-    the same seed and game count (into reports/<name>/). Each figure shows A,
-    B, the change B−A with its 95% interval, the test (paired t with the
-    same seed and game count: same deals; else Welch t), p, p adjusted by
-    Holm, and a verdict: 'changed' (adjusted p <= alpha), 'equivalent' (the
-    change is shown to lie within --tolerance) or blank (can't tell yet).
+    the same seed and game count, into reports/diff/<a>-vs-<b>/ (never over
+    a report of `balancer run`). The header names the knobs and bots that
+    differ. Each figure shows A, B, the change B−A with its 95% interval, p
+    adjusted by Holm, and a verdict: 'changed' (adjusted p <= alpha),
+    'equivalent' (the change is shown to lie within --tolerance) or blank
+    (can't tell yet). The test (paired t with the same seed and game count:
+    same deals; else Welch t) and the raw p are in --format md, csv and json.
 
     Exit codes: 0 done (changed or not), 2 a user error (missing or damaged
     report), 3 with --fail-on-change when some figure changed.
     """
     check_placement(backend, scheduler)
+    if html is not None:
+        from balancer.analysis.diff_html import check_target
+
+        check_target(html)  # before any variant is played
     a, b = _prepare(
         a,
         b,
@@ -193,7 +239,7 @@ def diff_command(
         move_time_limit=move_time_limit,
         trust_plugins=trust_plugins,
     )
-    text, changed = diff_reports(a, b, fmt, fail_on_change, alpha, tolerance)
+    text, changed = diff_reports(a, b, fmt, fail_on_change, alpha, tolerance, html)
     click.echo(text)
     if fail_on_change and changed:
         click.get_current_context().exit(EXIT_CHANGED)

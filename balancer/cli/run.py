@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -10,6 +13,9 @@ from balancer.cli.base import command
 from balancer.cli.options import check_placement, simulation_options
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
+
+if TYPE_CHECKING:
+    from balancer.report.model import Report
 
 
 @command()
@@ -20,6 +26,13 @@ from balancer.errors import UserError
     "-o",
     type=click.Path(file_okay=False),
     help="Report folder (default reports/<name>/); only with one variant.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print a JSON list on stdout, one summary per variant (its folder and headline "
+    "figures), and nothing else there.",
 )
 def run(
     variants: tuple[str, ...],
@@ -33,6 +46,7 @@ def run(
     check: bool,
     move_time_limit: float,
     trust_plugins: bool,
+    as_json: bool,
 ) -> None:
     """Simulate VARIANTS and write a report folder for each."""
     if out is not None and len(variants) > 1:
@@ -42,19 +56,53 @@ def run(
     from balancer.report.text import headline
 
     loaded = [balancer.load_variant(path, games=games, seed=seed) for path in variants]
+    summaries = []
     for variant in loaded:
         folder = Path(out) if out is not None else Path("reports") / variant.name
-        report = simulate(
-            variant,
-            folder,
-            workers,
-            quiet,
-            check,
-            move_time_limit,
-            backend=backend,
-            scheduler=scheduler,
-            trust_plugins=trust_plugins,
-        )
-
+        # With --json stdout holds the JSON alone: what a trusted plugin prints goes to stderr.
+        with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+            report = simulate(
+                variant,
+                folder,
+                workers,
+                quiet,
+                check,
+                move_time_limit,
+                backend=backend,
+                scheduler=scheduler,
+                trust_plugins=trust_plugins,
+            )
+        if as_json:
+            summaries.append(json_summary(report, folder))
+            continue
         click.echo(headline(report))
         click.echo(f"\nreport: {folder}/")
+    if as_json:
+        import json
+
+        click.echo(json.dumps(summaries, indent=2, ensure_ascii=False, allow_nan=False))
+
+
+# report.json's headline figures; the per-game table and the variant are in the folder.
+SUMMARY_KEYS = (
+    "game",
+    "players",
+    "games",
+    "seed",
+    "seats",
+    "seat_advantage",
+    "margin",
+    "length",
+    "length_unit",
+    "events",
+    "bots",
+    "higher_is_better",
+)
+
+
+def json_summary(report: Report, folder: Path) -> dict[str, Any]:
+    """What `run --json` prints for one variant: its name, folder and headline figures."""
+    document = report.to_json()
+    summary: dict[str, Any] = {"name": report.variant.get("name"), "folder": str(folder)}
+    summary.update({key: document[key] for key in SUMMARY_KEYS if key in document})
+    return summary

@@ -32,7 +32,7 @@ DEFAULT_FIGURE = "margin_mean"
     "--figure",
     default=DEFAULT_FIGURE,
     show_default=True,
-    help="The sweep.csv column to chart against the knob values.",
+    help="The sweep.csv column to chart over the grid (checked before any game is played).",
 )
 def sweep(
     variant_path: str,
@@ -49,12 +49,18 @@ def sweep(
     out: str | None,
     figure: str,
 ) -> None:
-    """Run VARIANT for every combination of knob values, with common seeds."""
+    """Run VARIANT for every combination of knob values, with common seeds.
+
+    Writes sweep.csv (a row per point), sweep.svg (the --figure over the grid:
+    a line for one knob, a heatmap for two, small multiples for more) and
+    index.html linking each point's report beside its figure.
+    """
     import polars as pl
 
     from balancer.analysis.sweep import (
         SWEEP_CSV,
         chart,
+        check_figure,
         folder_name,
         grid,
         headline_row,
@@ -62,7 +68,9 @@ def sweep(
         point_label,
         table_text,
     )
+    from balancer.analysis.sweep_html import INDEX_HTML, write_index
     from balancer.config.variant import load
+    from balancer.report.csv_numbers import for_csv
     from balancer.report.folder import claim
 
     check_placement(backend, scheduler)
@@ -72,6 +80,9 @@ def sweep(
     if len(set(names)) != len(names):
         twice = next(n for n in names if names.count(n) > 1)
         raise UserError(f"knob {twice!r} is set by more than one --set", key="--set")
+    # Every flag is checked before the first game: --figure too, from what the
+    # points' reports will hold.
+    check_figure(figure, base, names)
     points = grid(parsed)
     knob_columns = names
     folder = Path(out) if out is not None else Path("reports") / f"{base.name}-sweep"
@@ -85,12 +96,13 @@ def sweep(
                 raise UserError(f"{point_label(point)} can't be played: {why}", key="--set")
 
         def fill(tmp: Path) -> None:
-            rows = []
+            rows, point_folders = [], []
             for index, (point, variant) in enumerate(zip(points, variants, strict=True)):
                 label = point_label(point)
                 if not quiet:
                     click.echo(f"[{index + 1}/{len(points)}] {label}", err=True)
                 point_folder = tmp / folder_name(index, point)
+                point_folders.append(point_folder.name)
                 report = simulate(
                     variant,
                     point_folder,
@@ -105,16 +117,14 @@ def sweep(
                     scheduler=scheduler,
                 )
                 rows.append(headline_row(point, report))
-                if index == 0 and figure not in rows[0]:
-                    # Said after the first point, not after the whole grid.
-                    columns = ", ".join(rows[0])
-                    raise UserError(
-                        f"no figure {figure!r}; sweep.csv has: {columns}", key="--figure"
-                    )
             table = pl.DataFrame(rows)
-            table.write_csv(tmp / SWEEP_CSV)
+            for_csv(table).write_csv(tmp / SWEEP_CSV)
             chart(table, figure, knob_columns, tmp / "sweep.svg")
+            write_index(tmp, base.name, table, figure, knob_columns, point_folders)
             click.echo(table_text(table, knob_columns, figure))
 
         held.write(fill)
-    click.echo(f"\nsweep: {folder}/ (sweep.csv, sweep.svg, one report folder per point)")
+    click.echo(
+        f"\nsweep: {folder}/ (sweep.csv, sweep.svg, {INDEX_HTML} linking one report folder "
+        "per point)"
+    )

@@ -1,0 +1,292 @@
+"""The diff as one page: what differs between A and B, then each change drawn with its interval.
+
+Like report.html the page is a single self-contained file: the charts are
+inline SVG written here (no matplotlib: one small chart per row, drawn from
+numbers), the CSS is inline, and a Content-Security-Policy forbids every
+fetch, so it reads the same offline or attached to an e-mail. Same diff,
+same bytes.
+
+Each row's chart is the change B − A on its own scale, centred on zero: the
+95% interval as a bar with caps, the change as a dot, the tolerance (when
+the row has one) as a grey band around zero. A row whose interval misses
+zero after Holm's correction is `changed`, drawn in the accent colour; one
+whose interval lies inside the band is `equivalent`, drawn in green.
+
+Every string that came from a report (folders, variant, bot and event names,
+knob values) is HTML-escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from pathlib import Path
+from typing import Any
+
+from balancer.analysis.diff import DiffTable
+from balancer.analysis.diff_render import (
+    _adjusted,
+    _header,
+    _main_test,
+    _notes,
+    _pfmt,
+    _summary,
+    _terminal_cells,
+    section_of,
+)
+from balancer.errors import UserError
+from balancer.stats.compare import Row
+
+ACCENT = "#2f6fb0"  # report.html's accent: a changed row
+GOOD = "#2e7d4f"  # equivalent
+MUTED = "#8a929e"  # can't tell yet
+BAND = "#e3e6ea"  # the tolerance
+GENERATOR = "balancer diff"  # names the page as balancer's own, so --html may replace it
+
+CHART_W, CHART_H = 220, 26
+
+EXTRA_CSS = """
+main { max-width: 1120px; }
+table.changes { table-layout: fixed; }
+.changes th:nth-child(1) { width: 19%; }
+.changes th:nth-child(2), .changes th:nth-child(3), .changes th:nth-child(4) { width: 7%; }
+.changes th:nth-child(5) { width: 14%; }
+.changes th:nth-child(6) { width: 236px; }
+.changes th:nth-child(7) { width: 8%; }
+.changes th:nth-child(8) { width: 96px; }
+.changes td.figure { overflow: hidden; text-overflow: ellipsis; }
+.changes td.chart { padding: 2px 6px; }
+.changes td.figure { white-space: nowrap; }
+.changes td.chart svg { display: block; }
+.changes tr.changed td { background: #eef4fb; }
+.changes tr.changed td.verdict { color: #2f6fb0; font-weight: 600; }
+.changes tr.equivalent td.verdict { color: #2e7d4f; }
+ul.differs { margin: 6px 0 0; padding-left: 20px; }
+ul.differs code { font-size: 13px; }
+.legend svg { vertical-align: middle; }
+"""
+
+
+def _e(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _x(value: float, scale: float) -> float:
+    return round(CHART_W / 2 + value / scale * (CHART_W / 2 - 10), 2)
+
+
+def row_chart(row: Row) -> str:
+    """The change and its interval on a scale centred on zero, as inline SVG."""
+    low, high = row.ci95
+    tolerance = row.tolerance or 0.0
+    reach = max(abs(low), abs(high), abs(row.change), tolerance)
+    if not all(math.isfinite(v) for v in (low, high, row.change, reach)):
+        return ""
+    scale = reach * 1.05 if reach > 0 else 1.0
+    colour = {"changed": ACCENT, "equivalent": GOOD}.get(row.verdict, MUTED)
+    mid = CHART_H / 2
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{CHART_W}" height="{CHART_H}" '
+        f'viewBox="0 0 {CHART_W} {CHART_H}" role="img" '
+        f'aria-label="{_e(row.figure)}: change {row.change:+.4g}, '
+        f'95% interval {low:+.4g} to {high:+.4g}">'
+    ]
+    if tolerance > 0:
+        left, right = _x(-tolerance, scale), _x(tolerance, scale)
+        parts.append(
+            f'<rect x="{left}" y="3" width="{round(right - left, 2)}" height="{CHART_H - 6}" '
+            f'fill="{BAND}"/>'
+        )
+    centre = _x(0, scale)
+    parts.append(
+        f'<line x1="{centre}" y1="1" x2="{centre}" y2="{CHART_H - 1}" stroke="#5b6472" '
+        'stroke-width="1" stroke-dasharray="2 2"/>'
+    )
+    x_low, x_high, x_change = _x(low, scale), _x(high, scale), _x(row.change, scale)
+    parts.append(
+        f'<line x1="{x_low}" y1="{mid}" x2="{x_high}" y2="{mid}" stroke="{colour}" '
+        'stroke-width="3"/>'
+    )
+    for x in (x_low, x_high):
+        parts.append(
+            f'<line x1="{x}" y1="{mid - 6}" x2="{x}" y2="{mid + 6}" stroke="{colour}" '
+            'stroke-width="2"/>'
+        )
+    parts.append(f'<circle cx="{x_change}" cy="{mid}" r="5" fill="{colour}"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _differs(table: DiffTable) -> str:
+    """The header: A and B, the knobs and bots that differ, the mode, the warnings."""
+    out = ['<section class="differs-section">', "<h2>What differs between A and B</h2>"]
+    open_list = False
+    for line in _header(table):
+        if line.startswith("  "):
+            if not open_list:
+                out.append('<ul class="differs">')
+                open_list = True
+            out.append(f"<li><code>{_e(line.strip())}</code></li>")
+            continue
+        if open_list:
+            out.append("</ul>")
+            open_list = False
+        css = ' class="note warn"' if line.startswith("warning: ") else ""
+        out.append(f"<p{css}>{_e(line)}</p>")
+    if open_list:
+        out.append("</ul>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _legend(alpha: float) -> str:
+    def swatch(colour: str) -> str:
+        return (
+            f'<svg width="14" height="14" viewBox="0 0 14 14"><circle cx="7" cy="7" r="5" '
+            f'fill="{colour}"/></svg>'
+        )
+
+    return (
+        '<p class="note legend">Each chart: the change B − A (dot) with its 95% interval '
+        "(bar), on the row's own scale centred on zero (dashed line); the grey band is the "
+        f"tolerance. {swatch(ACCENT)} changed: p after Holm's correction ≤ {alpha:g}; "
+        f"{swatch(GOOD)} equivalent: the change is shown to lie within the tolerance; "
+        f"{swatch(MUTED)} can't tell yet.</p>"
+    )
+
+
+_COLUMNS = (
+    ("figure", ""),
+    ("A", "num"),
+    ("B", "num"),
+    ("B − A", "num"),
+    ("95% interval", "num"),
+    ("change and interval", ""),
+    ("p (Holm)", "num"),
+    ("verdict", ""),
+)
+
+
+def _section(title: str, rows: list[tuple[str, Row]]) -> str:
+    head = "".join(f'<th class="{css}">{_e(name)}</th>' for name, css in _COLUMNS)
+    body = []
+    for label, row in rows:
+        cells = _terminal_cells(row, label)
+        p = _pfmt(row.p_value) if row.in_family or row.duplicate_of else "-"
+        # The test and the unadjusted p, for whoever hovers: the table says them once.
+        detail = f"{row.test}; p before Holm's correction {p}"
+        values = [
+            (cells[0], "figure"),
+            (cells[1], "num"),
+            (cells[2], "num"),
+            (cells[3], "num"),
+            (cells[4], "num"),
+            (None, "chart"),
+            (_adjusted(row), "num"),
+            (row.verdict, "verdict"),
+        ]
+        tds = []
+        for value, css in values:
+            inner = row_chart(row) if value is None else _e(value)
+            tds.append(f'<td class="{css}">{inner}</td>' if css else f"<td>{inner}</td>")
+        kind = f' class="{row.verdict}"' if row.verdict else ""
+        body.append(
+            f'<tr{kind} data-figure="{_e(row.figure)}" title="{_e(detail)}">{"".join(tds)}</tr>'
+        )
+    return (
+        f'<section data-section="{_e(title)}"><h2>{_e(title)}</h2>'
+        f'<div class="table-wrap"><table class="changes"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div></section>"
+    )
+
+
+def render_html(table: DiffTable) -> str:
+    """The page as a string: a pure function of the diff."""
+    from balancer.report.html import CSS
+
+    sections: dict[str, list[tuple[str, Row]]] = {}
+    for row in table.rows:
+        section, label = section_of(row.figure)
+        sections.setdefault(section, []).append((label, row))
+    a_name = table.setup.a.name if table.setup else table.a
+    b_name = table.setup.b.name if table.setup else table.b
+    usual = _main_test(table)
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        # The page must never reach the network: the browser refuses any fetch.
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'; img-src data:\">",
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f'<meta name="generator" content="{GENERATOR}">',
+        f"<title>{_e(a_name)} → {_e(b_name)} — balancer diff</title>",
+        f"<style>{CSS}{EXTRA_CSS}</style>",
+        "</head>",
+        "<body>",
+        "<main>",
+        "<header>",
+        f"<h1>{_e(a_name)} → {_e(b_name)}</h1>",
+        f'<p class="sub">{_e(_summary(table))}</p>',
+        "</header>",
+        _differs(table),
+        f"<section><h2>How to read it</h2>{_legend(table.alpha)}"
+        + (f'<p class="note">Each change is tested by {_e(usual)}.</p>' if usual else "")
+        + "</section>",
+    ]
+    parts += [_section(title, rows) for title, rows in sections.items()]
+    notes = [table.games_needed, *(f"note: {n}" for n in _notes(table))]
+    parts.append("<section><h2>Notes</h2>" + "".join(f'<p class="note">{_e(n)}</p>' for n in notes))
+    parts.append("</section>")
+    parts += ["</main>", "<footer>balancer diff</footer>", "</body>", "</html>", ""]
+    return "\n".join(parts)
+
+
+def write_html(table: DiffTable, target: str | Path) -> Path:
+    """Write the page to `target`, whole or not at all.
+
+    A file already there is replaced only when it is a diff page balancer
+    wrote; anything else is a user's file, refused with one line.
+    """
+    import os
+
+    path = check_target(target)
+    page = render_html(table)
+    partial = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        partial.write_text(page, encoding="utf-8")
+        os.replace(partial, path)
+    except OSError as exc:
+        raise UserError(f"can't be written: {exc.strerror or exc}", file=str(path)) from None
+    finally:
+        partial.unlink(missing_ok=True)
+    return path
+
+
+def check_target(target: str | Path) -> Path:
+    """Refuse, in one line, a place the page can't or mustn't be written to (before any game)."""
+    import os
+
+    path = Path(target)
+    if path.is_dir():
+        raise UserError("is a folder; name the page's file, e.g. diff.html", file=str(path))
+    if path.is_symlink() or (path.exists() and not _is_ours(path)):
+        raise UserError(
+            "exists and is not a diff page balancer wrote, so it is left alone", file=str(path)
+        )
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise UserError(f"can't be written: there is no folder {parent}", file=str(path))
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UserError(f"can't be written: the folder {parent} is write-protected", file=str(path))
+    return path
+
+
+def _is_ours(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(2000)
+    except OSError:
+        return False
+    return f'<meta name="generator" content="{GENERATOR}">'.encode() in head

@@ -1,0 +1,356 @@
+"""How a diff reads: the terminal table, Markdown, CSV and JSON of a DiffTable.
+
+analysis/diff.py compares; this module only writes down what it found.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+import textwrap
+from collections.abc import Callable
+
+from balancer.analysis.diff import DiffTable
+from balancer.errors import UserError
+from balancer.report.escape import code_span, markdown, terminal
+from balancer.stats.compare import Row
+
+_HEADERS = ("figure", "A", "B", "B−A", "95% interval", "test", "p", "adjusted p", "verdict")
+_NUMERIC = {1, 2, 3, 4, 6, 7}
+
+
+def _num(x: float, signed: bool = False, digits: int = 4) -> str:
+    if x == 0:
+        return "0"
+    if not math.isfinite(x):
+        return "-"
+    return f"{x:+.{digits}g}" if signed else f"{x:.{digits}g}"
+
+
+def _pfmt(p: float) -> str:
+    # Below this the approximations behind the number mean nothing, and the
+    # smallest p-values underflow to 0; csv and json keep the raw value.
+    if p < 1e-16:
+        return "<1e-16"
+    return f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
+
+
+def _adjusted(row: Row) -> str:
+    """The adjusted p, or why the row has none of its own."""
+    if row.duplicate_of is not None:
+        return f"{_pfmt(row.p_adjusted)} (= {row.duplicate_of})"
+    if not row.in_family:
+        return "-"  # no variation: nothing to test, not counted in Holm's family
+    return _pfmt(row.p_adjusted)
+
+
+def _cells(row: Row) -> list[str]:
+    low, high = row.ci95
+    return [
+        row.figure,
+        _num(row.a),
+        _num(row.b),
+        _num(row.change, signed=True, digits=3),
+        f"[{_num(low, signed=True, digits=3)}, {_num(high, signed=True, digits=3)}]",
+        row.test,
+        _pfmt(row.p_value) if row.in_family or row.duplicate_of else "-",
+        _adjusted(row),
+        row.verdict,
+    ]
+
+
+def _summary(table: DiffTable) -> str:
+    changed = sum(row.verdict == "changed" for row in table.rows)
+    same = sum(row.verdict == "equivalent" for row in table.rows)
+    what = f"{changed} changed" if changed else "nothing changed"
+    return (
+        f"{what}, {same} equivalent within tolerance, {len(table.rows) - changed - same} "
+        f"can't tell yet; Holm's family: {table.family_size} of {len(table.rows)} rows, "
+        f"alpha {table.alpha:g}"
+    )
+
+
+def _notes(table: DiffTable) -> list[str]:
+    return [f"{row.figure}: {row.note}" for row in table.rows if row.note]
+
+
+# --- the terminal table: 100 columns, the change with its interval ------------
+
+WIDTH = 100  # every line of the terminal table fits a 100-column terminal
+_SECTIONS = (
+    (re.compile(r"win share (seat \d+|bot .+)"), "win share"),
+    (re.compile(r"score (seat \d+) mean"), "score, mean"),
+    (re.compile(r"event (.+) per game"), "events per game"),
+    (re.compile(r"event (.+) mean"), "events, mean per game"),
+    (re.compile(r"event (.+) share of games"), "share of games with the event"),
+)
+_GAME = "game"
+
+
+def section_of(figure: str) -> tuple[str, str]:
+    """(section, label): `event koban per game` is `koban` under `events per game`."""
+    for pattern, section in _SECTIONS:
+        match = pattern.fullmatch(figure)
+        if match:
+            return section, match.group(1)
+    return _GAME, figure
+
+
+def decimals(row: Row) -> int | None:
+    """Decimals showing the interval's half-width to two significant digits; None: no interval."""
+    half = (row.ci95[1] - row.ci95[0]) / 2
+    if not math.isfinite(half) or half <= 0:
+        return None
+    return min(6, max(0, 1 - math.floor(math.log10(half))))
+
+
+def _fixed(x: float, places: int | None, signed: bool = False) -> str:
+    if not math.isfinite(x):
+        return "-"
+    if places is None:
+        return _num(x, signed)
+    if round(x, places) == 0:
+        return f"{0:.{places}f}"  # no sign on a change that rounds to nothing
+    return f"{x:+.{places}f}" if signed else f"{x:.{places}f}"
+
+
+def interval_text(row: Row) -> str:
+    """`[-0.024, +0.061]`, at the interval's precision; `no variation` when there is none."""
+    places = decimals(row)
+    if places is None:
+        return "no variation" if row.ci95 == (0.0, 0.0) else "-"
+    low, high = row.ci95
+    return f"[{_fixed(low, places, True)}, {_fixed(high, places, True)}]"
+
+
+def _terminal_cells(row: Row, label: str) -> list[str]:
+    places = decimals(row)
+    p = _pfmt(row.p_adjusted) if row.in_family or row.duplicate_of else "-"
+    return [
+        label,
+        _fixed(row.a, places),
+        _fixed(row.b, places),
+        _fixed(row.change, places, signed=True),
+        interval_text(row),
+        p,
+        row.verdict,
+    ]
+
+
+_TERMINAL_HEADERS = ("", "A", "B", "B−A", "95% interval", "p (Holm)", "verdict")
+_TERMINAL_RIGHT = {1, 2, 3, 5}
+
+
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _wrapped(text: str, indent: str = "  ") -> list[str]:
+    # A word longer than a line (a bot label with its parameters) is cut across
+    # lines; a folder's path is not, so that it can be copied.
+    path_line = text.startswith(("A: ", "B: "))
+    return textwrap.wrap(
+        text,
+        WIDTH,
+        subsequent_indent=indent,
+        break_long_words=not path_line,
+        break_on_hyphens=False,
+    ) or [""]
+
+
+def _main_test(table: DiffTable) -> str:
+    tests = [row.test for row in table.rows if row.in_family]
+    return max(dict.fromkeys(tests), key=tests.count) if tests else ""
+
+
+def _terminal_notes(table: DiffTable) -> list[str]:
+    """The notes, and each tested row whose test is not the table's usual one."""
+    usual = _main_test(table)
+    notes = _notes(table)
+    notes += [
+        f"{row.figure}: tested by {row.test}"
+        for row in table.rows
+        if row.in_family and row.test != usual
+    ]
+    return notes
+
+
+def _header(table: DiffTable) -> list[str]:
+    if table.setup is not None:
+        lines = table.setup.lines()
+    else:
+        lines = [f"A: {table.a} ({table.a_about})", f"B: {table.b} ({table.b_about})"]
+    usual = _main_test(table)
+    game = f"{table.setup.game}; " if table.setup is not None and table.setup.game else ""
+    lines.append(f"{game}{table.mode}" + (f"; each change tested by {usual}" if usual else ""))
+    lines += [f"warning: {w}" for w in table.warnings]
+    return lines
+
+
+def _render_table(table: DiffTable) -> str:
+    """The diff for a terminal: every line fits WIDTH columns; the details are in md and json."""
+    lines: list[str] = []
+    for line in map(terminal, _header(table)):  # names can't rewrite the terminal
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        lines += _wrapped(line, indent)
+    sections: dict[str, list[tuple[str, Row]]] = {}
+    for row in table.rows:
+        section, label = section_of(row.figure)
+        sections.setdefault(section, []).append((label, row))
+    grid = [list(_TERMINAL_HEADERS)]
+    kinds: list[str] = ["header"]
+    for section, rows in sections.items():
+        grid.append([section])
+        kinds.append("section")
+        for label, row in rows:
+            grid.append(_terminal_cells(row, "  " + terminal(label)))
+            kinds.append("row")
+    widths = [
+        max(len(r[i]) for r, k in zip(grid, kinds, strict=True) if k != "section")
+        for i in range(len(_TERMINAL_HEADERS))
+    ]
+    # The figure column gives way when the others need the room.
+    room = WIDTH - sum(widths[1:]) - 2 * (len(widths) - 1)
+    widths[0] = max(12, min(widths[0], room))
+    lines.append("")
+    for cells, kind in zip(grid, kinds, strict=True):
+        if kind == "section":
+            lines.append(_fit(cells[0], WIDTH))
+            continue
+        cells = [_fit(cells[0], widths[0]), *cells[1:]]
+        parts = [
+            c.rjust(w) if j in _TERMINAL_RIGHT else c.ljust(w)
+            for j, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
+        lines.append("  ".join(parts).rstrip())
+        if kind == "header":
+            lines.append("  ".join("-" * w for w in widths))
+    lines.append("")
+    lines += _wrapped(table.games_needed)
+    for note in _terminal_notes(table):
+        lines += _wrapped(terminal(f"note: {note}"))
+    lines.append("")
+    lines += _wrapped(_summary(table))
+    lines += _wrapped(
+        f"B−A: the change, with its 95% interval; p (Holm): adjusted over the family; "
+        f"changed: p (Holm) ≤ {table.alpha:g}; equivalent: the change is shown to lie "
+        "within the tolerance; blank: can't tell yet. Every column: --format md or json."
+    )
+    return "\n".join(lines)
+
+
+def _render_md(table: DiffTable) -> str:
+    lines = []
+    for line in _header(table):
+        if line.startswith("  "):  # an item of the list above it
+            lines.append(f"- {code_span(line.strip())}")
+            continue
+        if lines and lines[-1].startswith("- "):
+            lines.append("")  # a list ends with a blank line
+        letter, sep, rest = line.partition(": ")
+        if letter in ("A", "B") and sep:
+            folder, _, about = rest.partition(" (")
+            line = f"**{letter}** {code_span(folder)} ({markdown(about.removesuffix(')'))})"
+        elif line.startswith("warning: "):
+            line = f"> {line}"
+        lines.append(f"{line}  ")
+    lines.append("")
+    lines.append("| " + " | ".join(_HEADERS) + " |")
+    lines.append(
+        "|" + "|".join("---:" if i in _NUMERIC else "---" for i in range(len(_HEADERS))) + "|"
+    )
+    for row in table.rows:
+        cells = _cells(row)
+        if row.verdict:
+            cells[-1] = f"**{row.verdict}**"
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    lines += ["", table.games_needed + "  "]
+    lines += [f"note: {n}  " for n in _notes(table)]
+    lines += ["", _summary(table)]
+    return "\n".join(lines)
+
+
+_CSV_FIELDS = [
+    "figure",
+    "a",
+    "b",
+    "change",
+    "ci95_low",
+    "ci95_high",
+    "test",
+    "paired",
+    "p_value",
+    "p_adjusted",
+    "verdict",
+    "kind",
+    "tolerance",
+    "p_equivalence",
+    "games_needed",
+    "in_family",
+    "duplicate_of",
+    "note",
+]
+
+
+def _csv_record(row: Row) -> dict[str, object]:
+    record = row.record()
+    interval: tuple[float, float] = record.pop("ci95")  # type: ignore[assignment]
+    record["ci95_low"], record["ci95_high"] = interval
+    return {key: record[key] for key in _CSV_FIELDS}
+
+
+def _render_csv(table: DiffTable) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=_CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for row in table.rows:
+        writer.writerow(
+            {
+                k: repr(v) if isinstance(v, float) else ("" if v is None else v)
+                for k, v in _csv_record(row).items()
+            }
+        )
+    return out.getvalue().rstrip("\n")
+
+
+def _render_json(table: DiffTable) -> str:
+    """The diff JSON contract: changed, stopped_at, rows (figure, a, b, change, ci95, ...)."""
+    document = {
+        "changed": table.changed,
+        "stopped_at": table.stopped_at,
+        "a": {"folder": table.a, "about": table.a_about},
+        "b": {"folder": table.b, "about": table.b_about},
+        "paired": table.paired,
+        "mode": table.mode,
+        "alpha": table.alpha,
+        "correction": "holm",
+        "family_size": table.family_size,
+        "games_needed": table.games_needed,
+        "warnings": table.warnings,
+        # What differs between A and B (knobs, bots, other settings): {what, a, b} each.
+        "setup": table.setup.record() if table.setup is not None else None,
+        "rows": [row.record() for row in table.rows],
+    }
+    # allow_nan=False: a NaN slipping through is a bug, not something to hand a parser.
+    return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
+
+
+_RENDERERS: dict[str, Callable[[DiffTable], str]] = {
+    "table": _render_table,
+    "md": _render_md,
+    "csv": _render_csv,
+    "json": _render_json,
+}
+
+
+def render(table: DiffTable, fmt: str) -> str:
+    """The table as aligned terminal text ("table"), Markdown, CSV or JSON."""
+    try:
+        renderer = _RENDERERS[fmt]
+    except KeyError:
+        known = ", ".join(_RENDERERS)
+        raise UserError(f"unknown format {fmt!r}; choose from {known}") from None
+    return renderer(table)

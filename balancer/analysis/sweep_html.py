@@ -1,0 +1,126 @@
+"""index.html of a sweep: the chart, and a row per point linking its report beside its figure.
+
+One self-contained page like report.html (inline CSS and SVG, a
+Content-Security-Policy that forbids any fetch); its only links are the
+relative ones to each point's own report.html in the sweep folder, so the
+folder can be moved or zipped whole. Every name and value is HTML-escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import polars as pl
+
+INDEX_HTML = "index.html"
+_SHOWN = ("margin_mean", "length_mean", "seat_advantage_p")
+
+_CSS = """
+.points td.figure { font-weight: 600; }
+.points td a { white-space: nowrap; }
+"""
+
+
+def _e(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _number(value: Any) -> str:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}" if abs(value) < 1 else f"{value:.4g}"
+    return str(value)
+
+
+def _figure_cell(row: dict[str, Any], figure: str) -> str:
+    text = _number(row[figure])
+    if figure.endswith("_win_share"):
+        low = row.get(figure.replace("_win_share", "_win_low"))
+        high = row.get(figure.replace("_win_share", "_win_high"))
+        if low is not None and high is not None:
+            text += f" [{_number(low)}, {_number(high)}]"
+    return text
+
+
+def _inline_svg(svg_text: str) -> str:
+    """matplotlib's SVG file as markup inside the page (no XML prolog or doctype)."""
+    start = svg_text.find("<svg")
+    return svg_text[start:] if start >= 0 else ""
+
+
+def render_index(
+    name: str,
+    table: pl.DataFrame,
+    figure: str,
+    knob_columns: list[str],
+    folders: list[str],
+    svg_text: str,
+) -> str:
+    """The page: `folders[i]` is point i's report folder, relative to the sweep folder."""
+    from balancer.report.html import CSS
+
+    shown = [c for c in _SHOWN if c in table.columns and c != figure]
+    head = [*knob_columns, figure, *shown, "report"]
+    rows = []
+    for folder, row in zip(folders, table.iter_rows(named=True), strict=True):
+        cells = [f"<td><code>{_e(row[k])}</code></td>" for k in knob_columns]
+        cells.append(f'<td class="num figure">{_e(_figure_cell(row, figure))}</td>')
+        cells += [f'<td class="num">{_e(_number(row[c]))}</td>' for c in shown]
+        href = quote(f"{folder}/report.html", safe="/=")
+        cells.append(f'<td><a href="{_e(href)}" title="{_e(folder)}">report</a></td>')
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    knobs = ", ".join(knob_columns)
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'; img-src data:\">",
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="generator" content="balancer sweep">',
+        f"<title>{_e(name)} sweep — balancer</title>",
+        f"<style>{CSS}{_CSS}</style>",
+        "</head>",
+        "<body>",
+        "<main>",
+        "<header>",
+        f"<h1>{_e(name)}: sweep of {_e(knobs)}</h1>",
+        f'<p class="sub">{len(folders)} points, each played with the same seed and game '
+        f"count, so their differences are the knobs'. Charted: {_e(figure)}.</p>",
+        "</header>",
+        f'<section><h2>{_e(figure)}</h2><figure data-chart="sweep">{_inline_svg(svg_text)}'
+        "</figure></section>",
+        '<section><h2>Points</h2><div class="table-wrap"><table class="points"><thead><tr>',
+        "".join(f"<th>{_e(h)}</th>" for h in head),
+        "</tr></thead><tbody>",
+        *rows,
+        "</tbody></table></div></section>",
+        "</main>",
+        "<footer>balancer sweep</footer>",
+        "</body>",
+        "</html>",
+        "",
+    ]
+    return "\n".join(parts)
+
+
+def write_index(
+    folder: Path,
+    name: str,
+    table: pl.DataFrame,
+    figure: str,
+    knob_columns: list[str],
+    points: list[str],
+) -> Path:
+    """Write folder/index.html beside folder/sweep.svg (which it inlines)."""
+    svg = (folder / "sweep.svg").read_text(encoding="utf-8")
+    target = folder / INDEX_HTML
+    page = render_index(name, table, figure, knob_columns, points, svg)
+    target.write_text(page, encoding="utf-8")
+    return target

@@ -1,0 +1,146 @@
+"""balancer sweep: flags checked before any game, a grid drawn as a grid, an index page."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from balancer.analysis import sweep
+from balancer.cli import main
+from balancer.config import variant
+from balancer.errors import UserError
+from balancer.report.model import Report
+from balancer.sim import runner
+from tests.helpers import VARIANTS, one_error_line
+
+
+@pytest.mark.parametrize("name", ["fdc-5p.yaml", "kk-4p-bots.yaml", "dqz-4p.yaml"])
+def test_expected_columns_are_the_columns_a_point_gets(name: str) -> None:
+    loaded = variant.load(VARIANTS / name).with_overrides(games=4, seed=None)
+    report = Report.from_run(runner.run(loaded))
+    knobs = {"hand_size": 5} if name.startswith("fdc") else {}
+    row = sweep.headline_row(knobs, report)
+    assert sweep.expected_columns(loaded, list(knobs)) == list(row)
+
+
+def test_a_misspelled_figure_is_one_line_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib
+
+    cli_sweep = importlib.import_module("balancer.cli.sweep")
+
+    def no_games(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a game was played before --figure was checked")
+
+    monkeypatch.setattr(cli_sweep, "simulate", no_games)
+    out = tmp_path / "s"
+    base = ["sweep", "-q", str(VARIANTS / "fdc-3p.yaml"), "-n", "5", "-o", str(out)]
+    assert main([*base, "--set", "hand_size=3,4", "--figure", "seat0_win_shar"]) == 2
+    line = one_error_line(capsys)
+    assert line.startswith("balancer: error: --figure: no figure 'seat0_win_shar'")
+    assert "(did you mean 'seat0_win_share'?)" in line
+    assert main([*base, "--set", "hand_size=3,4", "--figure", "hand_size"]) == 2
+    assert "is a knob, not a figure" in one_error_line(capsys)
+    assert not out.exists()
+
+
+def _table() -> pl.DataFrame:
+    # Two knobs, 3 x 2 points, in grid order (first knob slowest), as grid() makes them.
+    return pl.DataFrame(
+        {
+            "hand_size": ["4", "4", "5", "5", "6", "6"],
+            "neko": ["true", "false", "true", "false", "true", "false"],
+            "margin_mean": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+        }
+    )
+
+
+def test_two_knobs_make_one_grid_of_cells() -> None:
+    [(title, xs, ys, cells)] = sweep.heatmap_grid(_table(), "margin_mean", ["hand_size", "neko"])
+    assert title == "" and xs == ["4", "5", "6"] and ys == ["true", "false"]
+    # cells[y][x]: neko=true is the first row.
+    assert cells == [[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]]
+
+
+def test_three_knobs_make_small_multiples() -> None:
+    table = pl.concat(
+        [
+            _table().with_columns(pl.lit(r).alias("rounds"), pl.col("margin_mean") + 10 * i)
+            for i, r in enumerate(["3", "4"])
+        ]
+    )
+    panels = sweep.heatmap_grid(table, "margin_mean", ["hand_size", "neko", "rounds"])
+    assert [p[0] for p in panels] == ["rounds=3", "rounds=4"]
+    assert panels[1][3][0] == [11.0, 13.0, 15.0]
+
+
+def test_a_grid_is_drawn_as_a_heatmap_and_one_knob_as_a_line(tmp_path: Path) -> None:
+    from matplotlib.image import AxesImage
+
+    fig = sweep._heatmaps(_table(), "margin_mean", ["hand_size", "neko"])
+    grid_axes = [ax for ax in fig.axes if any(isinstance(a, AxesImage) for a in ax.images)]
+    assert len(grid_axes) == 1
+    assert len(grid_axes[0].lines) == 0  # no line joins the points
+    texts = sorted(t.get_text() for t in grid_axes[0].texts)
+    assert texts == ["1", "2", "3", "4", "5", "6"]
+    one = sweep._line_chart(_table().head(3), "margin_mean", "hand_size")
+    assert len(one.axes[0].lines) == 1 and not one.axes[0].images
+    sweep.chart(_table(), "margin_mean", ["hand_size", "neko"], tmp_path / "s.svg")
+    assert "<image" in (tmp_path / "s.svg").read_text()
+
+
+class Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            self.hrefs.append(dict(attrs)["href"] or "")
+
+
+def test_a_two_knob_sweep_writes_a_heatmap_and_an_index(tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    args = ["sweep", "-q", str(VARIANTS / "fdc-3p.yaml"), "-n", "6", "-o", str(out)]
+    args += ["--set", "hand_size=3,4", "--set", "neko_ni_koban=true,false"]
+    args += ["--figure", "seat0_win_share"]
+    assert main(args) == 0
+    assert "<image" in (out / "sweep.svg").read_text()
+    page = (out / "index.html").read_text(encoding="utf-8")
+    links = Links()
+    links.feed(page)
+    table = pl.read_csv(out / "sweep.csv")
+    assert len(links.hrefs) == table.height == 4
+    from urllib.parse import unquote
+
+    for href in links.hrefs:
+        assert (out / unquote(href)).is_file(), href  # each point's report.html, relative
+    # Each point's figure, with its interval, beside its link.
+    for value in table["seat0_win_share"].to_list():
+        assert re.search(rf">{value:.3f} \[", page), value
+    assert "default-src 'none'" in page and "<svg" in page
+
+
+def test_check_figure_accepts_every_expected_column() -> None:
+    loaded = variant.load(VARIANTS / "kk-4p-bots.yaml")
+    for column in sweep.expected_columns(loaded, ["rounds"]):
+        if column != "rounds":
+            sweep.check_figure(column, loaded, ["rounds"])
+    with pytest.raises(UserError, match="bot_expected_win_share"):
+        sweep.check_figure("bot_expect_win_share", loaded, ["rounds"])
+
+
+def test_a_win_share_cell_says_its_interval() -> None:
+    table = _table().with_columns(
+        pl.Series("seat0_win_share", [0.2, 0.25, 0.3, 0.35, 0.4, 0.45]),
+        pl.Series("seat0_win_low", [0.1, 0.15, 0.2, 0.25, 0.3, 0.35]),
+        pl.Series("seat0_win_high", [0.3, 0.35, 0.4, 0.45, 0.5, 0.55]),
+    )
+    fig = sweep._heatmaps(table, "seat0_win_share", ["hand_size", "neko"])
+    texts = {t.get_text() for ax in fig.axes for t in ax.texts}
+    assert "0.2\n[0.10, 0.30]" in texts and "0.45\n[0.35, 0.55]" in texts
