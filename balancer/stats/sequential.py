@@ -45,6 +45,14 @@ class BettingCS:
     the chunking); `interval()` is the current CS, valid simultaneously over
     all sample sizes with probability ≥ 1 − alpha. Assumes independent values
     with a common mean, each inside [lo, hi] (checked).
+
+    With `null` (a candidate mean, e.g. 0 for a difference) the bettor's
+    wealth against that one mean is followed at every step, dead or alive,
+    and `p_value()` is the anytime-valid p-value of "the mean is `null`":
+    min(1, 2 / max over time of max(K⁺, K⁻)). P(it ever drops to a) ≤ a for
+    every a at once (Ville's inequality on each side, a/2 each), so it may
+    be read at a stopping time chosen by looking, and Holm's correction
+    over several such p-values keeps the family-wise error.
     """
 
     def __init__(
@@ -54,6 +62,7 @@ class BettingCS:
         hi: float = 1.0,
         grid: int = 1001,
         truncation: float = 0.5,
+        null: float | None = None,
     ) -> None:
         if not 0 < alpha < 1:
             raise ValueError("alpha must be in (0, 1)")
@@ -70,12 +79,30 @@ class BettingCS:
         self._dev = 0.0  # Σ (x_i − μ̂_i)², μ̂_i including x_i (the paper's σ̂² recursion)
         self._bounds = (lo, hi)
         self._threshold = math.log(2.0 / alpha)  # θ = 1/2 each side: reject at θK ≥ 1/α
+        self.null = null
+        if null is not None and not lo <= null <= hi:
+            raise ValueError("the null mean must lie in the range")
+        self._null_m = None if null is None else np.array([(null - lo) / (hi - lo)])
+        self._null_log = np.zeros(2)  # log K⁺, log K⁻ against the null mean
+        self._null_max = 0.0  # running max over time of log max(K⁺, K⁻)
 
     def _scaled(self, values: np.ndarray | list[float]) -> np.ndarray:
         x = (np.asarray(values, dtype=float).ravel() - self.lo) / (self.hi - self.lo)
         if x.size and (x.min() < -1e-12 or x.max() > 1 + 1e-12 or not np.isfinite(x).all()):
             raise ValueError(f"values outside the declared range [{self.lo}, {self.hi}]")
         return np.clip(x, 0.0, 1.0)
+
+    def _log_wealth(
+        self, x: np.ndarray, lam: np.ndarray, m: np.ndarray, start: tuple[np.ndarray, np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Cumulative log-wealth of both bettors (k × len(m) each) against candidate means m."""
+        mm = m[None, :]
+        with np.errstate(divide="ignore"):
+            lam_plus = np.minimum(lam[:, None], self.c / mm)
+            lam_minus = np.minimum(lam[:, None], self.c / (1 - mm))
+        plus = start[0] + np.cumsum(np.log1p(lam_plus * (x[:, None] - mm)), axis=0)
+        minus = start[1] + np.cumsum(np.log1p(-lam_minus * (x[:, None] - mm)), axis=0)
+        return plus, minus
 
     def extend(self, values: np.ndarray | list[float], track: bool = False) -> np.ndarray | None:
         """Take in new values in order. With `track`, return the CS after each one (k × 2)."""
@@ -92,21 +119,28 @@ class BettingCS:
             prev_dev = np.concatenate([[self._dev], devs[:-1]])
             sigma2 = (0.25 + prev_dev) / t
             lam = np.sqrt(2 * math.log(2 / self.alpha) / (sigma2 * t * np.log1p(t)))
-            m = self.m[None, :]
-            with np.errstate(divide="ignore"):
-                lam_plus = np.minimum(lam[:, None], self.c / m)
-                lam_minus = np.minimum(lam[:, None], self.c / (1 - m))
-            step_plus = np.log1p(lam_plus * (x[:, None] - m))
-            step_minus = np.log1p(-lam_minus * (x[:, None] - m))
-            plus = self.log_plus + np.cumsum(step_plus, axis=0)
-            minus = self.log_minus + np.cumsum(step_minus, axis=0)
-            rejected = np.maximum(plus, minus) >= self._threshold
-            # Running intersection: once a candidate mean is rejected it stays out.
-            alive_path = self.alive[None, :] & ~np.logical_or.accumulate(rejected, axis=0)
-            if path is not None:
-                path.append(self._path_bounds(alive_path))
-            self.alive = alive_path[-1]
-            self.log_plus, self.log_minus = plus[-1], minus[-1]
+            # Only candidates still alive are bet on: a rejected mean stays out (running
+            # intersection), so its wealth is never needed again. After the first few
+            # hundred values that is a few dozen of the grid's points, not all of them.
+            idx = np.flatnonzero(self.alive)
+            if idx.size:
+                plus, minus = self._log_wealth(
+                    x, lam, self.m[idx], (self.log_plus[idx], self.log_minus[idx])
+                )
+                rejected = np.maximum(plus, minus) >= self._threshold
+                alive_path = ~np.logical_or.accumulate(rejected, axis=0)
+                if path is not None:
+                    path.append(self._path_bounds(alive_path, idx))
+                self.alive[idx] = alive_path[-1]
+                self.log_plus[idx], self.log_minus[idx] = plus[-1], minus[-1]
+            elif path is not None:
+                path.append(np.tile(self._bounds_of(self.alive), (k, 1)))
+            if self._null_m is not None:
+                plus, minus = self._log_wealth(
+                    x, lam, self._null_m, (self._null_log[:1], self._null_log[1:])
+                )
+                self._null_log = np.array([plus[-1, 0], minus[-1, 0]])
+                self._null_max = max(self._null_max, float(np.maximum(plus, minus).max()))
             self.n += k
             self._sum, self._dev = float(sums[-1]), float(devs[-1])
             self._bounds = self._bounds_of(self.alive)
@@ -114,19 +148,18 @@ class BettingCS:
             return None
         return np.concatenate(path) if path else np.empty((0, 2))
 
-    def _path_bounds(self, alive: np.ndarray) -> np.ndarray:
-        """Bounds after each row of a (k × grid) alive mask, vectorised (k × 2)."""
+    def _path_bounds(self, alive: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """Bounds after each row of a (k × len(idx)) alive mask over grid points idx (k × 2)."""
         any_alive = alive.any(axis=1)
-        first = np.argmax(alive, axis=1)
-        last = alive.shape[1] - 1 - np.argmax(alive[:, ::-1], axis=1)
+        first = idx[np.argmax(alive, axis=1)]
+        last = idx[alive.shape[1] - 1 - np.argmax(alive[:, ::-1], axis=1)]
         low = np.maximum(0.0, self.m[first] - self.step)
         high = np.minimum(1.0, self.m[last] + self.step)
         span = self.hi - self.lo
         out = np.column_stack([self.lo + span * low, self.lo + span * high])
         if not any_alive.all():
-            # Rows with nothing left: handled one by one, as interval() does.
-            for i in np.flatnonzero(~any_alive):
-                out[i] = self._bounds_of(alive[i])
+            # Rows with nothing left: collapsed, as interval() does.
+            out[~any_alive] = self._bounds_of(np.zeros_like(self.alive))
         return out
 
     def _bounds_of(self, alive: np.ndarray) -> tuple[float, float]:
@@ -144,6 +177,12 @@ class BettingCS:
     def interval(self) -> tuple[float, float]:
         """The current CS [low, high] on the values' own scale."""
         return self._bounds
+
+    def p_value(self) -> float:
+        """Anytime-valid p-value of "the mean is `null`" (needs `null`); 1 before any value."""
+        if self._null_m is None:
+            raise ValueError("p_value needs the null mean given to BettingCS(null=...)")
+        return float(min(1.0, 2.0 * math.exp(-self._null_max)))
 
     @property
     def mean(self) -> float:
