@@ -21,6 +21,13 @@ from balancer.errors import UserError
     type=click.Path(file_okay=False),
     help="Report folder (default reports/<name>/); only with one variant.",
 )
+@click.option(
+    "--until",
+    metavar="win_ci<=W",
+    default=None,
+    help="Stop early, once every seat's and bot's win share has a 95% confidence sequence "
+    "at most W wide (valid however often it is checked); --games is then the most played.",
+)
 def run(
     variants: tuple[str, ...],
     games: int | None,
@@ -29,6 +36,7 @@ def run(
     backend: str,
     scheduler: str | None,
     out: str | None,
+    until: str | None,
     quiet: bool,
     check: bool,
     move_time_limit: float,
@@ -40,7 +48,10 @@ def run(
     check_placement(backend, scheduler)
     import balancer
     from balancer.report.text import headline
+    from balancer.stats.sequential import parse_until
 
+    if until is not None:
+        parse_until(until)  # a bad rule is one line before any game is played
     loaded = [balancer.load_variant(path, games=games, seed=seed) for path in variants]
     for variant in loaded:
         folder = Path(out) if out is not None else Path("reports") / variant.name
@@ -54,6 +65,7 @@ def run(
             backend=backend,
             scheduler=scheduler,
             trust_plugins=trust_plugins,
+            until=until,
         )
 
         click.echo(headline(report))

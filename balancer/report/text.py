@@ -22,12 +22,26 @@ def seat_advantage_text(adv: SeatAdvantage) -> str:
     return f"seat advantage: {name} {adv.statistic:.2f}, {shown}"
 
 
+def stopping_lines(report: Report) -> list[str]:
+    """What `run --until` did: stopped early after how many games, or played them all."""
+    if report.until is None:
+        return []
+    most = report.variant.get("games")
+    if report.stopped_at is not None:
+        return [
+            f"stopped early after {report.stopped_at} of at most {most} games: {report.until} "
+            "held (every win share's 95% confidence sequence is that narrow)"
+        ]
+    return [f"played all {report.n_games} games: {report.until} did not hold earlier"]
+
+
 def headline(report: Report) -> str:
     """The table printed after a run: seats, win shares with intervals, scores."""
     better = "higher" if report.higher_is_better else "lower"
     lines = [
         f"{report.variant['name']}: {report.game}, {report.players} players, "
         f"{report.n_games} games, seed {report.seed}",
+        *stopping_lines(report),
         "",
         f"{'seat':>4}  {'bot':<24} {'win share':>9}  {'95% interval':<17} "
         f"{'score mean':>10} {'sd':>6}",

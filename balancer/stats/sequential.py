@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -361,6 +362,11 @@ def parse_until(text: str) -> UntilRule:
     return UntilRule(name, width)
 
 
+# Candidate means per win-share CS under --until: the bounds are rounded outwards by one
+# step (1/4000), so a width of 0.01 is not inflated by more than 5%.
+MONITOR_GRID = 4001
+
+
 class WinShareMonitor:
     """Betting CSs for every seat's win share (and every bot's per-game share) during a run.
 
@@ -373,7 +379,7 @@ class WinShareMonitor:
 
     def __init__(self, players: int, alpha: float = 0.05) -> None:
         self.alpha = alpha
-        self.seats = [BettingCS(alpha=alpha) for _ in range(players)]
+        self.seats = [BettingCS(alpha=alpha, grid=MONITOR_GRID) for _ in range(players)]
         self.bots: dict[str, BettingCS] = {}
 
     def update(self, wins: np.ndarray, bot_shares: Mapping[str, np.ndarray] | None = None) -> None:
@@ -381,7 +387,8 @@ class WinShareMonitor:
         for s, cs in enumerate(self.seats):
             cs.extend(wins[:, s])
         for label, shares in (bot_shares or {}).items():
-            self.bots.setdefault(label, BettingCS(alpha=self.alpha)).extend(shares)
+            cs = self.bots.setdefault(label, BettingCS(alpha=self.alpha, grid=MONITOR_GRID))
+            cs.extend(shares)
 
     def widest(self) -> float:
         widths = [cs.interval()[1] - cs.interval()[0] for cs in [*self.seats, *self.bots.values()]]
@@ -389,3 +396,51 @@ class WinShareMonitor:
 
     def done(self, rule: UntilRule) -> bool:
         return self.widest() <= rule.width
+
+
+class UntilWatch:
+    """`on_chunk` for sim.runner.run under `--until`: True once the rule holds.
+
+    Each chunk's per-seat scores become win shares (ties split), and each
+    bot's per-game share is the mean over the seats it holds in that game
+    (`slot_labels[slot]` names the bot of each slot; which slot sits where
+    comes from sim.table.seat_slots). `stopped_at` is the number of games
+    seen when the rule first held.
+    """
+
+    def __init__(
+        self,
+        rule: UntilRule,
+        slot_labels: list[str],
+        rotate: bool,
+        higher_is_better: bool,
+        alpha: float = 0.05,
+    ) -> None:
+        self.rule = rule
+        self.labels = np.asarray(slot_labels)
+        self.rotate = rotate
+        self.higher_is_better = higher_is_better
+        self.monitor = WinShareMonitor(len(slot_labels), alpha)
+        self.distinct = sorted(set(slot_labels))
+        self.games = 0
+        self.stopped_at: int | None = None
+
+    def __call__(self, chunk: Any) -> bool:
+        from balancer.sim import table
+
+        scores = np.asarray(chunk.scores, dtype=float)
+        n, players = scores.shape
+        wins = table.win_shares_matrix(scores, self.higher_is_better)
+        bots = None
+        if len(self.distinct) > 1:
+            held = self.labels[table.seat_slots(chunk.start, chunk.start + n, players, self.rotate)]
+            bots = {}
+            for label in self.distinct:
+                mask = held == label
+                bots[label] = (wins * mask).sum(axis=1) / mask.sum(axis=1)
+        self.monitor.update(wins, bots)
+        self.games += n
+        if self.monitor.done(self.rule):
+            self.stopped_at = self.games
+            return True
+        return False

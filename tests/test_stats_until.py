@@ -1,0 +1,107 @@
+"""`run --until "win_ci<=W"`: stop once every win share's confidence sequence is narrow."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import balancer
+from balancer.cli import main
+from balancer.report.model import load_report
+from balancer.sim import table
+from balancer.stats.sequential import MONITOR_GRID, BettingCS, UntilWatch, parse_until
+from tests.helpers import VARIANTS, one_error_line
+
+
+def test_until_watch_splits_ties_and_follows_rotating_bots() -> None:
+    # Two players, bots x (slot 0) and y (slot 1), seats rotating; games 1 and 2.
+    # Game 1: seat 0 scores 3, seat 1 scores 1 -> wins (1, 0); slots (1, 0): y sits at 0.
+    # Game 2: a tie, 2-2 -> wins (1/2, 1/2); slots (0, 1).
+    watch = UntilWatch(parse_until("win_ci<=0.5"), ["x", "y"], True, True)
+    chunk = SimpleNamespace(start=1, scores=np.array([[3.0, 1.0], [2.0, 2.0]]))
+    assert watch(chunk) is False  # two games: every interval is still wide
+    monitor = watch.monitor
+    assert [cs.mean for cs in monitor.seats] == [0.75, 0.25]
+    assert monitor.bots["x"].mean == 0.25  # game 1: lost at seat 1; game 2: half
+    assert monitor.bots["y"].mean == 0.75
+    assert watch.games == 2 and watch.stopped_at is None
+
+
+def test_until_watch_tracks_no_bots_when_every_seat_holds_the_same() -> None:
+    watch = UntilWatch(parse_until("win_ci<=0.5"), ["r", "r", "r"], False, False)
+    watch(SimpleNamespace(start=0, scores=np.array([[1.0, 2.0, 3.0]])))
+    assert watch.monitor.bots == {}
+    assert watch.monitor.seats[0].mean == 1.0  # lower is better here
+
+
+def _widest(wins: np.ndarray, upto: int) -> float:
+    """The widest seat CS over the first `upto` games, computed afresh."""
+    widths = []
+    for s in range(wins.shape[1]):
+        cs = BettingCS(grid=MONITOR_GRID)
+        cs.extend(wins[:upto, s])
+        low, high = cs.interval()
+        widths.append(high - low)
+    return max(widths)
+
+
+def test_run_until_stops_at_the_first_chunk_where_every_interval_is_narrow(
+    tmp_path: Path,
+) -> None:
+    variant = balancer.load_variant(VARIANTS / "fdc-5p-random.yaml", games=1600, seed=3)
+    report = balancer.run(variant, until="win_ci <= 0.3")
+    assert report.until == "win_ci<=0.3"
+    stopped = report.stopped_at
+    assert stopped is not None and stopped == report.n_games < 1600
+    wins = np.column_stack([report.games[table.win(s)].to_numpy() for s in range(variant.players)])
+    chunk = 1600 // 16  # the runner's chunk size for one worker
+    assert stopped % chunk == 0
+    assert _widest(wins, stopped) <= 0.3
+    assert _widest(wins, stopped - chunk) > 0.3  # one chunk earlier it did not hold
+    # The rule, and where it stopped, go into report.json, summary.md and the headline.
+    saved = report.save(tmp_path / "r")
+    document = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert document["until"] == "win_ci<=0.3" and document["stopped_at"] == stopped
+    assert document["games"] == stopped and document["variant"]["games"] == 1600
+    back = load_report(tmp_path / "r")
+    assert back.stopped_at == stopped and back.until == "win_ci<=0.3"
+    summary = (tmp_path / "r" / "summary.md").read_text()
+    assert f"stopped early after {stopped} of at most 1600 games" in summary
+    assert saved.stopped_at == stopped
+
+
+def test_run_until_that_never_holds_plays_every_game() -> None:
+    variant = balancer.load_variant(VARIANTS / "fdc-5p-random.yaml", games=60, seed=3)
+    report = balancer.run(variant, until="win_ci<=0.01")
+    assert report.n_games == 60 and report.stopped_at is None and report.until == "win_ci<=0.01"
+
+
+def test_a_run_without_until_writes_neither_key(tmp_path: Path) -> None:
+    variant = balancer.load_variant(VARIANTS / "fdc-5p-random.yaml", games=20, seed=3)
+    balancer.run(variant).save(tmp_path / "r")
+    document = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert "until" not in document and "stopped_at" not in document
+
+
+def test_cli_run_until(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r"
+    args = ["run", "--quiet", str(VARIANTS / "fdc-5p-random.yaml"), "-n", "1600", "-o", str(out)]
+    assert main([*args, "--until", "win_ci<=0.3"]) == 0
+    printed = capsys.readouterr().out
+    stopped = json.loads((out / "report.json").read_text())["stopped_at"]
+    assert f"stopped early after {stopped} of at most 1600 games" in printed
+
+
+@pytest.mark.parametrize("bad", ["win_ci<0.1", "score<=1", "win_ci<=x", "win_ci<=0"])
+def test_cli_run_until_bad_rule_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str
+) -> None:
+    out = tmp_path / "r"
+    args = ["run", "--quiet", str(VARIANTS / "fdc-5p-random.yaml"), "-n", "10", "-o", str(out)]
+    assert main([*args, "--until", bad]) == 2
+    assert "--until" in one_error_line(capsys)
+    assert not out.exists()
