@@ -23,14 +23,19 @@ def seat_advantage_text(adv: SeatAdvantage) -> str:
 
 
 def stopping_lines(report: Report) -> list[str]:
-    """What `run --until` did: stopped early after how many games, or played them all."""
+    """What early stopping did: stopped after how many games, or played them all."""
     if report.until is None:
         return []
     most = report.variant.get("games")
+    why = (
+        "every win share's 95% confidence sequence is that narrow"
+        if report.until.startswith("win_ci")
+        else "the diff it was played for was decided"
+    )
     if report.stopped_at is not None:
         return [
-            f"stopped early after {report.stopped_at} of at most {most} games: {report.until} "
-            "held (every win share's 95% confidence sequence is that narrow)"
+            f"stopped early after {report.stopped_at} of at most {most} games: "
+            f"{report.until} ({why})"
         ]
     return [f"played all {report.n_games} games: {report.until} did not hold earlier"]
 

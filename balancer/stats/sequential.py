@@ -18,17 +18,18 @@ chosen by looking, keeps the guarantee.
   and asymptotic confidence sequences", Theorem 2.2), for unbounded values
   (scores, lengths): valid as the sample grows, assumes iid values with a
   finite moment beyond the second.
-- `paired_cs`: a CS for the mean per-game difference B − A of paired values.
-- `SequentialDiff`: watches a set of paired rows and says when the diff is
-  decided: some row's CS excludes 0 ("changed"), or every row's CS lies
-  inside its tolerance ("equivalent"). Bonferroni over the rows (α / rows)
-  keeps the chance of any false "changed", at any stopping time, ≤ α.
+- `AnytimeDiff`: every row of a paired diff (`diff --until-decided`), with
+  a CS and an anytime-valid p-value per row, Holm over the rows, and
+  `decided` once every primary row (the win shares) is `changed` or
+  `equivalent`.
+- `UntilWatch`: `run --until "win_ci<=W"`, every seat's and bot's win-share
+  CS at most W wide.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -232,27 +233,69 @@ class AsymptoticCS:
         return (centre - half, centre + half)
 
 
-def paired_cs(
-    a: np.ndarray,
-    b: np.ndarray,
-    alpha: float = 0.05,
-    bounds: tuple[float, float] | None = (0.0, 1.0),
-) -> tuple[float, float]:
-    """CS for the mean per-game difference B − A of paired values.
+DIFF_GRID = 4001  # candidate means per row's betting CS: resolution 0.001 on a change in [-1, 1]
 
-    With `bounds` (both runs' values inside [lo, hi]) the betting CS on
-    d ∈ [lo − hi, hi − lo]; with None the asymptotic CS. Assumes game g of A
-    and game g of B are a pair and pairs are independent.
+
+@dataclass
+class AnytimeRow:
+    """One row of an anytime-valid diff: its CS on the per-game change B − A, and a p-value.
+
+    Bounded rows (`bounded`: per-game values of both runs in [0, 1], so the
+    change is in [-1, 1]) get the exact betting CS; the rest the asymptotic
+    CS. `sums` keep n, Σ and Σ² of A's and B's per-game values, for a
+    tolerance given in per-game sds.
     """
-    d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
+
+    figure: str
+    kind: str
     cs: BettingCS | AsymptoticCS
-    if bounds is None:
-        cs = AsymptoticCS(alpha=alpha)
-    else:
-        width = bounds[1] - bounds[0]
-        cs = BettingCS(alpha=alpha, lo=-width, hi=width)
-    cs.extend(d)
-    return cs.interval()
+    bounded: bool
+    sums: np.ndarray = field(default_factory=lambda: np.zeros(5))  # n, Σa, Σa², Σb, Σb²
+    varied: bool = False  # some pair's change was not 0: the row has something to test
+
+    def extend(self, a: np.ndarray, b: np.ndarray) -> None:
+        d = b - a
+        self.cs.extend(d)
+        self.sums += [a.size, a.sum(), (a**2).sum(), b.sum(), (b**2).sum()]
+        self.varied |= bool(np.any(d != 0))
+
+    def interval(self) -> tuple[float, float]:
+        return self.cs.interval()
+
+    def p_value(self) -> float:
+        """Anytime-valid p of "no change": valid at any stopping time, so Holm may combine them."""
+        if isinstance(self.cs, BettingCS):
+            return self.cs.p_value()
+        return asymptotic_p_value(self.cs)
+
+    def per_game_sd(self) -> float:
+        """The pooled per-game sd of A's and B's values (for 'sd' tolerances)."""
+        n, sa, qa, sb, qb = self.sums
+        if n < 2:
+            return 0.0
+        var_a = max(0.0, (qa - sa * sa / n) / (n - 1))
+        var_b = max(0.0, (qb - sb * sb / n) / (n - 1))
+        return math.sqrt((var_a + var_b) / 2)
+
+
+def asymptotic_p_value(cs: AsymptoticCS) -> float:
+    """The smallest α at which `cs`'s interval would exclude 0: its anytime p-value.
+
+    Inverts the half-width formula of AsymptoticCS at the current n (the
+    boundary holds at every n at once, so reading it at a stopping time is
+    valid, asymptotically).
+    """
+    if cs.n < 2:
+        return 1.0
+    mean = cs._sum / cs.n + (cs._shift or 0.0)
+    var = max(0.0, (cs._sumsq - cs.n * (cs._sum / cs.n) ** 2) / (cs.n - 1))
+    if var == 0:
+        return 1.0 if mean == 0 else 0.0
+    la = -2 * math.log(cs.alpha)
+    rho2 = (la + math.log(la + 1)) / cs.n_star
+    n = cs.n
+    exponent = mean * mean * n * n * rho2 / (2 * var * (n * rho2 + 1))
+    return float(min(1.0, math.sqrt(n * rho2 + 1) * math.exp(-exponent)))
 
 
 def decide(low: float, high: float, tolerance: float | None = None) -> str:
@@ -264,71 +307,113 @@ def decide(low: float, high: float, tolerance: float | None = None) -> str:
     return ""
 
 
-@dataclass
-class SequentialRow:
-    """One watched row: its CS on the paired difference and its tolerance (None: none)."""
+def holm_adjust(p_values: Mapping[str, float]) -> dict[str, float]:
+    """Holm step-down adjusted p-values by name (valid under any dependence)."""
+    from balancer.stats.compare import holm
 
-    figure: str
-    cs: BettingCS | AsymptoticCS
-    tolerance: float | None = None
-
-    @property
-    def verdict(self) -> str:
-        return decide(*self.cs.interval(), self.tolerance)
+    names = list(p_values)
+    adjusted = holm([p_values[name] for name in names])
+    return {name: float(p) for name, p in zip(names, adjusted, strict=True)}
 
 
 @dataclass
-class SequentialDiff:
-    """Watches paired rows chunk by chunk; `decided` says whether to stop.
+class AnytimeDiff:
+    """Every row of a paired diff, watched batch by batch; `decided` says when to stop.
 
-    Add rows with `add(figure, bounds, tolerance)`: bounds (lo, hi) of the
-    per-game values of both runs (win shares and fired/not: (0, 1)) give an
-    exact betting CS; None gives the asymptotic CS. Each row gets α / rows,
-    so P(any false "changed" at any stopping time) ≤ α when the rows are
-    fixed before the first look. Assumes paired runs (same seed; game g of
-    A and B share the deal) and independent games.
+    Feed each batch's (A, B) figure pairs (stats.compare.Figure, per game,
+    game g of A paired with game g of B) with `update`, in game order; the
+    result does not depend on how the games were batched. Each row's 95% CS
+    and anytime p-value stay valid at any stopping time, however it was
+    chosen, so:
+
+    - a row is `changed` when its p, Holm-adjusted over the rows that have
+      shown any variation, is at most alpha (the chance of any false
+      "changed" in the table, whenever the diff stops, is at most alpha);
+    - `equivalent` when its tolerance is given and its 95% CS lies inside
+      ±tolerance (each side's error at most alpha / 2, at any stopping time);
+    - `decided` once every primary row (the win shares) is one or the other.
+
+    Assumes independent pairs of games with a common mean change; bounded
+    rows (win shares, shares of games) need per-game values in [0, 1]; a
+    bot's per-game value is its summed shares over its seats, divided by
+    them (the same number of seats in every game, as every balancer run).
     """
 
     alpha: float = 0.05
-    rows: dict[str, SequentialRow] = field(default_factory=dict)
-    planned_rows: int | None = None  # the family size (the Bonferroni count), fixed up front
-    grid: int = 1001  # candidate means per betting CS: resolution 2/grid on a difference in [-1, 1]
+    tolerances: Mapping[str, str] | None = None
+    primary_kinds: tuple[str, ...] = ("win",)
+    n_star: int = 5000  # the asymptotic CSs are tightest near this many games
+    rows: dict[str, AnytimeRow] = field(default_factory=dict)
+    games: int = 0
 
-    def _row_alpha(self) -> float:
-        return self.alpha / max(1, self.planned_rows or len(self.rows) or 1)
+    def update(self, pairs: Sequence[tuple[Any, Any]]) -> None:
+        """Take the next batch's figure pairs (the same figures, in the same order, each batch)."""
+        for fig_a, fig_b in pairs:
+            a = _per_game(fig_a)
+            b = _per_game(fig_b)
+            row = self.rows.get(fig_a.name)
+            if row is None:
+                bounded = fig_a.kind in ("win", "share")
+                cs: BettingCS | AsymptoticCS
+                if bounded:
+                    cs = BettingCS(alpha=0.05, lo=-1.0, hi=1.0, grid=DIFF_GRID, null=0.0)
+                else:
+                    cs = AsymptoticCS(alpha=0.05, n_star=self.n_star)
+                row = self.rows[fig_a.name] = AnytimeRow(fig_a.name, fig_a.kind, cs, bounded)
+            row.extend(a, b)
+        if pairs:
+            self.games += len(pairs[0][0].values)
 
-    def add(self, figure: str, bounds: tuple[float, float] | None, tolerance: float | None) -> None:
-        if self.planned_rows is None:
-            raise ValueError("set planned_rows before adding rows (the Bonferroni count)")
-        if len(self.rows) >= self.planned_rows:
-            raise ValueError("more rows than planned_rows")
-        cs: BettingCS | AsymptoticCS
-        if bounds is None:
-            cs = AsymptoticCS(alpha=self._row_alpha())
-        else:
-            width = bounds[1] - bounds[0]
-            cs = BettingCS(alpha=self._row_alpha(), lo=-width, hi=width, grid=self.grid)
-        self.rows[figure] = SequentialRow(figure, cs, tolerance)
+    def tolerance(self, row: AnytimeRow) -> float | None:
+        from balancer.stats.compare import parse_tolerance
 
-    def update(self, a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray]) -> None:
-        """Take the next games' per-game values of each row from A and B (same games, in order)."""
+        spec = (self.tolerances or {}).get(row.kind)
+        if not spec:
+            return None
+        value, relative = parse_tolerance(spec)
+        if not relative:
+            return value
+        sd = row.per_game_sd()
+        return value * sd if sd > 0 else None
+
+    def adjusted(self, family: Sequence[str] | None = None) -> dict[str, float]:
+        """Holm-adjusted anytime p of the family (default: every row that varied so far)."""
+        names = family if family is not None else [f for f, r in self.rows.items() if r.varied]
+        return holm_adjust({name: self.rows[name].p_value() for name in names})
+
+    def verdicts(self, family: Sequence[str] | None = None) -> dict[str, str]:
+        adjusted = self.adjusted(family)
+        out = {}
         for figure, row in self.rows.items():
-            row.cs.extend(np.asarray(b[figure], dtype=float) - np.asarray(a[figure], dtype=float))
-
-    def verdicts(self) -> dict[str, str]:
-        return {figure: row.verdict for figure, row in self.rows.items()}
+            if adjusted.get(figure, 1.0) <= self.alpha:
+                out[figure] = "changed"
+                continue
+            low, high = row.interval()
+            tol = self.tolerance(row)
+            inside = tol is not None and -tol < low and high < tol
+            out[figure] = "equivalent" if inside else ""
+        return out
 
     @property
     def changed(self) -> bool:
-        return any(v == "changed" for v in self.verdicts().values())
+        return "changed" in self.verdicts().values()
 
     @property
     def decided(self) -> bool:
-        """Some row changed, or every row is inside its tolerance."""
-        verdicts = list(self.verdicts().values())
-        return bool(verdicts) and (
-            "changed" in verdicts or all(v == "equivalent" for v in verdicts)
-        )
+        """Every primary row is `changed` or `equivalent`."""
+        verdicts = self.verdicts()
+        primary = [v for f, v in verdicts.items() if self.rows[f].kind in self.primary_kinds]
+        return bool(primary) and all(primary)
+
+
+def _per_game(figure: Any) -> np.ndarray:
+    """A figure's per-game values; a ratio's (a bot's) summed shares over its seats that game."""
+    values = np.asarray(figure.values, dtype=float)
+    if figure.weights is None:
+        return values
+    weights = np.asarray(figure.weights, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(weights > 0, values / np.where(weights > 0, weights, 1), 0.0)
 
 
 # --- run --until -------------------------------------------------------------------
