@@ -10,11 +10,14 @@ import numpy as np
 import pytest
 
 import balancer
+from balancer.analysis.diff import compare as compare_reports
+from balancer.analysis.until_decided import play_until_decided
 from balancer.cli import main
-from balancer.report.model import load_report
+from balancer.report.model import Report, load_report
 from balancer.sim import table
+from balancer.sim.runner import CHECK_ENV
 from balancer.stats.sequential import MONITOR_GRID, BettingCS, UntilWatch, parse_until
-from tests.helpers import VARIANTS, one_error_line
+from tests.helpers import VARIANTS, one_error_line, variant_file
 
 
 def test_until_watch_splits_ties_and_follows_rotating_bots() -> None:
@@ -105,3 +108,108 @@ def test_cli_run_until_bad_rule_is_one_line(
     assert main([*args, "--until", bad]) == 2
     assert "--until" in one_error_line(capsys)
     assert not out.exists()
+
+
+# --- diff --until-decided ----------------------------------------------------------
+
+
+@pytest.fixture()
+def compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled kernels (the suite forces --check, which plays step by step)."""
+    monkeypatch.setenv(CHECK_ENV, "0")
+
+
+def test_play_until_decided_stops_and_matches_the_anytime_rows(compiled: None) -> None:
+    # One heuristic bot against four random ones moves every seat's share a lot.
+    a = balancer.load_variant(VARIANTS / "fdc-5p-random.yaml", games=4000, seed=11)
+    b = balancer.load_variant(VARIANTS / "fdc-5p-vs-random.yaml", games=4000, seed=11)
+    decided = play_until_decided(a, b, tolerances={"win": "0.05"})
+    stopped = decided.stopped_at
+    assert stopped is not None and stopped < 4000
+    assert decided.a.games == decided.b.games == stopped
+    # The same numbers from the whole runs at once (the batches do not matter).
+    table = compare_reports(
+        Report.from_run(decided.a),
+        Report.from_run(decided.b),
+        tolerances={"win": "0.05"},
+        anytime=True,
+    )
+    wins = [row for row in table.rows if row.kind == "win"]
+    assert wins and all(row.verdict in ("changed", "equivalent") for row in wins)
+    verdicts = decided.watch.verdicts()
+    for row in table.rows:
+        # Holm's family is smaller at the end (duplicates out): never fewer "changed".
+        if verdicts[row.figure] == "changed":
+            assert row.verdict == "changed", row.figure
+        assert row.ci95 == pytest.approx(decided.watch.rows[row.figure].interval())
+    # One batch earlier it was not decided.
+    assert stopped > 4000 // 16
+
+
+def test_cli_diff_until_decided(
+    compiled: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    # A heuristic bot at seat 0 (no rotation) against four random ones: every seat moves.
+    seats = "seats: [heuristic, random, random, random, random]\n"
+    a = VARIANTS / "fdc-5p-random.yaml"
+    b = variant_file(tmp_path, "fdc-5p-random.yaml", seats, name="h0.yaml")
+    args = ["diff", "--quiet", str(a), str(b), "--until-decided", "--max-games", "4000"]
+    assert main([*args, "--tolerance", "win=0.05", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    stopped = document["stopped_at"]
+    assert isinstance(stopped, int) and 0 < stopped < 4000
+    assert document["anytime"] is True and str(stopped) in document["stopping"]
+    for row in document["rows"]:
+        assert {
+            "figure",
+            "a",
+            "b",
+            "change",
+            "ci95",
+            "test",
+            "p_value",
+            "p_adjusted",
+            "verdict",
+        } <= set(row)
+        if row["figure"].startswith("win share"):
+            assert row["verdict"] in ("changed", "equivalent")
+            assert row["test"] == "anytime betting CS"
+    for name in ("fdc-5p-random", "h0"):
+        report = json.loads((tmp_path / "reports" / name / "report.json").read_text())
+        assert report["games"] == stopped == report["stopped_at"]
+        assert report["until"] == "until-decided" and report["variant"]["games"] == 4000
+    # The terminal table says so too.
+    assert main([*args, "--tolerance", "win=0.05"]) == 0
+    assert f"stopped early after {stopped} games per run" in capsys.readouterr().out
+
+
+def test_cli_diff_until_decided_not_decided_says_so(
+    compiled: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    a = VARIANTS / "fdc-5p-random.yaml"
+    args = ["diff", "--quiet", str(a), str(a), "--until-decided", "--max-games", "300"]
+    assert main([*args, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    # A against itself: every pair identical, nothing changed, no tolerance reached in 300.
+    assert document["stopped_at"] is None and document["changed"] is False
+    assert "not decided within 300 games" in document["stopping"]
+
+
+def test_cli_diff_until_decided_needs_variant_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "done"
+    folder.mkdir()
+    a = str(VARIANTS / "fdc-5p-random.yaml")
+    assert main(["diff", a, str(folder), "--until-decided"]) == 2
+    assert "--until-decided" in one_error_line(capsys)
+    assert main(["diff", a, a, "--max-games", "10"]) == 2
+    assert "--max-games" in one_error_line(capsys)
