@@ -49,23 +49,27 @@ def headline(report: Report) -> str:
         *stopping_lines(report),
         "",
         f"{'seat':>4}  {'bot':<24} {'win share':>9}  {'95% interval':<17} "
-        f"{'score mean':>10} {'sd':>6}",
+        f"{'score mean':>10} {'95% interval':<16} {'sd':>6}",
     ]
     for seat in report.seats:
         low, high = seat.win_ci95
         lines.append(
             f"{seat.seat:>4}  {seat.bot[:24]:<24} {_pct(seat.win_share):>9}  "
             f"[{_pct(low)}, {_pct(high)}] {seat.score.mean:>10.2f} "
-            f"{seat.score.sd:>6.2f}"
+            f"{_mean_interval(seat.score_mean_ci95):<16} {seat.score.sd:>6.2f}"
         )
     adv = present(report.seat_advantage, "seat_advantage")
     length = present(report.length, "length")
     lines += [
         "",
         f"score: {better} is better; {seat_advantage_text(adv)}",
-        f"length: {length.mean:.2f} {present(report.length_unit, 'length_unit')} "
-        f"(min {length.min:g}, max {length.max:g})",
+        f"length: {length.mean:.2f}{_mean_interval(length.ci95, ' ')} "
+        f"{present(report.length_unit, 'length_unit')} (min {length.min:g}, max {length.max:g})",
     ]
+    if report.margin is not None:
+        lines.append(
+            f"winning margin: {report.margin.mean:.2f}{_mean_interval(report.margin.ci95, ' ')}"
+        )
     if report.bots is not None:
         lines.append("")
         lines.append(f"{'bot':<28} {'win share':>9}  {'95% interval':<17} {'seat-games':>10}")
