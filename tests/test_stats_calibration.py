@@ -134,12 +134,12 @@ def test_until_decided_on_a_a_claims_changed_in_at_most_5_percent() -> None:
     for seed in seeds(reps, 500):
         # Two seeds: game g of A and of B are independent games, a valid (noisier) pairing.
         decided = play_until_decided(
-            symmetric(most, seed), symmetric(most, seed + 50_000), tolerances={"win": "0.06"}
+            symmetric(most, seed), symmetric(most, seed + 50_000), tolerances={"win": "0.08"}
         )
         stopped_early += decided.stopped_at is not None
         false_changed += decided.watch.changed
     assert consistent_with_at_most(false_changed, reps, 0.05), false_changed
-    assert stopped_early >= reps // 2  # it does stop: equivalence is reached on most runs
+    assert stopped_early >= reps * 3 // 4  # it does stop: equivalence is reached on most runs
 
 
 def test_until_decided_on_count_against_face_claims_no_win_share_changed() -> None:

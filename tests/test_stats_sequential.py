@@ -48,6 +48,16 @@ def test_betting_cs_rejects_values_outside_the_range() -> None:
         BettingCS().extend([0.5, 1.5])
 
 
+def test_bets_tuned_to_n_star_are_tighter_there() -> None:
+    x = (np.random.default_rng(1).random(5000) < 0.2).astype(float)
+    plain, tuned = BettingCS(grid=2001), BettingCS(grid=2001, n_star=5000)
+    plain.extend(x)
+    tuned.extend(x)
+    width = [cs.interval()[1] - cs.interval()[0] for cs in (plain, tuned)]
+    fixed = intervals.share_interval(x)
+    assert fixed.high - fixed.low < width[1] < 0.8 * width[0]
+
+
 def test_cs_is_wider_than_the_fixed_n_interval() -> None:
     x = (np.random.default_rng(1).random(3000) < 0.3).astype(float)
     cs = BettingCS(grid=401)
@@ -91,14 +101,15 @@ def test_win_share_monitor_stops_when_narrow() -> None:
 
 
 @pytest.mark.quality
-def test_betting_cs_misses_at_most_alpha_over_every_look() -> None:
+@pytest.mark.parametrize("n_star", [None, 300])
+def test_betting_cs_misses_at_most_alpha_over_every_look(n_star: int | None) -> None:
     rng = np.random.default_rng(3)
     reps, n, truth = 300, 1000, 0.3
     miss = naive_miss = 0
     for _ in range(reps):
         # Split ties: values 0, 1/2, 1 with mean 0.3.
         x = rng.choice([0.0, 0.5, 1.0], size=n, p=[0.6, 0.2, 0.2])
-        path = BettingCS(grid=201).extend(x, track=True)
+        path = BettingCS(grid=201, n_star=n_star).extend(x, track=True)
         miss += bool(((path[:, 0] > truth) | (path[:, 1] < truth)).any())
         # The fixed-n interval, looked at every 50 games, for contrast.
         naive_miss += any(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -41,11 +42,13 @@ def test_until_watch_tracks_no_bots_when_every_seat_holds_the_same() -> None:
     assert watch.monitor.seats[0].mean == 1.0  # lower is better here
 
 
-def _widest(wins: np.ndarray, upto: int) -> float:
+def _widest(wins: np.ndarray, upto: int, width: float) -> float:
     """The widest seat CS over the first `upto` games, computed afresh."""
+    # Bets tuned to where a share of variance 1/4 reaches the width: 2 log(2/α) / width².
+    n_star = math.ceil(2 * math.log(2 / 0.05) / width**2)
     widths = []
     for s in range(wins.shape[1]):
-        cs = BettingCS(grid=MONITOR_GRID)
+        cs = BettingCS(grid=MONITOR_GRID, n_star=n_star)
         cs.extend(wins[:upto, s])
         low, high = cs.interval()
         widths.append(high - low)
@@ -63,8 +66,8 @@ def test_run_until_stops_at_the_first_chunk_where_every_interval_is_narrow(
     wins = np.column_stack([report.games[table.win(s)].to_numpy() for s in range(variant.players)])
     chunk = 1600 // 16  # the runner's chunk size for one worker
     assert stopped % chunk == 0
-    assert _widest(wins, stopped) <= 0.3
-    assert _widest(wins, stopped - chunk) > 0.3  # one chunk earlier it did not hold
+    assert _widest(wins, stopped, 0.3) <= 0.3
+    assert _widest(wins, stopped - chunk, 0.3) > 0.3  # one chunk earlier it did not hold
     # The rule, and where it stopped, go into report.json, summary.md and the headline.
     saved = report.save(tmp_path / "r")
     document = json.loads((tmp_path / "r" / "report.json").read_text())

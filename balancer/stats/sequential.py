@@ -48,6 +48,12 @@ class BettingCS:
     all sample sizes with probability ≥ 1 − alpha. Assumes independent values
     with a common mean, each inside [lo, hi] (checked).
 
+    The bets are the paper's predictable plug-in ones, λ_t ∝ 1/sqrt(t log t),
+    which keep the CS reasonably tight at every n; with `n_star` they are
+    λ_t ∝ 1/sqrt(n_star) instead (its eq. (27) for a planned sample size),
+    tightest near n_star games (about 1.4× a fixed-n interval there) and
+    still valid at every n: any bet chosen from past values is.
+
     With `null` (a candidate mean, e.g. 0 for a difference) the bettor's
     wealth against that one mean is followed at every step, dead or alive,
     and `p_value()` is the anytime-valid p-value of "the mean is `null`":
@@ -65,12 +71,16 @@ class BettingCS:
         grid: int = 1001,
         truncation: float = 0.5,
         null: float | None = None,
+        n_star: int | None = None,
     ) -> None:
         if not 0 < alpha < 1:
             raise ValueError("alpha must be in (0, 1)")
         if not hi > lo:
             raise ValueError("the range needs hi > lo")
         self.alpha, self.lo, self.hi, self.c = alpha, lo, hi, truncation
+        if n_star is not None and n_star < 1:
+            raise ValueError("n_star must be at least 1")
+        self.n_star = n_star
         self.m = np.linspace(0.0, 1.0, grid)
         self.step = 1.0 / (grid - 1)
         self.log_plus = np.zeros(grid)
@@ -120,7 +130,10 @@ class BettingCS:
             # σ̂²_{t−1}: built from values before x_t only, so the bet is predictable.
             prev_dev = np.concatenate([[self._dev], devs[:-1]])
             sigma2 = (0.25 + prev_dev) / t
-            lam = np.sqrt(2 * math.log(2 / self.alpha) / (sigma2 * t * np.log1p(t)))
+            if self.n_star is None:
+                lam = np.sqrt(2 * math.log(2 / self.alpha) / (sigma2 * t * np.log1p(t)))
+            else:
+                lam = np.sqrt(2 * math.log(2 / self.alpha) / (sigma2 * self.n_star))
             # Only candidates still alive are bet on: a rejected mean stays out (running
             # intersection), so its wealth is never needed again. After the first few
             # hundred values that is a few dozen of the grid's points, not all of them.
@@ -462,9 +475,14 @@ class WinShareMonitor:
     every game (fixed seats, or rotation).
     """
 
-    def __init__(self, players: int, alpha: float = 0.05) -> None:
+    def __init__(self, players: int, alpha: float = 0.05, width: float | None = None) -> None:
         self.alpha = alpha
-        self.seats = [BettingCS(alpha=alpha, grid=MONITOR_GRID) for _ in range(players)]
+        # Bets tuned to the games at which a share of variance ≤ 1/4 reaches the width:
+        # half-width σ·sqrt(2 log(2/α) / n*) = width / 2 with σ² = 1/4.
+        self.n_star = (
+            None if width is None else max(1, math.ceil(2 * math.log(2 / alpha) / width**2))
+        )
+        self.seats = [self._cs() for _ in range(players)]
         self.bots: dict[str, BettingCS] = {}
 
     def update(self, wins: np.ndarray, bot_shares: Mapping[str, np.ndarray] | None = None) -> None:
@@ -472,8 +490,11 @@ class WinShareMonitor:
         for s, cs in enumerate(self.seats):
             cs.extend(wins[:, s])
         for label, shares in (bot_shares or {}).items():
-            cs = self.bots.setdefault(label, BettingCS(alpha=self.alpha, grid=MONITOR_GRID))
+            cs = self.bots.setdefault(label, self._cs())
             cs.extend(shares)
+
+    def _cs(self) -> BettingCS:
+        return BettingCS(alpha=self.alpha, grid=MONITOR_GRID, n_star=self.n_star)
 
     def widest(self) -> float:
         widths = [cs.interval()[1] - cs.interval()[0] for cs in [*self.seats, *self.bots.values()]]
@@ -505,7 +526,7 @@ class UntilWatch:
         self.labels = np.asarray(slot_labels)
         self.rotate = rotate
         self.higher_is_better = higher_is_better
-        self.monitor = WinShareMonitor(len(slot_labels), alpha)
+        self.monitor = WinShareMonitor(len(slot_labels), alpha, width=rule.width)
         self.distinct = sorted(set(slot_labels))
         self.games = 0
         self.stopped_at: int | None = None
