@@ -369,13 +369,38 @@ class AnytimeDiff:
                 bounded = fig_a.kind in ("win", "share")
                 cs: BettingCS | AsymptoticCS
                 if bounded:
-                    cs = BettingCS(alpha=0.05, lo=-1.0, hi=1.0, grid=DIFF_GRID, null=0.0)
+                    cs = BettingCS(
+                        alpha=0.05,
+                        lo=-1.0,
+                        hi=1.0,
+                        grid=DIFF_GRID,
+                        null=0.0,
+                        n_star=self._bet_horizon(fig_a.kind),
+                    )
                 else:
                     cs = AsymptoticCS(alpha=0.05, n_star=self.n_star)
                 row = self.rows[fig_a.name] = AnytimeRow(fig_a.name, fig_a.kind, cs, bounded)
             row.extend(a, b)
         if pairs:
             self.games += len(pairs[0][0].values)
+
+    def _bet_horizon(self, kind: str) -> int | None:
+        """Games a betting row's bets are tuned for: where its CS can fit inside ±tolerance.
+
+        Half-width σ·sqrt(2 log(2/α) / n*) = tolerance with σ² = 1/4 (a
+        change of shares that is usually small), and never past the most
+        games the diff may play. None (the plug-in bets, good at every n)
+        when the kind's tolerance is not an absolute number.
+        """
+        from balancer.stats.compare import parse_tolerance
+
+        spec = (self.tolerances or {}).get(kind)
+        if not spec:
+            return None
+        value, relative = parse_tolerance(spec)
+        if relative:
+            return None
+        return max(1, min(self.n_star, math.ceil(2 * math.log(2 / 0.05) * 0.25 / value**2)))
 
     def tolerance(self, row: AnytimeRow) -> float | None:
         from balancer.stats.compare import parse_tolerance
