@@ -216,3 +216,25 @@ def test_cli_diff_until_decided_needs_variant_files(
     assert "--until-decided" in one_error_line(capsys)
     assert main(["diff", a, a, "--max-games", "10"]) == 2
     assert "--max-games" in one_error_line(capsys)
+
+
+def test_until_decided_with_a_plugin_in_b_and_a_fault_in_b(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    a = VARIANTS / "fdc-5p-random.yaml"
+    first_legal = "seats: [tests.plugins:FirstLegal, random, random, random, random]\n"
+    b = variant_file(tmp_path, "fdc-5p-random.yaml", first_legal, name="plug.yaml")
+    args = ["diff", "--quiet", str(a), str(b), "--until-decided", "--max-games", "64"]
+    assert main([*args, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["anytime"] is True and len(document["rows"]) > 0
+    # A bot breaking one of B's games: one line naming B's variant to replay, nothing written.
+    illegal = "seats: [tests.plugins:Illegal, random, random, random, random]\n"
+    bad = variant_file(tmp_path, "fdc-5p-random.yaml", illegal, name="bad.yaml")
+    out = tmp_path / "reports"
+    before = sorted(p.name for p in out.iterdir())
+    assert main(["diff", "--quiet", str(a), str(bad), "--until-decided", "--max-games", "64"]) == 2
+    line = one_error_line(capsys)
+    assert "tests.plugins:Illegal" in line and f"balancer replay {bad}" in line
+    assert sorted(p.name for p in out.iterdir()) == before

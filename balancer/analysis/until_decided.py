@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from balancer.bots import registry as bot_registry
 from balancer.config.variant import Variant
 from balancer.errors import GameFault
 from balancer.sim import runner, table
@@ -93,14 +94,19 @@ def play_until_decided(
     if a.games != b.games:
         raise ValueError("A and B must allow the same number of games")
     watch = AnytimeDiff(alpha=alpha, tolerances=dict(tolerances), n_star=a.games)
+    plugins_in_b = any(bot_registry.is_plugin(s.bot) for s in b.seats)
+    play_b = runner.pick_backend(b, 1)
     played_b: list[runner.ChunkResult] = []
     decided_at: list[int] = []
 
     def after_chunk(chunk_a: runner.ChunkResult) -> bool:
         stop = chunk_a.start + len(chunk_a.length)
+        chunk = runner.Chunk(b, chunk_a.start, stop, check or _forced_check(), plugin_move_limit)
         try:
-            chunk_b = runner.play_chunk(
-                runner.Chunk(b, chunk_a.start, stop, check or _forced_check(), plugin_move_limit)
+            # A plugin never plays in this process (the runner's rule): B's chunk then goes
+            # to a worker of its own, which the backend stops once the chunk is done.
+            chunk_b = (
+                list(play_b([chunk], 1, None))[0] if plugins_in_b else runner.play_chunk(chunk)
             )
         except GameFault as fault:
             raise FaultInB(fault) from None
