@@ -67,9 +67,9 @@ class DiffTable:
         if self.stopped_at is not None:
             return (
                 f"stopped early after {self.stopped_at} games per run (at most {self.most_games}): "
-                "every win share is changed or equivalent"
+                "every win share is changed or equivalent."
             )
-        return f"not decided within {self.most_games} games per run: played them all"
+        return f"not decided within {self.most_games} games per run: played them all."
 
     @property
     def mode(self) -> str:
