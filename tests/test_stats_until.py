@@ -188,6 +188,13 @@ def test_cli_diff_until_decided(
     # The terminal table says so too.
     assert main([*args, "--tolerance", "win=0.05"]) == 0
     assert f"stopped early after {stopped} games per run" in capsys.readouterr().out
+    # Asked again of the two reports, diff gives the same anytime rows: their game
+    # count was chosen by this comparison, so fixed-n tests would not be valid for them.
+    folders = [str(tmp_path / "reports" / name) for name in ("fdc-5p-random", "h0")]
+    assert main(["diff", *folders, "--tolerance", "win=0.05", "--format", "json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["anytime"] is True and again["stopped_at"] == stopped
+    assert again["rows"] == document["rows"]
 
 
 def test_cli_diff_until_decided_not_decided_says_so(

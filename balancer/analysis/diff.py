@@ -28,6 +28,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from balancer.analysis.until_decided import UNTIL_DECIDED
 from balancer.errors import UserError
 from balancer.report.model import Report
 from balancer.stats import compare as stats_compare
@@ -113,7 +114,8 @@ def compare(
 
     `anytime`: the rows of `diff --until-decided` (stats.figures.anytime_diff_rows),
     valid however the number of games was chosen: game g of A paired with
-    game g of B, which needs equal game counts.
+    game g of B, which needs equal game counts. Reports that an
+    `--until-decided` run stopped get these rows whether asked or not.
     """
     must_match: tuple[tuple[str, object, object], ...] = (
         ("game", a.game, b.game),
@@ -126,6 +128,10 @@ def compare(
                 f"B ({b.folder}) has {key} {in_b!r}"
             )
     paired = a.seed == b.seed and a.n_games == b.n_games
+    # Runs a decided diff stopped: their game count was chosen by looking at this very
+    # comparison, so only the anytime rows are valid for them, whoever asks again.
+    decided = UNTIL_DECIDED in (a.until, b.until)
+    anytime = anytime or (decided and a.n_games == b.n_games)
     if anytime and a.n_games != b.n_games:
         raise UserError(
             f"an anytime diff pairs the games one by one: A has {a.n_games}, B {b.n_games}"
