@@ -59,6 +59,7 @@ def run(
     move_time_limit: float | None = None,
     backend: str = "local",
     scheduler: str | None = None,
+    until: str | None = None,
 ) -> Report:
     """Play every game of `variant` and return its Report (not yet saved anywhere).
 
@@ -68,9 +69,28 @@ def run(
     local one started for the run, or the one whose scheduler is at
     `scheduler`, e.g. "tcp://10.0.0.5:8786"). A bot that
     breaks a game raises GameFault naming the game.
+
+    `until` ("win_ci<=0.02") stops early, between chunks, once every seat's
+    and every bot's win share has a 95% confidence sequence at most that
+    wide (stats.sequential: valid however often it is looked at); the
+    variant's `games` is then the most it plays. The Report says where it
+    stopped (`stopped_at`) and by which rule (`until`). A bad rule is a
+    UserError.
     """
+    from dataclasses import replace
+
     from balancer.report.model import Report
     from balancer.sim import runner
+    from balancer.stats.sequential import UntilWatch, parse_until
+
+    watch = None
+    if until is not None:
+        watch = UntilWatch(
+            parse_until(until),
+            [s.label for s in variant.seats],
+            variant.seat_rotation,
+            variant.spec.higher_is_better,
+        )
 
     limit = runner.DEFAULT_PLUGIN_MOVE_LIMIT if move_time_limit is None else move_time_limit
     result = runner.run(
@@ -82,8 +102,13 @@ def run(
         started=started,
         backend=backend,
         scheduler=scheduler,
+        on_chunk=watch,
     )
-    return Report.from_run(result)
+    report = Report.from_run(result)
+    if watch is not None and until is not None:
+        early = watch.stopped_at if result.games < variant.games else None
+        report = replace(report, until=until.replace(" ", ""), stopped_at=early)
+    return report
 
 
 def open_report(folder: str | Path) -> Report:

@@ -72,3 +72,22 @@ def test_paired_diff_of_a_run_with_itself_is_all_unchanged() -> None:
     assert not result.changed and result.family_size == 0
     with pytest.raises(ValueError):
         diff_rows(a, _run("cautious", games=100), paired=True)
+
+
+def test_headline_shows_every_interval() -> None:
+    import balancer
+    from balancer.report.text import headline
+    from tests.helpers import VARIANTS
+
+    report = balancer.run(balancer.load_variant(VARIANTS / "fdc-5p-vs-random.yaml", games=60))
+    text = headline(report)
+    for seat in report.seats:
+        assert seat.score_mean_ci95 is not None
+        assert f"[{seat.score_mean_ci95.low:.2f}, {seat.score_mean_ci95.high:.2f}]" in text
+    assert report.length is not None and report.length.ci95 is not None
+    assert f"length: 12.00 [{report.length.ci95.low:.2f}, {report.length.ci95.high:.2f}]" in text
+    assert report.margin is not None and report.margin.ci95 is not None
+    low, high = report.margin.ci95
+    assert f"winning margin: {report.margin.mean:.2f} [{low:.2f}, {high:.2f}]" in text
+    for label, bot in (report.bots or {}).items():
+        assert label in text and f"{100 * bot.win_ci95.low:5.1f}%" in text

@@ -25,11 +25,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from balancer.analysis import diff_setup
+from balancer.analysis.until_decided import UNTIL_DECIDED
 from balancer.errors import UserError
 from balancer.report.model import Report
 from balancer.stats import compare as stats_compare
 from balancer.stats.compare import Row
-from balancer.stats.figures import DiffResult, RunData, diff_rows
+from balancer.stats.figures import DiffResult, RunData, anytime_diff_rows, diff_rows
 
 # --- comparing ----------------------------------------------------------------
 
@@ -50,13 +51,29 @@ class DiffTable:
     family_size: int = 0
     stopped_at: int | None = None  # games per run when an early-stopping diff stopped
     setup: diff_setup.Setup | None = None  # the knobs and bots that differ (the header)
+    anytime: bool = False  # rows from confidence sequences (diff --until-decided)
+    most_games: int | None = None  # with anytime: the most games each run could play
 
     @property
     def changed(self) -> bool:
         return any(row.verdict == "changed" for row in self.rows)
 
     @property
+    def stopping(self) -> str:
+        """What --until-decided did: stopped early after how many games, or played them all."""
+        if not self.anytime:
+            return ""
+        if self.stopped_at is not None:
+            return (
+                f"stopped early after {self.stopped_at} games per run (at most {self.most_games}): "
+                "every win share is changed or equivalent."
+            )
+        return f"not decided within {self.most_games} games per run: played them all."
+
+    @property
     def mode(self) -> str:
+        if self.anytime:
+            return "anytime-valid: game g of A paired with game g of B, confidence sequences"
         if self.paired:
             return "paired: same seed and games"
         return "unpaired: different seed or game count"
@@ -86,11 +103,17 @@ def compare(
     b: Report,
     alpha: float = 0.05,
     tolerances: Mapping[str, str] | None = None,
+    anytime: bool = False,
 ) -> DiffTable:
     """Every figure of A against B, tested, Holm-corrected over the family, with verdicts.
 
     `tolerances`: kind → '0.01' or '0.1sd' (stats.compare.parse_tolerances
     gives them with the defaults filled in); None uses the defaults.
+
+    `anytime`: the rows of `diff --until-decided` (stats.figures.anytime_diff_rows),
+    valid however the number of games was chosen: game g of A paired with
+    game g of B, which needs equal game counts. Reports that an
+    `--until-decided` run stopped get these rows whether asked or not.
     """
     must_match: tuple[tuple[str, object, object], ...] = (
         ("game", a.game, b.game),
@@ -103,7 +126,15 @@ def compare(
                 f"B ({b.folder}) has {key} {in_b!r}"
             )
     paired = a.seed == b.seed and a.n_games == b.n_games
-    diff = DiffTable(str(a.folder), str(b.folder), _about(a), _about(b), paired, alpha)
+    # Runs a decided diff stopped: their game count was chosen by looking at this very
+    # comparison, so only the anytime rows are valid for them, whoever asks again.
+    decided = UNTIL_DECIDED in (a.until, b.until)
+    anytime = anytime or (decided and a.n_games == b.n_games)
+    if anytime and a.n_games != b.n_games:
+        raise UserError(
+            f"an anytime diff pairs the games one by one: A has {a.n_games}, B {b.n_games}"
+        )
+    diff = DiffTable(str(a.folder), str(b.folder), _about(a), _about(b), paired or anytime, alpha)
     diff.setup = diff_setup.of_reports(a, b)
     versions: tuple[tuple[str, object, object], ...] = (
         ("rules_version", a.rules_version, b.rules_version),
@@ -117,7 +148,14 @@ def compare(
             )
     if tolerances is None:
         tolerances = stats_compare.parse_tolerances(None)
-    result: DiffResult = diff_rows(run_data(a), run_data(b), paired, dict(tolerances), alpha)
+    result: DiffResult
+    if anytime:
+        most = int(a.variant.get("games") or a.n_games)
+        result = anytime_diff_rows(run_data(a), run_data(b), dict(tolerances), alpha, n_star=most)
+        result.stopped_at = a.stopped_at if a.stopped_at == b.stopped_at else None
+        diff.anytime, diff.most_games = True, most
+    else:
+        result = diff_rows(run_data(a), run_data(b), paired, dict(tolerances), alpha)
     diff.rows = result.rows
     diff.warnings += result.warnings
     diff.games_needed = stats_compare.games_needed_line(result.rows)

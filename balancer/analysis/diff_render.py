@@ -66,11 +66,12 @@ def _summary(table: DiffTable) -> str:
     changed = sum(row.verdict == "changed" for row in table.rows)
     same = sum(row.verdict == "equivalent" for row in table.rows)
     what = f"{changed} changed" if changed else "nothing changed"
-    return (
+    line = (
         f"{what}, {same} equivalent within tolerance, {len(table.rows) - changed - same} "
         f"can't tell yet; Holm's family: {table.family_size} of {len(table.rows)} rows, "
         f"alpha {table.alpha:g}"
     )
+    return f"{table.stopping}\n{line}" if table.stopping else line
 
 
 def _notes(table: DiffTable) -> list[str]:
@@ -233,7 +234,8 @@ def _render_table(table: DiffTable) -> str:
     for note in _terminal_notes(table):
         lines += _wrapped(terminal(f"note: {note}"))
     lines.append("")
-    lines += _wrapped(_summary(table))
+    for part in _summary(table).split("\n"):
+        lines += _wrapped(part)
     lines += _wrapped(
         f"B−A: the change, with its 95% interval; p (Holm): adjusted over the family; "
         f"changed: p (Holm) ≤ {table.alpha:g}; equivalent: the change is shown to lie "
@@ -269,7 +271,7 @@ def _render_md(table: DiffTable) -> str:
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     lines += ["", table.games_needed + "  "]
     lines += [f"note: {n}  " for n in _notes(table)]
-    lines += ["", _summary(table)]
+    lines += ["", _summary(table).replace("\n", "  \n")]  # a Markdown line break
     return "\n".join(lines)
 
 
@@ -321,6 +323,8 @@ def _render_json(table: DiffTable) -> str:
     document = {
         "changed": table.changed,
         "stopped_at": table.stopped_at,
+        "anytime": table.anytime,
+        "stopping": table.stopping or None,
         "a": {"folder": table.a, "about": table.a_about},
         "b": {"folder": table.b, "about": table.b_about},
         "paired": table.paired,

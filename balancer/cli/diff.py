@@ -25,6 +25,7 @@ def diff_reports(
     alpha: float = 0.05,
     tolerance: str | None = None,
     html: str | Path | None = None,
+    anytime: bool = False,
 ) -> tuple[str, bool]:
     """Load, compare and render two report folders: (text, whether any row changed).
 
@@ -32,6 +33,9 @@ def diff_reports(
     the defaults.
 
     `html`: also write the diff page there (analysis/diff_html.py).
+
+    `anytime`: the rows of --until-decided (confidence sequences, valid at
+    the data-chosen game count the runs stopped at).
 
     `fail_on_change` only adds a closing line to the text formats saying the
     command will exit 3; the exit itself is the caller's.
@@ -46,7 +50,7 @@ def diff_reports(
         tolerances = parse_tolerances(tolerance)
     except ValueError as exc:
         raise UserError(str(exc), key="--tolerance") from None
-    table = compare(load_report(a_folder), load_report(b_folder), alpha, tolerances)
+    table = compare(load_report(a_folder), load_report(b_folder), alpha, tolerances, anytime)
     text = render(table, fmt)
     if html is not None:
         from balancer.analysis.diff_html import write_html
@@ -148,6 +152,95 @@ def _prepare(
     return folders["a"], folders["b"]
 
 
+def _prepare_decided(
+    a: Path,
+    b: Path,
+    games: int | None,
+    seed: int | None,
+    max_games: int | None,
+    tolerance: str | None,
+    alpha: float,
+    workers: int,
+    quiet: bool,
+    check: bool,
+    move_time_limit: float,
+    trust_plugins: bool,
+) -> tuple[Path, Path]:
+    """--until-decided: play A and B game for game until the diff is decided; their folders.
+
+    Both must be variant files (a finished report can't be played further).
+    At most --max-games games each (else --games, else A's file's count),
+    one seed for both (--seed, else A's), so game g of both shares its deal.
+    """
+    import contextlib
+    from dataclasses import replace
+
+    from balancer.analysis.until_decided import UNTIL_DECIDED, FaultInB, play_until_decided
+    from balancer.bots.host import trusting
+    from balancer.cli.progress import Progress
+    from balancer.cli.simulate import replay_command
+    from balancer.config.variant import load
+    from balancer.errors import GameFault
+    from balancer.report.escape import terminal
+    from balancer.report.folder import REPORT_JSON, claim
+    from balancer.report.model import Report
+    from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT
+    from balancer.stats.compare import parse_tolerances
+
+    for side, path in (("A", a), ("B", b)):
+        if not path.is_file():
+            raise UserError(
+                f"{side} ({path}) is not a variant file: --until-decided plays both variants",
+                key="--until-decided",
+            )
+    try:
+        tolerances = parse_tolerances(tolerance)
+    except ValueError as exc:
+        raise UserError(str(exc), key="--tolerance") from None
+    va, vb = load(a), load(b)
+    if va.game != vb.game or va.players != vb.players:
+        raise UserError(
+            f"A is {va.game} with {va.players} players, B is {vb.game} "
+            f"with {vb.players}: nothing to compare"
+        )
+    most = max_games or games or va.games
+    seed = seed if seed is not None else va.seed
+    va, vb = (v.with_overrides(games=most, seed=seed) for v in (va, vb))
+    # The same scratch place as a diff of two variant files: never a report of `run`.
+    scratch = scratch_place(va.name, vb.name)
+    folders = [scratch / "a", scratch / "b"]
+    limit = DEFAULT_PLUGIN_MOVE_LIMIT if move_time_limit is None else move_time_limit
+    with contextlib.ExitStack() as held:
+        # Both folders are checked and locked before a game is played.
+        for folder in folders:
+            held.enter_context(claim(folder, REPORT_JSON))
+        progress = Progress(most, f"{va.name} vs {vb.name}", quiet)
+        try:
+            with progress as advance, trusting(trust_plugins):
+                decided = play_until_decided(
+                    va,
+                    vb,
+                    tolerances=tolerances,
+                    alpha=alpha,
+                    workers=workers,
+                    check=check,
+                    plugin_move_limit=limit,
+                    progress=advance,
+                    started=progress.started,
+                )
+        except (GameFault, FaultInB) as caught:
+            fault, variant = (caught.fault, vb) if isinstance(caught, FaultInB) else (caught, va)
+            again = replay_command(variant, fault, move_time_limit, trust_plugins)
+            raise UserError(
+                f"{terminal(str(fault))}. Nothing was written. Replay it: {again}"
+            ) from None
+        for folder, result in zip(folders, (decided.a, decided.b), strict=True):
+            report = Report.from_run(result)
+            replace(report, until=UNTIL_DECIDED, stopped_at=decided.stopped_at).save(folder)
+            click.echo(f"balancer: {result.variant.name} was run into {folder}/", err=True)
+    return folders[0], folders[1]
+
+
 @command("diff")
 @click.argument("a", type=click.Path(path_type=Path))
 @click.argument("b", type=click.Path(path_type=Path))
@@ -188,6 +281,20 @@ def _prepare(
     metavar="FILE",
     help="Also write the diff as one self-contained page: each change charted with its interval.",
 )
+@click.option(
+    "--until-decided",
+    is_flag=True,
+    help="Play A and B (variant files) in batches of the same games and stop as soon as "
+    "every win share is 'changed' or 'equivalent' (confidence sequences: stopping on the "
+    "result stays valid, unlike rerunning by hand until diff flags).",
+)
+@click.option(
+    "--max-games",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With --until-decided: the most games each variant plays (default --games, "
+    "else A's games).",
+)
 @simulation_options
 def diff_command(
     a: Path,
@@ -197,6 +304,8 @@ def diff_command(
     alpha: float,
     tolerance: str | None,
     html: Path | None,
+    until_decided: bool,
+    max_games: int | None,
     games: int | None,
     seed: int | None,
     workers: int,
@@ -226,6 +335,32 @@ def diff_command(
         from balancer.analysis.diff_html import check_target
 
         check_target(html)  # before any variant is played
+    if max_games is not None and not until_decided:
+        raise UserError("--max-games goes with --until-decided", key="--max-games")
+    if until_decided:
+        if backend != "local":
+            raise UserError("--until-decided plays on this machine only", key="--backend")
+        a, b = _prepare_decided(
+            a,
+            b,
+            games,
+            seed,
+            max_games,
+            tolerance,
+            alpha,
+            workers,
+            quiet,
+            check,
+            move_time_limit,
+            trust_plugins,
+        )
+        text, changed = diff_reports(
+            a, b, fmt, fail_on_change, alpha, tolerance, html=html, anytime=True
+        )
+        click.echo(text)
+        if fail_on_change and changed:
+            click.get_current_context().exit(EXIT_CHANGED)
+        return
     a, b = _prepare(
         a,
         b,

@@ -34,6 +34,13 @@ if TYPE_CHECKING:
     help="Print a JSON list on stdout, one summary per variant (its folder and headline "
     "figures), and nothing else there.",
 )
+@click.option(
+    "--until",
+    metavar="win_ci<=W",
+    default=None,
+    help="Stop early, once every seat's and bot's win share has a 95% confidence sequence "
+    "at most W wide (valid however often it is checked); --games is then the most played.",
+)
 def run(
     variants: tuple[str, ...],
     games: int | None,
@@ -42,6 +49,7 @@ def run(
     backend: str,
     scheduler: str | None,
     out: str | None,
+    until: str | None,
     quiet: bool,
     check: bool,
     move_time_limit: float,
@@ -54,7 +62,10 @@ def run(
     check_placement(backend, scheduler)
     import balancer
     from balancer.report.text import headline
+    from balancer.stats.sequential import parse_until
 
+    if until is not None:
+        parse_until(until)  # a bad rule is one line before any game is played
     loaded = [balancer.load_variant(path, games=games, seed=seed) for path in variants]
     summaries = []
     for variant in loaded:
@@ -71,6 +82,7 @@ def run(
                 backend=backend,
                 scheduler=scheduler,
                 trust_plugins=trust_plugins,
+                until=until,
             )
         if as_json:
             summaries.append(json_summary(report, folder))

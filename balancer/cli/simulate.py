@@ -35,11 +35,13 @@ def simulate(
     scheduler: str | None = None,
     trust_plugins: bool = False,
     knobs: Mapping[str, Any] | None = None,
+    until: str | None = None,
 ) -> Report:
     """Play every game of `variant`, write the report folder and return the Report.
 
     `what` names the run in a fault's message (a sweep names its point), and
     `knobs` are the values the run set over the variant file's (a sweep point's).
+    `until` is `run --until`'s rule (balancer.run stops when it holds).
     """
     import balancer
     from balancer import i18n
@@ -67,6 +69,7 @@ def simulate(
                         started=progress.started,
                         backend=backend,
                         scheduler=scheduler,
+                        until=until,
                     )
             except GameFault as fault:
                 detail = fault.plugin_traceback

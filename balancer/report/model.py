@@ -248,6 +248,8 @@ class Report:
     rng_version: int | None = None  # rng.RNG_VERSION of the draws that played the games
     bots: Mapping[str, BotFigures] | None = None  # by label, when the seats' bots differ
     head_to_head: Mapping[str, Mapping[str, HeadToHead]] | None = None
+    until: str | None = None  # the early-stopping rule of `run --until` ("win_ci<=0.02")
+    stopped_at: int | None = None  # games played when that rule stopped the run early
     games: pl.DataFrame = field(default_factory=pl.DataFrame, compare=False, repr=False)
     folder: Path | None = None
 

@@ -44,6 +44,29 @@ def seat_advantage_text(adv: SeatAdvantage, lang: str | None = None, why: str | 
     )
 
 
+def stopping_lines(report: Report, lang: str | None = None) -> list[str]:
+    """What early stopping did: stopped after how many games, or played them all."""
+    if report.until is None:
+        return []
+    lang = lang_of(report, lang)
+    most = report.variant.get("games")
+    why = i18n.text(
+        "stopping.why_ci" if report.until.startswith("win_ci") else "stopping.why_diff", lang
+    )
+    if report.stopped_at is not None:
+        return [
+            i18n.text(
+                "stopping.early",
+                lang,
+                games=report.stopped_at,
+                most=most,
+                rule=report.until,
+                why=why,
+            )
+        ]
+    return [i18n.text("stopping.all", lang, games=report.n_games, rule=report.until)]
+
+
 def confounded(report: Report) -> bool:
     """Seats hold different bots in a fixed arrangement: seat and bot can't be told apart."""
     return report.bots is not None and not report.variant.get("seat_rotation", False)
@@ -163,17 +186,19 @@ def headline(report: Report, lang: str | None = None) -> str:
             games=report.n_games,
             seed=report.seed,
         ),
+        *stopping_lines(report, lang),
         "",
         f"{rjust(i18n.text('seat', lang), 4)}  {ljust(i18n.text('bot', lang), 24)} "
         f"{rjust(i18n.text('win share', lang), 9)}  {ljust(i18n.text('95% interval', lang), 17)} "
-        f"{rjust(i18n.text('score mean', lang), 10)} {rjust(i18n.text('sd', lang), 6)}",
+        f"{rjust(i18n.text('score mean', lang), 10)} {ljust(i18n.text('95% interval', lang), 16)} "
+        f"{rjust(i18n.text('sd', lang), 6)}",
     ]
     for seat in report.seats:
         low, high = seat.win_ci95
         lines.append(
             f"{seat.seat:>4}  {ljust(seat.bot[:24], 24)} {_pct(seat.win_share):>9}  "
             f"[{_pct(low)}, {_pct(high)}] {seat.score.mean:>10.2f} "
-            f"{seat.score.sd:>6.2f}"
+            f"{_mean_interval(seat.score_mean_ci95):<16} {seat.score.sd:>6.2f}"
         )
     adv = present(report.seat_advantage, "seat_advantage")
     length = present(report.length, "length")
@@ -189,12 +214,15 @@ def headline(report: Report, lang: str | None = None) -> str:
         i18n.text(
             "headline.length",
             lang,
-            mean=f"{length.mean:.2f}",
+            mean=f"{length.mean:.2f}{_mean_interval(length.ci95, ' ')}",
             unit=words.length_unit,
             min=f"{length.min:g}",
             max=f"{length.max:g}",
         ),
     ]
+    if report.margin is not None:
+        margin = f"{report.margin.mean:.2f}{_mean_interval(report.margin.ci95, ' ')}"
+        lines.append(i18n.text("headline.margin", lang, mean=margin))
     if report.bots is not None:
         lines.append("")
         lines.append(

@@ -338,3 +338,46 @@ def diff_rows(
     pairs, warnings = figure_pairs(a, b)
     rows = compare.compare_figures(pairs, paired, tolerances, alpha)
     return DiffResult(rows, warnings, paired, alpha)
+
+
+def anytime_diff_rows(
+    a: RunData,
+    b: RunData,
+    tolerances: dict[str, str] | None = None,
+    alpha: float = 0.05,
+    n_star: int = 5000,
+) -> DiffResult:
+    """The rows of `diff --until-decided`: anytime-valid, so right at any stopping time.
+
+    Game g of A is paired with game g of B (both runs the same length). The
+    rows, their order, Holm's family (rows with variation, duplicates left
+    out) and A, B and the change are those of `diff_rows`; the interval is
+    each row's 95% confidence sequence, p its anytime-valid p-value (see
+    stats.sequential.AnytimeDiff), adjusted by Holm over the family, and the
+    verdict `changed` (adjusted p ≤ alpha), `equivalent` (the CS lies inside
+    ±tolerance) or blank. The same numbers as the AnytimeDiff the run was
+    stopped by, batch by batch: its results do not depend on the batches.
+    """
+    from balancer.stats.sequential import AnytimeDiff
+
+    if a.games != b.games:
+        raise ValueError("an anytime diff pairs game g of A with game g of B: same game counts")
+    result = diff_rows(a, b, True, tolerances, alpha)
+    pairs, _ = figure_pairs(a, b)
+    watch = AnytimeDiff(alpha=alpha, tolerances=tolerances, n_star=n_star)
+    watch.update(pairs)
+    family = [row.figure for row in result.rows if row.in_family]
+    adjusted = watch.adjusted(family)
+    verdicts = watch.verdicts(family)
+    for row in result.rows:
+        seq = watch.rows[row.figure]
+        row.ci95 = seq.interval()
+        row.tolerance = watch.tolerance(seq)
+        row.p_equivalence = None
+        if row.in_family or row.duplicate_of is not None:
+            row.test = "anytime betting CS" if seq.bounded else "anytime asymptotic CS"
+            row.p_value = seq.p_value()
+        original = row.duplicate_of or row.figure
+        row.p_adjusted = adjusted.get(original, 1.0)
+        row.verdict = verdicts[original]  # a duplicate shares its original's test
+    return result

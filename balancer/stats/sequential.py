@@ -18,18 +18,20 @@ chosen by looking, keeps the guarantee.
   and asymptotic confidence sequences", Theorem 2.2), for unbounded values
   (scores, lengths): valid as the sample grows, assumes iid values with a
   finite moment beyond the second.
-- `paired_cs`: a CS for the mean per-game difference B − A of paired values.
-- `SequentialDiff`: watches a set of paired rows and says when the diff is
-  decided: some row's CS excludes 0 ("changed"), or every row's CS lies
-  inside its tolerance ("equivalent"). Bonferroni over the rows (α / rows)
-  keeps the chance of any false "changed", at any stopping time, ≤ α.
+- `AnytimeDiff`: every row of a paired diff (`diff --until-decided`), with
+  a CS and an anytime-valid p-value per row, Holm over the rows, and
+  `decided` once every primary row (the win shares) is `changed` or
+  `equivalent`.
+- `UntilWatch`: `run --until "win_ci<=W"`, every seat's and bot's win-share
+  CS at most W wide.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -45,6 +47,20 @@ class BettingCS:
     the chunking); `interval()` is the current CS, valid simultaneously over
     all sample sizes with probability ≥ 1 − alpha. Assumes independent values
     with a common mean, each inside [lo, hi] (checked).
+
+    The bets are the paper's predictable plug-in ones, λ_t ∝ 1/sqrt(t log t),
+    which keep the CS reasonably tight at every n; with `n_star` they are
+    λ_t ∝ 1/sqrt(n_star) instead (its eq. (27) for a planned sample size),
+    tightest near n_star games (about 1.4× a fixed-n interval there) and
+    still valid at every n: any bet chosen from past values is.
+
+    With `null` (a candidate mean, e.g. 0 for a difference) the bettor's
+    wealth against that one mean is followed at every step, dead or alive,
+    and `p_value()` is the anytime-valid p-value of "the mean is `null`":
+    min(1, 2 / max over time of max(K⁺, K⁻)). P(it ever drops to a) ≤ a for
+    every a at once (Ville's inequality on each side, a/2 each), so it may
+    be read at a stopping time chosen by looking, and Holm's correction
+    over several such p-values keeps the family-wise error.
     """
 
     def __init__(
@@ -54,12 +70,17 @@ class BettingCS:
         hi: float = 1.0,
         grid: int = 1001,
         truncation: float = 0.5,
+        null: float | None = None,
+        n_star: int | None = None,
     ) -> None:
         if not 0 < alpha < 1:
             raise ValueError("alpha must be in (0, 1)")
         if not hi > lo:
             raise ValueError("the range needs hi > lo")
         self.alpha, self.lo, self.hi, self.c = alpha, lo, hi, truncation
+        if n_star is not None and n_star < 1:
+            raise ValueError("n_star must be at least 1")
+        self.n_star = n_star
         self.m = np.linspace(0.0, 1.0, grid)
         self.step = 1.0 / (grid - 1)
         self.log_plus = np.zeros(grid)
@@ -70,12 +91,30 @@ class BettingCS:
         self._dev = 0.0  # Σ (x_i − μ̂_i)², μ̂_i including x_i (the paper's σ̂² recursion)
         self._bounds = (lo, hi)
         self._threshold = math.log(2.0 / alpha)  # θ = 1/2 each side: reject at θK ≥ 1/α
+        self.null = null
+        if null is not None and not lo <= null <= hi:
+            raise ValueError("the null mean must lie in the range")
+        self._null_m = None if null is None else np.array([(null - lo) / (hi - lo)])
+        self._null_log = np.zeros(2)  # log K⁺, log K⁻ against the null mean
+        self._null_max = 0.0  # running max over time of log max(K⁺, K⁻)
 
     def _scaled(self, values: np.ndarray | list[float]) -> np.ndarray:
         x = (np.asarray(values, dtype=float).ravel() - self.lo) / (self.hi - self.lo)
         if x.size and (x.min() < -1e-12 or x.max() > 1 + 1e-12 or not np.isfinite(x).all()):
             raise ValueError(f"values outside the declared range [{self.lo}, {self.hi}]")
         return np.clip(x, 0.0, 1.0)
+
+    def _log_wealth(
+        self, x: np.ndarray, lam: np.ndarray, m: np.ndarray, start: tuple[np.ndarray, np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Cumulative log-wealth of both bettors (k × len(m) each) against candidate means m."""
+        mm = m[None, :]
+        with np.errstate(divide="ignore"):
+            lam_plus = np.minimum(lam[:, None], self.c / mm)
+            lam_minus = np.minimum(lam[:, None], self.c / (1 - mm))
+        plus = start[0] + np.cumsum(np.log1p(lam_plus * (x[:, None] - mm)), axis=0)
+        minus = start[1] + np.cumsum(np.log1p(-lam_minus * (x[:, None] - mm)), axis=0)
+        return plus, minus
 
     def extend(self, values: np.ndarray | list[float], track: bool = False) -> np.ndarray | None:
         """Take in new values in order. With `track`, return the CS after each one (k × 2)."""
@@ -91,22 +130,32 @@ class BettingCS:
             # σ̂²_{t−1}: built from values before x_t only, so the bet is predictable.
             prev_dev = np.concatenate([[self._dev], devs[:-1]])
             sigma2 = (0.25 + prev_dev) / t
-            lam = np.sqrt(2 * math.log(2 / self.alpha) / (sigma2 * t * np.log1p(t)))
-            m = self.m[None, :]
-            with np.errstate(divide="ignore"):
-                lam_plus = np.minimum(lam[:, None], self.c / m)
-                lam_minus = np.minimum(lam[:, None], self.c / (1 - m))
-            step_plus = np.log1p(lam_plus * (x[:, None] - m))
-            step_minus = np.log1p(-lam_minus * (x[:, None] - m))
-            plus = self.log_plus + np.cumsum(step_plus, axis=0)
-            minus = self.log_minus + np.cumsum(step_minus, axis=0)
-            rejected = np.maximum(plus, minus) >= self._threshold
-            # Running intersection: once a candidate mean is rejected it stays out.
-            alive_path = self.alive[None, :] & ~np.logical_or.accumulate(rejected, axis=0)
-            if path is not None:
-                path.append(self._path_bounds(alive_path))
-            self.alive = alive_path[-1]
-            self.log_plus, self.log_minus = plus[-1], minus[-1]
+            if self.n_star is None:
+                lam = np.sqrt(2 * math.log(2 / self.alpha) / (sigma2 * t * np.log1p(t)))
+            else:
+                lam = np.sqrt(2 * math.log(2 / self.alpha) / (sigma2 * self.n_star))
+            # Only candidates still alive are bet on: a rejected mean stays out (running
+            # intersection), so its wealth is never needed again. After the first few
+            # hundred values that is a few dozen of the grid's points, not all of them.
+            idx = np.flatnonzero(self.alive)
+            if idx.size:
+                plus, minus = self._log_wealth(
+                    x, lam, self.m[idx], (self.log_plus[idx], self.log_minus[idx])
+                )
+                rejected = np.maximum(plus, minus) >= self._threshold
+                alive_path = ~np.logical_or.accumulate(rejected, axis=0)
+                if path is not None:
+                    path.append(self._path_bounds(alive_path, idx))
+                self.alive[idx] = alive_path[-1]
+                self.log_plus[idx], self.log_minus[idx] = plus[-1], minus[-1]
+            elif path is not None:
+                path.append(np.tile(self._bounds_of(self.alive), (k, 1)))
+            if self._null_m is not None:
+                plus, minus = self._log_wealth(
+                    x, lam, self._null_m, (self._null_log[:1], self._null_log[1:])
+                )
+                self._null_log = np.array([plus[-1, 0], minus[-1, 0]])
+                self._null_max = max(self._null_max, float(np.maximum(plus, minus).max()))
             self.n += k
             self._sum, self._dev = float(sums[-1]), float(devs[-1])
             self._bounds = self._bounds_of(self.alive)
@@ -114,19 +163,18 @@ class BettingCS:
             return None
         return np.concatenate(path) if path else np.empty((0, 2))
 
-    def _path_bounds(self, alive: np.ndarray) -> np.ndarray:
-        """Bounds after each row of a (k × grid) alive mask, vectorised (k × 2)."""
+    def _path_bounds(self, alive: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """Bounds after each row of a (k × len(idx)) alive mask over grid points idx (k × 2)."""
         any_alive = alive.any(axis=1)
-        first = np.argmax(alive, axis=1)
-        last = alive.shape[1] - 1 - np.argmax(alive[:, ::-1], axis=1)
+        first = idx[np.argmax(alive, axis=1)]
+        last = idx[alive.shape[1] - 1 - np.argmax(alive[:, ::-1], axis=1)]
         low = np.maximum(0.0, self.m[first] - self.step)
         high = np.minimum(1.0, self.m[last] + self.step)
         span = self.hi - self.lo
         out = np.column_stack([self.lo + span * low, self.lo + span * high])
         if not any_alive.all():
-            # Rows with nothing left: handled one by one, as interval() does.
-            for i in np.flatnonzero(~any_alive):
-                out[i] = self._bounds_of(alive[i])
+            # Rows with nothing left: collapsed, as interval() does.
+            out[~any_alive] = self._bounds_of(np.zeros_like(self.alive))
         return out
 
     def _bounds_of(self, alive: np.ndarray) -> tuple[float, float]:
@@ -144,6 +192,12 @@ class BettingCS:
     def interval(self) -> tuple[float, float]:
         """The current CS [low, high] on the values' own scale."""
         return self._bounds
+
+    def p_value(self) -> float:
+        """Anytime-valid p-value of "the mean is `null`" (needs `null`); 1 before any value."""
+        if self._null_m is None:
+            raise ValueError("p_value needs the null mean given to BettingCS(null=...)")
+        return float(min(1.0, 2.0 * math.exp(-self._null_max)))
 
     @property
     def mean(self) -> float:
@@ -192,27 +246,69 @@ class AsymptoticCS:
         return (centre - half, centre + half)
 
 
-def paired_cs(
-    a: np.ndarray,
-    b: np.ndarray,
-    alpha: float = 0.05,
-    bounds: tuple[float, float] | None = (0.0, 1.0),
-) -> tuple[float, float]:
-    """CS for the mean per-game difference B − A of paired values.
+DIFF_GRID = 4001  # candidate means per row's betting CS: resolution 0.001 on a change in [-1, 1]
 
-    With `bounds` (both runs' values inside [lo, hi]) the betting CS on
-    d ∈ [lo − hi, hi − lo]; with None the asymptotic CS. Assumes game g of A
-    and game g of B are a pair and pairs are independent.
+
+@dataclass
+class AnytimeRow:
+    """One row of an anytime-valid diff: its CS on the per-game change B − A, and a p-value.
+
+    Bounded rows (`bounded`: per-game values of both runs in [0, 1], so the
+    change is in [-1, 1]) get the exact betting CS; the rest the asymptotic
+    CS. `sums` keep n, Σ and Σ² of A's and B's per-game values, for a
+    tolerance given in per-game sds.
     """
-    d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
+
+    figure: str
+    kind: str
     cs: BettingCS | AsymptoticCS
-    if bounds is None:
-        cs = AsymptoticCS(alpha=alpha)
-    else:
-        width = bounds[1] - bounds[0]
-        cs = BettingCS(alpha=alpha, lo=-width, hi=width)
-    cs.extend(d)
-    return cs.interval()
+    bounded: bool
+    sums: np.ndarray = field(default_factory=lambda: np.zeros(5))  # n, Σa, Σa², Σb, Σb²
+    varied: bool = False  # some pair's change was not 0: the row has something to test
+
+    def extend(self, a: np.ndarray, b: np.ndarray) -> None:
+        d = b - a
+        self.cs.extend(d)
+        self.sums += [a.size, a.sum(), (a**2).sum(), b.sum(), (b**2).sum()]
+        self.varied |= bool(np.any(d != 0))
+
+    def interval(self) -> tuple[float, float]:
+        return self.cs.interval()
+
+    def p_value(self) -> float:
+        """Anytime-valid p of "no change": valid at any stopping time, so Holm may combine them."""
+        if isinstance(self.cs, BettingCS):
+            return self.cs.p_value()
+        return asymptotic_p_value(self.cs)
+
+    def per_game_sd(self) -> float:
+        """The pooled per-game sd of A's and B's values (for 'sd' tolerances)."""
+        n, sa, qa, sb, qb = self.sums
+        if n < 2:
+            return 0.0
+        var_a = max(0.0, (qa - sa * sa / n) / (n - 1))
+        var_b = max(0.0, (qb - sb * sb / n) / (n - 1))
+        return math.sqrt((var_a + var_b) / 2)
+
+
+def asymptotic_p_value(cs: AsymptoticCS) -> float:
+    """The smallest α at which `cs`'s interval would exclude 0: its anytime p-value.
+
+    Inverts the half-width formula of AsymptoticCS at the current n (the
+    boundary holds at every n at once, so reading it at a stopping time is
+    valid, asymptotically).
+    """
+    if cs.n < 2:
+        return 1.0
+    mean = cs._sum / cs.n + (cs._shift or 0.0)
+    var = max(0.0, (cs._sumsq - cs.n * (cs._sum / cs.n) ** 2) / (cs.n - 1))
+    if var == 0:
+        return 1.0 if mean == 0 else 0.0
+    la = -2 * math.log(cs.alpha)
+    rho2 = (la + math.log(la + 1)) / cs.n_star
+    n = cs.n
+    exponent = mean * mean * n * n * rho2 / (2 * var * (n * rho2 + 1))
+    return float(min(1.0, math.sqrt(n * rho2 + 1) * math.exp(-exponent)))
 
 
 def decide(low: float, high: float, tolerance: float | None = None) -> str:
@@ -224,71 +320,138 @@ def decide(low: float, high: float, tolerance: float | None = None) -> str:
     return ""
 
 
-@dataclass
-class SequentialRow:
-    """One watched row: its CS on the paired difference and its tolerance (None: none)."""
+def holm_adjust(p_values: Mapping[str, float]) -> dict[str, float]:
+    """Holm step-down adjusted p-values by name (valid under any dependence)."""
+    from balancer.stats.compare import holm
 
-    figure: str
-    cs: BettingCS | AsymptoticCS
-    tolerance: float | None = None
-
-    @property
-    def verdict(self) -> str:
-        return decide(*self.cs.interval(), self.tolerance)
+    names = list(p_values)
+    adjusted = holm([p_values[name] for name in names])
+    return {name: float(p) for name, p in zip(names, adjusted, strict=True)}
 
 
 @dataclass
-class SequentialDiff:
-    """Watches paired rows chunk by chunk; `decided` says whether to stop.
+class AnytimeDiff:
+    """Every row of a paired diff, watched batch by batch; `decided` says when to stop.
 
-    Add rows with `add(figure, bounds, tolerance)`: bounds (lo, hi) of the
-    per-game values of both runs (win shares and fired/not: (0, 1)) give an
-    exact betting CS; None gives the asymptotic CS. Each row gets α / rows,
-    so P(any false "changed" at any stopping time) ≤ α when the rows are
-    fixed before the first look. Assumes paired runs (same seed; game g of
-    A and B share the deal) and independent games.
+    Feed each batch's (A, B) figure pairs (stats.compare.Figure, per game,
+    game g of A paired with game g of B) with `update`, in game order; the
+    result does not depend on how the games were batched. Each row's 95% CS
+    and anytime p-value stay valid at any stopping time, however it was
+    chosen, so:
+
+    - a row is `changed` when its p, Holm-adjusted over the rows that have
+      shown any variation, is at most alpha (the chance of any false
+      "changed" in the table, whenever the diff stops, is at most alpha);
+    - `equivalent` when its tolerance is given and its 95% CS lies inside
+      ±tolerance (each side's error at most alpha / 2, at any stopping time);
+    - `decided` once every primary row (the win shares) is one or the other.
+
+    Assumes independent pairs of games with a common mean change; bounded
+    rows (win shares, shares of games) need per-game values in [0, 1]; a
+    bot's per-game value is its summed shares over its seats, divided by
+    them (the same number of seats in every game, as every balancer run).
     """
 
     alpha: float = 0.05
-    rows: dict[str, SequentialRow] = field(default_factory=dict)
-    planned_rows: int | None = None  # the family size (the Bonferroni count), fixed up front
-    grid: int = 1001  # candidate means per betting CS: resolution 2/grid on a difference in [-1, 1]
+    tolerances: Mapping[str, str] | None = None
+    primary_kinds: tuple[str, ...] = ("win",)
+    n_star: int = 5000  # the asymptotic CSs are tightest near this many games
+    rows: dict[str, AnytimeRow] = field(default_factory=dict)
+    games: int = 0
 
-    def _row_alpha(self) -> float:
-        return self.alpha / max(1, self.planned_rows or len(self.rows) or 1)
+    def update(self, pairs: Sequence[tuple[Any, Any]]) -> None:
+        """Take the next batch's figure pairs (the same figures, in the same order, each batch)."""
+        for fig_a, fig_b in pairs:
+            a = _per_game(fig_a)
+            b = _per_game(fig_b)
+            row = self.rows.get(fig_a.name)
+            if row is None:
+                bounded = fig_a.kind in ("win", "share")
+                cs: BettingCS | AsymptoticCS
+                if bounded:
+                    cs = BettingCS(
+                        alpha=0.05,
+                        lo=-1.0,
+                        hi=1.0,
+                        grid=DIFF_GRID,
+                        null=0.0,
+                        n_star=self._bet_horizon(fig_a.kind),
+                    )
+                else:
+                    cs = AsymptoticCS(alpha=0.05, n_star=self.n_star)
+                row = self.rows[fig_a.name] = AnytimeRow(fig_a.name, fig_a.kind, cs, bounded)
+            row.extend(a, b)
+        if pairs:
+            self.games += len(pairs[0][0].values)
 
-    def add(self, figure: str, bounds: tuple[float, float] | None, tolerance: float | None) -> None:
-        if self.planned_rows is None:
-            raise ValueError("set planned_rows before adding rows (the Bonferroni count)")
-        if len(self.rows) >= self.planned_rows:
-            raise ValueError("more rows than planned_rows")
-        cs: BettingCS | AsymptoticCS
-        if bounds is None:
-            cs = AsymptoticCS(alpha=self._row_alpha())
-        else:
-            width = bounds[1] - bounds[0]
-            cs = BettingCS(alpha=self._row_alpha(), lo=-width, hi=width, grid=self.grid)
-        self.rows[figure] = SequentialRow(figure, cs, tolerance)
+    def _bet_horizon(self, kind: str) -> int | None:
+        """Games a betting row's bets are tuned for: where its CS can fit inside ±tolerance.
 
-    def update(self, a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray]) -> None:
-        """Take the next games' per-game values of each row from A and B (same games, in order)."""
+        Half-width σ·sqrt(2 log(2/α) / n*) = tolerance with σ² = 1/4 (a
+        change of shares that is usually small), and never past the most
+        games the diff may play. None (the plug-in bets, good at every n)
+        when the kind's tolerance is not an absolute number.
+        """
+        from balancer.stats.compare import parse_tolerance
+
+        spec = (self.tolerances or {}).get(kind)
+        if not spec:
+            return None
+        value, relative = parse_tolerance(spec)
+        if relative:
+            return None
+        return max(1, min(self.n_star, math.ceil(2 * math.log(2 / 0.05) * 0.25 / value**2)))
+
+    def tolerance(self, row: AnytimeRow) -> float | None:
+        from balancer.stats.compare import parse_tolerance
+
+        spec = (self.tolerances or {}).get(row.kind)
+        if not spec:
+            return None
+        value, relative = parse_tolerance(spec)
+        if not relative:
+            return value
+        sd = row.per_game_sd()
+        return value * sd if sd > 0 else None
+
+    def adjusted(self, family: Sequence[str] | None = None) -> dict[str, float]:
+        """Holm-adjusted anytime p of the family (default: every row that varied so far)."""
+        names = family if family is not None else [f for f, r in self.rows.items() if r.varied]
+        return holm_adjust({name: self.rows[name].p_value() for name in names})
+
+    def verdicts(self, family: Sequence[str] | None = None) -> dict[str, str]:
+        adjusted = self.adjusted(family)
+        out = {}
         for figure, row in self.rows.items():
-            row.cs.extend(np.asarray(b[figure], dtype=float) - np.asarray(a[figure], dtype=float))
-
-    def verdicts(self) -> dict[str, str]:
-        return {figure: row.verdict for figure, row in self.rows.items()}
+            if adjusted.get(figure, 1.0) <= self.alpha:
+                out[figure] = "changed"
+                continue
+            low, high = row.interval()
+            tol = self.tolerance(row)
+            inside = tol is not None and -tol < low and high < tol
+            out[figure] = "equivalent" if inside else ""
+        return out
 
     @property
     def changed(self) -> bool:
-        return any(v == "changed" for v in self.verdicts().values())
+        return "changed" in self.verdicts().values()
 
     @property
     def decided(self) -> bool:
-        """Some row changed, or every row is inside its tolerance."""
-        verdicts = list(self.verdicts().values())
-        return bool(verdicts) and (
-            "changed" in verdicts or all(v == "equivalent" for v in verdicts)
-        )
+        """Every primary row is `changed` or `equivalent`."""
+        verdicts = self.verdicts()
+        primary = [v for f, v in verdicts.items() if self.rows[f].kind in self.primary_kinds]
+        return bool(primary) and all(primary)
+
+
+def _per_game(figure: Any) -> np.ndarray:
+    """A figure's per-game values; a ratio's (a bot's) summed shares over its seats that game."""
+    values = np.asarray(figure.values, dtype=float)
+    if figure.weights is None:
+        return values
+    weights = np.asarray(figure.weights, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(weights > 0, values / np.where(weights > 0, weights, 1), 0.0)
 
 
 # --- run --until -------------------------------------------------------------------
@@ -322,6 +485,11 @@ def parse_until(text: str) -> UntilRule:
     return UntilRule(name, width)
 
 
+# Candidate means per win-share CS under --until: the bounds are rounded outwards by one
+# step (1/4000), so a width of 0.01 is not inflated by more than 5%.
+MONITOR_GRID = 4001
+
+
 class WinShareMonitor:
     """Betting CSs for every seat's win share (and every bot's per-game share) during a run.
 
@@ -332,9 +500,14 @@ class WinShareMonitor:
     every game (fixed seats, or rotation).
     """
 
-    def __init__(self, players: int, alpha: float = 0.05) -> None:
+    def __init__(self, players: int, alpha: float = 0.05, width: float | None = None) -> None:
         self.alpha = alpha
-        self.seats = [BettingCS(alpha=alpha) for _ in range(players)]
+        # Bets tuned to the games at which a share of variance ≤ 1/4 reaches the width:
+        # half-width σ·sqrt(2 log(2/α) / n*) = width / 2 with σ² = 1/4.
+        self.n_star = (
+            None if width is None else max(1, math.ceil(2 * math.log(2 / alpha) / width**2))
+        )
+        self.seats = [self._cs() for _ in range(players)]
         self.bots: dict[str, BettingCS] = {}
 
     def update(self, wins: np.ndarray, bot_shares: Mapping[str, np.ndarray] | None = None) -> None:
@@ -342,7 +515,11 @@ class WinShareMonitor:
         for s, cs in enumerate(self.seats):
             cs.extend(wins[:, s])
         for label, shares in (bot_shares or {}).items():
-            self.bots.setdefault(label, BettingCS(alpha=self.alpha)).extend(shares)
+            cs = self.bots.setdefault(label, self._cs())
+            cs.extend(shares)
+
+    def _cs(self) -> BettingCS:
+        return BettingCS(alpha=self.alpha, grid=MONITOR_GRID, n_star=self.n_star)
 
     def widest(self) -> float:
         widths = [cs.interval()[1] - cs.interval()[0] for cs in [*self.seats, *self.bots.values()]]
@@ -350,3 +527,51 @@ class WinShareMonitor:
 
     def done(self, rule: UntilRule) -> bool:
         return self.widest() <= rule.width
+
+
+class UntilWatch:
+    """`on_chunk` for sim.runner.run under `--until`: True once the rule holds.
+
+    Each chunk's per-seat scores become win shares (ties split), and each
+    bot's per-game share is the mean over the seats it holds in that game
+    (`slot_labels[slot]` names the bot of each slot; which slot sits where
+    comes from sim.table.seat_slots). `stopped_at` is the number of games
+    seen when the rule first held.
+    """
+
+    def __init__(
+        self,
+        rule: UntilRule,
+        slot_labels: list[str],
+        rotate: bool,
+        higher_is_better: bool,
+        alpha: float = 0.05,
+    ) -> None:
+        self.rule = rule
+        self.labels = np.asarray(slot_labels)
+        self.rotate = rotate
+        self.higher_is_better = higher_is_better
+        self.monitor = WinShareMonitor(len(slot_labels), alpha, width=rule.width)
+        self.distinct = sorted(set(slot_labels))
+        self.games = 0
+        self.stopped_at: int | None = None
+
+    def __call__(self, chunk: Any) -> bool:
+        from balancer.sim import table
+
+        scores = np.asarray(chunk.scores, dtype=float)
+        n, players = scores.shape
+        wins = table.win_shares_matrix(scores, self.higher_is_better)
+        bots = None
+        if len(self.distinct) > 1:
+            held = self.labels[table.seat_slots(chunk.start, chunk.start + n, players, self.rotate)]
+            bots = {}
+            for label in self.distinct:
+                mask = held == label
+                bots[label] = (wins * mask).sum(axis=1) / mask.sum(axis=1)
+        self.monitor.update(wins, bots)
+        self.games += n
+        if self.monitor.done(self.rule):
+            self.stopped_at = self.games
+            return True
+        return False

@@ -1,0 +1,202 @@
+"""Calibration on real games (the compiled kernels): nulls that hold by the rules themselves.
+
+Fish! Dash! Cash! with random bots and `first_leader: random` has seats that
+are exchangeable by symmetry: every seat's win share is exactly 1/5, whatever
+the scoring (`cash_value: count` or `face` changes who scores what, and how
+often games tie, but not which seat is favoured). So:
+
+- A/A diffs (one variant, two seeds) must flag nothing in at least 95%;
+- count against face (same seed: paired) must flag a win-share row in at most 5%;
+- `--until-decided` on A/A must claim "changed" in at most 5%, whenever it stops;
+- each seat's 95% interval must cover 1/5 in 95 ± 1.5% of runs;
+- the seat-advantage test must give p < 0.05 in 5 ± 2% of runs.
+
+A rate "at most r" is checked as the data being consistent with it: the
+one-sided 99% Clopper–Pearson lower bound of the observed rate is at most
+r (`consistent_with_at_most`). A rate of exactly 5% then fails 0.6% of
+seeds at 200 repetitions; a rate of 15% (a test of the wrong thing, a
+missing correction, peeking) fails nearly always (passes in 0.8% of
+seeds; at 100 repetitions a rate of 20% passes in 1.3%). A fixed
+allowance ("≤ r + 2%") at these sizes would fail a correct procedure by
+chance about as often as it caught a wrong one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+import balancer
+from balancer.analysis.until_decided import play_until_decided
+from balancer.config.variant import Variant
+from balancer.sim import runner, table
+from balancer.stats import describe, intervals
+from balancer.stats.figures import RunData, anytime_diff_rows, diff_rows
+from balancer.stats.seat_advantage import seat_advantage
+from tests.helpers import VARIANTS
+
+pytestmark = pytest.mark.quality
+
+
+def consistent_with_at_most(count: int, reps: int, rate: float, confidence: float = 0.99) -> bool:
+    """Whether `count` of `reps` is consistent with a true rate ≤ `rate` (one-sided CP bound)."""
+    if count == 0:
+        return True
+    lower = float(sps.beta.ppf(1 - confidence, count, reps - count + 1))
+    return lower <= rate
+
+
+def test_consistent_with_at_most_by_hand() -> None:
+    # 5 of 100 is a rate of 5%; 14 of 100 has a 99% lower bound of 6.6%: too many.
+    assert consistent_with_at_most(5, 100, 0.05)
+    assert consistent_with_at_most(9, 100, 0.05)  # lower bound 3.5%
+    assert not consistent_with_at_most(14, 100, 0.05)
+    assert consistent_with_at_most(0, 10, 0.0)
+
+
+@pytest.fixture(autouse=True)
+def compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled kernels: the suite forces --check (step by step) everywhere else."""
+    monkeypatch.setenv(runner.CHECK_ENV, "0")
+
+
+def symmetric(games: int, seed: int, cash_value: str = "count") -> Variant:
+    """fdc, 5 random bots, a random first leader: every seat's true win share is 1/5."""
+    return balancer.load_variant(
+        VARIANTS / "fdc-5p-random.yaml",
+        games=games,
+        seed=seed,
+        first_leader="random",
+        cash_value=cash_value,
+    )
+
+
+def run_data(variant: Variant) -> RunData:
+    result = runner.run(variant)
+    spec = variant.spec
+    frame = table.frame(result.columns(), variant.players, spec.events)
+    return RunData.from_frame(
+        frame,
+        variant.players,
+        spec.events,
+        spec.value_events,
+        spec.higher_is_better,
+        variant.seat_rotation,
+    )
+
+
+def seeds(reps: int, base: int) -> Iterator[int]:
+    return iter(range(base, base + reps))
+
+
+def test_scoring_does_not_move_the_seats() -> None:
+    # The null the tests rely on: face scoring changes scores and ties, not seats' shares.
+    a = run_data(symmetric(20_000, 1))
+    b = run_data(symmetric(20_000, 1, "face"))
+    assert not np.array_equal(a.scores, b.scores)
+    assert (a.wins % 1 != 0).mean() != (b.wins % 1 != 0).mean()  # tie rates differ
+    for data in (a, b):
+        for iv in intervals.seat_share_intervals(data.wins):
+            assert iv.low < 0.2 < iv.high
+
+
+def test_a_a_diffs_flag_nothing_in_95_percent() -> None:
+    reps, games = 200, 1000
+    flagged = 0
+    for seed in seeds(reps, 100):
+        result = diff_rows(
+            run_data(symmetric(games, seed)), run_data(symmetric(games, seed + 50_000)), False
+        )
+        flagged += result.changed
+    assert consistent_with_at_most(flagged, reps, 0.05), flagged
+
+
+def test_count_against_face_flags_a_win_share_in_at_most_5_percent() -> None:
+    """Paired (same seed): the change of scoring changes ties, not who wins on average."""
+    reps, games = 200, 1000
+    flagged = wilcoxon_flagged = 0
+    for i, seed in enumerate(seeds(reps, 300)):
+        a, b = run_data(symmetric(games, seed)), run_data(symmetric(games, seed, "face"))
+        result = diff_rows(a, b, True)
+        assert result.paired
+        flagged += any(row.verdict == "changed" for row in result.rows if row.kind == "win")
+        if i < 40:
+            p = [describe.wilcoxon_paired(a.wins[:, s], b.wins[:, s]) for s in range(5)]
+            wilcoxon_flagged += bool((describe.holm(p) <= 0.05).any())
+    assert consistent_with_at_most(flagged, reps, 0.05), flagged
+    # The signed-rank test the rows used to run (a test of symmetry) fails here: 9 of
+    # 30 diffs flagged at 1,000 games when measured. The null can tell the two apart.
+    assert not consistent_with_at_most(wilcoxon_flagged, 40, 0.05), wilcoxon_flagged
+
+
+def test_until_decided_on_a_a_claims_changed_in_at_most_5_percent() -> None:
+    """Stopped when every win share is decided (or at the cap): false 'changed' ≤ 5% then."""
+    reps, most = 100, 2000
+    false_changed = stopped_early = 0
+    for seed in seeds(reps, 500):
+        # Two seeds: game g of A and of B are independent games, a valid (noisier) pairing.
+        decided = play_until_decided(
+            symmetric(most, seed), symmetric(most, seed + 50_000), tolerances={"win": "0.08"}
+        )
+        stopped_early += decided.stopped_at is not None
+        false_changed += decided.watch.changed
+    assert consistent_with_at_most(false_changed, reps, 0.05), false_changed
+    assert stopped_early >= reps * 3 // 4  # it does stop: equivalence is reached on most runs
+
+
+def test_until_decided_on_count_against_face_claims_no_win_share_changed() -> None:
+    """The paired null under --until-decided: whenever it stops, no win share 'changed'."""
+    reps, most = 100, 2000
+    false_changed = 0
+    for seed in seeds(reps, 700):
+        decided = play_until_decided(
+            symmetric(most, seed), symmetric(most, seed, "face"), tolerances={"win": "0.06"}
+        )
+        verdicts = decided.watch.verdicts()
+        false_changed += any(
+            verdicts[name] == "changed"
+            for name, row in decided.watch.rows.items()
+            if row.kind == "win"
+        )
+    assert consistent_with_at_most(false_changed, reps, 0.05), false_changed
+
+
+def test_anytime_rows_of_a_stopped_a_a_diff_stay_quiet() -> None:
+    """The rows written for the stopped runs (anytime_diff_rows) agree with the loop's verdicts."""
+    decided = play_until_decided(symmetric(2000, 1), symmetric(2000, 2), tolerances={"win": "0.06"})
+    a = decided.a.variant
+    spec = a.spec
+
+    def data(result: runner.RunResult) -> RunData:
+        frame = table.frame(result.columns(), a.players, spec.events)
+        return RunData.from_frame(
+            frame, a.players, spec.events, spec.value_events, spec.higher_is_better, False
+        )
+
+    rows = anytime_diff_rows(data(decided.a), data(decided.b), {"win": "0.06"})
+    assert not rows.changed
+
+
+def test_seat_intervals_cover_one_fifth() -> None:
+    runs, games = 1000, 200
+    hits = np.zeros(5)
+    for seed in seeds(runs, 900):
+        for s, iv in enumerate(
+            intervals.seat_share_intervals(run_data(symmetric(games, seed)).wins)
+        ):
+            hits[s] += iv.low <= 0.2 <= iv.high
+    coverage = hits.sum() / (5 * runs)
+    assert abs(coverage - 0.95) <= 0.015, hits / runs
+
+
+def test_seat_advantage_is_calibrated_on_real_games() -> None:
+    runs, games = 1000, 200
+    p = []
+    for seed in seeds(runs, 2000):
+        data = run_data(symmetric(games, seed))
+        p.append(seat_advantage(data.wins, data.bot_labels, data.rotate).p_value)
+    rate = float((np.array(p) < 0.05).mean())
+    assert abs(rate - 0.05) <= 0.02, rate
