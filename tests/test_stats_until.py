@@ -181,8 +181,10 @@ def test_cli_diff_until_decided(
         if row["figure"].startswith("win share"):
             assert row["verdict"] in ("changed", "equivalent")
             assert row["test"] == "anytime betting CS"
-    for name in ("fdc-5p-random", "h0"):
-        report = json.loads((tmp_path / "reports" / name / "report.json").read_text())
+    # Run into diff's scratch place, never over a report of `run`.
+    scratch = tmp_path / "reports" / "diff" / "fdc-5p-random-vs-h0"
+    for side in ("a", "b"):
+        report = json.loads((scratch / side / "report.json").read_text())
         assert report["games"] == stopped == report["stopped_at"]
         assert report["until"] == "until-decided" and report["variant"]["games"] == 4000
     # The terminal table says so too.
@@ -190,7 +192,7 @@ def test_cli_diff_until_decided(
     assert f"stopped early after {stopped} games per run" in capsys.readouterr().out
     # Asked again of the two reports, diff gives the same anytime rows: their game
     # count was chosen by this comparison, so fixed-n tests would not be valid for them.
-    folders = [str(tmp_path / "reports" / name) for name in ("fdc-5p-random", "h0")]
+    folders = [str(scratch / side) for side in ("a", "b")]
     assert main(["diff", *folders, "--tolerance", "win=0.05", "--format", "json"]) == 0
     again = json.loads(capsys.readouterr().out)
     assert again["anytime"] is True and again["stopped_at"] == stopped
