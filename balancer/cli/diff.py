@@ -59,13 +59,16 @@ def _prepare(
     it is a report; else the first variant's), so their games pair up. A run
     never writes over the report it is to be compared with.
     """
+    from balancer.config.files import FILE, kind_of
     from balancer.config.variant import load
     from balancer.report.model import load_report
 
-    variants = {side: load(path) for side, path in (("a", a), ("b", b)) if path.is_file()}
+    # kind_of, not is_file: a name too long or a loop of links is one line, not a traceback.
+    files = {side: kind_of(path) == FILE for side, path in (("a", a), ("b", b))}
+    variants = {side: load(path) for side, path in (("a", a), ("b", b)) if files[side]}
     if not variants:
         return a, b
-    reports = {side: load_report(path) for side, path in (("a", a), ("b", b)) if not path.is_file()}
+    reports = {side: load_report(path) for side, path in (("a", a), ("b", b)) if not files[side]}
     games_of = {side: v.game for side, v in variants.items()}
     games_of.update({side: r.game for side, r in reports.items()})
     players_of = {side: v.players for side, v in variants.items()}

@@ -61,8 +61,8 @@ def path_error(exc: OSError, shown: str) -> UserError:
     """An OSError from looking a path up, as one line."""
     if exc.errno == errno.ENAMETOOLONG:
         return UserError(
-            f"the name is too long for the file system (at most {MAX_NAME_BYTES} bytes "
-            "a folder or file name)",
+            f"the name is too long for the file system (a folder or file name holds at most "
+            f"{MAX_NAME_BYTES} bytes)",
             file=_clipped(shown),
         )
     if exc.errno == errno.ELOOP:

@@ -487,8 +487,10 @@ MAX_REPORT_BYTES = 16 * 1024 * 1024
 def _read_json(path: Path) -> Any:
     kind = kind_of(path)
     if kind != FILE:
-        what = "missing: the report folder has no report.json" if kind is None else f"is {kind}"
-        raise UserError(f"{what}, not a report.json balancer wrote", file=str(path))
+        what = "missing: the report folder has no report.json"
+        if kind is not None:
+            what = f"is {kind}, not a report.json balancer wrote"
+        raise UserError(what, file=str(path))
     try:
         with open(path, "rb") as handle:
             # Read one byte past the cap: the size a file states is not trusted alone.
@@ -523,8 +525,10 @@ def _read_json(path: Path) -> Any:
 def _load_games(path: Path, report: Report) -> pl.DataFrame:
     kind = kind_of(path)
     if kind != FILE:
-        what = "missing: the report folder has no games.parquet" if kind is None else f"is {kind}"
-        raise UserError(f"{what}, not a games table balancer wrote", file=str(path))
+        what = "missing: the report folder has no games.parquet"
+        if kind is not None:
+            what = f"is {kind}, not a games table balancer wrote"
+        raise UserError(what, file=str(path))
     try:
         games = pl.read_parquet(path)
     except (pl.exceptions.PolarsError, OSError, ValueError, pl.exceptions.PanicException) as exc:
