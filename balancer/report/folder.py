@@ -24,6 +24,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -42,6 +43,15 @@ MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 # leaves room for the lock and temporary names written beside it.
 MAX_NAME_BYTES = 255
 MAX_FOLDER_NAME_BYTES = MAX_NAME_BYTES - len(".tmp-XXXXXXXX.")
+
+
+_RUST_OS_ERROR = re.compile(r"\(os error (\d+)\)")
+
+
+def _os_error_code(exc: Exception) -> int | None:
+    """The errno a Rust library's error names ("... (os error 28)"), if it names one."""
+    found = _RUST_OS_ERROR.search(str(exc))
+    return int(found.group(1)) if found else None
 
 
 def _clip_path(text: str, limit: int = 120) -> str:
@@ -307,6 +317,12 @@ class Claim:
                     os.rename(tmp, target)
             except OSError as exc:
                 raise _oserror(exc, place.given) from None
+            except Exception as exc:
+                # polars writes through Rust and raises its own error on a full disk.
+                code = _os_error_code(exc)
+                if code is None:
+                    raise
+                raise _oserror(OSError(code, os.strerror(code)), place.given) from None
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
