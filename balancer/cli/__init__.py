@@ -63,6 +63,7 @@ from balancer.cli.sweep import sweep
 from balancer.cli.validate import validate
 from balancer.cli.variants import variants_command
 from balancer.errors import Terminated, UserError
+from balancer.report.escape import terminal
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     except click.UsageError as exc:
         # Click's own usage text runs to several lines; a bad flag gets one.
         command = exc.ctx.command_path if exc.ctx else "balancer"
-        message = " ".join(exc.format_message().split())
+        message = terminal(" ".join(exc.format_message().split()))
         click.echo(f"balancer: error: {message} (see '{command} --help')", err=True)
         return 2
     except UserError as exc:  # raised outside any command (none today): still one line

@@ -29,7 +29,7 @@ from balancer.config.files import FILE, kind_of, path_error
 from balancer.config.yamlsafe import format_keypath, load_yaml
 from balancer.errors import UserError
 from balancer.games.api import GameSpec
-from balancer.report.escape import BIDI_CONTROLS
+from balancer.report.escape import BIDI_CONTROLS, visible
 
 TOP_KEYS = (
     "name",
@@ -71,7 +71,9 @@ class SeatSpec:
         # Sorted by their text: a plugin's parameter names may mix types (1 and "a").
         items = sorted(self.params.items(), key=lambda item: (str(item[0]), repr(item[0])))
         inner = ",".join(f"{k}={v}" for k, v in items)
-        return f"{self.bot}({inner})"
+        # A plugin's parameter may hold a newline or an escape sequence; the label
+        # goes to the terminal, summary.md and the CSVs, so those are written as \xNN.
+        return f"{self.bot}({visible(inner)})"
 
 
 @dataclass(frozen=True)
@@ -619,7 +621,31 @@ def _seat(entry: Any, spec: GameSpec, where: KeyPath, origins: _Origins) -> Seat
     if not isinstance(name, str) or not name:
         raise origins.error((*where, "bot"), "expected a bot name")
     bot = resolve_bot(spec, name, lambda msg: origins.error(where, msg))
+    for key, value in params.items():
+        found = _bidi_in(key) or _bidi_in(value)
+        if found:
+            # The parameters are part of the bot's label, which reports show.
+            raise origins.error(
+                (*where, "params", key),
+                f"must not hold the bidirectional control U+{ord(found):04X}, which makes "
+                "text read other than it is",
+            )
     return SeatSpec(name, _bot_params(bot, params, where, origins))
+
+
+def _bidi_in(value: Any, depth: int = 0) -> str | None:
+    """The first bidirectional control in a parameter's text (keys and values, nested)."""
+    if isinstance(value, str):
+        return next((c for c in value if c in BIDI_CONTROLS), None)
+    if depth > 64:  # the YAML loader bounds nesting; this only keeps the walk bounded too
+        return None
+    if isinstance(value, dict):
+        items: list[Any] = [*value.keys(), *value.values()]
+    elif isinstance(value, list | tuple):
+        items = list(value)
+    else:
+        return None
+    return next((c for item in items if (c := _bidi_in(item, depth + 1))), None)
 
 
 def resolve_bot(spec: GameSpec, name: str, fail: Any) -> BotSpec:

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from balancer.report.escape import csv_frame
 from balancer.report.model import Interval, Report
 from balancer.sim import table
 
@@ -97,7 +98,8 @@ def write_csv_tables(report: Report, folder: Path, *, excel: bool = False) -> li
         # Each table lands whole or not at all, even when rewritten in place.
         partial = folder / f".{name}.tmp-{os.getpid()}"
         try:
-            contents.write_csv(partial, include_bom=excel)
+            # A cell a spreadsheet would run as a formula (=, +, -, @) is written as text.
+            csv_frame(contents).write_csv(partial, include_bom=excel)
             os.replace(partial, target)
         finally:
             partial.unlink(missing_ok=True)

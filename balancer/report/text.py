@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from balancer.report.escape import code_block, markdown
 from balancer.report.model import Interval, Report, SeatAdvantage, present
 
 _SCORE_FIGURES = ("mean", "sd", "min", "q1", "median", "q3", "max")
@@ -76,7 +77,8 @@ def _mean_interval(interval: Interval | None, before: str = "") -> str:
 
 
 def summary_markdown(report: Report) -> str:
-    lines = [f"# {report.variant['name']}", "", "```", headline(report), "```", ""]
+    # The name and the bots' labels are the user's text: nothing in them may act as Markdown.
+    lines = [f"# {markdown(report.variant['name'])}", "", code_block(headline(report)), ""]
     lines += ["## Events per game", "", "| event | per game | share of games |", "|---|---:|---:|"]
     for name, e in report.events.items():
         per_game = f"{e.per_game:.3f}"
