@@ -101,6 +101,7 @@ def sweep(
                     what=f"sweep point {label}",
                     trust_plugins=trust_plugins,
                     knobs=point,
+                    output=folder,
                     backend=backend,
                     scheduler=scheduler,
                 )

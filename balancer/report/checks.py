@@ -69,11 +69,11 @@ def check_document(report: Report, path: str) -> None:
         report.value_events
     ):
         raise UserError("names an event twice", file=path, key="value_events")
-    _check_variant(report, path)
-    for seat in report.seats:
-        _check_label(seat.bot, path, f"seats[{seat.seat}].bot")
+    for index, seat in enumerate(report.seats):
+        _check_label(seat.bot, path, f"seats[{index}].bot")
     for label in report.bots or {}:
         _check_label(label, path, f"bots.{label}")
+    _check_variant(report, path)
     for index, seat in enumerate(report.seats):
         if seat.seat != index:
             raise UserError(
