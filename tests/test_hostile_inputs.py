@@ -8,6 +8,7 @@ traceback, never a hang, and a replay command that plays the failing game.
 
 from __future__ import annotations
 
+import errno
 import os
 import shlex
 import signal
@@ -15,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from balancer.cli import main
@@ -23,7 +25,9 @@ from tests.helpers import (
     FDC3,
     SAFETY_TIMEOUT,
     VARIANTS,
+    assert_untouched,
     balancer_command,
+    contents,
     one_error_line,
     safety_net,
     subprocess_env,
@@ -324,3 +328,40 @@ def test_a_failed_sweep_points_replay_command_replays_the_failing_game(
 def test_a_shipped_variant_still_validates(capsys: pytest.CaptureFixture[str]) -> None:
     # The checks above refuse what they should and no more.
     assert main(["validate", str(VARIANTS / "fdc-5p-vs-random.yaml"), FDC3]) == 0
+
+
+# --- a full disk -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        # What polars raises when its Rust writer meets a full disk (seen on a 64 KiB tmpfs).
+        pl.exceptions.ComputeError(
+            "parquet: File out of specification: underlying IO error: "
+            "No space left on device (os error 28)"
+        ),
+        OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)),
+    ],
+    ids=["polars", "oserror"],
+)
+def test_a_full_disk_while_writing_games_parquet_is_one_line_and_keeps_the_old_report(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    failure: Exception,
+) -> None:
+    out = tmp_path / "out"
+    assert main(["run", "-q", FDC3, "-n", "3", "-w", "1", "-o", str(out)]) == 0
+    capsys.readouterr()
+    before = contents(out)
+
+    def full(self: pl.DataFrame, file: object, *args: object, **kwargs: object) -> None:
+        Path(str(file)).write_bytes(b"PAR1 half")  # what a full disk leaves behind
+        raise failure
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
+    assert main(["run", "-q", FDC3, "-n", "4", "-w", "1", "-o", str(out)]) == 2
+    line = one_error_line(capsys)
+    assert line == f"balancer: error: {out}: can't write: No space left on device", line
+    assert_untouched(out, before)
