@@ -365,3 +365,11 @@ def test_a_full_disk_while_writing_games_parquet_is_one_line_and_keeps_the_old_r
     line = one_error_line(capsys)
     assert line == f"balancer: error: {out}: can't write: No space left on device", line
     assert_untouched(out, before)
+
+
+def test_extends_holding_a_nul_byte_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_file(tmp_path, 'players: 3\nextends: "base\\0.yaml"\n')
+    assert main(["validate", str(path)]) == 2
+    assert f"{path}:2: extends: holds a NUL byte" in one_error_line(capsys)

@@ -262,6 +262,10 @@ def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> list[_Layer
     where = own.get(("extends",), (str(path), None))
     if not isinstance(parent_name, str) or not parent_name:
         raise UserError("must name a variant file", file=where[0], line=where[1], key="extends")
+    if "\x00" in parent_name:
+        raise UserError(
+            "holds a NUL byte, which no file name can", file=where[0], line=where[1], key="extends"
+        )
     try:
         parent = (path.parent / parent_name).resolve()
         chain = [*stack, path.resolve()]
