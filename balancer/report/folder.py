@@ -317,6 +317,8 @@ class Claim:
                     os.rename(tmp, target)
             except OSError as exc:
                 raise _oserror(exc, place.given) from None
+            except UserError:
+                raise
             except Exception as exc:
                 # polars writes through Rust and raises its own error on a full disk.
                 code = _os_error_code(exc)
