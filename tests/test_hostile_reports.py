@@ -89,6 +89,13 @@ def assert_refused(
     return lines
 
 
+def _nested(depth: int) -> Any:
+    value: Any = 0
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
 # (what the hand did, the report.json edit, the games.parquet edit, the file and key named)
 CASES: list[tuple[str, JsonEdit | None, TableEdit | None, str]] = [
     ("value_events not a list", put("value_events", value=5), None, "report.json: value_events"),
@@ -207,6 +214,24 @@ CASES: list[tuple[str, JsonEdit | None, TableEdit | None, str]] = [
         put("seats", 0, "bot", value="heuristic\u202e"),
         None,
         "report.json: seats[0].bot: holds the bidirectional control U+202E",
+    ),
+    (
+        "an escape sequence in a note the headline prints",
+        put("seat_advantage", "note", value="fine\x1b]0;pwned\x07"),
+        None,
+        "report.json: seat_advantage.note: holds the control character U+001B",
+    ),
+    (
+        "a bidi isolate in an event's name",
+        lambda d: d["events"].update({"ste\u2067als": d["events"].pop("steals")}),
+        None,
+        "report.json: events.ste",
+    ),
+    (
+        "a variant nested 900 deep",
+        put("variant", "rules", "deep", value=_nested(900)),
+        None,
+        "report.json: not a report: nested more than 72 deep",
     ),
     (
         "an escape sequence in the variant's name",

@@ -22,6 +22,7 @@ import numpy as np
 import polars as pl
 
 from balancer import games
+from balancer.config.yamlsafe import MAX_DEPTH
 from balancer.errors import UserError
 from balancer.report.escape import BIDI_CONTROLS
 from balancer.sim import table
@@ -36,6 +37,23 @@ ABS_TOLERANCE = 1e-9
 # No score, count or length of these games comes near this; past it a float
 # no longer holds whole numbers exactly and sums overflow.
 MAX_VALUE = 2.0**53
+# A bot's parameters sit four levels into report.json (variant.seats[i].params)
+# and a variant file nests at most yamlsafe.MAX_DEPTH deep.
+MAX_REPORT_DEPTH = MAX_DEPTH + 8
+
+
+def check_nesting(document: Any, path: str) -> None:
+    """Refuse a document nested deeper than any report (a variant's YAML is at most
+    MAX_DEPTH deep): whatever walks it later, nothing recurses past the limit."""
+    stack = [(document, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_REPORT_DEPTH:
+            raise UserError(f"not a report: nested more than {MAX_REPORT_DEPTH} deep", file=path)
+        if isinstance(value, dict):
+            stack.extend((inner, depth + 1) for inner in value.values())
+        elif isinstance(value, list):
+            stack.extend((inner, depth + 1) for inner in value)
 
 
 def check_document(report: Report, path: str) -> None:
@@ -69,10 +87,7 @@ def check_document(report: Report, path: str) -> None:
         report.value_events
     ):
         raise UserError("names an event twice", file=path, key="value_events")
-    for index, seat in enumerate(report.seats):
-        _check_label(seat.bot, path, f"seats[{index}].bot")
-    for label in report.bots or {}:
-        _check_label(label, path, f"bots.{label}")
+    _check_texts(report.to_json(), path, "")
     _check_variant(report, path)
     for index, seat in enumerate(report.seats):
         if seat.seat != index:
@@ -154,6 +169,27 @@ def _check_variant(report: Report, path: str) -> None:
                 file=path,
                 key=f"seats[{index}].bot",
             )
+
+
+def _check_texts(value: Any, path: str, key: str) -> None:
+    """Every text of the report (keys too) as balancer writes it; a bot's parameters aside.
+
+    Names, labels, notes and units are printed on the terminal and into
+    summary.md: an escape sequence or a bidi control in one is a forgery.
+    A plugin's parameters may hold anything; their label shows them escaped.
+    """
+    if isinstance(value, str):
+        _check_label(value, path, key)
+    elif isinstance(value, dict):
+        for name, inner in value.items():
+            where = f"{key}.{name}" if key else str(name)
+            _check_label(str(name), path, where)
+            if where.startswith("variant.seats[") and where.endswith("].params"):
+                continue
+            _check_texts(inner, path, where)
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            _check_texts(inner, path, f"{key}[{index}]")
 
 
 def _check_label(text: str, path: str, key: str) -> None:

@@ -34,7 +34,7 @@ import polars as pl
 from balancer import __version__, games
 from balancer.config.files import FILE, FOLDER, kind_of
 from balancer.errors import UserError
-from balancer.report.checks import MAX_VALUE, check_document, check_games
+from balancer.report.checks import MAX_VALUE, check_document, check_games, check_nesting
 from balancer.report.folder import REPORT_JSON
 from balancer.sim import table
 
@@ -363,7 +363,9 @@ def load_report(folder: str | Path) -> Report:
             file=str(folder),
         )
     path = folder / REPORT_JSON
-    report = Report.from_json(_read_json(path), path, folder=folder)
+    document = _read_json(path)
+    check_nesting(document, str(path))
+    report = Report.from_json(document, path, folder=folder)
     check_document(report, str(path))
     games_path = folder / GAMES_PARQUET
     report = replace(report, games=_load_games(games_path, report))
