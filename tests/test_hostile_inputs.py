@@ -151,9 +151,16 @@ sys.meta_path.insert(0, _SignalOnImport())
         (signal.SIGTERM, 143, "balancer: terminated; nothing was written."),
     ],
 )
+@pytest.mark.parametrize("entry", ["python -m balancer", "console script"])
 def test_a_signal_during_start_up_is_one_line_and_its_exit_code(
-    tmp_path: Path, sig: signal.Signals, code: int, says: str
+    tmp_path: Path, sig: signal.Signals, code: int, says: str, entry: str
 ) -> None:
+    command = balancer_command("run", FDC3, "-n", "5", "-o", str(tmp_path / "out"))
+    if entry == "console script":
+        script = Path(sys.executable).parent / "balancer"
+        if not script.exists():
+            pytest.skip("no balancer console script beside this interpreter")
+        command = [str(script), *command[3:]]
     hook = tmp_path / "hook"
     hook.mkdir()
     (hook / "sitecustomize.py").write_text(SIGNAL_ON_IMPORT)
@@ -162,7 +169,7 @@ def test_a_signal_during_start_up_is_one_line_and_its_exit_code(
     env["BALANCER_TEST_SIGNAL"] = sig.name
     out = tmp_path / "out"
     done = subprocess.run(
-        balancer_command("run", FDC3, "-n", "5", "-o", str(out)),
+        command,
         env=env,
         capture_output=True,
         text=True,
