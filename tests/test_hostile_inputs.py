@@ -380,3 +380,22 @@ def test_extends_holding_a_nul_byte_is_one_line(
     path = write_file(tmp_path, 'players: 3\nextends: "base\\0.yaml"\n')
     assert main(["validate", str(path)]) == 2
     assert f"{path}:2: extends: holds a NUL byte" in one_error_line(capsys)
+
+
+def test_a_sweep_grid_too_big_to_play_is_refused_before_it_is_built(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 200 x 200 x 200 = 8,000,000 points: refused from the counts, never enumerated.
+    values = ",".join(str(v) for v in range(1, 201))
+    args = ["sweep", "-q", FDC3, "-n", "1", "-o", str(tmp_path / "s")]
+    for knob in ("hand_size", "neko_min_followers", "uncashed_value"):
+        args += ["--set", f"{knob}={values}"]
+    with safety_net("refusing a huge sweep"):
+        assert main(args) == 2
+    assert "8,000,000 points of 1 games each: at most 10,000 points" in one_error_line(capsys)
+    # Within the points cap, the games are counted too: 100 points of 2 x 10^6 games is too many.
+    args = ["sweep", "-q", FDC3, "-n", "2000000", "-o", str(tmp_path / "s")]
+    args += ["--set", f"hand_size={','.join(str(v) for v in range(1, 101))}"]
+    assert main(args) == 2
+    assert "and 100,000,000 games in all" in one_error_line(capsys)
+    assert not (tmp_path / "s").exists()
