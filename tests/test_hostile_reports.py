@@ -22,7 +22,7 @@ import pytest
 
 from balancer.cli import main
 from balancer.report import model
-from tests.helpers import FDC3, contents, one_error_line, safety_net
+from tests.helpers import FDC3, VARIANTS, contents, one_error_line, safety_net
 
 JsonEdit = Callable[[dict[str, Any]], None]
 TableEdit = Callable[[pl.DataFrame], pl.DataFrame]
@@ -348,3 +348,19 @@ def test_csv_cells_a_spreadsheet_would_run_are_written_as_text(
     plain = pl.read_csv(report / "games.csv")
     assert plain["bot_0"].to_list() == ["heuristic"] * 20
     assert games["score_0"].to_list() == plain["score_0"].to_list()
+
+
+def test_a_value_event_passed_off_as_a_count_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Da Qi Zi's max_multiplier is a value per game: dropped from value_events, the
+    # report would show a "share of games" for it that means nothing.
+    good = tmp_path / "dqz"
+    assert (
+        main(["run", "-q", str(VARIANTS / "dqz-4p.yaml"), "-n", "4", "-w", "1", "-o", str(good)])
+        == 0
+    )
+    assert model.load_report(good).value_events == ("max_multiplier",)
+    folder = damaged(good, tmp_path, put("value_events", value=[]))
+    line = assert_refused(folder, good, tmp_path, capsys)[0]
+    assert "report.json: value_events: leaves out 'max_multiplier'" in line

@@ -83,10 +83,16 @@ def check_document(report: Report, path: str) -> None:
                 file=path,
                 key=f"value_events[{index}]",
             )
-    if report.value_events is not None and len(set(report.value_events)) != len(
-        report.value_events
-    ):
-        raise UserError("names an event twice", file=path, key="value_events")
+    if report.value_events is not None:
+        if len(set(report.value_events)) != len(report.value_events):
+            raise UserError("names an event twice", file=path, key="value_events")
+        for name in spec.value_events:
+            if name in report.events and name not in report.value_events:
+                raise UserError(
+                    f"leaves out {name!r}, a value per game in {spec.name}, not a count",
+                    file=path,
+                    key="value_events",
+                )
     _check_texts(report.to_json(), path, "")
     _check_variant(report, path)
     for index, seat in enumerate(report.seats):
