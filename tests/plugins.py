@@ -315,3 +315,15 @@ class Params:
 
     def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
         return legal[0]
+
+
+class IllegalWhen:
+    """Plays the first legal move, unless the rule `knob` is set to `value`: then a move
+    that is never legal. A fault only one point of a sweep meets."""
+
+    def __init__(self, knob: str, value: Any) -> None:
+        self.knob, self.value = knob, value
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        rules = getattr(view, "rules", None) or {}
+        return "not a move" if rules.get(self.knob) == self.value else legal[0]

@@ -86,7 +86,8 @@ def make_report(games: pl.DataFrame, seed: int, **overrides: Any) -> dict[str, A
         "seats": [
             {
                 "seat": s,
-                "bot": games[f"bot_{s}"][0],
+                # As the runner writes it: a seat whose bots rotate is "rotating".
+                "bot": games[f"bot_{s}"][0] if games[f"bot_{s}"].n_unique() == 1 else "rotating",
                 "win_share": float(wins[:, s].mean()),
                 "win_ci95": list(stats.wilson(wins[:, s].sum(), games.height)),
                 "score": stats.distribution(games[f"score_{s}"]),

@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 import balancer
@@ -264,10 +265,15 @@ def test_a_report_naming_a_plugin_runs_no_code_unless_allowed(
     data = json.loads((report / "report.json").read_text())
     data["variant"]["seats"] = [{"bot": "evilbot:Bot", "params": {}}] * 3
     data["variant"].pop("bots", None)
+    # A forgery consistent with itself (a relabelled seat alone is refused as damage).
+    for seat in data["seats"]:
+        seat["bot"] = "evilbot:Bot"
     shared = tmp_path / "shared"
     shared.mkdir()
-    for name in ("games.parquet",):
-        (shared / name).write_bytes((report / name).read_bytes())
+    games = pl.read_parquet(report / "games.parquet")
+    games.with_columns(pl.lit("evilbot:Bot").alias(f"bot_{s}") for s in range(3)).write_parquet(
+        shared / "games.parquet"
+    )
     (shared / "report.json").write_text(json.dumps(data))
     capsys.readouterr()
     assert main(["replay", str(shared), "--game", "0"]) == 2

@@ -4,11 +4,47 @@ Each command lives in its own module and imports what it uses only when it
 runs, so `balancer --version` or `--help` pays for none of it.
 """
 
+# ruff: noqa: E402  (the start-up handlers are installed before the imports that take time)
 from __future__ import annotations
 
-import signal
+import os
 import sys
 from typing import Any
+
+try:  # the C module: `signal` itself takes a moment to build its enums
+    import _signal as early_signal
+except ImportError:  # pragma: no cover - every CPython has it
+    import signal as early_signal
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
+EXIT_TERMINATED = 143  # 128 + SIGTERM
+
+
+def _stopped_while_starting(signum: int, frame: Any) -> None:
+    """Ctrl-C or SIGTERM while the command's modules load: nothing is open, nothing written."""
+    interrupted = signum == early_signal.SIGINT
+    said = "interrupted" if interrupted else "terminated"
+    os.write(2, f"balancer: {said}; nothing was written.\n".encode())
+    os._exit(EXIT_INTERRUPTED if interrupted else EXIT_TERMINATED)
+
+
+def _started_as_the_command() -> bool:
+    """Whether this process is `balancer` itself (the console script or python -m balancer)."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if spec is not None and spec.name in ("balancer", "balancer.__main__"):
+        return True
+    return bool(sys.argv) and os.path.basename(sys.argv[0]) == "balancer"
+
+
+# Loading click and the commands takes a moment; a Ctrl-C in it would print
+# Python's traceback. Installed first, only when this process is the command
+# (a test or a library user importing this module keeps its own handlers),
+# and replaced by main()'s own as soon as it runs.
+if _started_as_the_command():
+    early_signal.signal(early_signal.SIGINT, _stopped_while_starting)
+    early_signal.signal(early_signal.SIGTERM, _stopped_while_starting)
+
+import signal
 
 import click
 
@@ -30,9 +66,7 @@ from balancer.cli.tune import tune
 from balancer.cli.validate import validate
 from balancer.cli.variants import variants_command
 from balancer.errors import Terminated, UserError
-
-EXIT_INTERRUPTED = 130  # 128 + SIGINT
-EXIT_TERMINATED = 143  # 128 + SIGTERM
+from balancer.report.escape import terminal
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:
@@ -72,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
 
     previous = signal.getsignal(signal.SIGTERM)
     previous_int = signal.getsignal(signal.SIGINT)
+    if previous_int is _stopped_while_starting:
+        # Once the command has run, an interrupt no longer means "nothing was written".
+        previous, previous_int = signal.SIG_DFL, signal.default_int_handler
     # A shell starts background jobs with SIGINT ignored; `kill -INT` must still
     # stop a run cleanly, so Ctrl-C's handler is installed whatever we inherited.
     # Both note that a signal really came (issue 13: a plugin raising
@@ -90,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     except click.UsageError as exc:
         # Click's own usage text runs to several lines; a bad flag gets one.
         command = exc.ctx.command_path if exc.ctx else "balancer"
-        message = " ".join(exc.format_message().split())
+        message = terminal(" ".join(exc.format_message().split()))
         click.echo(f"balancer: error: {message} (see '{command} --help')", err=True)
         return 2
     except UserError as exc:  # raised outside any command (none today): still one line

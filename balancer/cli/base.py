@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from balancer.errors import UserError
+from balancer.report.escape import terminal
 
 EXIT_USER_ERROR = 2
 
@@ -22,7 +23,8 @@ class UserFacingError(click.ClickException):
     exit_code = EXIT_USER_ERROR
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"balancer: error: {self.format_message()}", err=True)
+        # A key, value or parameter quoted in the message may hold escape sequences.
+        click.echo(f"balancer: error: {terminal(self.format_message())}", err=True)
 
 
 class Command(click.Command):

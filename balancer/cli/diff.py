@@ -89,13 +89,16 @@ def _prepare(
     of `balancer run` nor over the report they are to be compared with; a
     previous diff's run there is replaced, and the line saying where says so.
     """
+    from balancer.config.files import FILE, kind_of
     from balancer.config.variant import load
     from balancer.report.model import load_report
 
-    variants = {side: load(path) for side, path in (("a", a), ("b", b)) if path.is_file()}
+    # kind_of, not is_file: a name too long or a loop of links is one line, not a traceback.
+    files = {side: kind_of(path) == FILE for side, path in (("a", a), ("b", b))}
+    variants = {side: load(path) for side, path in (("a", a), ("b", b)) if files[side]}
     if not variants:
         return a, b
-    reports = {side: load_report(path) for side, path in (("a", a), ("b", b)) if not path.is_file()}
+    reports = {side: load_report(path) for side, path in (("a", a), ("b", b)) if not files[side]}
     games_of = {side: v.game for side, v in variants.items()}
     games_of.update({side: r.game for side, r in reports.items()})
     players_of = {side: v.players for side, v in variants.items()}

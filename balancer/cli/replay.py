@@ -49,11 +49,12 @@ def replay(
     from balancer.analysis.sweep import parse_setting
     from balancer.bots.host import trusting
     from balancer.config import variant
+    from balancer.config.files import FOLDER, kind_of
     from balancer.report import model as reportio
     from balancer.report.escape import terminal
     from balancer.sim import replay as replay_mod
 
-    if source.is_dir():
+    if kind_of(source) == FOLDER:
         data = reportio.load_report(source)
         where = str(source / reportio.REPORT_JSON)
         for note in reportio.version_notes(data, where):

@@ -36,12 +36,14 @@ def simulate(
     trust_plugins: bool = False,
     knobs: Mapping[str, Any] | None = None,
     until: str | None = None,
+    output: Path | None = None,
 ) -> Report:
     """Play every game of `variant`, write the report folder and return the Report.
 
     `what` names the run in a fault's message (a sweep names its point), and
     `knobs` are the values the run set over the variant file's (a sweep point's).
     `until` is `run --until`'s rule (balancer.run stops when it holds).
+    `output` is the folder the user named, when `folder` is a temporary one inside it.
     """
     import balancer
     from balancer import i18n
@@ -78,7 +80,7 @@ def simulate(
                 where = f" ({what})" if what else ""
                 again = replay_command(variant, fault, move_time_limit, trust_plugins, knobs)
                 raise UserError(
-                    f"{terminal(str(fault))}{where}. Nothing was written to {folder}. "
+                    f"{terminal(str(fault))}{where}. Nothing was written to {output or folder}. "
                     f"Replay it: {again}"
                 ) from None
         report.save(folder)

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import click
 
 from balancer.cli.base import command
-from balancer.cli.options import check_placement, simulation_options
+from balancer.cli.options import MAX_GAMES, check_placement, simulation_options
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
 
 # The sweep.csv column charted unless --figure says otherwise.
 DEFAULT_FIGURE = "margin_mean"
+# Each point is a report folder of its own.
+MAX_POINTS = 10_000
 
 
 @command()
@@ -80,6 +83,14 @@ def sweep(
     if len(set(names)) != len(names):
         twice = next(n for n in names if names.count(n) > 1)
         raise UserError(f"knob {twice!r} is set by more than one --set", key="--set")
+    # Counted before the grid is built: 5 knobs of 100 values are 10^10 points.
+    count = math.prod(len(values) for _, values in parsed)
+    if count > MAX_POINTS or count * base.games > MAX_GAMES:
+        raise UserError(
+            f"{count:,} points of {base.games:,} games each: at most {MAX_POINTS:,} points "
+            f"and {MAX_GAMES:,} games in all",
+            key="--set",
+        )
     # Every flag is checked before the first game: --figure too, from what the
     # points' reports will hold.
     check_figure(figure, base, names)
@@ -113,6 +124,7 @@ def sweep(
                     what=f"sweep point {label}",
                     trust_plugins=trust_plugins,
                     knobs=point,
+                    output=folder,
                     backend=backend,
                     scheduler=scheduler,
                 )

@@ -25,9 +25,11 @@ from typing import Any, TypeVar
 from balancer import games, i18n, knobs
 from balancer.bots import registry as bot_registry
 from balancer.bots.api import BotSpec
+from balancer.config.files import FILE, kind_of, path_error
 from balancer.config.yamlsafe import format_keypath, load_yaml
 from balancer.errors import UserError
 from balancer.games.api import GameSpec
+from balancer.report.escape import BIDI_CONTROLS, visible
 
 TOP_KEYS = (
     "name",
@@ -46,6 +48,9 @@ TOP_KEYS = (
 )
 MAX_GAMES = 100_000_000
 MAX_EXTENDS_DEPTH = 32
+# A variant's name becomes a folder name (with -sweep, and balancer's lock and
+# temporary names beside it): well under the file systems' 255 bytes.
+MAX_NAME_BYTES = 200
 DEFAULT_GAMES = 1000
 DEFAULT_SEED = 0
 
@@ -68,7 +73,9 @@ class SeatSpec:
         # Sorted by their text: a plugin's parameter names may mix types (1 and "a").
         items = sorted(self.params.items(), key=lambda item: (str(item[0]), repr(item[0])))
         inner = ",".join(f"{k}={v}" for k, v in items)
-        return f"{self.bot}({inner})"
+        # A plugin's parameter may hold a newline or an escape sequence; the label
+        # goes to the terminal, summary.md and the CSVs, so those are written as \xNN.
+        return f"{self.bot}({visible(inner)})"
 
 
 @dataclass(frozen=True)
@@ -264,8 +271,23 @@ def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> list[_Layer
     where = own.get(("extends",), (str(path), None))
     if not isinstance(parent_name, str) or not parent_name:
         raise UserError("must name a variant file", file=where[0], line=where[1], key="extends")
-    parent = (path.parent / parent_name).resolve()
-    chain = [*stack, path.resolve()]
+    if "\x00" in parent_name:
+        raise UserError(
+            "holds a NUL byte, which no file name can", file=where[0], line=where[1], key="extends"
+        )
+    try:
+        parent = (path.parent / parent_name).resolve()
+        chain = [*stack, path.resolve()]
+    except RuntimeError:  # Python 3.11's resolve on a loop of links
+        raise UserError(
+            f"{parent_name!r} lies under a loop of symbolic links",
+            file=where[0],
+            line=where[1],
+            key="extends",
+        ) from None
+    except OSError as exc:
+        detail = path_error(exc, parent_name).message
+        raise UserError(detail, file=where[0], line=where[1], key="extends") from None
     if parent in chain:
         cycle = " -> ".join(p.name for p in [*chain, parent])
         raise UserError(
@@ -273,9 +295,20 @@ def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> list[_Layer
         )
     if len(chain) > MAX_EXTENDS_DEPTH:
         raise UserError("extends chain too deep", file=where[0], line=where[1], key="extends")
-    if not parent.is_file():
+    try:
+        kind = kind_of(parent, name=parent_name)
+    except UserError as exc:
+        raise UserError(exc.message, file=where[0], line=where[1], key="extends") from None
+    if kind is None:
         raise UserError(
             f"no such variant file {parent_name!r}", file=where[0], line=where[1], key="extends"
+        )
+    if kind != FILE:
+        raise UserError(
+            f"{parent_name!r} is {kind}, not a variant file",
+            file=where[0],
+            line=where[1],
+            key="extends",
         )
     base = _load_chain(parent, origins, chain)
     origins.where.update(own)
@@ -457,11 +490,24 @@ def _check_name(name: Any, origins: _Origins) -> None:
     if any(c < " " or "\x7f" <= c <= "\x9f" or c in "\u2028\u2029" for c in name):
         raise origins.error(("name",), "must not hold control characters (tab, newline, NUL, ...)")
     try:
-        name.encode("utf-8")
+        size = len(name.encode("utf-8"))
     except UnicodeEncodeError:
         raise origins.error(
             ("name",), "must be text UTF-8 can write (it holds a lone surrogate)"
         ) from None
+    if bidi := [c for c in name if c in BIDI_CONTROLS]:
+        raise origins.error(
+            ("name",),
+            f"must not hold the bidirectional control U+{ord(bidi[0]):04X}, which makes "
+            "text read other than it is",
+        )
+    if size > MAX_NAME_BYTES:
+        # It names the report folder, reports/<name>/, and a sweep's <name>-sweep/.
+        raise origins.error(
+            ("name",),
+            f"is {size} bytes long; a name becomes a folder, so it may be {MAX_NAME_BYTES} "
+            "bytes (of UTF-8) at most",
+        )
 
 
 def _unplayable_error(
@@ -593,7 +639,31 @@ def _seat(entry: Any, spec: GameSpec, where: KeyPath, origins: _Origins) -> Seat
     if not isinstance(name, str) or not name:
         raise origins.error((*where, "bot"), "expected a bot name")
     bot = resolve_bot(spec, name, lambda msg: origins.error(where, msg))
+    for key, value in params.items():
+        found = _bidi_in(key) or _bidi_in(value)
+        if found:
+            # The parameters are part of the bot's label, which reports show.
+            raise origins.error(
+                (*where, "params", key),
+                f"must not hold the bidirectional control U+{ord(found):04X}, which makes "
+                "text read other than it is",
+            )
     return SeatSpec(name, _bot_params(bot, params, where, origins))
+
+
+def _bidi_in(value: Any, depth: int = 0) -> str | None:
+    """The first bidirectional control in a parameter's text (keys and values, nested)."""
+    if isinstance(value, str):
+        return next((c for c in value if c in BIDI_CONTROLS), None)
+    if depth > 64:  # the YAML loader bounds nesting; this only keeps the walk bounded too
+        return None
+    if isinstance(value, dict):
+        items: list[Any] = [*value.keys(), *value.values()]
+    elif isinstance(value, list | tuple):
+        items = list(value)
+    else:
+        return None
+    return next((c for item in items if (c := _bidi_in(item, depth + 1))), None)
 
 
 def resolve_bot(spec: GameSpec, name: str, fail: Any) -> BotSpec:

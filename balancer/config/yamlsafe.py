@@ -32,6 +32,7 @@ from typing import Any, NoReturn
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from balancer.config.files import FILE, FOLDER, kind_of
 from balancer.errors import UserError
 
 MAX_BYTES = 1 << 20
@@ -98,8 +99,16 @@ def format_keypath(keypath: tuple[Any, ...]) -> str:
 def load_yaml(path: str | os.PathLike[str]) -> Loaded:
     """Read and parse the YAML file at `path`; any problem is a `UserError`."""
     name = os.fsdecode(path)
+    # Looked at before it is opened: a FIFO would block the open, /dev/zero never ends.
+    kind = kind_of(name)
+    if kind is None:
+        raise UserError("no such file", file=name)
+    if kind != FILE:
+        shown = "a directory" if kind == FOLDER else kind
+        raise UserError(f"is {shown}, not a file", file=name)
     try:
-        with open(name, "rb") as fh:
+        # Non-blocking, should it have been swapped for a FIFO since: then it reads as empty.
+        with open(name, "rb", opener=_open_nonblocking) as fh:
             size = os.fstat(fh.fileno()).st_size
             if size > MAX_BYTES:
                 _too_large(name)
@@ -119,6 +128,10 @@ def load_yaml(path: str | os.PathLike[str]) -> Loaded:
     except ValueError as exc:  # a NUL byte in the path, for one
         raise UserError(f"cannot open the file: {exc}", file=name) from None
     return load_yaml_text(raw, name)
+
+
+def _open_nonblocking(name: str, flags: int) -> int:
+    return os.open(name, flags | os.O_NONBLOCK)
 
 
 def load_yaml_text(text_or_bytes: str | bytes | bytearray, path: str) -> Loaded:

@@ -8,7 +8,12 @@ read other than it is. Each output escapes it here.
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import polars as pl
 
 # Unicode's bidirectional controls: they reorder how text reads (the "Trojan source" trick).
 BIDI_CONTROLS = frozenset(
@@ -35,6 +40,35 @@ def terminal(text: str) -> str:
     return "".join(out)
 
 
+def visible(text: str) -> str:
+    """Every control, format and bidi character as \\xNN / \\uNNNN, newlines and tabs too.
+
+    For text that names something (a bot's label with its parameters): unlike
+    `terminal`, two texts that differ only in their invisible characters stay
+    two names.
+    """
+    out = []
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") or ch in BIDI_CONTROLS:
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def code_block(text: str) -> str:
+    """`text` as a fenced Markdown code block that nothing in it can close or escape.
+
+    Each line is terminal-safe, and the fence is longer than any run of
+    backticks in the text (a line of ``` in a bot's parameters stays text).
+    """
+    lines = [terminal(line) for line in text.split("\n")]
+    longest = max((len(run) for line in lines for run in re.findall("`+", line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return "\n".join([fence, *lines, fence])
+
+
 def markdown(text: str) -> str:
     """Inline Markdown text: one line, terminal-safe, Markdown's punctuation backslashed."""
     safe = terminal(text)
@@ -53,3 +87,18 @@ def code_span(text: str) -> str:
 def csv_cell(value: str) -> str:
     """A text cell a spreadsheet shows as text: a leading = + - @ gets a quote mark first."""
     return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
+def csv_frame(frame: pl.DataFrame) -> pl.DataFrame:
+    """`frame` with `csv_cell` applied to every text column (numbers are left as they are)."""
+    import polars as pl
+
+    starts = "^[" + re.escape("".join(FORMULA_STARTS)) + "]"
+    text = [name for name, kind in frame.schema.items() if kind == pl.String]
+    return frame.with_columns(
+        pl.when(pl.col(name).str.contains(starts))
+        .then(pl.lit("'") + pl.col(name))
+        .otherwise(pl.col(name))
+        .alias(name)
+        for name in text
+    )

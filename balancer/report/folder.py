@@ -24,6 +24,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -38,6 +39,23 @@ MANIFEST = ".balancer-manifest.json"
 MANIFEST_FORMAT = 1
 # A manifest is a few lines per file; a bigger one is not ours.
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+# The longest name one path component may have; an output folder's own name
+# leaves room for the lock and temporary names written beside it.
+MAX_NAME_BYTES = 255
+MAX_FOLDER_NAME_BYTES = MAX_NAME_BYTES - len(".tmp-XXXXXXXX.")
+
+
+_RUST_OS_ERROR = re.compile(r"\(os error (\d+)\)")
+
+
+def _os_error_code(exc: Exception) -> int | None:
+    """The errno a Rust library's error names ("... (os error 28)"), if it names one."""
+    found = _RUST_OS_ERROR.search(str(exc))
+    return int(found.group(1)) if found else None
+
+
+def _clip_path(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else f"{text[:60]}...{text[-50:]}"
 
 
 def _oserror(exc: OSError, file: str) -> UserError:
@@ -89,6 +107,14 @@ def place_of(folder: str | Path) -> Place:
     absolute = Path(os.path.abspath(given))
     if not absolute.name:
         raise UserError("is the root folder, which holds the current folder", file=given)
+    longest = max(len(os.fsencode(part)) for part in absolute.parts)
+    if len(os.fsencode(absolute.name)) > MAX_FOLDER_NAME_BYTES or longest > MAX_NAME_BYTES:
+        # Beside the folder go `.NAME.lock` and `.NAME.tmp-XXXXXXXX`: those must fit too.
+        raise UserError(
+            f"the name is too long for the file system (an output folder's name holds at "
+            f"most {MAX_FOLDER_NAME_BYTES} bytes)",
+            file=_clip_path(given),
+        )
     try:
         parent = absolute.parent.resolve(strict=False)
         cwd = Path.cwd().resolve()
@@ -291,6 +317,14 @@ class Claim:
                     os.rename(tmp, target)
             except OSError as exc:
                 raise _oserror(exc, place.given) from None
+            except UserError:
+                raise
+            except Exception as exc:
+                # polars writes through Rust and raises its own error on a full disk.
+                code = _os_error_code(exc)
+                if code is None:
+                    raise
+                raise _oserror(OSError(code, os.strerror(code)), place.given) from None
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 

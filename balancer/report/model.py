@@ -32,7 +32,9 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 import polars as pl
 
 from balancer import __version__, games
+from balancer.config.files import FILE, FOLDER, kind_of
 from balancer.errors import UserError
+from balancer.report.checks import MAX_VALUE, check_document, check_games, check_nesting
 from balancer.report.folder import REPORT_JSON
 from balancer.sim import table
 
@@ -354,15 +356,23 @@ class Report:
 def load_report(folder: str | Path) -> Report:
     """Read and check a report folder; any damage is a UserError naming the file."""
     folder = Path(folder)
-    if not folder.exists():
+    kind = kind_of(folder)
+    if kind is None:
         raise UserError("no such report folder", file=str(folder))
-    if not folder.is_dir():
+    if kind != FOLDER:
         raise UserError(
-            "not a report folder (expected a folder holding report.json)", file=str(folder)
+            f"is {kind}, not a report folder (expected a folder holding report.json)",
+            file=str(folder),
         )
     path = folder / REPORT_JSON
-    report = Report.from_json(_read_json(path), path, folder=folder)
-    return replace(report, games=_load_games(folder / GAMES_PARQUET, report))
+    document = _read_json(path)
+    check_nesting(document, str(path))
+    report = Report.from_json(document, path, folder=folder)
+    check_document(report, str(path))
+    games_path = folder / GAMES_PARQUET
+    report = replace(report, games=_load_games(games_path, report))
+    check_games(report, report.games, str(games_path))
+    return report
 
 
 def version_notes(report: Report, where: str) -> list[str]:
@@ -454,11 +464,15 @@ def _parse(kind: Any, value: Any, where: str, path: str) -> Any:
 
 
 def _is_number(value: Any) -> bool:
-    """A finite int or float that a float can hold (JSON's NaN and Infinity are no figures)."""
+    """A finite int or float no figure exceeds (JSON's NaN and Infinity are no figures).
+
+    1e308 is finite, but no figure of these games comes near it and the
+    arithmetic of a diff on it overflows: past MAX_VALUE it is damage.
+    """
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     try:
-        return math.isfinite(value)
+        return math.isfinite(value) and abs(value) <= MAX_VALUE
     except OverflowError:  # an int past any float
         return False
 
@@ -469,14 +483,33 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+# report.json holds figures and the resolved variant (whose file is at most
+# 1 MiB): a few kilobytes, never this much. A bigger file is not read at all.
+MAX_REPORT_BYTES = 16 * 1024 * 1024
+
+
 def _read_json(path: Path) -> Any:
-    if not path.is_file():
-        what = "not a file" if path.exists() else "missing: the report folder has no report.json"
+    kind = kind_of(path)
+    if kind != FILE:
+        what = "missing: the report folder has no report.json"
+        if kind is not None:
+            what = f"is {kind}, not a report.json balancer wrote"
         raise UserError(what, file=str(path))
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"unreadable: {exc}", file=str(path)) from None
+        with open(path, "rb") as handle:
+            # Read one byte past the cap: the size a file states is not trusted alone.
+            raw = handle.read(MAX_REPORT_BYTES + 1)
+        if len(raw) > MAX_REPORT_BYTES:
+            raise UserError(
+                f"is larger than any report balancer writes ({MAX_REPORT_BYTES >> 20} MiB "
+                "at most), so it is not read",
+                file=str(path),
+            )
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"not UTF-8 text (byte {exc.start})", file=str(path)) from None
+    except OSError as exc:
+        raise UserError(f"unreadable: {exc.strerror or exc}", file=str(path)) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -494,8 +527,11 @@ def _read_json(path: Path) -> Any:
 
 
 def _load_games(path: Path, report: Report) -> pl.DataFrame:
-    if not path.is_file():
-        what = "not a file" if path.exists() else "missing: the report folder has no games.parquet"
+    kind = kind_of(path)
+    if kind != FILE:
+        what = "missing: the report folder has no games.parquet"
+        if kind is not None:
+            what = f"is {kind}, not a games table balancer wrote"
         raise UserError(what, file=str(path))
     try:
         games = pl.read_parquet(path)
@@ -538,6 +574,16 @@ def _load_games(path: Path, report: Report) -> pl.DataFrame:
             raise UserError(f"column {column} holds an infinite value", file=str(path))
         if column in wins and not values.is_between(0, 1).all():
             raise UserError(f"column {column} holds a win share outside 0..1", file=str(path))
+        if column != "game" and not values.abs().le(MAX_VALUE).all():
+            # 1e308 is finite, but no game scores it and a diff's arithmetic on it overflows.
+            raise UserError(
+                f"column {column} holds {values.abs().max()!r}, past any value a game makes",
+                file=str(path),
+            )
+    if not games.schema["game"].is_integer():
+        raise mismatch(f"column game is {games.schema['game']}, not whole numbers")
+    if not games["game"].is_between(0, n_games - 1).all():
+        raise mismatch(f"column game should number the games 0..{n_games - 1}")
     for s in range(players):
         if games.schema[table.bot(s)] != pl.String or games[table.bot(s)].null_count():
             raise mismatch(f"column bot_{s} should hold bot labels")

@@ -12,6 +12,7 @@ import numpy as np
 import polars as pl
 
 from balancer.report.csv_numbers import for_csv
+from balancer.report.escape import csv_frame
 from balancer.report.model import Interval, Report
 from balancer.sim import table
 
@@ -98,7 +99,9 @@ def write_csv_tables(report: Report, folder: Path, *, excel: bool = False) -> li
         # Each table lands whole or not at all, even when rewritten in place.
         partial = folder / f".{name}.tmp-{os.getpid()}"
         try:
-            for_csv(contents).write_csv(partial, include_bom=excel)
+            # Numbers as a CSV shows them; a cell a spreadsheet would run as a formula
+            # (=, +, -, @) is written as text.
+            csv_frame(for_csv(contents)).write_csv(partial, include_bom=excel)
             os.replace(partial, target)
         finally:
             partial.unlink(missing_ok=True)

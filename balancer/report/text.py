@@ -11,6 +11,7 @@ import math
 
 from balancer import i18n
 from balancer.i18n import ljust, rjust
+from balancer.report.escape import code_block, markdown
 from balancer.report.model import Interval, Report, SeatAdvantage, present
 
 _SCORE_FIGURES = ("mean", "sd", "min", "q1", "median", "q3", "max")
@@ -297,7 +298,8 @@ def summary_markdown(report: Report, lang: str | None = None) -> str:
     lang = lang_of(report, lang)
     words = i18n.game_texts(report.game, lang, report.length_unit)
     t = i18n.text
-    lines = [f"# {report.variant['name']}", "", "```", headline(report, lang), "```", ""]
+    # The name and the bots' labels are the user's text: nothing in them may act as Markdown.
+    lines = [f"# {markdown(report.variant['name'])}", "", code_block(headline(report, lang)), ""]
     lines += [
         f"## {t('summary.events', lang)}",
         "",

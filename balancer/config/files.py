@@ -1,0 +1,77 @@
+"""What a path the user named is, said in words, before anything opens it.
+
+Opening a FIFO blocks until someone writes to it and /dev/zero never ends,
+so every input (a variant, its extends, a report folder and its files) is
+looked at first: a regular file is read, anything else is named for what it
+is ("is a FIFO (named pipe)"), never "no such file" and never a hang. A name
+the file system can't hold, or a loop of links, is one line too.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+from balancer.errors import UserError
+
+FILE = "file"
+FOLDER = "a folder"
+# The longest name one path component may have on the file systems balancer runs on.
+MAX_NAME_BYTES = 255
+
+
+def describe_mode(mode: int) -> str:
+    """A file's type in words: FILE, FOLDER, "a FIFO (named pipe)", ..."""
+    if stat.S_ISREG(mode):
+        return FILE
+    if stat.S_ISDIR(mode):
+        return FOLDER
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def kind_of(path: str | os.PathLike[str], *, name: str | None = None) -> str | None:
+    """What `path` is (links followed), or None when nothing is there.
+
+    A name too long, a loop of links, a NUL byte or a folder that can't be
+    searched is a UserError naming `name` (default: the path).
+    """
+    shown = name if name is not None else os.fsdecode(path)
+    try:
+        return describe_mode(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        return None
+    except ValueError:  # a NUL byte
+        raise UserError("the name holds a NUL byte", file=repr(shown)) from None
+    except OSError as exc:
+        raise path_error(exc, shown) from None
+
+
+def path_error(exc: OSError, shown: str) -> UserError:
+    """An OSError from looking a path up, as one line."""
+    if exc.errno == errno.ENAMETOOLONG:
+        return UserError(
+            f"the name is too long for the file system (a folder or file name holds at most "
+            f"{MAX_NAME_BYTES} bytes)",
+            file=_clipped(shown),
+        )
+    if exc.errno == errno.ELOOP:
+        return UserError("lies under a loop of symbolic links", file=_clipped(shown))
+    if exc.errno == errno.EACCES:
+        return UserError("permission denied", file=_clipped(shown))
+    return UserError(f"can't be read: {exc.strerror or exc}", file=_clipped(shown))
+
+
+def _clipped(text: str, limit: int = 120) -> str:
+    # A 4000-byte path in an error line says nothing more than its ends do.
+    return text if len(text) <= limit else f"{text[:60]}...{text[-50:]}"

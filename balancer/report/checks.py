@@ -1,0 +1,303 @@
+"""A report opened from a folder, checked against itself: report.json and games.parquet agree.
+
+`model.load_report` has checked that each file is well-formed (every key of
+the right type, every column present and finite). Here the two are checked
+against each other and against the game, because `diff`, `csv` and `replay`
+trust what a report says: a hand-edited file (a flipped `higher_is_better`, a
+win share made up, a seat's label changed, games dropped from the table) or
+a damaged one is refused with one line naming the file and the key, rather
+than analysed as if it were a run.
+
+The figures recomputed here are the cheap ones (means, minima, maxima,
+shares, counts); they are what a hand edit changes, and recomputing the
+intervals would cost as much as writing the report did.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import polars as pl
+
+from balancer import games
+from balancer.config.yamlsafe import MAX_DEPTH
+from balancer.errors import UserError
+from balancer.report.escape import BIDI_CONTROLS
+from balancer.sim import table
+
+if TYPE_CHECKING:
+    from balancer.report.model import Report
+
+# A figure recomputed from the games table agrees with report.json to this
+# much (the two are summed in different orders); an edit is never this small.
+REL_TOLERANCE = 1e-9
+ABS_TOLERANCE = 1e-9
+# No score, count or length of these games comes near this; past it a float
+# no longer holds whole numbers exactly and sums overflow.
+MAX_VALUE = 2.0**53
+# A bot's parameters sit four levels into report.json (variant.seats[i].params)
+# and a variant file nests at most yamlsafe.MAX_DEPTH deep.
+MAX_REPORT_DEPTH = MAX_DEPTH + 8
+
+
+def check_nesting(document: Any, path: str) -> None:
+    """Refuse a document nested deeper than any report (a variant's YAML is at most
+    MAX_DEPTH deep): whatever walks it later, nothing recurses past the limit."""
+    stack = [(document, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_REPORT_DEPTH:
+            raise UserError(f"not a report: nested more than {MAX_REPORT_DEPTH} deep", file=path)
+        if isinstance(value, dict):
+            stack.extend((inner, depth + 1) for inner in value.values())
+        elif isinstance(value, list):
+            stack.extend((inner, depth + 1) for inner in value)
+
+
+def check_document(report: Report, path: str) -> None:
+    """report.json against the game it names and against itself (no games table needed)."""
+    canonical = games.canonical(report.game)
+    if canonical is None:
+        raise UserError(f"unknown game {report.game!r}", file=path, key="game")
+    spec = games.get(canonical)
+    if report.higher_is_better != spec.higher_is_better:
+        better = "higher" if spec.higher_is_better else "lower"
+        raise UserError(
+            f"is {str(report.higher_is_better).lower()}, but in {spec.name} a {better} score "
+            "is better: the file was edited or damaged",
+            file=path,
+            key="higher_is_better",
+        )
+    for index, name in enumerate(report.value_events or ()):
+        if name not in report.events:
+            raise UserError(
+                f"{name!r} is not one of the report's events",
+                file=path,
+                key=f"value_events[{index}]",
+            )
+        if name in spec.events and name not in spec.value_events:
+            raise UserError(
+                f"{name!r} is a count in {spec.name}, not a value per game",
+                file=path,
+                key=f"value_events[{index}]",
+            )
+    if report.value_events is not None:
+        if len(set(report.value_events)) != len(report.value_events):
+            raise UserError("names an event twice", file=path, key="value_events")
+        for name in spec.value_events:
+            if name in report.events and name not in report.value_events:
+                raise UserError(
+                    f"leaves out {name!r}, a value per game in {spec.name}, not a count",
+                    file=path,
+                    key="value_events",
+                )
+    _check_texts(report.to_json(), path, "")
+    _check_variant(report, path)
+    for index, seat in enumerate(report.seats):
+        if seat.seat != index:
+            raise UserError(
+                f"should be {index}, not {seat.seat}", file=path, key=f"seats[{index}].seat"
+            )
+
+
+def _check_variant(report: Report, path: str) -> None:
+    """The resolved variant's keys that the figures depend on: their form and agreement.
+
+    A key the variant lacks is not checked here (a hand-made or early report
+    may hold only a name; `replay` checks the whole variant before it plays);
+    a key it has must be of the right form and agree with the report.
+    """
+    variant = report.variant
+    for key, kind in (("name", str), ("game", str), ("players", int), ("seed", int)):
+        value = variant.get(key, kind())
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise UserError(
+                f"should be {kind.__name__}, not {_short(value)}", file=path, key=f"variant.{key}"
+            )
+    _check_label(variant.get("name", ""), path, "variant.name")
+    if "game" in variant and games.canonical(variant["game"]) != games.canonical(report.game):
+        raise UserError(
+            f"is {variant['game']!r}, but the report is of {report.game!r}",
+            file=path,
+            key="variant.game",
+        )
+    for key, top in (("players", report.players), ("seed", report.seed)):
+        if key in variant and variant[key] != top:
+            raise UserError(
+                f"is {variant[key]}, but the report's {key} is {top}",
+                file=path,
+                key=f"variant.{key}",
+            )
+    rotation = variant.get("seat_rotation", False)
+    if not isinstance(rotation, bool):
+        raise UserError(
+            f"should be true or false, not {_short(rotation)}",
+            file=path,
+            key="variant.seat_rotation",
+        )
+    if "seats" not in variant:
+        return
+    seats = variant["seats"]
+    if not isinstance(seats, list):
+        raise UserError(
+            f"should be a list with one bot per seat, not {_short(seats)}",
+            file=path,
+            key="variant.seats",
+        )
+    if len(seats) != report.players:
+        raise UserError(
+            f"lists {len(seats)} bots for {report.players} players", file=path, key="variant.seats"
+        )
+    for index, seat in enumerate(seats):
+        where = f"variant.seats[{index}]"
+        if not isinstance(seat, dict):
+            raise UserError(
+                f"should be a mapping {{bot:, params:}}, not {_short(seat)}", file=path, key=where
+            )
+        bot = seat.get("bot")
+        if not isinstance(bot, str) or not bot:
+            raise UserError(
+                f"should be a bot name, not {_short(bot)}", file=path, key=f"{where}.bot"
+            )
+        _check_label(bot, path, f"{where}.bot")
+        if not isinstance(seat.get("params", {}), dict):
+            raise UserError(
+                f"should be a mapping of parameter: value, not {_short(seat.get('params'))}",
+                file=path,
+                key=f"{where}.params",
+            )
+        figure = report.seats[index].bot
+        if not rotation and figure != "rotating" and figure.split("(", 1)[0] != bot:
+            raise UserError(
+                f"is {_short(figure)}, but the variant seats {bot!r} there",
+                file=path,
+                key=f"seats[{index}].bot",
+            )
+
+
+def _check_texts(value: Any, path: str, key: str) -> None:
+    """Every text of the report (keys too) as balancer writes it; a bot's parameters aside.
+
+    Names, labels, notes and units are printed on the terminal and into
+    summary.md: an escape sequence or a bidi control in one is a forgery.
+    A plugin's parameters may hold anything; their label shows them escaped.
+    """
+    if isinstance(value, str):
+        _check_label(value, path, key)
+    elif isinstance(value, dict):
+        for name, inner in value.items():
+            where = f"{key}.{name}" if key else str(name)
+            _check_label(str(name), path, where)
+            if where.startswith("variant.seats[") and where.endswith("].params"):
+                continue
+            _check_texts(inner, path, where)
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            _check_texts(inner, path, f"{key}[{index}]")
+
+
+def _check_label(text: str, path: str, key: str) -> None:
+    """A name or bot label as balancer writes it: no control, format or bidi characters."""
+    for ch in text:
+        if ch in BIDI_CONTROLS:
+            raise UserError(
+                f"holds the bidirectional control U+{ord(ch):04X}, which makes text read "
+                "other than it is",
+                file=path,
+                key=key,
+            )
+        if ch < " " or "\x7f" <= ch <= "\x9f":
+            raise UserError(
+                f"holds the control character U+{ord(ch):04X}, which balancer never writes",
+                file=path,
+                key=key,
+            )
+
+
+def check_games(report: Report, games_frame: pl.DataFrame, path: str) -> None:
+    """games.parquet against report.json: each figure recomputed from the table must agree.
+
+    `games_frame` has passed `model._load_games` (columns present, numeric,
+    finite, one row per game, sorted by game).
+    """
+    players = report.players
+
+    def disagree(key: str, found: Any, table_says: Any) -> UserError:
+        return UserError(
+            f"report.json says {_short(found)}, but games.parquet gives {_short(table_says)}",
+            file=path,
+            key=key,
+        )
+
+    scores = np.column_stack(
+        [games_frame[table.score(s)].cast(pl.Float64).to_numpy() for s in range(players)]
+    )
+    wins = np.column_stack(
+        [games_frame[table.win(s)].cast(pl.Float64).to_numpy() for s in range(players)]
+    )
+    expected = table.win_shares_matrix(scores, report.higher_is_better)
+    bad = ~np.isclose(wins, expected, rtol=REL_TOLERANCE, atol=ABS_TOLERANCE)
+    if bad.any():
+        game, at = (int(i) for i in np.argwhere(bad)[0])
+        lower = "higher" if report.higher_is_better else "lower"
+        raise UserError(
+            f"game {game}: seat {at}'s win share is {wins[game, at]:g}, but its score "
+            f"gives {expected[game, at]:g} ({lower} is better): the table does not match "
+            "its scores",
+            file=path,
+            key=table.win(at),
+        )
+    for seat in report.seats:
+        s = seat.seat
+        where = f"seats[{s}]"
+        _agree(disagree, f"{where}.win_share", seat.win_share, float(wins[:, s].mean()))
+        column = scores[:, s]
+        for name, value in (
+            ("mean", float(column.mean())),
+            ("min", float(column.min())),
+            ("max", float(column.max())),
+        ):
+            _agree(disagree, f"{where}.score.{name}", getattr(seat.score, name), value)
+        labels = set(games_frame[table.bot(s)].unique().to_list())
+        for label in labels:
+            _check_label(label, path, table.bot(s))
+        shown = labels.pop() if len(labels) == 1 else "rotating"
+        if seat.bot != shown:
+            raise disagree(f"{where}.bot", seat.bot, shown)
+    if report.length is not None:
+        lengths = games_frame[table.LENGTH].cast(pl.Float64).to_numpy()
+        for name, value in (
+            ("mean", float(lengths.mean())),
+            ("min", float(lengths.min())),
+            ("max", float(lengths.max())),
+        ):
+            _agree(disagree, f"length.{name}", getattr(report.length, name), value)
+    value_events = set(report.value_events or ())
+    for name, figures in report.events.items():
+        values = games_frame[table.event(name)].cast(pl.Float64).to_numpy()
+        _agree(disagree, f"events.{name}.per_game", figures.per_game, float(values.mean()))
+        if name not in value_events:
+            share = float((values > 0).mean())
+            _agree(disagree, f"events.{name}.share_of_games", figures.share_of_games, share)
+    if report.bots is not None:
+        counts: dict[str, int] = {}
+        for s in range(players):
+            for label, n in games_frame[table.bot(s)].value_counts().iter_rows():
+                counts[label] = counts.get(label, 0) + int(n)
+        if set(report.bots) != set(counts):
+            raise disagree("bots", sorted(report.bots), sorted(counts))
+        for label, bot in report.bots.items():
+            if bot.seat_games != counts[label]:
+                raise disagree(f"bots.{label}.seat_games", bot.seat_games, counts[label])
+
+
+def _agree(disagree: Any, key: str, found: float, recomputed: float) -> None:
+    if not math.isclose(found, recomputed, rel_tol=REL_TOLERANCE, abs_tol=ABS_TOLERANCE):
+        raise disagree(key, found, recomputed)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
