@@ -356,7 +356,7 @@ def test_summary_explains_every_event(dqz: Report) -> None:
 
 def test_summary_in_japanese_uses_the_seeds_words(dqz: Report) -> None:
     summary = summary_markdown(dqz, "ja")
-    assert summary.startswith("# dqz-4p\n")
+    assert summary.startswith("# dqz\\-4p\n")  # the name Markdown-escaped
     assert "打棋子" in summary and "| 親の連勝（連荘） (dealer_wins) |" in summary
     assert "| ヤキトリ (zero_capture) |" in summary and "## 席ごとの得点" in summary
     for meaning in i18n.game_texts("dqz", "ja").event_meanings.values():
