@@ -51,6 +51,7 @@ _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
 
 TWO_53 = float(2**53)
+_TWO_64 = 1 << 64
 
 
 # -- the same contract in plain Python integers (for plugin bots and the step path)
@@ -92,23 +93,34 @@ class Stream:
         return other
 
     def next_u64(self) -> int:
+        # mix(mix(key + n * GAMMA) + key), the two mixes written out: this runs
+        # for every draw of the step path (plugin bots, shuffles), and a call
+        # per mix costs a third of it.
         key = self.key
-        inner = _mix((key + self.counter * _GAMMA) & _MASK)
+        z = (key + self.counter * _GAMMA) & _MASK
         self.counter += 1
-        return _mix((inner + key) & _MASK)
+        z = ((z ^ (z >> 30)) * _M1) & _MASK
+        z = ((z ^ (z >> 27)) * _M2) & _MASK
+        z = ((z ^ (z >> 31)) + key) & _MASK
+        z = ((z ^ (z >> 30)) * _M1) & _MASK
+        z = ((z ^ (z >> 27)) * _M2) & _MASK
+        return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         if n < 1:
             raise ValueError("below(n) needs n >= 1")
-        threshold = (1 << 64) % n  # the kernel's (0 - n) % n in uint64
+        threshold = _TWO_64 % n  # the kernel's (0 - n) % n in uint64
+        next_u64 = self.next_u64
         while True:
-            x = self.next_u64()
+            x = next_u64()
             if x >= threshold:
                 return x % n
 
     def randrange(self, start: int, stop: int | None = None) -> int:
         """Like `random.Random.randrange` with one or two arguments."""
         if stop is None:
+            if start >= 1:  # the common call, randrange(len(legal)): one call less
+                return self.below(start)
             start, stop = 0, start
         if stop <= start:
             raise ValueError(f"empty range for randrange({start}, {stop})")
@@ -123,8 +135,9 @@ class Stream:
         return seq[self.below(len(seq))]
 
     def shuffle(self, values: MutableSequence[T]) -> None:
+        below = self.below
         for i in range(len(values) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = below(i + 1)
             values[i], values[j] = values[j], values[i]
 
     def random(self) -> float:
