@@ -1,0 +1,195 @@
+"""The step-by-step path's shortcuts change nothing a bot can see (sim/play.py, sim/lazyview.py).
+
+An in-process plugin is handed a lazy view and timed with one timer for many
+moves; each case below is a situation where a shortcut could show: a view
+kept past its move, a view pickled, a shorter limit after a longer one.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import signal
+import time
+import weakref
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import pytest
+
+from balancer import games, knobs
+from balancer.bots.api import RandomBot
+from balancer.errors import GameFault
+from balancer.games.api import GameRecord
+from balancer.sim import lazyview
+from balancer.sim.play import Seat, play_game
+from tests.helpers import SAFETY_TIMEOUT
+
+PLAYERS = {"fish-dash-cash": 5, "kimekimera": 4, "da-qi-zi": 4}
+
+needs_lazy = pytest.mark.skipif(not lazyview.available, reason="no reference counts here")
+
+
+class Uniform:
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        return legal[rng.randrange(len(legal))]
+
+
+class Keeper(Uniform):
+    """Keeps every view it is handed, unread."""
+
+    def __init__(self) -> None:
+        self.kept: list[Any] = []
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        self.kept.append(view)
+        return super().act(view, legal, rng)
+
+
+class WeakKeeper(Uniform):
+    """Tries to keep weak references to its views, which no count would see."""
+
+    def __init__(self) -> None:
+        self.refused = 0
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        try:
+            weakref.ref(view)
+        except TypeError:
+            self.refused += 1
+        return super().act(view, legal, rng)
+
+
+def plugin_seats(game: str, bot: Any, limit: float | None = SAFETY_TIMEOUT) -> list[Seat]:
+    """Seats as --trust-plugins builds them: in-process, timed, exact-type checked."""
+    return [Seat("p", bot, time_limit=limit, plugin=True)] * PLAYERS[game]
+
+
+def play(game: str, seats: list[Seat], index: int) -> GameRecord:
+    spec = games.get(game)
+    return play_game(spec, knobs.defaults(spec.knobs), seats, 7, index)
+
+
+@pytest.mark.parametrize("game", list(PLAYERS))
+def test_a_uniform_plugin_in_process_plays_the_random_bots_games(game: str) -> None:
+    random_seats = [Seat("r", RandomBot())] * PLAYERS[game]
+    for index in range(40):
+        assert play(game, plugin_seats(game, Uniform()), index) == play(game, random_seats, index)
+
+
+@needs_lazy
+@pytest.mark.parametrize("game", list(PLAYERS))
+def test_a_view_kept_unread_shows_its_own_moment(game: str) -> None:
+    """Read after the game, each kept view equals the view a built-in bot was
+    handed at that decision (built eagerly), field for field."""
+    keeper, eager = Keeper(), Keeper()
+    play(game, plugin_seats(game, keeper), 3)
+    play(game, [Seat("e", eager)] * PLAYERS[game], 3)
+    assert len(keeper.kept) == len(eager.kept) > 5
+    assert type(eager.kept[0]) is not type(keeper.kept[0])  # the lazy one was handed out
+    for lazy, full in zip(keeper.kept, eager.kept, strict=True):
+        assert isinstance(lazy, type(full))
+        assert lazy == full and full == lazy
+        assert repr(lazy) == repr(full)
+    # The moves differ, so the views differ: equal views are not a vacuous check.
+    assert len({repr(v) for v in eager.kept}) > 1
+
+
+@needs_lazy
+def test_a_lazy_view_pickles_and_copies_as_the_games_own_view() -> None:
+    keeper = Keeper()
+    play("fish-dash-cash", plugin_seats("fish-dash-cash", keeper), 0)
+    view = keeper.kept[4]
+    full_class = type(view).__mro__[1]
+    for again in (pickle.loads(pickle.dumps(view)), copy.copy(view), copy.deepcopy(view)):
+        assert type(again) is full_class and again == view
+
+
+@needs_lazy
+@pytest.mark.parametrize("game", list(PLAYERS))
+def test_a_view_cant_be_held_unseen_by_a_weak_reference(game: str) -> None:
+    """A weak reference would hold a view without its count showing it: like the
+    game's own views, a lazy view refuses one."""
+    bot, eager = WeakKeeper(), WeakKeeper()
+    play(game, plugin_seats(game, bot), 0)
+    play(game, [Seat("e", eager)] * PLAYERS[game], 0)
+    assert bot.refused == eager.refused > 0
+
+
+@needs_lazy
+def test_a_lazy_view_hands_out_no_field_it_lacks() -> None:
+    keeper = Keeper()
+    play("da-qi-zi", plugin_seats("da-qi-zi", keeper), 0)
+    with pytest.raises(AttributeError):
+        _ = keeper.kept[0].no_such_field
+
+
+def test_quick_moves_arm_the_timer_once_per_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dozens of timed decisions, one timer armed and one disarmed (not two per move)."""
+    calls: list[float] = []
+    real = signal.setitimer
+
+    def counted(which: int, seconds: float, interval: float = 0.0) -> tuple[float, float]:
+        calls.append(seconds)
+        return real(which, seconds, interval)
+
+    monkeypatch.setattr(signal, "setitimer", counted)
+    keeper = Keeper()
+    play("fish-dash-cash", plugin_seats("fish-dash-cash", keeper), 0)
+    assert len(keeper.kept) > 20
+    assert calls == [SAFETY_TIMEOUT, 0]
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+class BusyUnlessStopped:
+    """Busy for `seconds` (catching every Exception), then fails saying it was never stopped."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        deadline = time.monotonic() + self.seconds
+        while time.monotonic() < deadline:
+            try:
+                while time.monotonic() < deadline:
+                    pass
+            except Exception:
+                continue
+        raise RuntimeError("never stopped")
+
+
+def test_a_shorter_limit_after_a_longer_one_still_stops_the_move() -> None:
+    """Seat 0's quick moves leave a long timer pending; seat 1's move, with a
+    short limit, is stopped at its own limit, not at the pending timer's."""
+    seats = [
+        Seat("quick", Uniform(), time_limit=SAFETY_TIMEOUT, plugin=True),
+        Seat("busy", BusyUnlessStopped(SAFETY_TIMEOUT / 4), time_limit=0.2, plugin=True),
+        Seat("quick", Uniform(), time_limit=SAFETY_TIMEOUT, plugin=True),
+    ]
+    spec = games.get("fish-dash-cash")
+    with pytest.raises(GameFault) as fault:
+        play_game(spec, knobs.defaults(spec.knobs), seats, 7, 0)
+    assert "no move within the time limit of 0.2s" in str(fault.value)
+    assert fault.value.seat == 1
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_move_past_its_limit_after_many_quick_ones_is_stopped() -> None:
+    """The timer armed at the first move still stops a later one at its limit."""
+
+    class QuickThenBusy(BusyUnlessStopped):
+        def __init__(self) -> None:
+            super().__init__(SAFETY_TIMEOUT / 4)
+            self.moves = 0
+
+        def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+            self.moves += 1
+            if self.moves < 10:
+                return legal[0]
+            return super().act(view, legal, rng)
+
+    bot = QuickThenBusy()
+    with pytest.raises(GameFault) as fault:
+        play("fish-dash-cash", plugin_seats("fish-dash-cash", bot, limit=0.3), 0)
+    assert "no move within the time limit of 0.3s" in str(fault.value)
+    assert bot.moves == 10
