@@ -193,3 +193,33 @@ def test_a_move_past_its_limit_after_many_quick_ones_is_stopped() -> None:
         play("fish-dash-cash", plugin_seats("fish-dash-cash", bot, limit=0.3), 0)
     assert "no move within the time limit of 0.3s" in str(fault.value)
     assert bot.moves == 10
+
+
+class _Equal(int):
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = int.__hash__
+
+
+@pytest.mark.parametrize(
+    ("answer", "legal", "index"),
+    [
+        (7, [3, 7, 9], 1),
+        (7, (3, 7, 9), 1),
+        (4, [3, 7, 9], None),
+        (1, [True, 1], 1),  # True == 1, but the move is the int
+        (True, [1, True], 1),
+        (1.0, [1, 2], None),  # a float is no int move
+        (_Equal(5), [3, 7], None),  # a subclass's __eq__ is never asked
+        ("b", ["a", "b"], 1),
+        ((1, 2), [(1, 2.0), (1, 2)], 1),
+        ((1, _Equal(2)), [(1, 2)], None),
+    ],
+)
+def test_a_plugins_answer_is_found_among_the_moves_by_exact_type(
+    answer: Any, legal: Sequence[Hashable], index: int | None
+) -> None:
+    from balancer.bots.host import choose
+
+    assert choose(answer, legal) == index

@@ -99,6 +99,17 @@ def same_move(answer: Any, move: Any) -> bool:
 
 def choose(answer: Any, legal: Sequence[Hashable]) -> int | None:
     """The index of `answer` among the legal moves, compared exactly; None if it is none."""
+    kind = type(answer)
+    if kind is int or kind is str:
+        # The common answer, found by the list's own search: an exact int or
+        # str compares by its built-in ==, so no code of the plugin's runs.
+        # The first equal move must be of its very type (1 == True == 1.0).
+        try:
+            index = legal.index(answer)
+        except ValueError:
+            return None
+        if type(legal[index]) is kind:
+            return index
     for index, move in enumerate(legal):
         if same_move(answer, move):
             return index
