@@ -223,3 +223,20 @@ def test_a_plugins_answer_is_found_among_the_moves_by_exact_type(
     from balancer.bots.host import choose
 
     assert choose(answer, legal) == index
+
+
+def test_a_view_built_fast_is_the_views_own_kind_of_object() -> None:
+    """games/views.py: frozen, equal, printed and pickled as one built by View itself."""
+    import dataclasses
+
+    from balancer.games import views
+    from balancer.games.kimekimera.rules import View
+
+    fields = [f.name for f in dataclasses.fields(View)]
+    values = [0, 1, 7, (3, 4), (5, 6, 8, 9), (-1, -1), (2, 0), 40, 3, (0, 2, 5), True, False, {}]
+    fast, slow = views.constructor(View)(*values), View(*values)
+    assert type(fast) is View and fast == slow and repr(fast) == repr(slow)
+    assert pickle.loads(pickle.dumps(fast)) == slow and fast.my_chimera() == (5, 6)
+    assert views.constructor(View)(**dict(zip(fields, values, strict=True))) == slow
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.seat = 1  # type: ignore[misc]

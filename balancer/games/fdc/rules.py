@@ -50,10 +50,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 from typing import Any
 
 from balancer import knobs
 from balancer.errors import InvariantError
+from balancer.games import views
 from balancer.games.api import Bounds, GameRecord, GameSpec
 from balancer.rng import CHANCE, Stream
 
@@ -311,6 +313,9 @@ class View:
     money: tuple[int, ...]  # each card's money when cashed (by `cash_value`)
 
 
+_new_view = views.constructor(View)
+
+
 class State:
     """One game of Fish! Dash! Cash! in progress (see the module docstring)."""
 
@@ -456,24 +461,26 @@ class State:
 
     def view(self, seat: int) -> View:
         dash = self.phase == DASH_CHOICE
-        return View(
-            seat=seat,
-            phase=self.phase,
-            hand=tuple(self.hands[seat]),
-            leader=self.leader,
-            trick=tuple(self.plays),
-            territories=tuple(tuple(t) for t in self.territory),
-            cashed_counts=tuple(len(c) for c in self.cashed),
-            my_cashed=tuple(self.cashed[seat]),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            pile_size=len(self.pile),
-            to_resolve=tuple(self.resolve_queue[self.resolve_at + 1 :]) if dash else (),
-            protected=tuple(s for s in range(self.players) if self.protected[s]),
-            played_this_trick=frozenset(self.played_fish),
-            tricks_played=self.tricks,
-            rules=self.rules,
-            deck=self.deck,
-            money=self.money_of,
+        protected = self.protected
+        # Positional, in View's field order (a hot path: see games/views.py).
+        return _new_view(
+            seat,
+            self.phase,
+            tuple(self.hands[seat]),
+            self.leader,
+            tuple(self.plays),
+            tuple(map(tuple, self.territory)),  # territories
+            tuple(map(len, self.cashed)),  # cashed_counts
+            tuple(self.cashed[seat]),  # my_cashed
+            tuple(map(len, self.hands)),  # hand_sizes
+            len(self.pile),
+            tuple(self.resolve_queue[self.resolve_at + 1 :]) if dash else (),  # to_resolve
+            tuple(compress(range(self.players), protected)) if any(protected) else (),
+            frozenset(self.played_fish),
+            self.tricks,
+            self.rules,
+            self.deck,
+            self.money_of,
         )
 
     def record(self) -> GameRecord:

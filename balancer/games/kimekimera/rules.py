@@ -87,6 +87,7 @@ from typing import Any
 
 from balancer import knobs
 from balancer.errors import InvariantError
+from balancer.games import views
 from balancer.games.api import Bounds, GameRecord, GameSpec
 from balancer.rng import CHANCE, Stream
 
@@ -398,6 +399,9 @@ class View:
         return self.free[2 * slot], self.free[2 * slot + 1]
 
 
+_new_view = views.constructor(View)
+
+
 class State:
     """One game of Kimekimera in progress (see the module docstring)."""
 
@@ -588,7 +592,7 @@ class State:
 
     def view(self, seat: int) -> View:
         # Positional: the fields in View's order (a hot path).
-        return View(
+        return _new_view(  # games/views.py: a hot path
             seat,
             self.round + 1,
             self.rounds,
