@@ -92,10 +92,13 @@ class Stream:
         other.key, other.counter = self.key, self.counter
         return other
 
+    # The hash is written out in next_u64, below and shuffle: they run for
+    # every draw of the step path (plugin bots, shuffles), where a call per
+    # mix or per draw costs as much as the draw. A subclass that changes where
+    # numbers come from overrides all three (bots/host.py's _Draws does);
+    # tests/test_rng.py checks each against the kernels.
+
     def next_u64(self) -> int:
-        # mix(mix(key + n * GAMMA) + key), the two mixes written out: this runs
-        # for every draw of the step path (plugin bots, shuffles), and a call
-        # per mix costs a third of it.
         key = self.key
         z = (key + self.counter * _GAMMA) & _MASK
         self.counter += 1
@@ -110,16 +113,24 @@ class Stream:
         if n < 1:
             raise ValueError("below(n) needs n >= 1")
         threshold = _TWO_64 % n  # the kernel's (0 - n) % n in uint64
-        next_u64 = self.next_u64
+        key, counter = self.key, self.counter
         while True:
-            x = next_u64()
-            if x >= threshold:
-                return x % n
+            z = (key + counter * _GAMMA) & _MASK
+            counter += 1
+            z = ((z ^ (z >> 30)) * _M1) & _MASK
+            z = ((z ^ (z >> 27)) * _M2) & _MASK
+            z = ((z ^ (z >> 31)) + key) & _MASK
+            z = ((z ^ (z >> 30)) * _M1) & _MASK
+            z = ((z ^ (z >> 27)) * _M2) & _MASK
+            z ^= z >> 31
+            if z >= threshold:
+                self.counter = counter
+                return z % n
 
     def randrange(self, start: int, stop: int | None = None) -> int:
         """Like `random.Random.randrange` with one or two arguments."""
         if stop is None:
-            if start >= 1:  # the common call, randrange(len(legal)): one call less
+            if start >= 1:  # the common call, randrange(len(legal))
                 return self.below(start)
             start, stop = 0, start
         if stop <= start:
@@ -135,10 +146,25 @@ class Stream:
         return seq[self.below(len(seq))]
 
     def shuffle(self, values: MutableSequence[T]) -> None:
-        below = self.below
+        """Fisher-Yates from the top: position i swaps with below(i + 1), i = n-1 .. 1."""
+        key, counter = self.key, self.counter
         for i in range(len(values) - 1, 0, -1):
-            j = below(i + 1)
+            n = i + 1
+            threshold = _TWO_64 % n
+            while True:
+                z = (key + counter * _GAMMA) & _MASK
+                counter += 1
+                z = ((z ^ (z >> 30)) * _M1) & _MASK
+                z = ((z ^ (z >> 27)) * _M2) & _MASK
+                z = ((z ^ (z >> 31)) + key) & _MASK
+                z = ((z ^ (z >> 30)) * _M1) & _MASK
+                z = ((z ^ (z >> 27)) * _M2) & _MASK
+                z ^= z >> 31
+                if z >= threshold:
+                    break
+            j = z % n
             values[i], values[j] = values[j], values[i]
+        self.counter = counter
 
     def random(self) -> float:
         return (self.next_u64() >> 11) / TWO_53

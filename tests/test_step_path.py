@@ -240,3 +240,28 @@ def test_a_view_built_fast_is_the_views_own_kind_of_object() -> None:
     assert views.constructor(View)(**dict(zip(fields, values, strict=True))) == slow
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.seat = 1  # type: ignore[misc]
+
+
+def test_a_streams_draws_and_shuffles_are_made_of_its_next_u64s() -> None:
+    """rng.Stream writes its hash out in below and shuffle; bots/host.py's
+    _Draws replays numbers through next_u64 alone: both must draw alike."""
+    from balancer.rng import Stream
+
+    def below(source: Stream, n: int) -> int:
+        while True:
+            x = source.next_u64()
+            if x >= (1 << 64) % n:
+                return x % n
+
+    stream, plain = Stream(3, 4, 5), Stream(3, 4, 5)
+    # 2**63 + 1 rejects about half the numbers: the loop is taken.
+    bounds = [1, 2, 3, 7, 10, 60, 2**40, 2**63 + 1, 2**63 + 1, 2**63 + 1]
+    assert [stream.below(n) for n in bounds] == [below(plain, n) for n in bounds]
+    assert [stream.randrange(n) for n in bounds] == [below(plain, n) for n in bounds]
+    assert stream.counter == plain.counter > 2 * len(bounds)
+    values, expected = list(range(40)), list(range(40))
+    stream.shuffle(values)
+    for i in range(39, 0, -1):
+        j = below(plain, i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert values == expected and stream.counter == plain.counter

@@ -43,7 +43,7 @@ import subprocess
 import sys
 import time
 import weakref
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, MutableSequence, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -316,6 +316,22 @@ class _Draws(Stream):
         self._used += 1
         self.counter += 1
         return value
+
+    # Stream writes its hash out in below and shuffle; here they draw through next_u64.
+
+    def below(self, n: int) -> int:
+        if n < 1:
+            raise ValueError("below(n) needs n >= 1")
+        threshold = (1 << 64) % n  # the kernel's (0 - n) % n in uint64
+        while True:
+            x = self.next_u64()
+            if x >= threshold:
+                return x % n
+
+    def shuffle(self, values: MutableSequence[Any]) -> None:
+        for i in range(len(values) - 1, 0, -1):
+            j = self.below(i + 1)
+            values[i], values[j] = values[j], values[i]
 
     def copy(self) -> Stream:
         raise TypeError("a plugin's stream can't be copied")
