@@ -119,7 +119,7 @@ def step_plugin(game: str, hosted: bool = False) -> Player:
     per-move time limit (--trust-plugins), or each in a process of its own
     (the default), sent its view and asked for the index of its move."""
     spec = games.get(game)
-    rules = knobs.defaults(spec.knobs)
+    rules = knobs.freeze(knobs.defaults(spec.knobs))  # read-only, as a variant's are
     if hosted:
         from balancer.bots.host import HostedBot
 

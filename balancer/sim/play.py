@@ -188,6 +188,9 @@ def _asker(
     def fault(reason: str) -> GameFault:
         return GameFault(reason, index=index, seed=seed, seat=seat_no, bot=seat.label)
 
+    bot, limit, alarm = seat.bot, seat.time_limit, clock.alarm
+    monotonic, setitimer, real_timer = time.monotonic, signal.setitimer, signal.ITIMER_REAL
+
     def ask(legal: list[Hashable]) -> Hashable:
         nonlocal make_view
         if lazy:
@@ -195,13 +198,42 @@ def _asker(
                 make_view = lazyview.maker(_view_class(state, seat_no), view_of)
             view = make_view(seat_no)
             held = getrefcount(view)
-            action = _ask(seat, view, legal, rng, seat_no, clock, fault)
+        else:
+            view = view_of(seat_no) if wants_view else None
+        try:
+            if limit is None:
+                action = bot.act(view, legal, rng)
+            else:
+                # A plugin gets an immutable copy: it can't add a move of its
+                # own to the list its answer is checked against. Timed as
+                # _Clock says, and also after the fact, which catches a bot
+                # that swallowed the interrupt (though not one that never
+                # returns, where there is no alarm).
+                started = monotonic()
+                if alarm:
+                    clock.limit = limit
+                    clock.started = started  # before arming: a pending timer may go off now
+                    expiry = clock.expiry
+                    if expiry is None or expiry > started + limit:
+                        clock.expiry = started + limit
+                        setitimer(real_timer, limit)
+                    try:
+                        action = bot.act(view, tuple(legal), rng)
+                    finally:
+                        clock.started = None
+                else:
+                    action = bot.act(view, tuple(legal), rng)
+                if monotonic() - started > limit:
+                    raise MoveTimeout
+        except BaseException as exc:
+            failed = _failure(exc, seat, fault)
+            if failed is None:
+                raise
+            raise failed from None
+        if lazy:
             if getrefcount(view) != held:
                 lazyview.settle(view)  # the bot kept it: it shows this moment, filled now
             del view  # nobody else holds it: it is gone before the move is applied
-        else:
-            view = view_of(seat_no) if wants_view else None
-            action = _ask(seat, view, legal, rng, seat_no, clock, fault)
         if plugin:
             # Compared by exact type (no subclass's __eq__), and the engine
             # plays its own copy of the move, never the plugin's object. The
@@ -229,64 +261,32 @@ def _view_class(state: Any, seat: int) -> type:
     return _VIEW_CLASSES[kind]
 
 
-def _ask(
-    seat: Seat,
-    view: Any,
-    legal: list[Hashable],
-    rng: Stream,
-    seat_no: int,
-    clock: _Clock,
-    fault: Callable[[str], GameFault],
-) -> Hashable:
+def _failure(exc: BaseException, seat: Seat, fault: Callable[[str], GameFault]) -> GameFault | None:
+    """The GameFault a bot's exception is, while it is being handled; None: not the bot's.
+
+    None (the exception goes on as it is) for the user's interrupt, and for a
+    built-in bot's PluginFailure or GameFault, which are balancer's own.
+    """
     limit = seat.time_limit
-    try:
-        if limit is None:
-            return seat.bot.act(view, legal, rng)
-        # A plugin gets an immutable copy: it can't add a move of its own to
-        # the list its answer is checked against. Timed as _Clock says, and
-        # also after the fact, which catches a bot that swallowed the
-        # interrupt (though not one that never returns, where there is no alarm).
-        started = time.monotonic()
-        if clock.alarm:
-            clock.limit = limit
-            clock.started = started  # before arming: a pending timer may go off now
-            expiry = clock.expiry
-            if expiry is None or expiry > started + limit:
-                clock.expiry = started + limit
-                signal.setitimer(signal.ITIMER_REAL, limit)
-            try:
-                action = seat.bot.act(view, tuple(legal), rng)
-            finally:
-                clock.started = None
-        else:
-            action = seat.bot.act(view, tuple(legal), rng)
-        if time.monotonic() - started > limit:
-            raise MoveTimeout
-        return action
-    except MoveTimeout:
-        reason = f"no move within the time limit of {limit:g}s"
-    except PluginFailure as failure:  # a plugin in its own process (bots/host.py)
-        if not seat.plugin:
-            raise
-        reason = failure.reason
-    except (KeyboardInterrupt, Terminated) as exc:
+    if isinstance(exc, MoveTimeout):
+        return fault(f"no move within the time limit of {limit:g}s")
+    if isinstance(exc, PluginFailure):  # a plugin in its own process (bots/host.py)
+        return fault(exc.reason) if seat.plugin else None
+    if isinstance(exc, KeyboardInterrupt | Terminated):
         # The user's interrupt, unless an in-process plugin raised it itself.
         if not seat.plugin or limit is None or interrupts.real():
-            raise
-        reason = f"the bot raised {type(exc).__name__} (not the user's interrupt)"
-    except GameFault as exc:
-        if not seat.plugin:
-            raise
+            return None
+        return fault(f"the bot raised {type(exc).__name__} (not the user's interrupt)")
+    if isinstance(exc, GameFault):
         # A plugin's forged fault blames the plugin, never the seat it names.
-        reason = f"the bot raised GameFault: {exc.reason}"
-    except BaseException as exc:  # a bot's own failure, whatever it is (SystemExit too)
-        try:
-            reason = f"the bot raised {type(exc).__name__}: {exc}"
-        except BaseException:  # even its __str__ may fail
-            reason = f"the bot raised {type(exc).__name__}"
-        failed = fault(reason)
-        if seat.plugin:
-            # --trust-plugins is for debugging: the plugin's own traceback goes along.
-            failed.plugin_traceback = traceback.format_exc()
-        raise failed from None
-    raise fault(reason)
+        return fault(f"the bot raised GameFault: {exc.reason}") if seat.plugin else None
+    # A bot's own failure, whatever it is (SystemExit too).
+    try:
+        reason = f"the bot raised {type(exc).__name__}: {exc}"
+    except BaseException:  # even its __str__ may fail
+        reason = f"the bot raised {type(exc).__name__}"
+    failed = fault(reason)
+    if seat.plugin:
+        # --trust-plugins is for debugging: the plugin's own traceback goes along.
+        failed.plugin_traceback = traceback.format_exc()
+    return failed

@@ -401,6 +401,23 @@ class View:
 
 _new_view = views.constructor(View)
 
+# A run hands every game the same read-only rules (a variant's): remember
+# them completed, rather than complete them again for every game.
+_COMPLETED: dict[int, tuple[Mapping[str, Any], Mapping[str, Any]]] = {}
+
+
+def _complete(rules: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The rules with every knob (defaults for those not given), read-only."""
+    cached = _COMPLETED.get(id(rules))
+    if cached is not None and cached[0] is rules:
+        return cached[1]
+    complete = knobs.freeze({**knobs.defaults(KNOBS), **rules})
+    if type(rules) is knobs.FrozenDict:  # a caller's own dict may change between games
+        if len(_COMPLETED) > 64:
+            _COMPLETED.clear()
+        _COMPLETED[id(rules)] = (rules, complete)
+    return complete
+
 
 class State:
     """One game of Kimekimera in progress (see the module docstring)."""
@@ -444,7 +461,7 @@ class State:
         *,
         deal: bool = True,
     ) -> None:
-        rules = knobs.freeze({**knobs.defaults(KNOBS), **rules})
+        rules = _complete(rules)
         self.rules = rules
         self.players = players
         self.rng = rng
