@@ -52,6 +52,9 @@ _M2 = 0x94D049BB133111EB
 
 TWO_53 = float(2**53)
 _TWO_64 = 1 << 64
+# Longer shuffles compute their draws with numpy, where a hash costs less
+# than a Python call; shorter ones draw number by number.
+_VECTOR_SHUFFLE = 32
 
 
 # -- the same contract in plain Python integers (for plugin bots and the step path)
@@ -147,6 +150,12 @@ class Stream:
 
     def shuffle(self, values: MutableSequence[T]) -> None:
         """Fisher-Yates from the top: position i swaps with below(i + 1), i = n-1 .. 1."""
+        if len(values) > _VECTOR_SHUFFLE:
+            swaps = self._swaps(len(values))
+            if swaps is not None:
+                for i, j in zip(range(len(values) - 1, 0, -1), swaps, strict=True):
+                    values[i], values[j] = values[j], values[i]
+                return
         key, counter = self.key, self.counter
         for i in range(len(values) - 1, 0, -1):
             n = i + 1
@@ -165,6 +174,29 @@ class Stream:
             j = z % n
             values[i], values[j] = values[j], values[i]
         self.counter = counter
+
+    def _swaps(self, n: int) -> list[int] | None:
+        """The positions a shuffle of `n` values swaps with, the hashes computed
+        at once with numpy's uint64 (which wraps as `& _MASK` does); None, and
+        the stream untouched, if a draw would be rejected (with chance about n
+        in 2**64), for the number-by-number loop to redo."""
+        import numpy as np
+
+        u64 = np.uint64
+        key = u64(self.key)
+        z = key + np.arange(self.counter, self.counter + n - 1, dtype=u64) * u64(_GAMMA)
+        z = (z ^ (z >> u64(30))) * u64(_M1)
+        z = (z ^ (z >> u64(27))) * u64(_M2)
+        z = (z ^ (z >> u64(31))) + key
+        z = (z ^ (z >> u64(30))) * u64(_M1)
+        z = (z ^ (z >> u64(27))) * u64(_M2)
+        z ^= z >> u64(31)
+        bounds = np.arange(n, 1, -1, dtype=u64)  # i + 1 for i = n - 1 .. 1
+        if (z < (u64(0) - bounds) % bounds).any():  # below's threshold, 2**64 % bound
+            return None
+        self.counter += n - 1
+        swaps: list[int] = (z % bounds).tolist()
+        return swaps
 
     def random(self) -> float:
         return (self.next_u64() >> 11) / TWO_53
