@@ -33,6 +33,7 @@ report records.
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
+from functools import lru_cache
 from typing import Any, TypeVar
 
 RNG_VERSION = 1
@@ -68,9 +69,21 @@ def _mix(z: int) -> int:
 
 def key_of(seed: int, game: int, stream: int) -> int:
     """`stream_key` in Python integers."""
-    key = _mix((seed + _GAMMA) & _MASK)
-    key = _mix(key ^ _mix((game + 2 * _GAMMA) & _MASK))
-    return _mix(key ^ _mix((stream + 3 * _GAMMA) & _MASK))
+    return _mix(_game_part(seed, game) ^ _stream_part(stream))
+
+
+# A game's streams share (seed, game), and every game's streams their numbers:
+# those parts are hashed once (the step path makes a stream per seat per game).
+
+
+@lru_cache(maxsize=16)
+def _game_part(seed: int, game: int) -> int:
+    return _mix(_mix((seed + _GAMMA) & _MASK) ^ _mix((game + 2 * _GAMMA) & _MASK))
+
+
+@lru_cache(maxsize=64)
+def _stream_part(stream: int) -> int:
+    return _mix((stream + 3 * _GAMMA) & _MASK)
 
 
 T = TypeVar("T")
