@@ -265,3 +265,36 @@ def test_a_streams_draws_and_shuffles_are_made_of_its_next_u64s() -> None:
         j = below(plain, i + 1)
         expected[i], expected[j] = expected[j], expected[i]
     assert values == expected and stream.counter == plain.counter
+
+
+@needs_lazy
+def test_a_lazy_view_refuses_changes_even_to_its_own_slots() -> None:
+    """A bot can't point its view at something else (the next view it is handed may be it)."""
+    import dataclasses
+
+    keeper = Keeper()
+    play("fish-dash-cash", plugin_seats("fish-dash-cash", keeper), 0)
+    view = keeper.kept[0]
+    for name in ("_build", "_seat", "hand", "anything"):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(view, name, None)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            delattr(view, name)
+
+
+@needs_lazy
+def test_a_view_read_but_not_kept_is_a_new_one_at_the_next_decision() -> None:
+    """Reading fills a view: the next decision's view is another, of its own moment."""
+
+    class Reader(Uniform):
+        def __init__(self) -> None:
+            self.hands: list[tuple[int, ...]] = []
+
+        def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+            self.hands.append(view.hand)
+            return super().act(view, legal, rng)
+
+    reader, eager = Reader(), Reader()
+    play("fish-dash-cash", plugin_seats("fish-dash-cash", reader), 2)
+    play("fish-dash-cash", [Seat("e", eager)] * 5, 2)
+    assert reader.hands == eager.hands and len(set(reader.hands)) > 5

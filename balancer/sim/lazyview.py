@@ -74,8 +74,18 @@ def _make(view_class: type) -> type:
             return NotImplemented
         return all(getattr(self, n) == getattr(other, n) for n in names)
 
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        # Frozen like the View, and its own two slots too (they are set by their
+        # descriptors here): a bot can't point its view at another state.
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self: Any, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
     namespace = {
         "__slots__": ("_build", "_seat"),
+        "__setattr__": __setattr__,
+        "__delattr__": __delattr__,
         "__getattr__": __getattr__,
         "__reduce__": __reduce__,
         "__eq__": __eq__,
@@ -88,20 +98,32 @@ def _make(view_class: type) -> type:
     return type(view_class.__name__, (view_class,), namespace)
 
 
-def maker(view_class: type, build: Callable[[int], Any]) -> Callable[[int], Any]:
-    """A function of a seat that hands out a lazy view, filled from `build(seat)` when read."""
+_MAKERS: dict[type, Callable[[Callable[[int], Any], int], Any]] = {}
+
+
+def maker(view_class: type) -> Callable[[Callable[[int], Any], int], Any]:
+    """A function of (build, seat) handing out a lazy view, filled from `build(seat)` when read."""
+    make = _MAKERS.get(view_class)
+    if make is not None:
+        return make
     cls = lazy_class(view_class)
     new = object.__new__
     set_build = cls._build.__set__  # type: ignore[attr-defined]
     set_seat = cls._seat.__set__  # type: ignore[attr-defined]
 
-    def lazy(seat: int) -> Any:
+    def lazy(build: Callable[[int], Any], seat: int) -> Any:
         view: Any = new(cls)
         set_build(view, build)
         set_seat(view, seat)
         return view
 
+    _MAKERS[view_class] = lazy
     return lazy
+
+
+def unread(view: Any) -> bool:
+    """Whether a lazy view was never filled (no field of it was read)."""
+    return view._build is not None
 
 
 def settle(view: Any) -> None:

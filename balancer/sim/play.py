@@ -183,7 +183,8 @@ def _asker(
     # An in-process plugin's view is built only if it reads it (sim/lazyview.py);
     # a hosted one is always sent a full view, a built-in bot reads it anyway.
     lazy = wants_view and plugin and lazyview.available and not isinstance(seat.bot, HostedBot)
-    make_view: Callable[[int], Any] | None = None
+    make_view: Callable[[Callable[[int], Any], int], Any] | None = None
+    spare: Any = None  # a lazy view handed out, never read nor kept: handed out again
 
     def fault(reason: str) -> GameFault:
         return GameFault(reason, index=index, seed=seed, seat=seat_no, bot=seat.label)
@@ -192,11 +193,14 @@ def _asker(
     monotonic, setitimer, real_timer = time.monotonic, signal.setitimer, signal.ITIMER_REAL
 
     def ask(legal: list[Hashable]) -> Hashable:
-        nonlocal make_view
+        nonlocal make_view, spare
         if lazy:
-            if make_view is None:
-                make_view = lazyview.maker(_view_class(state, seat_no), view_of)
-            view = make_view(seat_no)
+            if spare is not None:
+                view, spare = spare, None
+            else:
+                if make_view is None:
+                    make_view = lazyview.maker(_view_class(state, seat_no))
+                view = make_view(view_of, seat_no)
             held = getrefcount(view)
         else:
             view = view_of(seat_no) if wants_view else None
@@ -233,7 +237,11 @@ def _asker(
         if lazy:
             if getrefcount(view) != held:
                 lazyview.settle(view)  # the bot kept it: it shows this moment, filled now
-            del view  # nobody else holds it: it is gone before the move is applied
+            elif lazyview.unread(view):
+                # Nobody holds it and nothing was read from it: no one can
+                # tell it from a new one, so the next decision is handed it.
+                spare = view
+            del view
         if plugin:
             # Compared by exact type (no subclass's __eq__), and the engine
             # plays its own copy of the move, never the plugin's object. The
