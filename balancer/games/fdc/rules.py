@@ -715,19 +715,24 @@ def sort_out(
     colour, number = deck.colour, deck.number
     lead_card = plays[0][1]
     lead_colour = colour[lead_card]
-    followers = plays[1:]
+    # The lead card is of the lead colour: every follower is off-colour when it is alone.
+    on_colour = [p for p in plays if colour[p[1]] == lead_colour]
     neko = (
         rules["neko_ni_koban"]
-        and len(followers) >= rules["neko_min_followers"]
-        and all(colour[card] != lead_colour for _, card in followers)
+        and len(plays) - 1 >= rules["neko_min_followers"]
+        and len(on_colour) == 1
     )
     if neko:
         cancelled = [lead_card]
-        candidates = followers
+        candidates = plays[1:]
         dedupe = rules["neko_cancel_duplicates"]
     else:
-        candidates = [p for p in plays if colour[p[1]] == lead_colour]
-        cancelled = [card for _, card in plays if colour[card] != lead_colour]
+        candidates = on_colour
+        cancelled = (
+            [card for _, card in plays if colour[card] != lead_colour]
+            if len(on_colour) < len(plays)
+            else []
+        )
         dedupe = True
     numbers = [number[card] for _, card in candidates]
     if dedupe and len(set(numbers)) < len(numbers):
