@@ -37,6 +37,7 @@ import contextlib
 import json
 import os
 import pickle
+import select
 import signal
 import socket
 import subprocess
@@ -54,7 +55,8 @@ LOG_ENV = "BALANCER_PLUGIN_LOG"
 # Seconds for a plugin's process to start, import the plugin and build the bot.
 BUILD_TIME_LIMIT = 20.0
 # Numbers of the seat's stream sent with each move; more are sent on request.
-FIRST_DRAWS = 8
+# (A uniform pick needs one; a plugin needing more asks, at the cost of a round trip.)
+FIRST_DRAWS = 4
 # The biggest answer a plugin's process may send (an index and a count fit in far less).
 MAX_ANSWER = 64 * 1024
 
@@ -196,6 +198,9 @@ class HostedBot:
         finally:
             theirs.close()
         self._conn = Connection(ours.detach())
+        # Polled directly: Connection.poll builds a selector for every call, every move.
+        self._poll = select.poll()
+        self._poll.register(self._conn.fileno(), select.POLLIN)
 
     def _send(self, message: Any) -> None:
         assert self._conn is not None
@@ -209,7 +214,7 @@ class HostedBot:
         assert self._conn is not None
         deadline = time.monotonic() + remaining
         while True:
-            ready = self._conn.poll(max(0.0, remaining))
+            ready = self._poll.poll(max(0, int(remaining * 1000) + 1))
             if ready:
                 break
             remaining = deadline - time.monotonic()
