@@ -89,6 +89,21 @@ def _stream_part(stream: int) -> int:
 T = TypeVar("T")
 
 
+@lru_cache(maxsize=32)
+def _shuffle_tables(n: int) -> tuple[Any, Any, Any]:
+    """For Stream._swaps: counter steps (k * GAMMA), bounds (i + 1 for i = n-1 .. 1) and
+    below's thresholds (2**64 % bound), as numpy uint64 arrays, made once per length."""
+    import numpy as np
+
+    u64 = np.uint64
+    steps = np.arange(n - 1, dtype=u64) * u64(_GAMMA)
+    bounds = np.arange(n, 1, -1, dtype=u64)
+    thresholds = (u64(0) - bounds) % bounds  # the kernel's (0 - n) % n
+    for table in (steps, bounds, thresholds):
+        table.flags.writeable = False
+    return steps, bounds, thresholds
+
+
 class Stream:
     """One stream of one game, with the few methods of `random.Random` a bot needs.
 
@@ -195,17 +210,22 @@ class Stream:
         in 2**64), for the number-by-number loop to redo."""
         import numpy as np
 
+        steps, bounds, thresholds = _shuffle_tables(n)
         u64 = np.uint64
         key = u64(self.key)
-        z = key + np.arange(self.counter, self.counter + n - 1, dtype=u64) * u64(_GAMMA)
-        z = (z ^ (z >> u64(30))) * u64(_M1)
-        z = (z ^ (z >> u64(27))) * u64(_M2)
-        z = (z ^ (z >> u64(31))) + key
-        z = (z ^ (z >> u64(30))) * u64(_M1)
-        z = (z ^ (z >> u64(27))) * u64(_M2)
+        z = steps + u64((self.key + self.counter * _GAMMA) & _MASK)  # key + counter * GAMMA
+        z ^= z >> u64(30)
+        z *= u64(_M1)
+        z ^= z >> u64(27)
+        z *= u64(_M2)
         z ^= z >> u64(31)
-        bounds = np.arange(n, 1, -1, dtype=u64)  # i + 1 for i = n - 1 .. 1
-        if (z < (u64(0) - bounds) % bounds).any():  # below's threshold, 2**64 % bound
+        z += key
+        z ^= z >> u64(30)
+        z *= u64(_M1)
+        z ^= z >> u64(27)
+        z *= u64(_M2)
+        z ^= z >> u64(31)
+        if (z < thresholds).any():
             return None
         self.counter += n - 1
         swaps: list[int] = (z % bounds).tolist()
