@@ -53,8 +53,9 @@ _M2 = 0x94D049BB133111EB
 
 TWO_53 = float(2**53)
 _TWO_64 = 1 << 64
-# Longer shuffles compute their draws with numpy, where a hash costs less
-# than a Python call; shorter ones draw number by number.
+# Longer shuffles run the compiled kernel (numba), or compute their draws with
+# numpy, where a hash costs less than a Python call; shorter ones draw number
+# by number.
 _VECTOR_SHUFFLE = 32
 
 
@@ -87,6 +88,18 @@ def _stream_part(stream: int) -> int:
 
 
 T = TypeVar("T")
+
+
+@lru_cache(maxsize=1)
+def _compiled_shuffle() -> Any:
+    """rng_kernels.shuffle where numba compiles it (a long shuffle's quickest way), else None."""
+    from balancer import jit
+
+    if not jit.ENABLED:
+        return None
+    from balancer import rng_kernels
+
+    return rng_kernels.shuffle
 
 
 @lru_cache(maxsize=32)
@@ -179,6 +192,9 @@ class Stream:
     def shuffle(self, values: MutableSequence[T]) -> None:
         """Fisher-Yates from the top: position i swaps with below(i + 1), i = n-1 .. 1."""
         if len(values) > _VECTOR_SHUFFLE:
+            if type(values) is list and _compiled_shuffle() is not None:
+                self._shuffle_compiled(values)
+                return
             swaps = self._swaps(len(values))
             if swaps is not None:
                 for i, j in zip(range(len(values) - 1, 0, -1), swaps, strict=True):
@@ -202,6 +218,17 @@ class Stream:
             j = z % n
             values[i], values[j] = values[j], values[i]
         self.counter = counter
+
+    def _shuffle_compiled(self, values: list[Any]) -> None:
+        """The kernel's own shuffle (numba), of positions, applied to the list."""
+        import numpy as np
+
+        n = len(values)
+        streams = np.array([[self.key, self.counter]], dtype=np.uint64)
+        order = np.arange(n, dtype=np.int64)
+        _compiled_shuffle()(streams, 0, order, n)
+        self.counter = int(streams[0, 1])
+        values[:] = [values[i] for i in order.tolist()]
 
     def _swaps(self, n: int) -> list[int] | None:
         """The positions a shuffle of `n` values swaps with, the hashes computed

@@ -298,3 +298,32 @@ def test_a_view_read_but_not_kept_is_a_new_one_at_the_next_decision() -> None:
     play("fish-dash-cash", plugin_seats("fish-dash-cash", reader), 2)
     play("fish-dash-cash", [Seat("e", eager)] * 5, 2)
     assert reader.hands == eager.hands and len(set(reader.hands)) > 5
+
+
+@pytest.mark.parametrize("n", [2, 32, 33, 54, 60, 200])
+def test_every_way_to_shuffle_swaps_as_next_u64_says(n: int) -> None:
+    """A shuffle draws number by number (up to 32 values), with the compiled
+    kernel or with numpy (longer ones): each makes the swaps next_u64 dictates."""
+    from balancer.rng import Stream
+
+    def expected_swaps(source: Stream) -> list[int]:
+        swaps = []
+        for i in range(n - 1, 0, -1):
+            while True:
+                x = source.next_u64()
+                if x >= (1 << 64) % (i + 1):
+                    swaps.append(x % (i + 1))
+                    break
+        return swaps
+
+    swaps = expected_swaps(Stream(8, n, 2))
+    expected = list(range(n))
+    for i, j in zip(range(n - 1, 0, -1), swaps, strict=True):
+        expected[i], expected[j] = expected[j], expected[i]
+    stream = Stream(8, n, 2)
+    values = list(range(n))
+    stream.shuffle(values)
+    assert values == expected and stream.counter == n - 1
+    if n > 2:
+        numpy_way = Stream(8, n, 2)
+        assert numpy_way._swaps(n) == swaps and numpy_way.counter == n - 1
