@@ -327,3 +327,20 @@ def test_every_way_to_shuffle_swaps_as_next_u64_says(n: int) -> None:
     if n > 2:
         numpy_way = Stream(8, n, 2)
         assert numpy_way._swaps(n) == swaps and numpy_way.counter == n - 1
+
+
+def test_only_a_slots_dataclass_view_is_made_lazy() -> None:
+    """A game whose View is some other kind of object has its views built as asked for."""
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True)
+    class NoSlots:
+        seat: int
+
+    class Plain:
+        seat = 0
+
+    assert lazyview.maker(NoSlots) is None and lazyview.maker(Plain) is None
+    from balancer.games.kimekimera.rules import View
+
+    assert lazyview.maker(View) is not None

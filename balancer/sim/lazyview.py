@@ -101,11 +101,14 @@ def _make(view_class: type) -> type:
 _MAKERS: dict[type, Callable[[Callable[[int], Any], int], Any]] = {}
 
 
-def maker(view_class: type) -> Callable[[Callable[[int], Any], int], Any]:
-    """A function of (build, seat) handing out a lazy view, filled from `build(seat)` when read."""
+def maker(view_class: type) -> Callable[[Callable[[int], Any], int], Any] | None:
+    """A function of (build, seat) handing out a lazy view, filled from `build(seat)` when read;
+    None if `view_class` is no slots dataclass (its views are then built as they are asked for)."""
     make = _MAKERS.get(view_class)
     if make is not None:
         return make
+    if not dataclasses.is_dataclass(view_class) or "__slots__" not in vars(view_class):
+        return None
     cls = lazy_class(view_class)
     new = object.__new__
     set_build = cls._build.__set__  # type: ignore[attr-defined]

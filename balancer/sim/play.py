@@ -193,14 +193,15 @@ def _asker(
     monotonic, setitimer, real_timer = time.monotonic, signal.setitimer, signal.ITIMER_REAL
 
     def ask(legal: list[Hashable]) -> Hashable:
-        nonlocal make_view, spare
+        nonlocal lazy, make_view, spare
+        if lazy and make_view is None:
+            make_view = lazyview.maker(_view_class(state, seat_no))
+            lazy = make_view is not None
         if lazy:
             if spare is not None:
                 view, spare = spare, None
             else:
-                if make_view is None:
-                    make_view = lazyview.maker(_view_class(state, seat_no))
-                view = make_view(view_of, seat_no)
+                view = make_view(view_of, seat_no)  # type: ignore[misc]
             held = getrefcount(view)
         else:
             view = view_of(seat_no) if wants_view else None
