@@ -33,6 +33,7 @@ report records.
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
+from functools import lru_cache
 from typing import Any, TypeVar
 
 RNG_VERSION = 1
@@ -51,6 +52,11 @@ _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
 
 TWO_53 = float(2**53)
+_TWO_64 = 1 << 64
+# Longer shuffles run the compiled kernel (numba), or compute their draws with
+# numpy, where a hash costs less than a Python call; shorter ones draw number
+# by number.
+_VECTOR_SHUFFLE = 32
 
 
 # -- the same contract in plain Python integers (for plugin bots and the step path)
@@ -64,12 +70,51 @@ def _mix(z: int) -> int:
 
 def key_of(seed: int, game: int, stream: int) -> int:
     """`stream_key` in Python integers."""
-    key = _mix((seed + _GAMMA) & _MASK)
-    key = _mix(key ^ _mix((game + 2 * _GAMMA) & _MASK))
-    return _mix(key ^ _mix((stream + 3 * _GAMMA) & _MASK))
+    return _mix(_game_part(seed, game) ^ _stream_part(stream))
+
+
+# A game's streams share (seed, game), and every game's streams their numbers:
+# those parts are hashed once (the step path makes a stream per seat per game).
+
+
+@lru_cache(maxsize=16)
+def _game_part(seed: int, game: int) -> int:
+    return _mix(_mix((seed + _GAMMA) & _MASK) ^ _mix((game + 2 * _GAMMA) & _MASK))
+
+
+@lru_cache(maxsize=64)
+def _stream_part(stream: int) -> int:
+    return _mix((stream + 3 * _GAMMA) & _MASK)
 
 
 T = TypeVar("T")
+
+
+@lru_cache(maxsize=1)
+def _compiled_shuffle() -> Any:
+    """rng_kernels.shuffle where numba compiles it (a long shuffle's quickest way), else None."""
+    from balancer import jit
+
+    if not jit.ENABLED:
+        return None
+    from balancer import rng_kernels
+
+    return rng_kernels.shuffle
+
+
+@lru_cache(maxsize=32)
+def _shuffle_tables(n: int) -> tuple[Any, Any, Any]:
+    """For Stream._swaps: counter steps (k * GAMMA), bounds (i + 1 for i = n-1 .. 1) and
+    below's thresholds (2**64 % bound), as numpy uint64 arrays, made once per length."""
+    import numpy as np
+
+    u64 = np.uint64
+    steps = np.arange(n - 1, dtype=u64) * u64(_GAMMA)
+    bounds = np.arange(n, 1, -1, dtype=u64)
+    thresholds = (u64(0) - bounds) % bounds  # the kernel's (0 - n) % n
+    for table in (steps, bounds, thresholds):
+        table.flags.writeable = False
+    return steps, bounds, thresholds
 
 
 class Stream:
@@ -91,24 +136,46 @@ class Stream:
         other.key, other.counter = self.key, self.counter
         return other
 
+    # The hash is written out in next_u64, below and shuffle: they run for
+    # every draw of the step path (plugin bots, shuffles), where a call per
+    # mix or per draw costs as much as the draw. A subclass that changes where
+    # numbers come from overrides all three (bots/host.py's _Draws does);
+    # tests/test_rng.py checks each against the kernels.
+
     def next_u64(self) -> int:
         key = self.key
-        inner = _mix((key + self.counter * _GAMMA) & _MASK)
+        z = (key + self.counter * _GAMMA) & _MASK
         self.counter += 1
-        return _mix((inner + key) & _MASK)
+        z = ((z ^ (z >> 30)) * _M1) & _MASK
+        z = ((z ^ (z >> 27)) * _M2) & _MASK
+        z = ((z ^ (z >> 31)) + key) & _MASK
+        z = ((z ^ (z >> 30)) * _M1) & _MASK
+        z = ((z ^ (z >> 27)) * _M2) & _MASK
+        return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         if n < 1:
             raise ValueError("below(n) needs n >= 1")
-        threshold = (1 << 64) % n  # the kernel's (0 - n) % n in uint64
+        threshold = _TWO_64 % n  # the kernel's (0 - n) % n in uint64
+        key, counter = self.key, self.counter
         while True:
-            x = self.next_u64()
-            if x >= threshold:
-                return x % n
+            z = (key + counter * _GAMMA) & _MASK
+            counter += 1
+            z = ((z ^ (z >> 30)) * _M1) & _MASK
+            z = ((z ^ (z >> 27)) * _M2) & _MASK
+            z = ((z ^ (z >> 31)) + key) & _MASK
+            z = ((z ^ (z >> 30)) * _M1) & _MASK
+            z = ((z ^ (z >> 27)) * _M2) & _MASK
+            z ^= z >> 31
+            if z >= threshold:
+                self.counter = counter
+                return z % n
 
     def randrange(self, start: int, stop: int | None = None) -> int:
         """Like `random.Random.randrange` with one or two arguments."""
         if stop is None:
+            if start >= 1:  # the common call, randrange(len(legal))
+                return self.below(start)
             start, stop = 0, start
         if stop <= start:
             raise ValueError(f"empty range for randrange({start}, {stop})")
@@ -123,9 +190,73 @@ class Stream:
         return seq[self.below(len(seq))]
 
     def shuffle(self, values: MutableSequence[T]) -> None:
+        """Fisher-Yates from the top: position i swaps with below(i + 1), i = n-1 .. 1."""
+        if len(values) > _VECTOR_SHUFFLE:
+            if type(values) is list and _compiled_shuffle() is not None:
+                self._shuffle_compiled(values)
+                return
+            swaps = self._swaps(len(values))
+            if swaps is not None:
+                for i, j in zip(range(len(values) - 1, 0, -1), swaps, strict=True):
+                    values[i], values[j] = values[j], values[i]
+                return
+        key, counter = self.key, self.counter
         for i in range(len(values) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            threshold = _TWO_64 % n
+            while True:
+                z = (key + counter * _GAMMA) & _MASK
+                counter += 1
+                z = ((z ^ (z >> 30)) * _M1) & _MASK
+                z = ((z ^ (z >> 27)) * _M2) & _MASK
+                z = ((z ^ (z >> 31)) + key) & _MASK
+                z = ((z ^ (z >> 30)) * _M1) & _MASK
+                z = ((z ^ (z >> 27)) * _M2) & _MASK
+                z ^= z >> 31
+                if z >= threshold:
+                    break
+            j = z % n
             values[i], values[j] = values[j], values[i]
+        self.counter = counter
+
+    def _shuffle_compiled(self, values: list[Any]) -> None:
+        """The kernel's own shuffle (numba), of positions, applied to the list."""
+        import numpy as np
+
+        n = len(values)
+        streams = np.array([[self.key, self.counter]], dtype=np.uint64)
+        order = np.arange(n, dtype=np.int64)
+        _compiled_shuffle()(streams, 0, order, n)
+        self.counter = int(streams[0, 1])
+        values[:] = [values[i] for i in order.tolist()]
+
+    def _swaps(self, n: int) -> list[int] | None:
+        """The positions a shuffle of `n` values swaps with, the hashes computed
+        at once with numpy's uint64 (which wraps as `& _MASK` does); None, and
+        the stream untouched, if a draw would be rejected (with chance about n
+        in 2**64), for the number-by-number loop to redo."""
+        import numpy as np
+
+        steps, bounds, thresholds = _shuffle_tables(n)
+        u64 = np.uint64
+        key = u64(self.key)
+        z = steps + u64((self.key + self.counter * _GAMMA) & _MASK)  # key + counter * GAMMA
+        z ^= z >> u64(30)
+        z *= u64(_M1)
+        z ^= z >> u64(27)
+        z *= u64(_M2)
+        z ^= z >> u64(31)
+        z += key
+        z ^= z >> u64(30)
+        z *= u64(_M1)
+        z ^= z >> u64(27)
+        z *= u64(_M2)
+        z ^= z >> u64(31)
+        if (z < thresholds).any():
+            return None
+        self.counter += n - 1
+        swaps: list[int] = (z % bounds).tolist()
+        return swaps
 
     def random(self) -> float:
         return (self.next_u64() >> 11) / TWO_53

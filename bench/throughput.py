@@ -9,7 +9,11 @@ the same bot in every seat):
                       for `random` and every scripted bot
     step, plugin      the step-by-step engine (sim/play.py) with a trivial
                       Python plugin in every seat, `legal[rng.randrange(len(legal))]`,
-                      run in-process (as --trust-plugins does)
+                      run in-process with the per-move time limit (as
+                      --trust-plugins does)
+    step, hosted      the same plugin in a process of its own per seat, as a run
+      plugin          does by default (bots/host.py); its CPU time adds the plugin
+                      processes' own (from /proc, Linux)
 
 Every contender is timed in CPU seconds (time.process_time: what another
 process on the machine takes is not counted), in rounds that interleave the
@@ -47,7 +51,7 @@ from typing import Any
 from balancer import __version__, games, knobs
 from balancer.bots import registry as bot_registry
 from balancer.config.variant import bot_params_with_defaults
-from balancer.sim import compiled
+from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled
 from balancer.sim.play import Seat, play_game
 
 RESULTS = Path(__file__).parent / "results" / "throughput.json"
@@ -56,6 +60,9 @@ ROOT = Path(__file__).parent.parent
 
 # A contender plays `n` games starting at game index `first` and returns nothing.
 Player = Callable[[int, int], None]
+
+
+PLUGIN = "bench.throughput:TrivialPlugin"  # as a variant names it, for the hosted contender
 
 
 class TrivialPlugin:
@@ -107,26 +114,66 @@ def compiled_bot(game: str, bot: str) -> Player | None:
     return play
 
 
-def step_plugin(game: str) -> Player:
+def step_plugin(game: str, hosted: bool = False) -> Player:
+    """Seats as `balancer run` builds them for a plugin: in-process with the
+    per-move time limit (--trust-plugins), or each in a process of its own
+    (the default), sent its view and asked for the index of its move."""
     spec = games.get(game)
-    rules = knobs.defaults(spec.knobs)
-    seats = [Seat("plugin", TrivialPlugin())] * PLAYERS[game]
+    rules = knobs.freeze(knobs.defaults(spec.knobs))  # read-only, as a variant's are
+    if hosted:
+        from balancer.bots.host import HostedBot
+
+        preload = [spec.new_state.__module__]
+        seats = [
+            Seat(
+                "plugin",
+                HostedBot(PLUGIN, {}, DEFAULT_PLUGIN_MOVE_LIMIT, preload=preload),
+                plugin=True,
+            )
+            for _ in range(PLAYERS[game])
+        ]
+    else:
+        plugin = TrivialPlugin()
+        seats = [
+            Seat("plugin", plugin, time_limit=DEFAULT_PLUGIN_MOVE_LIMIT, plugin=True)
+        ] * PLAYERS[game]
 
     def play(first: int, n: int) -> None:
         for index in range(first, first + n):
             play_game(spec, rules, seats, 1, index)
 
+    if hosted:
+        pids = [seat.bot._proc.pid for seat in seats]  # type: ignore[attr-defined]
+        play.helper_cpu = lambda: sum(map(_process_cpu, pids))  # type: ignore[attr-defined]
     return play
+
+
+def _process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) another process has used so far, from /proc; 0 elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_clock(player: Player) -> Callable[[], float]:
+    """This process's CPU seconds, plus those of the contender's helper processes."""
+    helpers = getattr(player, "helper_cpu", None)
+    if helpers is None:
+        return time.process_time
+    return lambda: time.process_time() + helpers()
 
 
 def batch_size(player: Player, seconds: float) -> int:
     """Games per timing so that one timing takes about `seconds` of CPU (after a warm-up)."""
+    clock = _cpu_clock(player)
     player(0, 5)
     n = 5
     while True:
-        started = time.process_time()
+        started = clock()
         player(1000, n)
-        took = time.process_time() - started
+        took = clock() - started
         if took >= seconds / 4 or n >= 1_000_000:
             return max(1, int(n * seconds / max(took, 1e-9)))
         n *= 4
@@ -139,9 +186,10 @@ def interleaved(contenders: dict[str, Player], rounds: int, seconds: float) -> d
     for r in range(rounds):
         for name, player in contenders.items():
             n = sizes[name]
-            started = time.process_time()
+            clock = _cpu_clock(player)
+            started = clock()
             player(10_000 + r * n, n)
-            times[name].append((time.process_time() - started) / n)
+            times[name].append((clock() - started) / n)
     return {name: statistics.median(t) for name, t in times.items()}
 
 
@@ -152,6 +200,7 @@ def measure_game(game: str, rounds: int, seconds: float) -> list[dict[str, Any]]
         if player is not None:
             contenders[f"compiled {bot}"] = player
     contenders["step, plugin"] = step_plugin(game)
+    contenders["step, hosted plugin"] = step_plugin(game, hosted=True)
     per_game = interleaved(contenders, rounds, seconds)
     base = per_game["straightforward"]
     random_time = per_game.get("compiled random")

@@ -37,13 +37,14 @@ import contextlib
 import json
 import os
 import pickle
+import select
 import signal
 import socket
 import subprocess
 import sys
 import time
 import weakref
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, MutableSequence, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -54,7 +55,8 @@ LOG_ENV = "BALANCER_PLUGIN_LOG"
 # Seconds for a plugin's process to start, import the plugin and build the bot.
 BUILD_TIME_LIMIT = 20.0
 # Numbers of the seat's stream sent with each move; more are sent on request.
-FIRST_DRAWS = 8
+# (A uniform pick needs one; a plugin needing more asks, at the cost of a round trip.)
+FIRST_DRAWS = 4
 # The biggest answer a plugin's process may send (an index and a count fit in far less).
 MAX_ANSWER = 64 * 1024
 
@@ -99,6 +101,17 @@ def same_move(answer: Any, move: Any) -> bool:
 
 def choose(answer: Any, legal: Sequence[Hashable]) -> int | None:
     """The index of `answer` among the legal moves, compared exactly; None if it is none."""
+    kind = type(answer)
+    if kind is int or kind is str:
+        # The common answer, found by the list's own search: an exact int or
+        # str compares by its built-in ==, so no code of the plugin's runs.
+        # The first equal move must be of its very type (1 == True == 1.0).
+        try:
+            index = legal.index(answer)
+        except ValueError:
+            return None
+        if type(legal[index]) is kind:
+            return index
     for index, move in enumerate(legal):
         if same_move(answer, move):
             return index
@@ -185,6 +198,9 @@ class HostedBot:
         finally:
             theirs.close()
         self._conn = Connection(ours.detach())
+        # Polled directly: Connection.poll builds a selector for every call, every move.
+        self._poll = select.poll()
+        self._poll.register(self._conn.fileno(), select.POLLIN)
 
     def _send(self, message: Any) -> None:
         assert self._conn is not None
@@ -198,7 +214,7 @@ class HostedBot:
         assert self._conn is not None
         deadline = time.monotonic() + remaining
         while True:
-            ready = self._conn.poll(max(0.0, remaining))
+            ready = self._poll.poll(max(0, int(remaining * 1000) + 1))
             if ready:
                 break
             remaining = deadline - time.monotonic()
@@ -305,6 +321,22 @@ class _Draws(Stream):
         self._used += 1
         self.counter += 1
         return value
+
+    # Stream writes its hash out in below and shuffle; here they draw through next_u64.
+
+    def below(self, n: int) -> int:
+        if n < 1:
+            raise ValueError("below(n) needs n >= 1")
+        threshold = (1 << 64) % n  # the kernel's (0 - n) % n in uint64
+        while True:
+            x = self.next_u64()
+            if x >= threshold:
+                return x % n
+
+    def shuffle(self, values: MutableSequence[Any]) -> None:
+        for i in range(len(values) - 1, 0, -1):
+            j = self.below(i + 1)
+            values[i], values[j] = values[j], values[i]
 
     def copy(self) -> Stream:
         raise TypeError("a plugin's stream can't be copied")

@@ -14,18 +14,23 @@ the same first shuffle (common random numbers) whatever the bots do.
 from __future__ import annotations
 
 import signal
+import sys
 import time
 import traceback
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from balancer import interrupts
 from balancer.bots.api import Bot, PluginFailure
-from balancer.bots.host import choose, describe
+from balancer.bots.host import HostedBot, choose, describe
 from balancer.errors import GameFault, Terminated
 from balancer.games.api import GameRecord, GameSpec
 from balancer.rng import CHANCE, Stream, bot_stream
+from balancer.sim import lazyview
+
+if lazyview.available:
+    getrefcount = sys.getrefcount
 
 
 def derive_rng(seed: int, index: int, stream: int) -> Stream:
@@ -41,8 +46,39 @@ class MoveTimeout(BaseException):
     """
 
 
-def _on_alarm(signum: int, frame: Any) -> None:
-    raise MoveTimeout
+class _Clock:
+    """The time limits of one game's in-process plugin moves, kept with one timer.
+
+    Arming a timer for every move would cost two system calls per move, more
+    than a simple plugin's whole move. Instead the timer is armed when a timed
+    move starts and none is pending; when it goes off, the handler looks at
+    the move under way: past its limit, it raises `MoveTimeout` in the bot;
+    short of it, it re-arms for exactly the rest of the move's time; between
+    moves, it leaves the timer off, and the next move arms it again. A pending
+    timer never goes off later than the move under way's deadline (a move
+    with a shorter limit than the pending timer's re-arms it), so a bot is
+    interrupted at its limit as if its own timer were armed.
+    """
+
+    __slots__ = ("alarm", "started", "limit", "expiry")
+
+    def __init__(self, alarm: bool) -> None:
+        self.alarm = alarm  # SIGALRM's handler is installed: a main thread only
+        self.started: float | None = None  # when the move under way began (None: none is)
+        self.limit = 0.0  # the move under way's limit
+        self.expiry: float | None = None  # when the pending timer goes off (None: none is)
+
+    def on_alarm(self, signum: int, frame: Any) -> None:
+        started = self.started
+        self.expiry = None
+        if started is None:
+            return  # between moves: the next move arms the timer again
+        deadline = started + self.limit
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise MoveTimeout
+        self.expiry = deadline
+        signal.setitimer(signal.ITIMER_REAL, left)
 
 
 @dataclass
@@ -74,15 +110,17 @@ def play_game(
     for the play-by-play (the game's narrate.py tells them); None keeps none.
     """
     if all(s.time_limit is None for s in seats):
-        return _play(spec, rules, seats, seed, index, check, trace, alarm=False)
+        return _play(spec, rules, seats, seed, index, check, trace, _Clock(alarm=False))
+    clock = _Clock(alarm=True)
     # The alarm handler is installed once per game, not once per move.
     try:
-        previous = signal.signal(signal.SIGALRM, _on_alarm)
+        previous = signal.signal(signal.SIGALRM, clock.on_alarm)
     except ValueError:  # not the main thread: moves are timed after the fact
-        return _play(spec, rules, seats, seed, index, check, trace, alarm=False)
+        return _play(spec, rules, seats, seed, index, check, trace, _Clock(alarm=False))
     try:
-        return _play(spec, rules, seats, seed, index, check, trace, alarm=True)
+        return _play(spec, rules, seats, seed, index, check, trace, clock)
     finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 
 
@@ -94,127 +132,170 @@ def _play(
     index: int,
     check: bool,
     trace: list[Any] | None,
-    alarm: bool,
+    clock: _Clock,
 ) -> GameRecord:
     state = spec.new_state(rules, len(seats), derive_rng(seed, index, CHANCE))
     if trace is not None:
         state.trace = trace
-    # One stream per seat's bot, apart from the game's chance: one seat's
-    # choices never shift another seat's draws.
-    bot_rngs = [derive_rng(seed, index, bot_stream(seat)) for seat in range(len(seats))]
-    wants_view = [getattr(s.bot, "uses_view", True) for s in seats]
     if check:
         state.check_invariants()
+    # One stream per seat's bot, apart from the game's chance: one seat's
+    # choices never shift another seat's draws.
+    askers = [
+        _asker(state, s, derive_rng(seed, index, bot_stream(n)), seed, index, n, clock)
+        for n, s in enumerate(seats)
+    ]
     # Bound methods in locals: this loop runs once per move of every game.
     is_terminal, current_player = state.is_terminal, state.current_player
-    legal_actions, apply_action, view_of = state.legal_actions, state.apply_action, state.view
+    legal_actions, apply_action = state.legal_actions, state.apply_action
     while not is_terminal():
-        seat = current_player()
         legal = legal_actions()
-        if len(legal) == 1:
-            # A forced move is no decision: the bot is not asked.
-            action = legal[0]
-        else:
-            view = view_of(seat) if wants_view[seat] else None
-            action = _ask(seats[seat], view, legal, bot_rngs[seat], seed, index, seat, alarm)
-            if seats[seat].plugin:
-                # Compared by exact type (no subclass's __eq__), and the engine
-                # plays its own copy of the move, never the plugin's object.
-                chosen = choose(action, legal)
-                action = legal[chosen] if chosen is not None else _Illegal(describe(action))
-            # Checked against the engine's own list, which a plugin never
-            # held: it was handed a tuple copy.
-            if type(action) is _Illegal or action not in legal:
-                raise GameFault(
-                    f"illegal move {action!r}",
-                    index=index,
-                    seed=seed,
-                    seat=seat,
-                    bot=seats[seat].label,
-                )
+        # A forced move is no decision: the bot is not asked.
+        action = legal[0] if len(legal) == 1 else askers[current_player()](legal)
         apply_action(action)
         if check:
             state.check_invariants()
     return state.record()
 
 
-class _Illegal(str):
-    """A plugin's answer that is no move, as a safe description."""
-
-    def __repr__(self) -> str:
-        return str(self)
-
-
-def _ask(
+def _asker(
+    state: Any,
     seat: Seat,
-    view: Any,
-    legal: list[Hashable],
     rng: Stream,
     seed: int,
     index: int,
     seat_no: int,
-    alarm: bool,
-) -> Hashable:
-    limit = seat.time_limit
+    clock: _Clock,
+) -> Callable[[list[Hashable]], Hashable]:
+    """The function that asks this seat's bot for its move among `legal` and checks it.
+
+    Returns the engine's own copy of the move; raises GameFault for a bot's
+    failure, an illegal answer or a move past the time limit.
+    """
+    view_of = state.view
+    plugin = seat.plugin
     try:
-        if limit is None:
-            return seat.bot.act(view, legal, rng)
-        # A plugin gets an immutable copy: it can't add a move of its own to
-        # the list its answer is checked against.
-        return _act_timed(seat.bot, view, tuple(legal), rng, limit, alarm)
-    except MoveTimeout:
-        reason = f"no move within the time limit of {limit:g}s"
-    except PluginFailure as failure:  # a plugin in its own process (bots/host.py)
-        if not seat.plugin:
+        wants_view = bool(getattr(seat.bot, "uses_view", True))
+    except Exception:  # a plugin's property may fail in any way: it is shown its view
+        if not plugin:
             raise
-        reason = failure.reason
-    except (KeyboardInterrupt, Terminated) as exc:
+        wants_view = True
+    # An in-process plugin's view is built only if it reads it (sim/lazyview.py);
+    # a hosted one is always sent a full view, a built-in bot reads it anyway.
+    lazy = wants_view and plugin and lazyview.available and not isinstance(seat.bot, HostedBot)
+    make_view: Callable[[Callable[[int], Any], int], Any] | None = None
+    spare: Any = None  # a lazy view handed out, never read nor kept: handed out again
+
+    def fault(reason: str) -> GameFault:
+        return GameFault(reason, index=index, seed=seed, seat=seat_no, bot=seat.label)
+
+    bot, limit, alarm = seat.bot, seat.time_limit, clock.alarm
+    monotonic, setitimer, real_timer = time.monotonic, signal.setitimer, signal.ITIMER_REAL
+
+    def ask(legal: list[Hashable]) -> Hashable:
+        nonlocal lazy, make_view, spare
+        if lazy and make_view is None:
+            make_view = lazyview.maker(_view_class(state, seat_no))
+            lazy = make_view is not None
+        if lazy:
+            if spare is not None:
+                view, spare = spare, None
+            else:
+                view = make_view(view_of, seat_no)  # type: ignore[misc]
+            held = getrefcount(view)
+        else:
+            view = view_of(seat_no) if wants_view else None
+        try:
+            if limit is None:
+                action = bot.act(view, legal, rng)
+            else:
+                # A plugin gets an immutable copy: it can't add a move of its
+                # own to the list its answer is checked against. Timed as
+                # _Clock says, and also after the fact, which catches a bot
+                # that swallowed the interrupt (though not one that never
+                # returns, where there is no alarm).
+                started = monotonic()
+                if alarm:
+                    clock.limit = limit
+                    clock.started = started  # before arming: a pending timer may go off now
+                    expiry = clock.expiry
+                    if expiry is None or expiry > started + limit:
+                        clock.expiry = started + limit
+                        setitimer(real_timer, limit)
+                    try:
+                        action = bot.act(view, tuple(legal), rng)
+                    finally:
+                        clock.started = None
+                else:
+                    action = bot.act(view, tuple(legal), rng)
+                if monotonic() - started > limit:
+                    raise MoveTimeout
+        except BaseException as exc:
+            failed = _failure(exc, seat, fault)
+            if failed is None:
+                raise
+            raise failed from None
+        if lazy:
+            if getrefcount(view) != held:
+                lazyview.settle(view)  # the bot kept it: it shows this moment, filled now
+            elif lazyview.unread(view):
+                # Nobody holds it and nothing was read from it: no one can
+                # tell it from a new one, so the next decision is handed it.
+                spare = view
+            del view
+        if plugin:
+            # Compared by exact type (no subclass's __eq__), and the engine
+            # plays its own copy of the move, never the plugin's object. The
+            # plugin was handed a tuple copy of `legal`: it can't have added a
+            # move of its own to the list its answer is checked against.
+            chosen = choose(action, legal)
+            if chosen is None:
+                raise fault(f"illegal move {describe(action)}")
+            return legal[chosen]
+        if action not in legal:
+            raise fault(f"illegal move {action!r}")
+        return action
+
+    return ask
+
+
+_VIEW_CLASSES: dict[type, type] = {}
+
+
+def _view_class(state: Any, seat: int) -> type:
+    """The class of a game's views, learnt from the first view of its first game."""
+    kind = type(state)
+    if kind not in _VIEW_CLASSES:
+        _VIEW_CLASSES[kind] = type(state.view(seat))
+    return _VIEW_CLASSES[kind]
+
+
+def _failure(exc: BaseException, seat: Seat, fault: Callable[[str], GameFault]) -> GameFault | None:
+    """The GameFault a bot's exception is, while it is being handled; None: not the bot's.
+
+    None (the exception goes on as it is) for the user's interrupt, and for a
+    built-in bot's PluginFailure or GameFault, which are balancer's own.
+    """
+    limit = seat.time_limit
+    if isinstance(exc, MoveTimeout):
+        return fault(f"no move within the time limit of {limit:g}s")
+    if isinstance(exc, PluginFailure):  # a plugin in its own process (bots/host.py)
+        return fault(exc.reason) if seat.plugin else None
+    if isinstance(exc, KeyboardInterrupt | Terminated):
         # The user's interrupt, unless an in-process plugin raised it itself.
         if not seat.plugin or limit is None or interrupts.real():
-            raise
-        reason = f"the bot raised {type(exc).__name__} (not the user's interrupt)"
-    except GameFault as exc:
-        if not seat.plugin:
-            raise
+            return None
+        return fault(f"the bot raised {type(exc).__name__} (not the user's interrupt)")
+    if isinstance(exc, GameFault):
         # A plugin's forged fault blames the plugin, never the seat it names.
-        reason = f"the bot raised GameFault: {exc.reason}"
-    except BaseException as exc:  # a bot's own failure, whatever it is (SystemExit too)
-        try:
-            reason = f"the bot raised {type(exc).__name__}: {exc}"
-        except BaseException:  # even its __str__ may fail
-            reason = f"the bot raised {type(exc).__name__}"
-        fault = GameFault(reason, index=index, seed=seed, seat=seat_no, bot=seat.label)
-        if seat.plugin:
-            # --trust-plugins is for debugging: the plugin's own traceback goes along.
-            fault.plugin_traceback = traceback.format_exc()
-        raise fault from None
-    raise GameFault(reason, index=index, seed=seed, seat=seat_no, bot=seat.label)
-
-
-def _act_timed(
-    bot: Bot,
-    view: Any,
-    legal: tuple[Hashable, ...],
-    rng: Stream,
-    limit: float,
-    alarm: bool,
-) -> Hashable:
-    """Interrupt a bot that takes too long, where the platform lets us.
-
-    With `alarm` (SIGALRM's handler installed: a process's main thread only)
-    the bot is interrupted at the limit. Either way the move is also timed
-    after the fact, which catches a bot that swallowed the interrupt (though
-    not one that never returns, where there is no alarm).
-    """
-    started = time.monotonic()
-    if alarm:
-        signal.setitimer(signal.ITIMER_REAL, limit)
-        try:
-            action = bot.act(view, legal, rng)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-    else:
-        action = bot.act(view, legal, rng)
-    if time.monotonic() - started > limit:
-        raise MoveTimeout
-    return action
+        return fault(f"the bot raised GameFault: {exc.reason}") if seat.plugin else None
+    # A bot's own failure, whatever it is (SystemExit too).
+    try:
+        reason = f"the bot raised {type(exc).__name__}: {exc}"
+    except BaseException:  # even its __str__ may fail
+        reason = f"the bot raised {type(exc).__name__}"
+    failed = fault(reason)
+    if seat.plugin:
+        # --trust-plugins is for debugging: the plugin's own traceback goes along.
+        failed.plugin_traceback = traceback.format_exc()
+    return failed

@@ -13,6 +13,7 @@ import time
 from balancer import games, jit, knobs
 from balancer.bots import registry as bot_registry
 from balancer.config.variant import bot_params_with_defaults
+from balancer.rng import Stream
 from balancer.sim import compiled
 
 
@@ -31,6 +32,9 @@ def warm() -> list[str]:
             players = spec.max_players
             kernel.play_chunk(rules, players, 0, 0, 1, [(bot, params)] * players, False)
             done.append(f"{spec.short} {bot}")
+    # The step path (plugin seats, replay) runs long shuffles with the kernel's own.
+    Stream(0, 0, 0).shuffle(list(range(64)))
+    done.append("step-path shuffle")
     return done
 
 

@@ -48,6 +48,7 @@ from typing import Any
 
 from balancer import knobs
 from balancer.errors import InvariantError
+from balancer.games import views
 from balancer.games.api import Bounds, GameRecord, GameSpec
 from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi.combos import describe
@@ -177,6 +178,9 @@ class View:
     history: tuple[tuple[int, int], ...]  # face-up (seat, combination) this deal, in order
     public: tuple[int, ...]  # counts per kind of every card seen face up this deal
     rules: Mapping[str, Any]
+
+
+_new_view = views.constructor(View)
 
 
 class State:
@@ -356,7 +360,7 @@ class State:
 
     def view(self, seat: int) -> View:
         # Public parts are kept as tuples as play goes, so a view costs little.
-        return View(
+        return _new_view(  # games/views.py: a hot path
             seat=seat,
             hand=tuple(self.hands[seat]),
             hand_sizes=tuple(self.sizes),

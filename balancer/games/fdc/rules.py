@@ -50,10 +50,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 from typing import Any
 
 from balancer import knobs
 from balancer.errors import InvariantError
+from balancer.games import views
 from balancer.games.api import Bounds, GameRecord, GameSpec
 from balancer.rng import CHANCE, Stream
 
@@ -311,6 +313,9 @@ class View:
     money: tuple[int, ...]  # each card's money when cashed (by `cash_value`)
 
 
+_new_view = views.constructor(View)
+
+
 class State:
     """One game of Fish! Dash! Cash! in progress (see the module docstring)."""
 
@@ -337,6 +342,7 @@ class State:
         "tricks",
         "events",
         "sole_leader",
+        "money_moved",
         "_trace",
     )
 
@@ -364,6 +370,7 @@ class State:
         self.tricks = 0
         self.events = dict.fromkeys(EVENTS, 0)
         self.sole_leader = -1
+        self.money_moved = False  # fish cashed since the sole leader was last looked at
         first = 0 if rules["first_leader"] == "seat0" else rng.randrange(players)
         self.leader = first
         self.order: list[int] = []
@@ -456,24 +463,26 @@ class State:
 
     def view(self, seat: int) -> View:
         dash = self.phase == DASH_CHOICE
-        return View(
-            seat=seat,
-            phase=self.phase,
-            hand=tuple(self.hands[seat]),
-            leader=self.leader,
-            trick=tuple(self.plays),
-            territories=tuple(tuple(t) for t in self.territory),
-            cashed_counts=tuple(len(c) for c in self.cashed),
-            my_cashed=tuple(self.cashed[seat]),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            pile_size=len(self.pile),
-            to_resolve=tuple(self.resolve_queue[self.resolve_at + 1 :]) if dash else (),
-            protected=tuple(s for s in range(self.players) if self.protected[s]),
-            played_this_trick=frozenset(self.played_fish),
-            tricks_played=self.tricks,
-            rules=self.rules,
-            deck=self.deck,
-            money=self.money_of,
+        protected = self.protected
+        # Positional, in View's field order (a hot path: see games/views.py).
+        return _new_view(
+            seat,
+            self.phase,
+            tuple(self.hands[seat]),
+            self.leader,
+            tuple(self.plays),
+            tuple(map(tuple, self.territory)),  # territories
+            tuple(map(len, self.cashed)),  # cashed_counts
+            tuple(self.cashed[seat]),  # my_cashed
+            tuple(map(len, self.hands)),  # hand_sizes
+            len(self.pile),
+            tuple(self.resolve_queue[self.resolve_at + 1 :]) if dash else (),  # to_resolve
+            tuple(compress(range(self.players), protected)) if any(protected) else (),
+            frozenset(self.played_fish),
+            self.tricks,
+            self.rules,
+            self.deck,
+            self.money_of,
         )
 
     def record(self) -> GameRecord:
@@ -516,8 +525,7 @@ class State:
     # -- scoring ----------------------------------------------------------
 
     def money(self, seat: int) -> int:
-        money_of = self.money_of
-        return sum(money_of[c] for c in self.cashed[seat])
+        return sum(map(self.money_of.__getitem__, self.cashed[seat]))
 
     def scores(self) -> list[float]:
         extra = self.rules["uncashed_value"]
@@ -581,7 +589,7 @@ class State:
             elif kind == CASH:
                 self._cash(seat)
                 self.discard.append(card)
-            elif self._stealable(seat):
+            elif self._can_steal(seat):
                 self.phase = DASH_CHOICE
                 return
             else:
@@ -593,13 +601,29 @@ class State:
     def _stealable(self, seat: int) -> list[int]:
         played, protected, territory = self.played_fish, self.protected, self.territory
         players = self.players
+        distinct = self.deck.distinct if self.deck.copies > 1 else None
         found = []
         for k in range(1, players):
             victim = (seat + k) % players
-            if not protected[victim]:
+            fish = territory[victim]
+            if fish and not protected[victim]:
                 # One steal per (victim, kind of fish): copies are the same move.
-                found += self.deck.distinct([f for f in territory[victim] if f not in played])
+                fresh = [f for f in fish if f not in played] if played else fish
+                found += distinct(fresh) if distinct is not None else fresh
         return found
+
+    def _can_steal(self, seat: int) -> bool:
+        """Whether `_stealable(seat)` lists anything (without listing it)."""
+        played, protected = self.played_fish, self.protected
+        for victim, fish in enumerate(self.territory):
+            if (
+                victim != seat
+                and fish
+                and not protected[victim]
+                and not (played and played.issuperset(fish))
+            ):
+                return True
+        return False
 
     def _dash(self, seat: int, action: int) -> None:
         if action == PROTECT:
@@ -626,6 +650,7 @@ class State:
             self._trace.append(("cashes", seat, len(fish)))
         self.cashed[seat].extend(fish)
         fish.clear()
+        self.money_moved = True
 
     def _end_trick(self) -> None:
         self.tricks += 1
@@ -634,7 +659,9 @@ class State:
         self.played_fish = set()
         self.resolve_queue = []
         self.resolve_at = 0
-        self._count_lead_change()
+        if self.money_moved:  # no money moved: the sole leader (or none) stands as it was
+            self.money_moved = False
+            self._count_lead_change()
         if self.next_leader >= 0:
             leader = self.next_leader
         elif self.rules["leader_if_nothing_resolves"] == "same":
@@ -664,7 +691,8 @@ class State:
 
     def _sole_money_leader(self) -> int:
         """The seat with more money than any other (and some), else -1."""
-        money = [self.money(s) for s in range(self.players)]
+        value = self.money_of.__getitem__
+        money = [sum(map(value, cashed)) for cashed in self.cashed]
         best = max(money)
         return money.index(best) if best > 0 and money.count(best) == 1 else -1
 
@@ -687,30 +715,37 @@ def sort_out(
     colour, number = deck.colour, deck.number
     lead_card = plays[0][1]
     lead_colour = colour[lead_card]
-    followers = plays[1:]
+    # The lead card is of the lead colour: every follower is off-colour when it is alone.
+    on_colour = [p for p in plays if colour[p[1]] == lead_colour]
     neko = (
         rules["neko_ni_koban"]
-        and len(followers) >= rules["neko_min_followers"]
-        and all(colour[card] != lead_colour for _, card in followers)
+        and len(plays) - 1 >= rules["neko_min_followers"]
+        and len(on_colour) == 1
     )
     if neko:
         cancelled = [lead_card]
-        candidates = followers
+        candidates = plays[1:]
         dedupe = rules["neko_cancel_duplicates"]
     else:
-        candidates = [p for p in plays if colour[p[1]] == lead_colour]
-        cancelled = [card for _, card in plays if colour[card] != lead_colour]
+        candidates = on_colour
+        cancelled = (
+            [card for _, card in plays if colour[card] != lead_colour]
+            if len(on_colour) < len(plays)
+            else []
+        )
         dedupe = True
-    if dedupe:
+    numbers = [number[card] for _, card in candidates]
+    if dedupe and len(set(numbers)) < len(numbers):
         counts: dict[int, int] = {}
-        for _, card in candidates:
-            counts[number[card]] = counts.get(number[card], 0) + 1
+        for n in numbers:
+            counts[n] = counts.get(n, 0) + 1
         survivors = [p for p in candidates if counts[number[p[1]]] == 1]
         cancelled += [card for _, card in candidates if counts[number[card]] > 1]
-    else:
+    else:  # no number twice (or duplicates kept): every candidate survives
         survivors = list(candidates)
-    # sorted() is stable, so equal numbers keep play order (seat order from the leader).
-    survivors.sort(key=lambda p: number[p[1]], reverse=not neko)
+    if len(survivors) > 1:
+        # sort() is stable, so equal numbers keep play order (seat order from the leader).
+        survivors.sort(key=lambda p: number[p[1]], reverse=not neko)
     return survivors, cancelled, neko
 
 
@@ -753,6 +788,7 @@ def resample_hidden(state: State, seat: int, rng: Stream) -> State:
         other.hands[s] = [next(dealt) for _ in state.hands[s]]
         other.cashed[s] = [next(cashed) for _ in state.cashed[s]]
     other.pile = list(dealt)
+    other.money_moved = True  # others' cashed fish are new ones: look at the leader again
     return other
 
 

@@ -87,6 +87,7 @@ from typing import Any
 
 from balancer import knobs
 from balancer.errors import InvariantError
+from balancer.games import views
 from balancer.games.api import Bounds, GameRecord, GameSpec
 from balancer.rng import CHANCE, Stream
 
@@ -398,6 +399,26 @@ class View:
         return self.free[2 * slot], self.free[2 * slot + 1]
 
 
+_new_view = views.constructor(View)
+
+# A run hands every game the same read-only rules (a variant's): remember
+# them completed, rather than complete them again for every game.
+_COMPLETED: dict[int, tuple[Mapping[str, Any], Mapping[str, Any]]] = {}
+
+
+def _complete(rules: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The rules with every knob (defaults for those not given), read-only."""
+    cached = _COMPLETED.get(id(rules))
+    if cached is not None and cached[0] is rules:
+        return cached[1]
+    complete = knobs.freeze({**knobs.defaults(KNOBS), **rules})
+    if type(rules) is knobs.FrozenDict:  # a caller's own dict may change between games
+        if len(_COMPLETED) > 64:
+            _COMPLETED.clear()
+        _COMPLETED[id(rules)] = (rules, complete)
+    return complete
+
+
 class State:
     """One game of Kimekimera in progress (see the module docstring)."""
 
@@ -440,7 +461,7 @@ class State:
         *,
         deal: bool = True,
     ) -> None:
-        rules = knobs.freeze({**knobs.defaults(KNOBS), **rules})
+        rules = _complete(rules)
         self.rules = rules
         self.players = players
         self.rng = rng
@@ -588,7 +609,7 @@ class State:
 
     def view(self, seat: int) -> View:
         # Positional: the fields in View's order (a hot path).
-        return View(
+        return _new_view(  # games/views.py: a hot path
             seat,
             self.round + 1,
             self.rounds,
