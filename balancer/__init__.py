@@ -59,6 +59,7 @@ def run(
     move_time_limit: float | None = None,
     backend: str = "local",
     scheduler: str | None = None,
+    scratch: str | Path | None = None,
 ) -> Report:
     """Play every game of `variant` and return its Report (not yet saved anywhere).
 
@@ -68,6 +69,11 @@ def run(
     local one started for the run, or the one whose scheduler is at
     `scheduler`, e.g. "tcp://10.0.0.5:8786"). A bot that
     breaks a game raises GameFault naming the game.
+
+    The games are written to disk as they are played (in a folder made under
+    `scratch`, default the system's temporary folder), never held in memory;
+    `report.games` reads them when asked, and `report.save` puts the file in
+    the report folder.
     """
     from balancer.report.model import Report
     from balancer.sim import runner
@@ -82,6 +88,7 @@ def run(
         started=started,
         backend=backend,
         scheduler=scheduler,
+        scratch=scratch,
     )
     return Report.from_run(result)
 

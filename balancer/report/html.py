@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import polars as pl
 
 from balancer.report.model import (
     BotFigures,
@@ -35,8 +34,8 @@ from balancer.report.model import (
     SeatAdvantage,
     SeatFigures,
     present,
+    value_counts,
 )
-from balancer.sim import table
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -148,7 +147,7 @@ def write_html(report: Report, folder: Path) -> None:
 
 
 def render_html(report: Report) -> str:
-    """The page as a string: a pure function of the report and its per-game table."""
+    """The page as a string: a pure function of the report and its counted per-game values."""
     charts = render_charts(report)
     value_events = _value_events(report)
     name = report.variant.get("name", report.game)
@@ -478,17 +477,16 @@ def _length_section(report: Report, charts: dict[str, str]) -> str:
 
 
 def _events_section(report: Report, charts: dict[str, str], value_events: set[str]) -> str:
-    frame = report.games
+    counts = value_counts(report)  # counted, never read from per-game rows
     rows = []
     for name, e in report.events.items():
         if name in value_events:
-            column = table.event(name)
             spread = ""
-            if column in frame.columns and frame.height:
-                values = frame[column].cast(pl.Float64).to_numpy()
+            values = counts.event_counts(name) if name in counts.event_values else None
+            if values is not None and values.n:
                 spread = (
-                    f" (a value, not a count: median {_num(float(np.median(values)))}, "
-                    f"max {_num(float(values.max()))})"
+                    f" (a value, not a count: median {_num(values.quantile(0.5))}, "
+                    f"max {_num(float(values.values[-1]))})"
                 )
             else:
                 spread = " (a value, not a count)"
@@ -778,10 +776,10 @@ def _bins(values: np.ndarray) -> np.ndarray:
 
 
 def _scores(report: Report) -> Figure:
-    frame = report.games
     players = report.players
-    columns = [frame[table.score(s)].cast(pl.Float64).to_numpy() for s in range(players)]
-    edges = _bins(np.concatenate(columns))
+    counts = value_counts(report)
+    columns = [counts.score_counts(s) for s in range(players)]
+    edges = _bins(np.concatenate([c.values for c in columns]))
     names = [_seat_name(s) for s in report.seats]
     left = max(_text_width(n, 9.5) for n in names) + 0.65
     row, gap = 0.72, 0.14
@@ -799,12 +797,12 @@ def _scores(report: Report) -> Figure:
         hspace=gap / row,
     )
     axes = axes[:, 0]
-    games = max(1, frame.height)
+    games = max(1, counts.games)
     widths = np.diff(edges) * 0.88
     peak = 0.0
-    for seat, (ax, values) in enumerate(zip(axes, columns, strict=True)):
-        counts, _ = np.histogram(values, bins=edges)
-        shares = counts / games
+    for seat, (ax, seen) in enumerate(zip(axes, columns, strict=True)):
+        games_in, _ = np.histogram(seen.values, bins=edges, weights=seen.counts)
+        shares = games_in / games
         peak = max(peak, float(shares.max(initial=0)))
         ax.bar(edges[:-1] + 0.06 * np.diff(edges), shares, width=widths, align="edge",
                color=ACCENT_LIGHT, zorder=2)  # fmt: skip
@@ -825,10 +823,10 @@ def _scores(report: Report) -> Figure:
 
 
 def _length(report: Report) -> Figure:
-    values = report.games["length"].cast(pl.Float64).to_numpy()
-    edges = _bins(values)
-    counts, _ = np.histogram(values, bins=edges)
-    shares = counts / max(1, values.size)
+    lengths = value_counts(report).length_counts()
+    edges = _bins(lengths.values)
+    counts, _ = np.histogram(lengths.values, bins=edges, weights=lengths.counts)
+    shares = counts / max(1, lengths.n)
     length = present(report.length, "length")
     constant = length.min == length.max
     fig, ax = _figure_in(1.7 if constant else 2.3, left=0.7, right=0.2, top=0.12, bottom=0.5)
