@@ -5,7 +5,7 @@ into counts (stats.streamed.GameCounts). These tests pin that the counts'
 figures do not depend on how the games were split, that they are the
 figures stats.figures computes on whole per-game arrays (to rounding; the
 quantiles, extremes and counts exactly), and that games.parquet is the
-table, in game order, however many part files it was written in.
+table, in game order, however many batches it was written in.
 """
 
 from __future__ import annotations
@@ -145,12 +145,12 @@ def test_any_split_gives_the_figures_of_the_whole_table(
 
 @pytest.fixture
 def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Part files of 70 games: a 300-game run writes five and streams them into one."""
+    """Batches of 70 games: a 300-game run writes games.parquet in five."""
     monkeypatch.setattr(sink, "BATCH_ROWS", 70)
 
 
 @pytest.mark.parametrize("name", ["fdc-5p-vs-random", "kk-4p-bots", "dqz-4p-vs-random"])
-def test_a_run_in_part_files_is_the_run_in_one(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_in_batches_is_the_run_in_one(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     v = balancer.load_variant(VARIANTS / f"{name}.yaml", games=300, seed=4)
     one = runner.run(v)
     monkeypatch.setattr(sink, "BATCH_ROWS", 70)
@@ -174,9 +174,9 @@ def test_games_parquet_is_read_only_by_whoever_asks(tmp_path: Any, small_batches
     on_disk = pl.read_parquet(tmp_path / "r" / "games.parquet")
     assert on_disk.height == 300 and saved.games.equals(on_disk)
     assert report.games.equals(on_disk)
-    metadata = pl.read_parquet_metadata(tmp_path / "r" / "games.parquet")
-    assert metadata  # a real parquet file, not a part left behind
-    assert not list((tmp_path / "r").glob("part-*"))
+    assert sorted(p.name for p in (tmp_path / "r").iterdir() if "games" in p.name) == [
+        "games.parquet"
+    ]
 
 
 def test_a_run_stopped_early_holds_the_games_played(small_batches: None) -> None:
@@ -215,3 +215,31 @@ def test_a_different_bot_per_seat_without_rotation_streams_like_the_table() -> N
     frame = result.frame()
     data = RunData.from_frame(frame, 4, v.spec.events, v.spec.value_events, True, False)
     _close(result.counts.figures().to_json(), figures_for_run(data).to_json())
+
+
+def test_a_run_that_fails_midway_leaves_no_games_and_no_writer(
+    tmp_path: Any, small_batches: None
+) -> None:
+    import threading
+
+    v = balancer.load_variant(VARIANTS / "fdc-3p.yaml", games=400, seed=2)
+    seen: list[int] = []
+
+    def fails(result: runner.ChunkResult) -> bool:
+        seen.append(len(result.length))
+        if sum(seen) >= 200:  # two batches written, a third waiting
+            raise KeyError("stop")
+        return False
+
+    with pytest.raises(KeyError):
+        runner.run(v, on_chunk=fails, scratch=tmp_path)
+    assert os.listdir(tmp_path) == []
+    assert not [t for t in threading.enumerate() if t.name == "games.parquet"]
+
+
+def test_a_run_of_no_game_writes_the_empty_table(tmp_path: Any) -> None:
+    v = balancer.load_variant(VARIANTS / "fdc-3p.yaml", games=10, seed=2)
+    result = runner.run(v, backend=lambda chunks, workers, started: iter(()), scratch=tmp_path)
+    assert result.games == 0
+    frame = result.frame()
+    assert frame.height == 0 and list(frame.columns) == list(table.schema(3, v.spec.events))

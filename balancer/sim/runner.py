@@ -253,11 +253,17 @@ def run(
             if on_chunk is not None and on_chunk(result):
                 break
     except BaseException:
+        writer.abort()
         games_file.remove()
         raise
     finally:
         close = getattr(results, "close", None)
         if close is not None:
             close()  # a generator backend's finally stops its workers now
-    counts = writer.finish()
+    try:
+        counts = writer.finish()
+    except BaseException:
+        writer.abort()
+        games_file.remove()
+        raise
     return RunResult(variant, writer.games, counts, games_file)
