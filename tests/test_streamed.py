@@ -243,3 +243,20 @@ def test_a_run_of_no_game_writes_the_empty_table(tmp_path: Any) -> None:
     assert result.games == 0
     frame = result.frame()
     assert frame.height == 0 and list(frame.columns) == list(table.schema(3, v.spec.events))
+
+
+def test_the_quantiles_without_scipy_stats_are_scipy_stats_own() -> None:
+    from scipy import stats as sps
+
+    from balancer.stats import intervals, streamed
+
+    for df in (1, 2, 3, 7, 29, 30, 99, 1000, 12345, 999_999, 10**7, 10**8, math.inf):
+        assert streamed.t95(df) == intervals._t_quantile(df), df
+    for estimate, variance, n in ((0.2, 0.0001, 500), (0.0, 0.0, 40), (1.0, 0.0, 3), (0.5, 0, 9)):
+        assert streamed.wilson_effective(estimate, variance, n) == intervals.wilson_effective(
+            estimate, variance, n
+        )
+    from scipy import special
+
+    for f, k, d in ((0.5, 4, 996), (2.87, 4, 55), (30.0, 3, 10**6), (0.0, 1, 1)):
+        assert float(special.fdtrc(k, d, f)) == float(sps.f.sf(f, k, d))

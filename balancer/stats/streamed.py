@@ -25,6 +25,7 @@ which a card game keeps small.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -112,8 +113,40 @@ class Counted:
         if n < 2:
             return intervals.Interval(mean, mean, mean, n, 0.0)
         se = self.sd() / math.sqrt(n)
-        half = intervals._t_quantile(n - 1) * se
+        half = t95(n - 1) * se
         return intervals.Interval(mean, mean - half, mean + half, n, se)
+
+
+@functools.lru_cache(maxsize=4096)
+def t95(df: float) -> float:
+    """intervals._t_quantile(df) at 95%, from scipy.special (scipy.stats takes a second to import).
+
+    The same functions scipy.stats's t.ppf and norm.ppf call; a test pins that
+    the values are identical.
+    """
+    from scipy import special
+
+    if not math.isfinite(df) or df > 1e7:
+        return float(special.ndtri(0.975))
+    return float(special.stdtrit(df, 0.975))
+
+
+def wilson_effective(estimate: float, variance: float, n: int) -> tuple[float, float]:
+    """intervals.wilson_effective at 95%, with t95 (see there for the method)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = min(1.0, max(0.0, float(estimate)))
+    n_eff = float(n)
+    if 0.0 < p < 1.0 and variance > 0:
+        n_eff = p * (1.0 - p) / variance
+    z = t95(math.inf)
+    z2 = z * z
+    denom = 1.0 + z2 / n_eff
+    centre = (p + z2 / (2 * n_eff)) / denom
+    half = z * math.sqrt(p * (1 - p) / n_eff + z2 / (4 * n_eff * n_eff)) / denom
+    low = 0.0 if p == 0 else max(0.0, centre - half)
+    high = 1.0 if p == 1 else min(1.0, centre + half)
+    return (low, high)
 
 
 def share_interval(y: np.ndarray, m: np.ndarray, counts: np.ndarray) -> intervals.Interval:
@@ -127,7 +160,7 @@ def share_interval(y: np.ndarray, m: np.ndarray, counts: np.ndarray) -> interval
     r = float((y * counts).sum()) / total
     u = (y - r * m) / (total / n)
     variance = float((u * u * counts).sum()) / (n * n)
-    low, high = intervals.wilson_effective(r, variance, int(round(total)))
+    low, high = wilson_effective(r, variance, int(round(total)))
     return intervals.Interval(r, low, high, n, math.sqrt(variance))
 
 
@@ -290,7 +323,7 @@ class GameCounts:
         self, phases: np.ndarray, wins: np.ndarray, counts: np.ndarray, several: bool
     ) -> SeatAdvantage:
         """stats.seat_advantage.seat_advantage, from games counted per (phase, winners)."""
-        from scipy import stats as sps
+        from scipy import special
 
         n, players = int(counts.sum()), self.players
         test = "Hotelling T² on seat shares (per-game covariance)"
@@ -338,7 +371,7 @@ class GameCounts:
         if denom_df < 1:
             return SeatAdvantage(t2, None, None, 1.0, test, "too few games to test")
         f = t2 * denom_df / (k * dof)
-        p = float(sps.f.sf(f, k, denom_df))
+        p = float(special.fdtrc(k, denom_df, f))  # scipy.stats's f.sf
         return SeatAdvantage(t2, f, (k, denom_df), min(1.0, max(0.0, p)), test)
 
     def head_to_head(self) -> dict[str, dict[str, dict[str, Any]]]:
