@@ -260,3 +260,20 @@ def test_the_quantiles_without_scipy_stats_are_scipy_stats_own() -> None:
 
     for f, k, d in ((0.5, 4, 996), (2.87, 4, 55), (30.0, 3, 10**6), (0.0, 1, 1)):
         assert float(special.fdtrc(k, d, f)) == float(sps.f.sf(f, k, d))
+
+
+def test_a_full_disk_while_the_games_stream_is_one_line(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from balancer.cli import main
+    from tests.helpers import one_error_line
+
+    def disk_full(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pl.LazyFrame, "sink_parquet", disk_full)
+    out = tmp_path / "r"
+    assert main(["run", "-q", str(VARIANTS / "fdc-3p.yaml"), "-n", "30", "-o", str(out)]) == 2
+    line = one_error_line(capsys)
+    assert "No space left on device" in line and "games.parquet" in line
+    assert not out.exists() and os.listdir(tmp_path) == []

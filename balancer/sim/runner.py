@@ -165,7 +165,8 @@ Backend = Callable[[Sequence[Chunk], int, Started | None], Iterator[ChunkResult]
 def pick_backend(
     variant: Variant, workers: int, backend: str = "local", scheduler: str | None = None
 ) -> Backend:
-    """`local`: in-process for one worker, else forked workers; `dask`: a Dask cluster.
+    """`local`: in-process for one worker (but see _interruptible), else forked workers;
+    `dask`: a Dask cluster.
 
     A plugin bot never runs in this process, even with one worker: a plugin
     that forks, or hangs on to file descriptors, can't then keep the run from
@@ -179,9 +180,21 @@ def pick_backend(
     from balancer.sim.backends import local
 
     plugins = any(bot_registry.is_plugin(s.bot) for s in variant.seats)
-    if workers <= 1 and not plugins:
+    if workers <= 1 and not plugins and not _interruptible():
         return functools.partial(local.in_process, play_chunk)
     return functools.partial(local.process_pool, play_chunk)
+
+
+def _interruptible() -> bool:
+    """Whether the command line's Ctrl-C handler is in place (cli.main installs it).
+
+    Then even one worker plays in a process of its own: a compiled chunk
+    can't be interrupted until it returns (a second or more), while a parent
+    waiting on its worker's pipe stops the run at once.
+    """
+    import signal
+
+    return signal.getsignal(signal.SIGINT) is interrupts.on_sigint
 
 
 @dataclass

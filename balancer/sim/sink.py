@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
+from balancer.errors import UserError
 from balancer.sim import table
 from balancer.stats.streamed import GameCounts
 
@@ -129,15 +130,18 @@ class _ParquetSink:
 
     def _raise(self) -> None:
         if self.error is not None:
-            raise self.error
+            raise _as_user_error(self.error, self.path)
         if not self.thread.is_alive():
             raise RuntimeError("the games.parquet writer stopped early")
 
     def close(self) -> None:
         self.put(_Done(abort=False))
         self.thread.join()
+        self._raise_if_failed()
+
+    def _raise_if_failed(self) -> None:
         if self.error is not None:
-            raise self.error
+            raise _as_user_error(self.error, self.path)
 
     def abort(self) -> None:
         """Stop writing (the run failed): the thread ends, the file is not to be used."""
@@ -147,6 +151,19 @@ class _ParquetSink:
         with contextlib.suppress(queue.Full):
             self.queue.put_nowait(_Done(abort=True))
         self.thread.join(timeout=5)
+
+
+def _as_user_error(error: BaseException, path: Path) -> BaseException:
+    """A failed write (a full disk, a folder gone) is one line naming the file; a bug stays one.
+
+    polars reports the system's error in its own exception, "... (os error 28)".
+    """
+    text = str(error).strip()
+    if isinstance(error, OSError) or "os error" in text:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else text
+        first = reason.splitlines()[0] if reason else type(error).__name__
+        return UserError(f"can't write the games: {first}", file=str(path))
+    return error
 
 
 class GamesWriter:
