@@ -40,10 +40,10 @@ if TYPE_CHECKING:
     from balancer.sim.runner import ChunkResult
 
 GAMES_PARQUET = "games.parquet"
-# Games per batch counted and written (one row group each): about 25 MB of table.
-BATCH_ROWS = 100_000
+# Games per batch counted and written (one row group each): about 12 MB of table.
+BATCH_ROWS = 50_000
 # Batches waiting for the writer thread before the run waits for it.
-QUEUED_BATCHES = 2
+QUEUED_BATCHES = 1
 
 
 class GamesFile:

@@ -273,10 +273,6 @@ class GameCounts:
         wins = won / won.sum(axis=1, keepdims=True)
         return keys >> players, wins, counts
 
-    def seats_present(self) -> list[int]:
-        phases, _, _ = self._outcome_table()
-        return sorted(set(phases.tolist()))
-
     def figures(self) -> RunFigures:
         """Every interval of the run, as stats.figures.figures_for_run gives it."""
         phases, wins, counts = self._outcome_table()
