@@ -254,6 +254,8 @@ def run(
     check = check or os.environ.get(CHECK_ENV, "") not in ("", "0")
     chunks = chunks_for(variant, workers, check, plugin_move_limit)
     if isinstance(backend, str):
+        if backend == "local" and not check and compiled.can_compile(variant):
+            compiled.warm(variant)  # before the workers fork: they share it
         backend = pick_backend(variant, workers, backend, scheduler)
     games_file = GamesFile(scratch)
     writer = GamesWriter(variant, games_file)

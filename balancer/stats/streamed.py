@@ -41,6 +41,18 @@ Z95 = intervals.Z95
 
 
 def _add(into: dict[float, int], values: np.ndarray) -> None:
+    """Count `values` into `into` (value -> games)."""
+    if values.size == 0:
+        return
+    low, high = float(values.min()), float(values.max())
+    whole = np.floor(values)
+    if high - low < 1 << 16 and bool((whole == values).all()):
+        # Whole numbers in a short range (scores, lengths, event counts): a bincount, not a sort.
+        counts = np.bincount((values - low).astype(np.int64))
+        for offset in np.flatnonzero(counts).tolist():
+            value = low + offset
+            into[value] = into.get(value, 0) + int(counts[offset])
+        return
     distinct, counts = np.unique(values, return_counts=True)
     for value, count in zip(distinct.tolist(), counts.tolist(), strict=True):
         into[value] = into.get(value, 0) + count
@@ -209,21 +221,31 @@ class GameCounts:
             if self.rotate
             else np.zeros(n, dtype=np.int64)
         )
-        best = scores.max(axis=1) if self.higher_is_better else scores.min(axis=1)
-        mask = ((scores == best[:, None]) << np.arange(players, dtype=np.int64)).sum(axis=1)
+        # Seat by seat: numpy's reductions along a row of 5 are slow.
+        columns = [np.ascontiguousarray(scores[:, s]) for s in range(players)]
+        pick = np.maximum if self.higher_is_better else np.minimum
+        best = columns[0].copy()
+        for column in columns[1:]:
+            pick(best, column, out=best)
+        mask = np.zeros(n, dtype=np.int64)
+        tied = np.zeros(n, dtype=np.int64)
+        for s, column in enumerate(columns):
+            top = column == best
+            mask |= top.astype(np.int64) << s
+            tied += top
         games_of = np.bincount((phase << players) | mask)
         for key in np.flatnonzero(games_of).tolist():
             self.outcomes[key] = self.outcomes.get(key, 0) + int(games_of[key])
-        for s in range(players):
-            _add(self.scores[s], scores[:, s])
+        for s, column in enumerate(columns):
+            _add(self.scores[s], column)
         if players > 1:
-            ordered = np.sort(scores, axis=1)
-            margin = (
-                ordered[:, -1] - ordered[:, -2]
-                if self.higher_is_better
-                else ordered[:, 1] - ordered[:, 0]
-            )
-            _add(self.margins, margin)
+            # The runner-up: the best score but the winners' (describe.winning_margin).
+            worst = -np.inf if self.higher_is_better else np.inf
+            second = np.full(n, worst)
+            for column in columns:
+                pick(second, np.where(column == best, worst, column), out=second)
+            ahead = best - second if self.higher_is_better else second - best
+            _add(self.margins, np.where(tied > 1, 0.0, ahead))
         else:
             _add(self.margins, np.zeros(n))
         _add(self.lengths, np.asarray(length, dtype=np.float64))
