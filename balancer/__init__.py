@@ -60,6 +60,7 @@ def run(
     backend: str = "local",
     scheduler: str | None = None,
     until: str | None = None,
+    scratch: str | Path | None = None,
 ) -> Report:
     """Play every game of `variant` and return its Report (not yet saved anywhere).
 
@@ -76,6 +77,11 @@ def run(
     variant's `games` is then the most it plays. The Report says where it
     stopped (`stopped_at`) and by which rule (`until`). A bad rule is a
     UserError.
+
+    The games are written to disk as they are played (in a folder made under
+    `scratch`, default the system's temporary folder), never held in memory;
+    `report.games` reads them when asked, and `report.save` puts the file in
+    the report folder.
     """
     from dataclasses import replace
 
@@ -103,6 +109,7 @@ def run(
         backend=backend,
         scheduler=scheduler,
         on_chunk=watch,
+        scratch=scratch,
     )
     report = Report.from_run(result)
     if watch is not None and until is not None:

@@ -12,6 +12,7 @@ from balancer.cli import main
 from balancer.config import variant
 from balancer.errors import Terminated
 from balancer.report import build as report
+from balancer.sim import sink
 from balancer.sim.play import Seat, play_game
 from tests.helpers import (
     SAFETY_TIMEOUT,
@@ -146,8 +147,10 @@ def test_unwritable_output_is_one_line_and_keeps_the_old_report(
     def disk_full(*args: object, **kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
-    # Root ignores permission bits, so a full disk is simulated at the write.
+    # Root ignores permission bits, so a full disk is simulated at the write: the
+    # run's games.parquet put into the report folder (sim/sink.py streams it to disk).
     monkeypatch.setattr(report.pl.DataFrame, "write_parquet", disk_full)
+    monkeypatch.setattr(sink.GamesFile, "place", disk_full)
     assert main(["run", "-q", str(VARIANTS / "fdc-3p.yaml"), "-n", "10", "-o", str(out)]) == 2
     line = one_error_line(capsys)
     assert "No space left on device" in line and str(out) in line

@@ -53,7 +53,8 @@ def test_a_report_lists_every_file_it_wrote_in_its_manifest(report: Path) -> Non
     manifest = json.loads((report / MANIFEST).read_text())
     on_disk = {p.name for p in report.iterdir()} - {MANIFEST}
     assert set(manifest["files"]) == on_disk
-    assert {"report.json", "games.parquet", "games.csv", "summary.md"} <= on_disk
+    assert {"report.json", "games.parquet", "seats.csv", "summary.md"} <= on_disk
+    assert "games.csv" not in on_disk  # DESIGN.md's report folder; `balancer csv` writes it
     assert manifest["kind"] == "report.json"
     size = (report / "report.json").stat().st_size
     assert manifest["files"]["report.json"]["size"] == size
@@ -89,7 +90,7 @@ def test_another_tools_report_json_is_never_replaced(
         "add a folder",
         "edit report.json",
         "delete summary.md",
-        "link games.csv",
+        "link events.csv",
         "forge the manifest",
     ],
 )
@@ -107,9 +108,9 @@ def test_a_report_folder_the_user_touched_is_no_longer_replaced(
         path.write_text(path.read_text().replace('"games": 3', '"games": 30'))
     elif change == "delete summary.md":
         (report / "summary.md").unlink()
-    elif change == "link games.csv":
-        (report / "games.csv").unlink()
-        (report / "games.csv").symlink_to(report / "seats.csv")
+    elif change == "link events.csv":
+        (report / "events.csv").unlink()
+        (report / "events.csv").symlink_to(report / "seats.csv")
     elif change == "forge the manifest":
         # A manifest that lists a user's file as if balancer wrote it, with a wrong hash.
         (report / "NOTES.md").write_text("mine\n")

@@ -17,7 +17,7 @@ from balancer.cli.diff import EXIT_CHANGED
 from balancer.config import variant
 from balancer.report import build
 from balancer.report.model import Report
-from balancer.report.tables import CSV_TABLES
+from balancer.report.tables import REPORT_TABLES
 from balancer.sim import runner
 from tests.helpers import VARIANTS, load_report, one_error_line, variant_file
 
@@ -34,12 +34,14 @@ def fdc_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_csv_regenerates_byte_for_byte(fdc_report: Path, tmp_path: Path) -> None:
     assert main(["csv", str(fdc_report), "-o", str(tmp_path)]) == 0
-    for name in CSV_TABLES:
+    for name in REPORT_TABLES:
         assert (tmp_path / name).read_bytes() == (fdc_report / name).read_bytes(), name
-    # In place, too: the run's own files come back the same.
-    before = {n: (fdc_report / n).read_bytes() for n in CSV_TABLES}
+    # In place, too: the run's own files come back the same, and the per-game table
+    # (which a run leaves out: DESIGN.md's report folder) is the one -o wrote.
+    before = {n: (fdc_report / n).read_bytes() for n in REPORT_TABLES}
     assert main(["csv", str(fdc_report)]) == 0
-    assert {n: (fdc_report / n).read_bytes() for n in CSV_TABLES} == before
+    assert {n: (fdc_report / n).read_bytes() for n in REPORT_TABLES} == before
+    assert (fdc_report / "games.csv").read_bytes() == (tmp_path / "games.csv").read_bytes()
 
 
 def test_csv_excel_has_a_bom(fdc_report: Path, tmp_path: Path) -> None:
@@ -49,7 +51,7 @@ def test_csv_excel_has_a_bom(fdc_report: Path, tmp_path: Path) -> None:
     assert data[3:] == (fdc_report / "seats.csv").read_bytes()
 
 
-def test_csv_tables_hold_what_the_report_says(fdc_report: Path) -> None:
+def test_csv_tables_hold_what_the_report_says(fdc_report: Path, tmp_path: Path) -> None:
     seats = pl.read_csv(fdc_report / "seats.csv")
     data = json.loads((fdc_report / "report.json").read_text())
     # Rounded to four decimals in the CSV (report.json keeps every digit).
@@ -60,8 +62,9 @@ def test_csv_tables_hold_what_the_report_says(fdc_report: Path) -> None:
     assert scores["seat_0"].sum() == 60  # every game counted once per seat
     events = pl.read_csv(fdc_report / "events.csv")
     assert events["event"].to_list() == list(data["events"])
-    games = pl.read_csv(fdc_report / "games.csv")
-    assert games.height == 60
+    assert main(["csv", str(fdc_report), "-o", str(tmp_path)]) == 0
+    games = pl.read_csv(tmp_path / "games.csv")  # the per-game table, from `balancer csv`
+    assert games.height == 60 and games["game"].to_list() == list(range(60))
     # Every interval of report.json is a low and a high column.
     for column, key, row in (
         ("win_ci95", "win_ci95", seats),

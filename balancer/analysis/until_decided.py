@@ -19,6 +19,7 @@ from balancer.bots import registry as bot_registry
 from balancer.config.variant import Variant
 from balancer.errors import GameFault
 from balancer.sim import runner, table
+from balancer.sim.sink import GamesFile, GamesWriter
 from balancer.stats.figures import RunData, figure_pairs
 from balancer.stats.sequential import AnytimeDiff
 
@@ -96,7 +97,9 @@ def play_until_decided(
     watch = AnytimeDiff(alpha=alpha, tolerances=dict(tolerances), n_star=a.games)
     plugins_in_b = any(bot_registry.is_plugin(s.bot) for s in b.seats)
     play_b = runner.pick_backend(b, 1)
-    played_b: list[runner.ChunkResult] = []
+    # B's games are streamed to a games.parquet of their own, as A's are by the runner.
+    games_b = GamesFile()
+    writer_b = GamesWriter(b, games_b)
     decided_at: list[int] = []
 
     def after_chunk(chunk_a: runner.ChunkResult) -> bool:
@@ -110,7 +113,7 @@ def play_until_decided(
             )
         except GameFault as fault:
             raise FaultInB(fault) from None
-        played_b.append(chunk_b)
+        writer_b.add(chunk_b)
         pairs, _ = figure_pairs(chunk_data(a, chunk_a), chunk_data(b, chunk_b))
         watch.update(pairs)
         if watch.decided:
@@ -118,16 +121,22 @@ def play_until_decided(
             return True
         return False
 
-    result_a = runner.run(
-        a,
-        workers=workers,
-        check=check,
-        plugin_move_limit=plugin_move_limit,
-        progress=progress,
-        started=started,
-        on_chunk=after_chunk,
-    )
-    result_b = runner.RunResult(b, played_b)
+    try:
+        result_a = runner.run(
+            a,
+            workers=workers,
+            check=check,
+            plugin_move_limit=plugin_move_limit,
+            progress=progress,
+            started=started,
+            on_chunk=after_chunk,
+        )
+        counts_b = writer_b.finish()
+    except BaseException:
+        writer_b.abort()
+        games_b.remove()
+        raise
+    result_b = runner.RunResult(b, writer_b.games, counts_b, games_b)
     stopped_at = decided_at[0] if decided_at and decided_at[0] < a.games else None
     return Decided(result_a, result_b, stopped_at, watch)
 

@@ -8,6 +8,8 @@ one line naming the game to replay.
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -57,33 +59,44 @@ def simulate(
     variant = variant.with_lang(i18n.choose(chosen_lang(), variant.lang))
 
     # Checked and locked before the first game, held until the report is saved.
-    with claim(folder, REPORT_JSON):
-        progress = Progress(variant.games, variant.name, quiet)
-        with progress as advance:
-            try:
-                with trusting(trust_plugins):
-                    report = balancer.run(
-                        variant,
-                        workers=workers,
-                        check=check,
-                        move_time_limit=move_time_limit,
-                        progress=advance,
-                        started=progress.started,
-                        backend=backend,
-                        scheduler=scheduler,
-                        until=until,
-                    )
-            except GameFault as fault:
-                detail = fault.plugin_traceback
-                if trust_plugins and detail:
-                    click.echo(detail.rstrip(), err=True)
-                where = f" ({what})" if what else ""
-                again = replay_command(variant, fault, move_time_limit, trust_plugins, knobs)
-                raise UserError(
-                    f"{terminal(str(fault))}{where}. Nothing was written to {output or folder}. "
-                    f"Replay it: {again}"
-                ) from None
-        report.save(folder)
+    with claim(folder, REPORT_JSON) as held:
+        # The games go to disk as they are played, beside the report's place: the save
+        # then links the file in (no copy), and what a killed run leaves there is
+        # removed by the next run onto the same folder (report/folder.py's leftovers).
+        place = held.place
+        scratch = Path(tempfile.mkdtemp(prefix=f".{place.name}.tmp-", dir=place.parent))
+        try:
+            progress = Progress(variant.games, variant.name, quiet)
+            with progress as advance:
+                try:
+                    with trusting(trust_plugins):
+                        report = balancer.run(
+                            variant,
+                            workers=workers,
+                            check=check,
+                            move_time_limit=move_time_limit,
+                            progress=advance,
+                            started=progress.started,
+                            backend=backend,
+                            scheduler=scheduler,
+                            scratch=scratch,
+                            until=until,
+                        )
+                except GameFault as fault:
+                    detail = fault.plugin_traceback
+                    if trust_plugins and detail:
+                        click.echo(detail.rstrip(), err=True)
+                    where = f" ({what})" if what else ""
+                    again = replay_command(variant, fault, move_time_limit, trust_plugins, knobs)
+                    raise UserError(
+                        f"{terminal(str(fault))}{where}. "
+                        f"Nothing was written to {output or folder}. "
+                        f"Replay it: {again}"
+                    ) from None
+            # The saved report reads its games (if anyone asks) from the folder.
+            report = report.save(folder)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
     return report
 
 

@@ -1,4 +1,4 @@
-"""A run's Report: every figure of report.json, computed from the per-game table.
+"""A run's Report: every figure of report.json, from the counts of its games (stats.streamed).
 
 The CSV tables (tables.py), the headline and summary.md (text.py) and
 report.html (html.py) are then functions of the Report alone.
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
 import polars as pl
 
 from balancer import __version__
@@ -25,30 +24,33 @@ from balancer.report.model import (
 )
 from balancer.rng import RNG_VERSION
 from balancer.sim import table
-from balancer.stats import describe as stats
-from balancer.stats.figures import RunData, RunFigures, figures_for_run
+from balancer.stats.figures import RunFigures
+from balancer.stats.streamed import Counted, GameCounts
 
 if TYPE_CHECKING:
     from balancer.sim.runner import RunResult
 
 
 def games_frame(result: RunResult) -> pl.DataFrame:
-    return table.frame(result.columns(), result.variant.players, result.variant.spec.events)
+    """The run's whole games table, read back from its games.parquet (tests, small runs)."""
+    return result.frame()
 
 
-def run_figures(result: RunResult, frame: pl.DataFrame) -> RunFigures:
-    """Every interval of the run (stats.figures: cluster-by-game intervals, seat advantage)."""
+def counts_of_frame(result: RunResult, frame: pl.DataFrame) -> GameCounts:
+    """The counts of a whole games table at once: the in-memory computation."""
     variant = result.variant
     spec = variant.spec
-    data = RunData.from_frame(
-        frame,
-        variant.players,
-        spec.events,
-        spec.value_events,
-        spec.higher_is_better,
-        variant.seat_rotation,
+    players = variant.players
+    return GameCounts.from_arrays(
+        frame.select([table.score(s) for s in range(players)]).to_numpy().astype(float),
+        frame[table.LENGTH].to_numpy(),
+        frame.select([table.event(e) for e in spec.events]).to_numpy().astype(float),
+        event_names=spec.events,
+        labels=[s.label for s in variant.seats],
+        value_events=spec.value_events,
+        higher_is_better=spec.higher_is_better,
+        rotate=variant.seat_rotation,
     )
-    return figures_for_run(data)
 
 
 def _interval(values: list[float]) -> Interval:
@@ -78,13 +80,19 @@ def seat_advantage(figures: RunFigures) -> SeatAdvantage:
     )
 
 
-def build_report(result: RunResult, frame: pl.DataFrame) -> Report:
-    """Every figure of report.json, from the per-game table `frame` (which the Report keeps)."""
+def build_report(result: RunResult, frame: pl.DataFrame | None = None) -> Report:
+    """Every figure of report.json, from the counts the run gathered as its games arrived.
+
+    With `frame` (the whole games table) the counts are taken from it at
+    once instead, the in-memory computation; both give the same figures.
+    The Report reads its games table from the run's games.parquet only if
+    someone asks for it.
+    """
     variant = result.variant
     spec = variant.spec
     players = variant.players
-    figures = run_figures(result, frame)
-    scores = frame.select([table.score(s) for s in range(players)]).to_numpy()
+    counts = result.counts if frame is None else counts_of_frame(result, frame)
+    figures = counts.figures()
     seats = tuple(
         SeatFigures(
             seat=seat.seat,
@@ -92,24 +100,28 @@ def build_report(result: RunResult, frame: pl.DataFrame) -> Report:
             win_share=seat.win.estimate,
             win_ci95=_interval(seat.win.ci95),
             score_mean_ci95=_interval(seat.score.ci95),
-            score=_distribution(scores[:, seat.seat]),
+            score=_distribution(counts.score_counts(seat.seat)),
         )
         for seat in figures.seats
     )
     margin = Distribution(
-        **stats.distribution(stats.winning_margin(scores, spec.higher_is_better)),
+        **counts.margin_counts().distribution(),
         ci95=_interval(figures.margin.ci95) if figures.margin else None,
     )
+    whole_length = counts.length_counts().distribution()
     length = LengthFigures(
-        **stats.length_summary(frame["length"].to_numpy()),
+        **{key: whole_length[key] for key in ("mean", "sd", "min", "max")},
         ci95=_interval(figures.length.ci95),
     )
     events = {}
     for name in spec.events:
         rates = figures.events[name]
         share = rates.share_of_games
+        values = counts.event_counts(name)
+        fired = float(values.counts[values.values > 0].sum()) / values.n
         events[name] = EventFigures(
-            **stats.event_rates(frame[table.event(name)].to_numpy()),
+            per_game=values.mean(),
+            share_of_games=fired,
             per_game_ci95=_interval(rates.per_game.ci95),
             share_of_games_ci95=_interval(share.ci95) if share else None,
         )
@@ -126,12 +138,12 @@ def build_report(result: RunResult, frame: pl.DataFrame) -> Report:
                 )
                 for b, h in row.items()
             }
-            for a, row in stats.head_to_head(frame, players, spec.higher_is_better).items()
+            for a, row in counts.head_to_head().items()
         }
     return Report(
         game=spec.name,
         players=players,
-        n_games=len(frame),
+        n_games=counts.games,
         seed=variant.seed,
         variant=variant.resolved(),
         seats=seats,
@@ -147,12 +159,13 @@ def build_report(result: RunResult, frame: pl.DataFrame) -> Report:
         rng_version=RNG_VERSION,
         bots=bots,
         head_to_head=head_to_head,
-        games=frame,
+        games=frame if frame is not None else result.games_file,
+        counts=counts,
     )
 
 
-def _distribution(values: np.ndarray) -> Distribution:
-    d = stats.distribution(values)
+def _distribution(counted: Counted) -> Distribution:
+    d = counted.distribution()
     return Distribution(
         mean=d["mean"],
         sd=d["sd"],

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import polars as pl
 
 from balancer import i18n
 from balancer.report.model import (
@@ -36,9 +35,9 @@ from balancer.report.model import (
     SeatAdvantage,
     SeatFigures,
     present,
+    value_counts,
 )
 from balancer.report.text import seat_verdict, tricks_per_deal
-from balancer.sim import table
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -159,7 +158,7 @@ def write_html(report: Report, folder: Path, lang: str | None = None) -> None:
 
 
 def render_html(report: Report, lang: str | None = None) -> str:
-    """The page as a string: a pure function of the report and its per-game table.
+    """The page as a string: a pure function of the report and its counted per-game values.
 
     In `lang`, else the language the report's variant records (English by default).
     """
@@ -546,19 +545,18 @@ def _events_section(
 ) -> str:
     """The rates chart, then a table of every event with its rates and what one count is."""
     t = i18n.text
-    frame = report.games
+    counts = value_counts(report)  # counted, never read from per-game rows
     rows = []
     for name, e in report.events.items():
         meaning = f'<span class="meaning">{_e(words.event_meaning(name))}</span>'
         if name in value_events:
-            column = table.event(name)
-            if column in frame.columns and frame.height:
-                values = frame[column].cast(pl.Float64).to_numpy()
+            values = counts.event_counts(name) if name in counts.event_values else None
+            if values is not None and values.n:
                 spread = t(
                     "html.a_value_spread",
                     lang,
-                    median=_num(float(np.median(values))),
-                    max=_num(float(values.max())),
+                    median=_num(values.quantile(0.5)),
+                    max=_num(float(values.values[-1])),
                 )
             else:
                 spread = t("html.a_value", lang)
@@ -874,10 +872,10 @@ def _bins(values: np.ndarray) -> np.ndarray:
 
 
 def _scores(report: Report, lang: str) -> Figure:
-    frame = report.games
     players = report.players
-    columns = [frame[table.score(s)].cast(pl.Float64).to_numpy() for s in range(players)]
-    edges = _bins(np.concatenate(columns))
+    counts = value_counts(report)
+    columns = [counts.score_counts(s) for s in range(players)]
+    edges = _bins(np.concatenate([c.values for c in columns]))
     names = [_seat_name(s, lang) for s in report.seats]
     left = max(_text_width(n, 9.5) for n in names) + 0.65
     row, gap = 0.72, 0.14
@@ -895,12 +893,12 @@ def _scores(report: Report, lang: str) -> Figure:
         hspace=gap / row,
     )
     axes = axes[:, 0]
-    games = max(1, frame.height)
+    games = max(1, counts.games)
     widths = np.diff(edges) * 0.88
     peak = 0.0
-    for seat, (ax, values) in enumerate(zip(axes, columns, strict=True)):
-        counts, _ = np.histogram(values, bins=edges)
-        shares = counts / games
+    for seat, (ax, seen) in enumerate(zip(axes, columns, strict=True)):
+        games_in, _ = np.histogram(seen.values, bins=edges, weights=seen.counts)
+        shares = games_in / games
         peak = max(peak, float(shares.max(initial=0)))
         ax.bar(edges[:-1] + 0.06 * np.diff(edges), shares, width=widths, align="edge",
                color=ACCENT_LIGHT, zorder=2)  # fmt: skip
@@ -929,10 +927,10 @@ def _scores(report: Report, lang: str) -> Figure:
 
 
 def _length(report: Report, lang: str) -> Figure:
-    values = report.games["length"].cast(pl.Float64).to_numpy()
-    edges = _bins(values)
-    counts, _ = np.histogram(values, bins=edges)
-    shares = counts / max(1, values.size)
+    lengths = value_counts(report).length_counts()
+    edges = _bins(lengths.values)
+    counts, _ = np.histogram(lengths.values, bins=edges, weights=lengths.counts)
+    shares = counts / max(1, lengths.n)
     length = present(report.length, "length")
     constant = length.min == length.max
     fig, ax = _figure_in(1.7 if constant else 2.3, left=0.7, right=0.2, top=0.12, bottom=0.5)

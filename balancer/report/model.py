@@ -37,6 +37,7 @@ from balancer.errors import UserError
 from balancer.report.checks import MAX_VALUE, check_document, check_games, check_nesting
 from balancer.report.folder import REPORT_JSON
 from balancer.sim import table
+from balancer.stats.streamed import GameCounts
 
 if TYPE_CHECKING:
     from balancer.sim.runner import RunResult
@@ -218,8 +219,92 @@ _REQUIRED_KEYS = {
     "balancer_version": str,
 }
 # Report attributes that are not report.json's keys, and those named otherwise there.
-_NOT_IN_JSON = ("games", "folder")
+_NOT_IN_JSON = ("games", "counts", "folder")
 _JSON_KEY = {"n_games": "games"}
+
+
+class GamesSource(typing.Protocol):
+    """A games.parquet on disk that a Report reads only when asked (sim/sink.py's GamesFile)."""
+
+    def read(self) -> pl.DataFrame: ...
+
+    def place(self, target: Path) -> None: ...
+
+
+class _GamesTable:
+    """`Report.games`: the games table, a frame given whole or read from a file on first use.
+
+    A run's Report is built from counts (stats.streamed) and keeps its games
+    on disk, so a run of 10,000,000 games never holds them; whoever reads
+    `report.games` (diff's paired tests, a library user) pays for it then.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.given = f"_{name}_given"
+        self.read = f"_{name}_read"
+
+    @typing.overload
+    def __get__(self, report: None, owner: type | None = None) -> None: ...
+
+    @typing.overload
+    def __get__(self, report: Report, owner: type | None = None) -> pl.DataFrame: ...
+
+    def __get__(self, report: Report | None, owner: type | None = None) -> pl.DataFrame | None:
+        if report is None:
+            return None  # the field's default: no games (an empty frame)
+        given = report.__dict__[self.given]
+        if isinstance(given, pl.DataFrame):
+            return given
+        if self.read not in report.__dict__:
+            report.__dict__[self.read] = given.read()
+        frame: pl.DataFrame = report.__dict__[self.read]
+        return frame
+
+    def __set__(self, report: Report, value: pl.DataFrame | GamesSource | None) -> None:
+        if value is None or isinstance(value, _GamesTable):  # the default: no games
+            value = pl.DataFrame()
+        report.__dict__[self.given] = value
+        report.__dict__.pop(self.read, None)
+
+
+@dataclass(frozen=True)
+class SavedGames:
+    """The games.parquet of a report balancer just saved: read as it is when asked."""
+
+    path: Path
+
+    def read(self) -> pl.DataFrame:
+        return pl.read_parquet(self.path)
+
+    def place(self, target: Path) -> None:
+        import shutil
+
+        shutil.copyfile(self.path, target)
+
+
+def games_given(report: Report) -> pl.DataFrame | GamesSource:
+    """What the report's games were given as (a frame, or a file not yet read)."""
+    given: pl.DataFrame | GamesSource = report.__dict__["_games_given"]
+    return given
+
+
+def game_columns(report: Report, names: typing.Sequence[str]) -> pl.DataFrame:
+    """Just these columns of the games table (those it has), without reading the rest.
+
+    A headline figure that needs two per-game columns of a 10,000,000-game
+    run reads those two from games.parquet, never the whole table.
+    """
+    given = games_given(report)
+    if isinstance(given, pl.DataFrame) or "_games_read" in report.__dict__:
+        frame = report.games
+        return frame.select([n for n in names if n in frame.columns])
+    path = getattr(given, "path", None)
+    if path is None:
+        frame = report.games
+        return frame.select([n for n in names if n in frame.columns])
+    lazy = pl.scan_parquet(path)
+    present_names = [n for n in names if n in lazy.collect_schema().names()]
+    return lazy.select(present_names).collect()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -252,14 +337,17 @@ class Report:
     head_to_head: Mapping[str, Mapping[str, HeadToHead]] | None = None
     until: str | None = None  # the early-stopping rule of `run --until` ("win_ci<=0.02")
     stopped_at: int | None = None  # games played when that rule stopped the run early
-    games: pl.DataFrame = field(default_factory=pl.DataFrame, compare=False, repr=False)
+    games: _GamesTable = field(default=_GamesTable(), compare=False, repr=False)
+    # The counts of the games (stats.streamed), when the report comes from a run; else
+    # computed from `games` by whoever needs them (game_counts below).
+    counts: GameCounts | None = field(default=None, compare=False, repr=False)
     folder: Path | None = None
 
     @classmethod
     def from_run(cls, result: RunResult) -> Report:
-        from balancer.report.build import build_report, games_frame
+        from balancer.report.build import build_report
 
-        return build_report(result, games_frame(result))
+        return build_report(result)
 
     @classmethod
     def open(cls, folder: str | Path) -> Report:
@@ -267,7 +355,8 @@ class Report:
         return load_report(folder)
 
     def save(self, folder: str | Path, *, html: bool = True) -> Report:
-        """Write report.json, games.parquet, the CSV tables, summary.md and report.html.
+        """Write report.json, games.parquet, the CSV tables (DESIGN.md: seats, scores, events),
+        summary.md and report.html.
 
         Only into a missing or empty folder or one holding balancer's own
         report; the previous report stays whole if anything fails.
@@ -278,8 +367,12 @@ class Report:
 
         def fill(tmp: Path) -> None:
             (tmp / REPORT_JSON).write_text(self.json_text())
-            self.games.write_parquet(tmp / GAMES_PARQUET)
-            write_csv_tables(self, tmp)
+            games = games_given(self)
+            if isinstance(games, pl.DataFrame):
+                games.write_parquet(tmp / GAMES_PARQUET)
+            else:
+                games.place(tmp / GAMES_PARQUET)  # the run's file as it is: never read here
+            write_csv_tables(self, tmp, games=False)  # games.csv: `balancer csv` writes it
             (tmp / "summary.md").write_text(summary_markdown(self))
             if html:
                 from balancer.report.html import write_html
@@ -287,14 +380,19 @@ class Report:
                 write_html(self, tmp)
 
         write_folder(Path(folder), fill)
-        return replace(self, folder=Path(folder))
+        games = games_given(self)
+        if not isinstance(games, pl.DataFrame):  # a file the run wrote: now the folder's
+            games = SavedGames(Path(folder) / GAMES_PARQUET)
+        return replace(self, folder=Path(folder), games=games)
 
     def to_json(self) -> dict[str, Any]:
         """The report.json document: every figure, in the file's key order."""
         document: dict[str, Any] = {}
         for f in fields(self):
+            if f.name in _NOT_IN_JSON:
+                continue  # never read the games for the figures
             value = getattr(self, f.name)
-            if f.name not in _NOT_IN_JSON and value is not None:
+            if value is not None:
                 document[_JSON_KEY.get(f.name, f.name)] = _to_json(value)
         return document
 
@@ -391,6 +489,33 @@ def version_notes(report: Report, where: str) -> list[str]:
             f"{where}: written by balancer {report.balancer_version}; this is {__version__}"
         )
     return notes
+
+
+def value_counts(report: Report) -> GameCounts:
+    """The report's per-game values counted (scores per seat, length, events): for charts.
+
+    A run's report has them already; a report read from a folder counts its
+    games table. Only the value counts are meant: the bots' figures are in
+    report.json.
+    """
+    if report.counts is not None:
+        return report.counts
+    if "_value_counts" in report.__dict__:  # counted once per report read
+        cached: GameCounts = report.__dict__["_value_counts"]
+        return cached
+    frame = report.games
+    players = report.players
+    names = list(report.events)
+    report.__dict__["_value_counts"] = GameCounts.from_arrays(
+        frame.select([table.score(s) for s in range(players)]).to_numpy().astype(float),
+        frame[table.LENGTH].to_numpy().astype(float),
+        frame.select([table.event(e) for e in names]).to_numpy().astype(float),
+        event_names=names,
+        labels=[""] * players,
+        value_events=report.value_events or (),
+        higher_is_better=report.higher_is_better,
+    )
+    return value_counts(report)
 
 
 _T = TypeVar("_T")

@@ -8,15 +8,16 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 
 from balancer.report.csv_numbers import for_csv
 from balancer.report.escape import csv_frame
-from balancer.report.model import Interval, Report
-from balancer.sim import table
+from balancer.report.model import Interval, Report, value_counts
 
-CSV_TABLES = ("seats.csv", "scores.csv", "events.csv", "games.csv")
+# What a report folder holds (DESIGN.md), and what `balancer csv` writes: the same and,
+# for a spreadsheet, the per-game table (95 MB at 1,000,000 games, so not by default).
+REPORT_TABLES = ("seats.csv", "scores.csv", "events.csv")
+CSV_TABLES = (*REPORT_TABLES, "games.csv")
 _SCORE_FIGURES = ("mean", "sd", "min", "q1", "median", "q3", "max")
 
 
@@ -39,18 +40,18 @@ def seats_table(report: Report) -> pl.DataFrame:
 
 
 def scores_table(report: Report) -> pl.DataFrame:
-    """How many games ended with each score, per seat: a histogram to chart."""
-    frame = report.games
-    values = np.concatenate([frame[table.score(s)].to_numpy() for s in range(report.players)])
-    histogram = pl.DataFrame({"score": np.unique(values)})
-    for seat in range(report.players):
-        counts = (
-            frame.group_by(table.score(seat))
-            .len()
-            .rename({table.score(seat): "score", "len": f"seat_{seat}"})
-        )
-        histogram = histogram.join(counts, on="score", how="left")
-    return histogram.fill_null(0).sort("score")
+    """How many games ended with each score, per seat: a histogram to chart.
+
+    From the report's counts of scores (a run's, or its games table's), never its rows.
+    """
+    counts = value_counts(report)
+    per_seat = [counts.scores[s] for s in range(report.players)]
+    scores = sorted(set().union(*per_seat))
+    histogram = pl.DataFrame({"score": pl.Series(scores, dtype=pl.Float64)})
+    for seat, seen in enumerate(per_seat):
+        column = [seen.get(score, 0) for score in scores]
+        histogram = histogram.with_columns(pl.Series(f"seat_{seat}", column, dtype=pl.UInt32))
+    return histogram
 
 
 def _low_high(name: str, interval: Interval | None) -> dict[str, float | None]:
@@ -86,15 +87,18 @@ def events_table(report: Report) -> pl.DataFrame:
     )
 
 
-def write_csv_tables(report: Report, folder: Path, *, excel: bool = False) -> list[Path]:
+def write_csv_tables(
+    report: Report, folder: Path, *, excel: bool = False, games: bool = True
+) -> list[Path]:
+    """The CSV tables into `folder`; `games=False` leaves out the per-game games.csv."""
     tables = {
         "seats.csv": seats_table(report),
         "scores.csv": scores_table(report),
         "events.csv": events_table(report),
-        "games.csv": report.games,
     }
     written = []
-    for name, contents in tables.items():
+    for name in CSV_TABLES if games else REPORT_TABLES:
+        contents = report.games if name == "games.csv" else tables[name]
         target = folder / name
         # Each table lands whole or not at all, even when rewritten in place.
         partial = folder / f".{name}.tmp-{os.getpid()}"

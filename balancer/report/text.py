@@ -140,7 +140,9 @@ def ratio_of_events(
     from balancer.sim import table
 
     columns = (table.event(numerator), table.event(denominator))
-    frame = report.games
+    from balancer.report.model import game_columns
+
+    frame = game_columns(report, columns)  # two columns, not the whole table
     if frame.height < 2 or not all(c in frame.columns for c in columns):
         return ratio, None
     t = frame[columns[0]].cast(float).to_numpy()

@@ -13,9 +13,11 @@ import functools
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import polars as pl
 
 from balancer import interrupts
 from balancer.bots import host as plugin_host
@@ -24,8 +26,10 @@ from balancer.bots.api import PluginFailure
 from balancer.config.variant import Variant, bot_params_with_defaults, resolve_bot
 from balancer.errors import GameFault, Terminated
 from balancer.games.api import GameRecord
-from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled, table
+from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled
 from balancer.sim.play import Seat, play_game
+from balancer.sim.sink import GamesFile, GamesWriter
+from balancer.stats.streamed import GameCounts
 
 # Set (to anything but "" or "0") to force --check on every run: the test suite does.
 CHECK_ENV = "BALANCER_CHECK"
@@ -161,7 +165,8 @@ Backend = Callable[[Sequence[Chunk], int, Started | None], Iterator[ChunkResult]
 def pick_backend(
     variant: Variant, workers: int, backend: str = "local", scheduler: str | None = None
 ) -> Backend:
-    """`local`: in-process for one worker, else forked workers; `dask`: a Dask cluster.
+    """`local`: in-process for one worker (but see _interruptible), else forked workers;
+    `dask`: a Dask cluster.
 
     A plugin bot never runs in this process, even with one worker: a plugin
     that forks, or hangs on to file descriptors, can't then keep the run from
@@ -175,41 +180,47 @@ def pick_backend(
     from balancer.sim.backends import local
 
     plugins = any(bot_registry.is_plugin(s.bot) for s in variant.seats)
-    if workers <= 1 and not plugins:
+    if workers <= 1 and not plugins and not _interruptible():
         return functools.partial(local.in_process, play_chunk)
     return functools.partial(local.process_pool, play_chunk)
 
 
+def _interruptible() -> bool:
+    """Whether the command line's Ctrl-C handler is in place (cli.main installs it).
+
+    Then even one worker plays in a process of its own: a compiled chunk
+    can't be interrupted until it returns (a second or more), while a parent
+    waiting on its worker's pipe stops the run at once.
+    """
+    import signal
+
+    return signal.getsignal(signal.SIGINT) is interrupts.on_sigint
+
+
 @dataclass
 class RunResult:
-    """Every game of a run, chunk by chunk in game order."""
+    """A run's games: games.parquet on disk (sim/sink.py) and the counts its figures need.
+
+    No per-game rows are held: `counts` (stats.streamed.GameCounts) gives
+    every figure, and `games_file` the table, read only by whoever asks.
+    """
 
     variant: Variant
-    chunks: list[ChunkResult]
+    games: int
+    counts: GameCounts
+    games_file: GamesFile
 
-    @property
-    def games(self) -> int:
-        return sum(len(c.length) for c in self.chunks)
+    def frame(self) -> pl.DataFrame:
+        """The whole games table, read back from games.parquet (tests; small runs)."""
+        return self.games_file.read()
 
     def columns(self) -> dict[str, Any]:
         """The per-game table (games.parquet), column by column (sim/table.py)."""
-        variant = self.variant
-        spec = variant.spec
-        players = variant.players
-        n = self.games
-        empty = ChunkResult.from_records(0, [], spec.events)
-        parts = self.chunks or [empty]
-        return table.columns(
-            start=0,
-            scores=np.concatenate([c.scores for c in parts]).reshape(n, players),
-            length=np.concatenate([c.length for c in parts]),
-            events=np.concatenate([c.events for c in parts]).reshape(n, len(spec.events)),
-            event_names=spec.events,
-            slots=table.seat_slots(0, n, players, variant.seat_rotation),
-            labels=[s.label for s in variant.seats],
-            higher_is_better=spec.higher_is_better,
-            rules_version=spec.rules_version,
-        )
+        frame = self.frame()
+        return {
+            name: frame[name] if name.startswith("bot_") else frame[name].to_numpy()
+            for name in frame.columns
+        }
 
 
 def run(
@@ -223,6 +234,7 @@ def run(
     backend: str | Backend = "local",
     scheduler: str | None = None,
     on_chunk: Callable[[ChunkResult], bool] | None = None,
+    scratch: str | Path | None = None,
 ) -> RunResult:
     """Play every game of the variant; `progress(n)` is told of each n games done,
     and `started(workers)` once the workers are up and playing.
@@ -234,22 +246,39 @@ def run(
     `on_chunk(result)` sees each chunk as it arrives, in game order; when it
     returns True the run stops there (early stopping: `run --until`), the
     backend is shut down, and the result holds the games played so far.
+
+    Games are written to games.parquet as they arrive, in a scratch folder
+    made under `scratch` (default: the system's temporary folder), and
+    counted for the figures; memory stays flat however many games.
     """
     check = check or os.environ.get(CHECK_ENV, "") not in ("", "0")
     chunks = chunks_for(variant, workers, check, plugin_move_limit)
     if isinstance(backend, str):
+        if backend == "local" and not check and compiled.can_compile(variant):
+            compiled.warm(variant)  # before the workers fork: they share it
         backend = pick_backend(variant, workers, backend, scheduler)
+    games_file = GamesFile(scratch)
+    writer = GamesWriter(variant, games_file)
     results = backend(chunks, workers, started)
-    played: list[ChunkResult] = []
     try:
         for result in results:
-            played.append(result)
+            writer.add(result)
             if progress is not None:
                 progress(len(result.length))
             if on_chunk is not None and on_chunk(result):
                 break
+    except BaseException:
+        writer.abort()
+        games_file.remove()
+        raise
     finally:
         close = getattr(results, "close", None)
         if close is not None:
             close()  # a generator backend's finally stops its workers now
-    return RunResult(variant, played)
+    try:
+        counts = writer.finish()
+    except BaseException:
+        writer.abort()
+        games_file.remove()
+        raise
+    return RunResult(variant, writer.games, counts, games_file)

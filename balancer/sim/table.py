@@ -82,9 +82,17 @@ def schema(players: int, events: Sequence[str]) -> dict[str, Any]:
 
 def win_shares_matrix(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:
     """Per game and seat: 1 for a sole winner, 1/k each for a k-way tie for best, else 0."""
-    best = scores.max(axis=1) if higher_is_better else scores.min(axis=1)
+    players = scores.shape[1]
+    pick = np.maximum if higher_is_better else np.minimum
+    # Seat by seat: numpy's reductions along rows of a few seats are slow.
+    best = np.array(scores[:, 0], dtype=np.float64)
+    for s in range(1, players):
+        pick(best, scores[:, s], out=best)
     winners = scores == best[:, None]
-    return winners / winners.sum(axis=1, keepdims=True)
+    count = np.zeros(len(best))
+    for s in range(players):
+        count += winners[:, s]
+    return winners / count[:, None]
 
 
 def columns(

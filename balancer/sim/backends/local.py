@@ -129,7 +129,10 @@ def _deal(chunks: Sequence[Any], pool: list[_Worker], workers: int) -> Iterator[
                 worker = min(pool, key=lambda w: w.queued)
                 if worker.queued >= QUEUED_PER_WORKER:
                     break
-                worker.tasks.send(handed)
+                try:
+                    worker.tasks.send(handed)
+                except OSError:  # its pipe's read end is gone: the worker died
+                    raise WorkerDied(_death_note(worker)) from None
                 worker.queued += 1
                 handed += 1
             for ready in wait(list(by_results)):
