@@ -14,6 +14,7 @@ import click
 
 from balancer import __version__
 from balancer.cli.base import Command, UserFacingError
+from balancer.cli.cards import cards_command
 from balancer.cli.csv import csv_command
 from balancer.cli.diff import diff_command
 from balancer.cli.events import events_command
@@ -55,6 +56,7 @@ for _command in (
     diff_command,
     kk_odds,
     sweep,
+    cards_command,
 ):
     assert isinstance(_command, Command)
     cli.add_command(_command)

@@ -48,6 +48,8 @@ class ChunkResult:
     scores: np.ndarray  # float64 [n, players], per physical seat
     length: np.ndarray  # int64 [n]
     events: np.ndarray  # float64 [n, events], in the game's event order
+    # uint64 [n, players * words]: card kinds held (GameRecord.held), or None
+    held: np.ndarray | None = None
 
     @classmethod
     def from_records(
@@ -55,6 +57,9 @@ class ChunkResult:
     ) -> ChunkResult:
         n = len(records)
         players = len(records[0].scores) if records else 0
+        held = None
+        if records and records[0].held:
+            held = np.array([r.held for r in records], dtype=np.uint64)
         return cls(
             start,
             np.array([r.scores for r in records], dtype=np.float64).reshape(n, players),
@@ -62,6 +67,7 @@ class ChunkResult:
             np.array([[r.events[e] for e in events] for r in records], dtype=np.float64).reshape(
                 n, len(events)
             ),
+            held,
         )
 
 
@@ -123,8 +129,8 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
     """Play one chunk: compiled when every seat's bot is (and no --check), else step by step."""
     variant = chunk.variant
     if not chunk.check and compiled.can_compile(variant):
-        scores, length, events = compiled.play(variant, chunk.start, chunk.stop)
-        return ChunkResult(chunk.start, scores, length, events)
+        out = compiled.play_columns(variant, chunk.start, chunk.stop)
+        return ChunkResult(chunk.start, out.scores, out.length, out.events, out.held)
     spec = variant.spec
     slots = build_seats(variant, chunk.plugin_move_limit, chunk.start)
     records = []
@@ -199,6 +205,9 @@ class RunResult:
         n = self.games
         empty = ChunkResult.from_records(0, [], spec.events)
         parts = self.chunks or [empty]
+        held = None
+        if self.chunks and all(c.held is not None for c in parts):
+            held = np.concatenate([c.held for c in parts if c.held is not None])
         return table.columns(
             start=0,
             scores=np.concatenate([c.scores for c in parts]).reshape(n, players),
@@ -209,6 +218,7 @@ class RunResult:
             labels=[s.label for s in variant.seats],
             higher_is_better=spec.higher_is_better,
             rules_version=spec.rules_version,
+            held_masks=held,
         )
 
 

@@ -66,7 +66,7 @@ from typing import Any
 import numpy as np
 
 from balancer import jit
-from balancer.games.api import GameRecord
+from balancer.games.api import GameRecord, held_words
 from balancer.games.fdc import bots as py_bots
 from balancer.games.fdc import rules as fdc
 from balancer.games.kernel_api import ChunkColumns
@@ -369,11 +369,27 @@ def play_chunk(
     scores = np.zeros((games, players), np.float64)
     length = np.zeros(games, np.int64)
     events = np.zeros((games, N_EVENTS), np.float64)
+    dealt = np.zeros((games, players, int(tables[T_HAND_SIZE])), np.int64)
     _play_games(
         tables, kinds, params, seed, start, stop, bool(rotate), start % players,
-        state, streams, legal_out, iwork, fwork, scores, length, events,
+        state, streams, legal_out, iwork, fwork, scores, length, events, dealt,
     )  # fmt: skip
-    return ChunkColumns(start=start, scores=scores, length=length, events=events)
+    held = held_masks(dealt // int(tables[T_COPIES]), int(tables[T_DECK] // tables[T_COPIES]))
+    return ChunkColumns(start=start, scores=scores, length=length, events=events, held=held)
+
+
+def held_masks(kinds: np.ndarray, n_kinds: int) -> np.ndarray:
+    """GameRecord.held for many games at once: kinds[g, s, j] (the kind of seat s's
+    j-th card in game g) as uint64 [games, players * words] bitmasks (games/api.py
+    pack_held, vectorised)."""
+    games, players, _ = kinds.shape
+    words = held_words(n_kinds)
+    bits = np.left_shift(np.uint64(1), (kinds & 63).astype(np.uint64))
+    out = np.zeros((games, players * words), np.uint64)
+    for w in range(words):
+        in_word = np.where(kinds >> 6 == w, bits, np.uint64(0))
+        out[:, w::words] = np.bitwise_or.reduce(in_word, axis=2)
+    return out
 
 
 # =============================================================================
@@ -1458,9 +1474,11 @@ def _play_games(
     scores: np.ndarray,
     length: np.ndarray,
     events: np.ndarray,
+    dealt: np.ndarray,
 ) -> None:
     """engine.py _play for games start..stop-1: a forced move is played without
-    asking its bot (and without a draw from its stream)."""
+    asking its bot (and without a draw from its stream). dealt[g, s] gets seat
+    s's opening hand (card impact)."""
     players = tables[T_PLAYERS]
     # The slot at seat 0 of game `game` is game % players when seats rotate;
     # counted along, since an integer `%` in here would slow every move.
@@ -1468,6 +1486,11 @@ def _play_games(
     for game in range(start, stop):
         rotation = rotation + 1 if rotation + 1 < players else 0
         start_game(state, tables, streams, seed, game)
+        row = game - start
+        hcap = state[HCAP]
+        for s in range(players):
+            for j in range(dealt.shape[2]):
+                dealt[row, s, j] = state[HANDS + s * hcap + j]
         while state[PHASE] != OVER:
             n = legal(state, tables, moves)
             if n == 1:
@@ -1480,5 +1503,4 @@ def _play_games(
                     moves, n, iwork, fwork,
                 )  # fmt: skip
             apply(state, tables, streams, action)
-        row = game - start
         length[row] = write_record(state, tables, scores[row], events[row])

@@ -1,0 +1,163 @@
+"""Card impact: for every card kind, how seats that held it fared against seats that did not.
+
+From the games table's held_<s>_<w> columns (sim/table.py; fdc: the opening
+hand). For kind k, over every (game, seat): the win share of the seats that
+held k, of those that did not, and their difference with a 95% interval.
+Win shares split ties (1/k each for a k-way tie), as everywhere in stats/.
+
+The seats of one game are not independent (one seat's win is the others'
+loss, and the kinds in one hand are the kinds missing from the others), so
+the interval is clustered by game: each share is a ratio of per-game sums,
+and the difference's variance is the cluster-robust (sandwich) variance of
+its linearisation, sum over games of z_g^2 times G / (G - 1), with
+
+    z_g = (a_g - p1 n_g) / N1 - (b_g - p0 m_g) / N0
+
+where a_g, n_g are game g's win shares and seat count among holders, b_g,
+m_g among the others, and N1, N0 their totals. Rows come sorted by effect,
+the difference from the largest down.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from balancer.sim import table
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+CSV_NAME = "cards.csv"
+CSV_HEADER = (
+    "card",
+    "held_seats",
+    "held_win_share",
+    "other_seats",
+    "other_win_share",
+    "difference",
+    "low",
+    "high",
+)
+
+
+@dataclass(frozen=True)
+class CardImpact:
+    card: str  # the kind's name ("red fish 3")
+    held_seats: int  # (game, seat) pairs that held it
+    held_win_share: float
+    other_seats: int
+    other_win_share: float
+    difference: float  # held_win_share - other_win_share
+    low: float  # 95% interval for the difference, clustered by game
+    high: float
+
+
+def has_cards(games: pl.DataFrame) -> bool:
+    """Whether the games table records the card kinds each seat held."""
+    return table.held(0, 0) in games.columns
+
+
+def card_impact(games: pl.DataFrame, players: int, kinds: Sequence[str]) -> list[CardImpact]:
+    """Every kind's impact (module docstring), sorted by difference, largest first.
+
+    A kind every seat held, or none did, has nothing to compare: its share for
+    the empty side is 0 and its difference and interval are 0 (a neutral row,
+    kept so every kind is listed).
+    """
+    held = table.held_matrix(games, players, len(kinds))  # [G, P, K]
+    wins = np.stack([games[table.win(s)].to_numpy() for s in range(players)], axis=1)  # [G, P]
+    n_games = held.shape[0]
+    h = held.astype(np.float64)
+    a = np.einsum("gp,gpk->gk", wins, h)  # holders' win shares per game and kind
+    n = h.sum(axis=1)  # holders per game and kind
+    b = wins.sum(axis=1)[:, None] - a
+    m = players - n
+    rows = []
+    for k, name in enumerate(kinds):
+        n1, n0 = float(n[:, k].sum()), float(m[:, k].sum())
+        p1 = float(a[:, k].sum()) / n1 if n1 else 0.0
+        p0 = float(b[:, k].sum()) / n0 if n0 else 0.0
+        if n1 and n0 and n_games > 1:
+            z = (a[:, k] - p1 * n[:, k]) / n1 - (b[:, k] - p0 * m[:, k]) / n0
+            se = math.sqrt(float(np.square(z).sum()) * n_games / (n_games - 1))
+            diff = p1 - p0
+        else:
+            se, diff = 0.0, 0.0
+        rows.append(
+            CardImpact(name, int(n1), p1, int(n0), p0, diff, diff - Z95 * se, diff + Z95 * se)
+        )
+    rows.sort(key=lambda r: -r.difference)
+    return rows
+
+
+def write_csv(rows: Sequence[CardImpact], path: Path) -> None:
+    """cards.csv: one row per kind, in the order given (by effect)."""
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(CSV_HEADER)
+        for r in rows:
+            writer.writerow(
+                [
+                    r.card,
+                    r.held_seats,
+                    f"{r.held_win_share:.6f}",
+                    r.other_seats,
+                    f"{r.other_win_share:.6f}",
+                    f"{r.difference:.6f}",
+                    f"{r.low:.6f}",
+                    f"{r.high:.6f}",
+                ]
+            )
+
+
+def render(rows: Sequence[CardImpact]) -> str:
+    """The table as text, by effect: what `balancer cards` prints."""
+    width = max([len("card"), *(len(r.card) for r in rows)])
+    lines = [
+        f"{'card':<{width}}  {'held':>6}  {'others':>6}  {'difference':>10}  95% interval",
+    ]
+    for r in rows:
+        lines.append(
+            f"{r.card:<{width}}  {r.held_win_share:>6.3f}  {r.other_win_share:>6.3f}  "
+            f"{r.difference:>+10.3f}  [{r.low:+.3f}, {r.high:+.3f}]"
+        )
+    return "\n".join(lines)
+
+
+def chart_svg(rows: Sequence[CardImpact], top: int = 20) -> str:
+    """An SVG bar chart of the `top` largest effects either way, with their intervals,
+    for report/html.py to place (matplotlib, drawn from the summary rows only)."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    shown = sorted(rows, key=lambda r: -abs(r.difference))[:top]
+    shown.sort(key=lambda r: r.difference)
+    fig, ax = plt.subplots(figsize=(6, 0.25 * len(shown) + 1))
+    y = np.arange(len(shown))
+    ax.barh(y, [r.difference for r in shown], color="#4c72b0")
+    ax.errorbar(
+        [r.difference for r in shown],
+        y,
+        xerr=[[r.difference - r.low for r in shown], [r.high - r.difference for r in shown]],
+        fmt="none",
+        ecolor="black",
+        linewidth=0.8,
+    )
+    ax.set_yticks(y, [r.card for r in shown])
+    ax.axvline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("win share held minus not held (95% interval)")
+    fig.tight_layout()
+    out = io.StringIO()
+    fig.savefig(out, format="svg")
+    plt.close(fig)
+    return out.getvalue()
