@@ -125,3 +125,13 @@ def test_the_cards_command_prints_the_table_and_writes_cards_csv(
     assert main(["cards", str(tmp_path / "rep"), "-o", str(mine)]) == 2
     assert mine.read_text() == "my,data\n"
     assert "not overwritten" in capsys.readouterr().err
+
+
+def test_a_report_gives_its_card_impact_and_an_html_section(tmp_path: Path) -> None:
+    variant = dataclasses.replace(load_variant(VARIANTS / "fdc-5p.yaml"), games=100)
+    report = Report.from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+    rows = cards.of_report(Report.open(tmp_path / "rep"))
+    assert rows is not None and len(rows) == 60
+    assert rows == cards.of_report(report)
+    section = cards.html_section(rows)
+    assert section.startswith('<section id="cards">') and "<svg" in section

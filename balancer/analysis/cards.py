@@ -21,10 +21,12 @@ the difference from the largest down.
 from __future__ import annotations
 
 import csv
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -94,6 +96,34 @@ def card_impact(games: pl.DataFrame, players: int, kinds: Sequence[str]) -> list
         )
     rows.sort(key=lambda r: -r.difference)
     return rows
+
+
+def of_report(report: Any) -> list[CardImpact] | None:
+    """Card impact of a report.model.Report, or None when its game or games table
+    records no cards held: what report/build.py and report/html.py call to add
+    cards.csv (`write_csv`) and the chart (`html_section`)."""
+    from balancer.config import variant as variants
+
+    if not has_cards(report.games):
+        return None
+    # As report.json holds it: a report built in memory may still hold tuples.
+    as_stored = json.loads(json.dumps(report.variant))
+    loaded = variants.from_resolved(as_stored, "report.json", allow_plugins=True)
+    kinds_of = loaded.spec.card_kinds
+    if kinds_of is None:
+        return None
+    return card_impact(report.games, report.players, kinds_of(loaded.rules))
+
+
+def html_section(rows: Sequence[CardImpact], top: int = 20) -> str:
+    """report.html's card-impact section: a heading, a line of reading, the chart."""
+    return (
+        '<section id="cards"><h2>Card impact</h2>'
+        "<p>Win share of seats that held each card kind against seats that did not "
+        "(95% interval, clustered by game); the largest effects either way. "
+        "Every kind is in cards.csv. With many kinds, a few intervals miss 0 by chance.</p>"
+        f"{chart_svg(rows, top)}</section>"
+    )
 
 
 def write_csv(rows: Sequence[CardImpact], path: Path) -> None:
