@@ -63,7 +63,9 @@ def _columns(path: Path, games: int, check: bool) -> dict[str, np.ndarray]:
     return {k: np.asarray(v) for k, v in cols.items() if k.startswith("held_")}
 
 
-@pytest.mark.parametrize("name", ["fdc-5p.yaml", "fdc-2p.yaml"])
+@pytest.mark.parametrize(
+    "name", ["fdc-5p.yaml", "fdc-2p.yaml", "dqz-4p.yaml", "dqz-4p-random.yaml"]
+)
 def test_the_compiled_and_step_paths_record_the_same_opening_hands(name: str) -> None:
     compiled = _columns(VARIANTS / name, 40, check=False)
     step = _columns(VARIANTS / name, 40, check=True)
@@ -82,6 +84,23 @@ def test_the_held_columns_are_the_dealt_hands() -> None:
         state = fdc.new_state(variant.rules, 5, derive_rng(variant.seed, game, CHANCE))
         for seat in range(5):
             assert sorted(np.flatnonzero(held[game, seat])) == sorted(state.hands[seat])
+
+
+def test_dqz_holds_the_ranks_and_suits_of_the_first_deal() -> None:
+    from balancer.games.daqizi import combos as dc
+    from balancer.games.daqizi import rules as dqz
+
+    variant = dataclasses.replace(load_variant(VARIANTS / "dqz-4p.yaml"), games=3)
+    frame = pl.DataFrame(runner.run(variant).columns())
+    held = table.held_matrix(frame, 4, len(dqz.CARD_KINDS))
+    assert dqz.CARD_KINDS[7:] == ("black suit", "red suit")
+    for game in range(3):
+        state = dqz.new_state(variant.rules, 4, derive_rng(variant.seed, game, CHANCE))
+        for seat in range(4):
+            kinds = [k for k in range(dc.N_KINDS) if state.hands[seat][k]]
+            ranks = {dc.KIND_RANK[k] for k in kinds}
+            suits = {7 + dc.KIND_SUIT[k] for k in kinds}
+            assert set(np.flatnonzero(held[game, seat])) == ranks | suits
 
 
 def test_a_planted_strong_card_comes_out_on_top(monkeypatch: pytest.MonkeyPatch) -> None:
