@@ -64,7 +64,16 @@ def _columns(path: Path, games: int, check: bool) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize(
-    "name", ["fdc-5p.yaml", "fdc-2p.yaml", "dqz-4p.yaml", "dqz-4p-random.yaml"]
+    "name",
+    [
+        "fdc-5p.yaml",
+        "fdc-2p.yaml",
+        "dqz-4p.yaml",
+        "dqz-4p-random.yaml",
+        "kk-4p.yaml",
+        "kk-4p-bots.yaml",
+        "kk-4p-robot-after-scoring.yaml",
+    ],
 )
 def test_the_compiled_and_step_paths_record_the_same_opening_hands(name: str) -> None:
     compiled = _columns(VARIANTS / name, 40, check=False)
@@ -101,6 +110,27 @@ def test_dqz_holds_the_ranks_and_suits_of_the_first_deal() -> None:
             ranks = {dc.KIND_RANK[k] for k in kinds}
             suits = {7 + dc.KIND_SUIT[k] for k in kinds}
             assert set(np.flatnonzero(held[game, seat])) == ranks | suits
+
+
+def test_kk_holds_every_card_of_the_chimeras_scored() -> None:
+    from balancer.games.kimekimera import rules as kk
+
+    variant = dataclasses.replace(load_variant(VARIANTS / "kk-4p.yaml"), games=1)
+    state = kk.new_state(variant.rules, 4, derive_rng(variant.seed, 0, CHANCE))
+    state.trace = []
+    rng = derive_rng(variant.seed, 0, 1)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.below(len(legal))])
+    expected = [0] * 4
+    for event in state.trace:
+        if event[0] == "scored":
+            _, seat, a, b = event[:4]
+            expected[seat] |= (1 << kk.CARD_KIND[a]) | (1 << kk.CARD_KIND[b])
+    assert all(expected) and list(state.record().held) == expected
+    names = kk.card_kinds(variant.rules)
+    assert len(names) == 50 and names[-2:] == ("rainbow", "grey")
+    assert kk.CARD_KIND[kk.FIRST_GREY + 1] == 49
 
 
 def test_a_planted_strong_card_comes_out_on_top(monkeypatch: pytest.MonkeyPatch) -> None:
