@@ -24,6 +24,8 @@ from any position with `current_player`, `legal` and `apply`:
     S_FIRST0, S_FIRST  first seat of round 1, first seat of this round
     S_TURN             turns of this round taken (or skipped)
     S_SEAT             the seat to move, -1 when the game is over
+    [S_HELD, +4)       card impact: per seat, bit rules.CARD_KIND[c] set for every
+                       card c its chimera held at any scoring
 
 Cards are rules.py's (0..47 colour * 12 + number - 1, 48..51 rainbow, 52..53
 grey). Actions are rules.py's: a free-chimera slot index, `KEEP` (-1) when
