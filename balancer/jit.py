@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -39,9 +39,24 @@ if not ENABLED:
     warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning)
 
 
-def njit(function: F) -> F:
-    """Compile `function` in nopython mode with an on-disk cache, or leave it as Python."""
-    if _NUMBA is None:
-        return function
-    compiled: F = _NUMBA.njit(cache=True, nogil=True)(function)
-    return compiled
+@overload
+def njit(function: F, /) -> F: ...
+@overload
+def njit(function: None = None, /, **options: Any) -> Callable[[F], F]: ...
+
+
+def njit(function: F | None = None, /, **options: Any) -> F | Callable[[F], F]:
+    """Compile `function` in nopython mode with an on-disk cache, or leave it as Python.
+
+    Bare (`@njit`) or with numba options (`@njit(inline="always",
+    error_model="numpy")`), which are passed to numba.njit over the defaults
+    cache=True, nogil=True, and ignored when compiling is off.
+    """
+
+    def decorate(f: F) -> F:
+        if _NUMBA is None:
+            return f
+        compiled: F = _NUMBA.njit(**{"cache": True, "nogil": True, **options})(f)
+        return compiled
+
+    return decorate if function is None else decorate(function)

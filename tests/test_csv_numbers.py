@@ -39,7 +39,10 @@ def test_a_real_report_writes_integer_counts(tmp_path: Path) -> None:
     from tests.helpers import VARIANTS
 
     loaded = variant.load(VARIANTS / "fdc-3p.yaml").with_overrides(games=12, seed=None)
-    Report.from_run(runner.run(loaded)).save(tmp_path / "r")
+    from balancer.report.tables import write_csv_tables
+
+    saved = Report.from_run(runner.run(loaded)).save(tmp_path / "r")
+    write_csv_tables(saved, tmp_path / "r")  # as `balancer csv` does: games.csv too
     games = (tmp_path / "r" / "games.csv").read_text().splitlines()
     header = games[0].split(",")
     first = dict(zip(header, games[1].split(","), strict=True))

@@ -345,7 +345,7 @@ def test_csv_cells_a_spreadsheet_would_run_are_written_as_text(
     seats = pl.read_csv(out / "seats.csv")
     assert seats["bot"].to_list() == ["'=1+2", "'+1", "'@x"]
     # Numbers are numbers still, and a label that starts otherwise is left alone.
-    plain = pl.read_csv(report / "games.csv")
+    plain = pl.read_parquet(report / "games.parquet")
     assert plain["bot_0"].to_list() == ["heuristic"] * 20
     assert games["score_0"].to_list() == plain["score_0"].to_list()
 

@@ -158,7 +158,9 @@ def test_a_run_in_batches_is_the_run_in_one(name: str, monkeypatch: pytest.Monke
     frame = parts.frame()
     assert frame["game"].to_list() == list(range(300))  # in game order
     assert frame.equals(one.frame())
-    assert frame.schema == pl.Schema(table.schema(v.players, v.spec.events))
+    kinds = v.spec.card_kinds
+    words = table.held_words(len(kinds(v.rules))) if kinds is not None else 0
+    assert frame.schema == pl.Schema(table.schema(v.players, v.spec.events, words))
     streamed = build.build_report(parts)
     assert streamed.json_text() == build.build_report(one).json_text()
     # The in-memory computation (counts of the whole table at once) says the same.

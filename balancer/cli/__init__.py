@@ -50,6 +50,7 @@ import click
 
 from balancer import __version__
 from balancer.cli.base import Command, UserFacingError
+from balancer.cli.cards import cards_command
 from balancer.cli.check import check
 from balancer.cli.csv import csv_command
 from balancer.cli.diff import diff_command
@@ -95,6 +96,7 @@ for _command in (
     ladder,
     check,
     tune,
+    cards_command,
 ):
     assert isinstance(_command, Command)
     cli.add_command(_command)

@@ -26,8 +26,8 @@ stream handed to `new_state` (rng.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from balancer.knobs import Knob
@@ -41,6 +41,11 @@ class GameRecord:
     scores: tuple[float, ...]  # per physical seat
     length: int  # tricks, rounds or deals: the game's length unit
     events: Mapping[str, float]  # RULES.md §5 names -> count (or value)
+    # Card impact: the card kinds each seat held (`pack_held`), per seat
+    # `held_words(kinds)` uint64 words, seat after seat; () if not recorded.
+    # Not compared: a position stepped from the middle (State.arranged, a
+    # kernel's from_state) knows its end but not its deal.
+    held: tuple[int, ...] = field(default=(), compare=False)
 
 
 class GameState(Protocol):
@@ -98,6 +103,23 @@ class GameSpec:
     resample_hidden: Resampler | None
     # Events that are a value per game (e.g. a maximum), not a count.
     value_events: tuple[str, ...] = ()
+    # Card impact: the names of the card kinds GameRecord.held counts, or None.
+    card_kinds: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
+
+
+def held_words(kinds: int) -> int:
+    """uint64 words per seat for a bitmask over `kinds` card kinds."""
+    return (kinds + 63) // 64
+
+
+def pack_held(kinds_per_seat: Sequence[Iterable[int]], kinds: int) -> tuple[int, ...]:
+    """GameRecord.held: each seat's set of card kinds as held_words(kinds) words."""
+    words = held_words(kinds)
+    out = [0] * (len(kinds_per_seat) * words)
+    for seat, held_kinds in enumerate(kinds_per_seat):
+        for k in held_kinds:
+            out[seat * words + k // 64] |= 1 << (k % 64)
+    return tuple(out)
 
 
 def win_shares(scores: Sequence[float], higher_is_better: bool) -> tuple[float, ...]:

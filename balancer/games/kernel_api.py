@@ -31,3 +31,4 @@ class ChunkColumns:
     scores: np.ndarray  # float64 [games, players], per physical seat
     length: np.ndarray  # int64 [games]: tricks, rounds or deals
     events: np.ndarray  # float64 [games, len(SPEC.events)], SPEC.events order
+    held: np.ndarray | None = None  # uint64 [games, players * words]: GameRecord.held

@@ -22,6 +22,7 @@ import numpy as np
 from balancer import games
 from balancer.bots import registry as bot_registry
 from balancer.config.variant import Variant, bot_params_with_defaults, resolve_bot
+from balancer.games.kernel_api import ChunkColumns
 
 
 def kernel_of(game: str) -> ModuleType | None:
@@ -60,9 +61,15 @@ def slot_plan(variant: Variant) -> list[tuple[str, dict]]:
 
 def play(variant: Variant, start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Games start..stop-1 on the compiled path: (scores, length, events) arrays."""
+    out = play_columns(variant, start, stop)
+    return out.scores, out.length, out.events
+
+
+def play_columns(variant: Variant, start: int, stop: int) -> ChunkColumns:
+    """Games start..stop-1 on the compiled path, as the kernel returns them."""
     kernel = kernel_of(variant.game)
     assert kernel is not None, "play() is only called when can_compile(variant)"
-    out = kernel.play_chunk(
+    out: ChunkColumns = kernel.play_chunk(
         variant.rules,
         variant.players,
         variant.seed,
@@ -71,7 +78,7 @@ def play(variant: Variant, start: int, stop: int) -> tuple[np.ndarray, np.ndarra
         slot_plan(variant),
         variant.seat_rotation,
     )
-    return out.scores, out.length, out.events
+    return out
 
 
 def warm(variant: Variant) -> None:

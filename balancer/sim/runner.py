@@ -52,6 +52,8 @@ class ChunkResult:
     scores: np.ndarray  # float64 [n, players], per physical seat
     length: np.ndarray  # int64 [n]
     events: np.ndarray  # float64 [n, events], in the game's event order
+    # uint64 [n, players * words]: card kinds held (GameRecord.held), or None
+    held: np.ndarray | None = None
 
     @classmethod
     def from_records(
@@ -59,6 +61,9 @@ class ChunkResult:
     ) -> ChunkResult:
         n = len(records)
         players = len(records[0].scores) if records else 0
+        held = None
+        if records and records[0].held:
+            held = np.array([r.held for r in records], dtype=np.uint64)
         return cls(
             start,
             np.array([r.scores for r in records], dtype=np.float64).reshape(n, players),
@@ -66,6 +71,7 @@ class ChunkResult:
             np.array([[r.events[e] for e in events] for r in records], dtype=np.float64).reshape(
                 n, len(events)
             ),
+            held,
         )
 
 
@@ -127,8 +133,8 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
     """Play one chunk: compiled when every seat's bot is (and no --check), else step by step."""
     variant = chunk.variant
     if not chunk.check and compiled.can_compile(variant):
-        scores, length, events = compiled.play(variant, chunk.start, chunk.stop)
-        return ChunkResult(chunk.start, scores, length, events)
+        out = compiled.play_columns(variant, chunk.start, chunk.stop)
+        return ChunkResult(chunk.start, out.scores, out.length, out.events, out.held)
     spec = variant.spec
     slots = build_seats(variant, chunk.plugin_move_limit, chunk.start)
     records = []

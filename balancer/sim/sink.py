@@ -215,14 +215,18 @@ class GamesWriter:
         scores = np.concatenate([c.scores for c in self._pending]).reshape(-1, players)
         length = np.concatenate([c.length for c in self._pending])
         values = np.concatenate([c.events for c in self._pending]).reshape(-1, len(events))
+        held = None  # the card kinds each seat held (card impact), where the game records them
+        if all(c.held is not None for c in self._pending):
+            held = np.concatenate([c.held for c in self._pending if c.held is not None])
         self._pending, self._pending_rows = [], 0
         self.counts.add(start, scores, length, values)
-        self._writer().put(batch_frame(variant, start, scores, length, values))
+        words = held.shape[1] // players if held is not None and players else 0
+        self._writer(words).put(batch_frame(variant, start, scores, length, values, held))
 
-    def _writer(self) -> _ParquetSink:
+    def _writer(self, held_per_seat: int) -> _ParquetSink:
         if self._sink is None:
             spec = self.variant.spec
-            schema = table.schema(self.variant.players, spec.events)
+            schema = table.schema(self.variant.players, spec.events, held_per_seat)
             self._sink = _ParquetSink(self.file.path, schema)
         return self._sink
 
@@ -242,7 +246,12 @@ class GamesWriter:
 
 
 def batch_frame(
-    variant: Variant, start: int, scores: np.ndarray, length: np.ndarray, events: np.ndarray
+    variant: Variant,
+    start: int,
+    scores: np.ndarray,
+    length: np.ndarray,
+    events: np.ndarray,
+    held: np.ndarray | None = None,
 ) -> pl.DataFrame:
     """Games start.. of the games table (sim/table.py), from per-game arrays."""
     spec = variant.spec
@@ -257,5 +266,6 @@ def batch_frame(
         labels=[s.label for s in variant.seats],
         higher_is_better=spec.higher_is_better,
         rules_version=spec.rules_version,
+        held_masks=held,
     )
     return table.frame(cols, players, spec.events)

@@ -9,6 +9,9 @@ Columns, in order:
     bot_<s>         string   the label of the bot slot sitting at seat s in this game
     ev_<name>       float64  per RULES.md §5 event, in the game's event order
     rules_version   int64    the game's rules version that played the row
+    held_<s>_<w>    uint64   card impact (games whose spec has card_kinds): bit
+                             k % 64 of word k // 64 is set if seat s held card
+                             kind k (fdc: in its opening hand)
 
 Every writer builds rows through `columns` (or `frame`) and every reader
 names columns through the functions below, so a column is renamed here or
@@ -22,6 +25,9 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+
+# Card impact's packing lives with GameRecord; named here too, with its columns.
+from balancer.games.api import held_words, pack_held  # noqa: F401
 
 GAME = "game"
 LENGTH = "length"
@@ -43,6 +49,22 @@ def bot(seat: int) -> str:
 
 def event(name: str) -> str:
     return f"ev_{name}"
+
+
+def held(seat: int, word: int) -> str:
+    return f"held_{seat}_{word}"
+
+
+def held_matrix(frame: pl.DataFrame, players: int, kinds: int) -> np.ndarray:
+    """bool [games, players, kinds]: whether seat s of each game held kind k."""
+    words = held_words(kinds)
+    out = np.zeros((frame.height, players, kinds), dtype=bool)
+    for s in range(players):
+        for w in range(words):
+            column = frame[held(s, w)].to_numpy().astype(np.uint64)
+            for bit in range(min(64, kinds - 64 * w)):
+                out[:, s, 64 * w + bit] = (column >> np.uint64(bit)) & np.uint64(1) != 0
+    return out
 
 
 def event_name(column: str) -> str | None:
@@ -69,14 +91,15 @@ def numeric_columns(players: int, events: Iterable[str]) -> list[str]:
     ]
 
 
-def schema(players: int, events: Sequence[str]) -> dict[str, Any]:
-    """Column name -> polars dtype, in table order."""
+def schema(players: int, events: Sequence[str], held_per_seat: int = 0) -> dict[str, Any]:
+    """Column name -> polars dtype, in table order (`held_per_seat` words for card impact)."""
     out: dict[str, Any] = {GAME: pl.Int64, LENGTH: pl.Int64}
     out.update({score(s): pl.Float64 for s in range(players)})
     out.update({win(s): pl.Float64 for s in range(players)})
     out.update({bot(s): pl.String for s in range(players)})
     out.update({event(e): pl.Float64 for e in events})
     out[RULES_VERSION] = pl.Int64
+    out.update({held(s, w): pl.UInt64 for s in range(players) for w in range(held_per_seat)})
     return out
 
 
@@ -106,12 +129,14 @@ def columns(
     labels: Sequence[str],
     higher_is_better: bool,
     rules_version: int,
+    held_masks: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """The table's columns for games start.. from per-game arrays.
 
     `scores` is [games, players], `events` [games, len(event_names)], and
     `slots[g, s]` the bot slot (an index into `labels`) at seat s in game
-    start + g.
+    start + g. `held_masks`, uint64 [games, players * words] (GameRecord.held),
+    adds the card-impact columns.
     """
     n, players = scores.shape
     wins = win_shares_matrix(scores, higher_is_better)
@@ -129,6 +154,11 @@ def columns(
     for k, name in enumerate(event_names):
         cols[event(name)] = np.asarray(events[:, k], dtype=np.float64)
     cols[RULES_VERSION] = np.full(n, rules_version, dtype=np.int64)
+    if held_masks is not None and players:
+        words = held_masks.shape[1] // players
+        for s in range(players):
+            for w in range(words):
+                cols[held(s, w)] = np.asarray(held_masks[:, s * words + w], dtype=np.uint64)
     return cols
 
 
@@ -143,4 +173,5 @@ def seat_slots(start: int, stop: int, players: int, rotate: bool) -> np.ndarray:
 
 def frame(cols: dict[str, Any], players: int, events: Sequence[str]) -> pl.DataFrame:
     """A polars frame with exactly the table's schema."""
-    return pl.DataFrame(cols, schema=schema(players, events))
+    words = sum(1 for c in cols if c.startswith("held_0_")) if players else 0
+    return pl.DataFrame(cols, schema=schema(players, events, words))

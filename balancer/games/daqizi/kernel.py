@@ -727,7 +727,9 @@ def _play_games(
     scores: np.ndarray,
     length: np.ndarray,
     events: np.ndarray,
+    dealt: np.ndarray,
 ) -> None:
+    """dealt[g, s, k] gets the opening hand's count of kind k (card impact)."""
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     streams = np.zeros((1 + PLAYERS, 2), dtype=np.uint64)
     moves = np.zeros(MAX_LEGAL, dtype=np.int64)
@@ -741,8 +743,11 @@ def _play_games(
                 seat_params[seat, p] = slot_params[slot, p]
         rng.init_streams(streams, seed, game)
         new_game(state, tables, streams)
-        play_out(state, tables, streams, seat_bots, seat_params, moves)
         row = game - start
+        for seat in range(PLAYERS):
+            for k in range(K):
+                dealt[row, seat, k] = state[S_HANDS + seat * K + k]
+        play_out(state, tables, streams, seat_bots, seat_params, moves)
         for seat in range(PLAYERS):
             scores[row, seat] = state[S_CHIPS + seat]
         length[row] = state[S_EVENTS + E_DEALS]
@@ -788,8 +793,22 @@ def play_chunk(
     scores = np.zeros((games, PLAYERS), dtype=np.float64)
     length = np.zeros(games, dtype=np.int64)
     events = np.zeros((games, N_EVENTS), dtype=np.float64)
-    _play_games(tables, seed, start, stop, kinds, params, bool(rotate), scores, length, events)
-    return ChunkColumns(start=start, scores=scores, length=length, events=events)
+    dealt = np.zeros((games, PLAYERS, K), dtype=np.int64)
+    _play_games(
+        tables, seed, start, stop, kinds, params, bool(rotate), scores, length, events, dealt
+    )
+    return ChunkColumns(
+        start=start, scores=scores, length=length, events=events, held=held_masks(dealt)
+    )
+
+
+def held_masks(dealt: np.ndarray) -> np.ndarray:
+    """rules.held_of_counts for many games at once: counts [games, seats, kinds] to
+    uint64 [games, seats] bitmasks over rules.CARD_KINDS (ranks, then suits)."""
+    by_rank_suit = dealt.reshape(dealt.shape[0], PLAYERS, -1, 2)  # kind k: rank k // 2, suit k % 2
+    held = np.concatenate([by_rank_suit.sum(axis=3) > 0, by_rank_suit.sum(axis=2) > 0], axis=2)
+    bits = np.left_shift(np.uint64(1), np.arange(held.shape[2], dtype=np.uint64))
+    return (held.astype(np.uint64) * bits).sum(axis=2, dtype=np.uint64)
 
 
 def from_python(state: State) -> np.ndarray:

@@ -49,7 +49,7 @@ from typing import Any
 from balancer import knobs
 from balancer.errors import InvariantError
 from balancer.games import views
-from balancer.games.api import Bounds, GameRecord, GameSpec
+from balancer.games.api import Bounds, GameRecord, GameSpec, pack_held
 from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi.combos import describe
 from balancer.rng import Stream
@@ -227,6 +227,7 @@ class State:
         "events",
         "over",
         "trace",
+        "opening_held",
     )
 
     def __init__(self, rules: Mapping[str, Any], players: int, rng: Stream) -> None:
@@ -384,7 +385,10 @@ class State:
 
     def record(self) -> GameRecord:
         return GameRecord(
-            tuple(float(c) for c in self.chips), int(self.events["deals"]), dict(self.events)
+            tuple(float(c) for c in self.chips),
+            int(self.events["deals"]),
+            dict(self.events),
+            self.opening_held,
         )
 
     def check_invariants(self) -> None:
@@ -455,6 +459,8 @@ class State:
             for card in cards[seat * HAND : (seat + 1) * HAND]:
                 hand[kind_of[card]] += 1
         self.hands = hands
+        if self.deal == 1:  # card impact: the opening hand's ranks and suits
+            self.opening_held = held_of_counts(hands)
         self.packed = [dc.pack(h) for h in hands]
         self.captured = [[0] * dc.N_KINDS for _ in range(PLAYERS)]
         self.n_captured = [0] * PLAYERS
@@ -606,6 +612,29 @@ def resample_hidden(state: State, seat: int, rng: Stream) -> State:
     return other
 
 
+# Card impact's kinds: each rank, then each suit (held: at least one such card).
+CARD_KINDS = (*dc.RANK_NAMES, *(f"{suit} suit" for suit in dc.SUIT_NAMES))
+
+
+def card_kinds(rules: Mapping[str, Any]) -> tuple[str, ...]:
+    """Card impact's kinds (the same whatever the knobs)."""
+    return CARD_KINDS
+
+
+def held_of_counts(hands: list[list[int]]) -> tuple[int, ...]:
+    """GameRecord.held from per-seat counts per kind (combos.py kinds): the ranks
+    and suits each seat holds, as CARD_KINDS indices."""
+    n_ranks = len(dc.RANK_NAMES)
+    return pack_held(
+        [
+            {dc.KIND_RANK[k] for k in range(dc.N_KINDS) if hand[k]}
+            | {n_ranks + dc.KIND_SUIT[k] for k in range(dc.N_KINDS) if hand[k]}
+            for hand in hands
+        ],
+        len(CARD_KINDS),
+    )
+
+
 SPEC = GameSpec(
     name="da-qi-zi",
     short="dqz",
@@ -621,5 +650,6 @@ SPEC = GameSpec(
     unplayable=unplayable,
     bounds=bounds,
     resample_hidden=resample_hidden,
+    card_kinds=card_kinds,
     value_events=("max_multiplier",),
 )

@@ -55,7 +55,7 @@ Step functions: `start_game` (deal game i of a seed), `current_player`,
 is copied with `.copy()`. `from_state` converts any rules.State position;
 `snapshot` reads a position back as plain lists. `play_chunk` is the batch
 entry point. Kernels compile inlined, without reference counting and with
-numpy's error model (see `_compiled`): that is what makes a move cheap.
+numpy's error model (see `inlined`): that is what makes a move cheap.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ from typing import Any
 import numpy as np
 
 from balancer import jit
-from balancer.games.api import GameRecord
+from balancer.games.api import GameRecord, held_words
 from balancer.games.fdc import bots as py_bots
 from balancer.games.fdc import rules as fdc
 from balancer.games.kernel_api import ChunkColumns
@@ -135,12 +135,17 @@ assert frozenset(py_bots.BOTS) == COMPILED_BOTS
 P_FISH_WEIGHT, P_RIVAL_WEIGHT, P_LEAD_RESOLVES, P_CASH_AT, P_COST = 0, 1, 2, 3, 4
 N_PARAMS = P_COST + N_EFFECTS
 
-# int64 work array of the heuristic: the trick with a candidate card, its
-# survivors, the foreseen territory lengths and protection, each territory's
-# money now (W_WORTH) and as foreseen (W_RUN), then the foreseen territories
-W_PSEAT, W_PCARD, W_SSEAT, W_SCARD, W_TLEN, W_PROT = 0, 6, 12, 18, 24, 30
-W_WORTH, W_RUN = 36, 42
-W_TERR = 48
+# int64 work array of the heuristic (blocks MAXP long): the survivors of the
+# trick foreseen with a candidate, the foreseen territory lengths and
+# protection, each territory's money now (W_WORTH) and as foreseen (W_RUN),
+# its richest card's money (W_MAXM), whether the foresight cashed it
+# (W_EMPTIED), the trick so far sorted out as the lead colour's (W_BSEAT,
+# W_BCARD) and as 猫に小判's (W_NSEAT, W_NCARD), the three lists' lengths,
+# then the foreseen territories and a flag per card (`_foresee`)
+W_SSEAT, W_SCARD, W_TLEN, W_PROT, W_WORTH, W_RUN = 0, 6, 12, 18, 24, 30
+W_MAXM, W_EMPTIED, W_BSEAT, W_BCARD, W_NSEAT, W_NCARD = 36, 42, 48, 54, 60, 66
+W_SLEN, W_BLEN, W_NLEN = 72, 73, 74
+W_TERR = 76
 
 
 # =============================================================================
@@ -364,11 +369,27 @@ def play_chunk(
     scores = np.zeros((games, players), np.float64)
     length = np.zeros(games, np.int64)
     events = np.zeros((games, N_EVENTS), np.float64)
+    dealt = np.zeros((games, players, int(tables[T_HAND_SIZE])), np.int64)
     _play_games(
         tables, kinds, params, seed, start, stop, bool(rotate), start % players,
-        state, streams, legal_out, iwork, fwork, scores, length, events,
+        state, streams, legal_out, iwork, fwork, scores, length, events, dealt,
     )  # fmt: skip
-    return ChunkColumns(start=start, scores=scores, length=length, events=events)
+    held = held_masks(dealt // int(tables[T_COPIES]), int(tables[T_DECK] // tables[T_COPIES]))
+    return ChunkColumns(start=start, scores=scores, length=length, events=events, held=held)
+
+
+def held_masks(kinds: np.ndarray, n_kinds: int) -> np.ndarray:
+    """GameRecord.held for many games at once: kinds[g, s, j] (the kind of seat s's
+    j-th card in game g) as uint64 [games, players * words] bitmasks (games/api.py
+    pack_held, vectorised)."""
+    games, players, _ = kinds.shape
+    words = held_words(n_kinds)
+    bits = np.left_shift(np.uint64(1), (kinds & 63).astype(np.uint64))
+    out = np.zeros((games, players * words), np.uint64)
+    for w in range(words):
+        in_word = np.where(kinds >> 6 == w, bits, np.uint64(0))
+        out[:, w::words] = np.bitwise_or.reduce(in_word, axis=2)
+    return out
 
 
 # =============================================================================
@@ -376,44 +397,29 @@ def play_chunk(
 # =============================================================================
 
 
-def _compiled(function: Any, inline: bool) -> Any:
-    """`jit.njit`'s switch and options, plus two that keep moves fast.
+# Numba keeps atomic reference counts on every array a compiled function is
+# handed whenever a call or an exception path lies in between: about 60 ns a
+# call here, most of what a move costs. So kernels are inlined into their
+# compiled callers at numba-IR level (`inline="always"`), and integer `%` is
+# compiled without Python's ZeroDivisionError path (`error_model="numpy"`; no
+# kernel divides by a value that can be 0). Plain Python when jit is off.
+_FAST: dict[str, Any] = {"error_model": "numpy", "_nrt": False}
 
-    Numba keeps atomic reference counts on every array a compiled function is
-    handed whenever a call or an exception path lies in between: about 60 ns
-    a call here, most of what a move costs. So kernels are inlined into their
-    compiled callers at numba-IR level (`inline="always"`), and integer `%` is
-    compiled without Python's ZeroDivisionError path (`error_model="numpy"`;
-    no kernel divides by a value that can be 0). `jit.njit` takes no options,
-    hence this copy of its switch: the plain function when `jit.ENABLED` is
-    false (BALANCER_JIT=0 or no numba).
-    """
-    if not jit.ENABLED:
-        return function
-    import numba
+inlined = jit.njit(inline="always", **_FAST)
+"""A kernel inlined into its compiled callers."""
 
-    options: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy", "_nrt": False}
-    if inline:
-        options["inline"] = "always"
-    return numba.njit(**options)(function)
-
-
-def inlined(function: Any) -> Any:
-    """A kernel inlined into its compiled callers (see `_compiled`)."""
-    return _compiled(function, inline=True)
-
-
-def outermost(function: Any) -> Any:
-    """A kernel that is only called from Python (see `_compiled`)."""
-    return _compiled(function, inline=False)
+outermost = jit.njit(**_FAST)
+"""A kernel that is only called from Python."""
 
 
 @inlined
 def _below(streams: np.ndarray, s: int, n: int) -> np.int64:
     """rng.below, draw for draw (tests/test_fdc_kernel.py checks it): a uniform
-    integer in [0, n), n >= 1, redrawing the next_u64 under 2**64 mod n. Here
-    because rng.below, compiled apart with Python's error model, is a call with
-    an exception path from every move of the random bot."""
+    integer in [0, n), n >= 1, redrawing the next_u64 under 2**64 mod n. A copy
+    not for want of options but because rng.below is compiled apart with
+    Python's error model (its `%` raises on n = 0): from every move of the
+    random bot that is a call with an exception path, which brings back the
+    reference counting `inlined` avoids."""
     nn = np.uint64(n)
     threshold = (ZERO - nn) % nn
     while True:
@@ -474,7 +480,7 @@ def deal(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> None:
         # below() is uint64 when compiled: mixed with int64 it would turn float.
         first = np.int64(below(streams, CHANCE, players))
     state[LEADER] = first
-    _start_trick(state, first)
+    _start_trick(state, int(first))
 
 
 @inlined
@@ -922,72 +928,323 @@ def _heuristic_play(
     iwork: np.ndarray,
     fwork: np.ndarray,
 ) -> int:
-    """bots.py Heuristic._play: the first card of highest value."""
-    # What every candidate shares, once: the trick so far and each territory's money.
-    money = T_CARDS + MONEY * tables[T_DECK]
-    o_terr, tcap = state[O_TERR], state[TCAP]
+    """bots.py Heuristic._play: the first card of highest value.
+
+    Python sorts out the whole trick again for every candidate card; here what
+    the candidates share is worked out once (`_prepare_play`): each territory's
+    money and richest fish, and the trick so far sorted out both ways it can
+    go (W_BASE: the lead colour's cards; W_NEKO: the followers, when 猫に小判
+    would fire on an off-colour card). A candidate then only places itself in
+    one of those lists (`_place`), which gives exactly sort_out's survivors,
+    and every off-colour card that 猫に小判 can't save shares one foresight.
+    """
+    d = tables[T_DECK]
+    eff = T_CARDS + EFFECT * d
+    col = T_CARDS + COLOUR * d
     turn = state[TURN]
-    for i in range(turn):
-        iwork[W_PSEAT + i] = state[PSEAT + i]
-        iwork[W_PCARD + i] = state[PCARD + i]
-    for s in range(state[PLAYERS]):
-        worth = 0
-        for i in range(state[TLEN + s]):
-            worth += tables[money + state[o_terr + s * tcap + i]]
-        iwork[W_WORTH + s] = worth
+    neko_possible = _prepare_play(state, tables, iwork)
+    lead_colour = tables[col + state[PCARD]] if turn > 0 else -1
+    shared = 0.0
+    shared_known = False
     best = moves[0]
     best_value = -np.inf
     for i in range(n):
-        value = _card_value(state, tables, params, po, seat, moves[i], iwork, fwork)
+        card = moves[i]
+        effect = tables[eff + card]
+        if turn > 0 and not neko_possible and tables[col + card] != lead_colour:
+            # Cancelled, and the trick resolves as if it had not been played.
+            if not shared_known:
+                _copy_survivors(iwork, W_BSEAT, W_BCARD, iwork[W_BLEN])
+                shared = _foreseen_value(state, tables, params, po, seat, iwork, fwork)
+                shared_known = True
+            value = shared - params[po + P_COST + effect]
+        else:
+            mine_survives = _place(state, tables, seat, card, lead_colour, iwork)
+            value = _foreseen_value(state, tables, params, po, seat, iwork, fwork)
+            if turn == 0:
+                value *= params[po + P_LEAD_RESOLVES]
+            if not mine_survives:
+                value -= params[po + P_COST + effect]
+            elif effect == EFFECT_CASH and iwork[W_WORTH + seat] < params[po + P_CASH_AT]:
+                value -= params[po + P_COST + EFFECT_CASH]  # too early: keep it for later
         if value > best_value:
-            best, best_value = moves[i], value
+            best, best_value = card, value
     return best
 
 
 @inlined
-def _card_value(
+def _prepare_play(state: np.ndarray, tables: np.ndarray, iwork: np.ndarray) -> bool:
+    """What every candidate of `_heuristic_play` shares; returns whether an
+    off-colour card would fire 猫に小判.
+
+    Per seat: the territory's money (W_WORTH) and its richest fish's money and
+    (W_MAXM; -1 with none): while cards are being played,
+    nothing of this trick has landed, so every territory card is stealable.
+    W_BASE (W_BLEN long): the lead colour's cards of the trick so far with a
+    number no other of them has, in descending number order; W_NEKO (W_NLEN):
+    the followers so far (numbers unique among them if duplicates cancel), in
+    ascending order, play order among equals.
+    """
+    d = tables[T_DECK]
+    col = T_CARDS + COLOUR * d
+    money = T_CARDS + MONEY * d
+    o_terr, tcap = state[O_TERR], state[TCAP]
+    for s in range(state[PLAYERS]):
+        worth = 0
+        richest = -1
+        base = o_terr + s * tcap
+        for i in range(state[TLEN + s]):
+            value = tables[money + state[base + i]]
+            worth += value
+            richest = max(richest, value)
+        iwork[W_WORTH + s] = worth
+        iwork[W_MAXM + s] = richest
+    turn = state[TURN]
+    iwork[W_BLEN] = 0
+    iwork[W_NLEN] = 0
+    if turn == 0:
+        return False
+    lead_colour = tables[col + state[PCARD]]
+    followers_off = True
+    m = 0
+    for i in range(turn):
+        card = state[PCARD + i]
+        if tables[col + card] != lead_colour:
+            continue
+        if i > 0:
+            followers_off = False
+        if _count_number(tables, state, PCARD, 0, turn, card, lead_colour, True) > 1:
+            continue
+        m = _insert(tables, iwork, W_BSEAT, W_BCARD, m, state[PSEAT + i], card, False)
+    iwork[W_BLEN] = m
+    # With the candidate, `turn` followers will have played.
+    neko = tables[T_NEKO] != 0 and turn >= tables[T_NEKO_MIN] and followers_off
+    if neko:
+        dedupe = tables[T_NEKO_DEDUPE] != 0
+        m = 0
+        for i in range(1, turn):
+            card = state[PCARD + i]
+            if dedupe and _count_number(tables, state, PCARD, 1, turn, card, 0, False) > 1:
+                continue
+            m = _insert(tables, iwork, W_NSEAT, W_NCARD, m, state[PSEAT + i], card, True)
+        iwork[W_NLEN] = m
+    return neko
+
+
+@inlined
+def _count_number(
+    tables: np.ndarray,
+    arr: np.ndarray,
+    pcard: int,
+    lo: int,
+    hi: int,
+    card: int,
+    colour: int,
+    same_colour: bool,
+) -> int:
+    """How many of arr[pcard + lo .. pcard + hi) have `card`'s number (and, if
+    `same_colour`, colour `colour`)."""
+    d = tables[T_DECK]
+    col = T_CARDS + COLOUR * d
+    num = T_CARDS + NUMBER * d
+    number = tables[num + card]
+    count = 0
+    for j in range(lo, hi):
+        other = arr[pcard + j]
+        if tables[num + other] == number and (not same_colour or tables[col + other] == colour):
+            count += 1
+    return count
+
+
+@inlined
+def _insert(
+    tables: np.ndarray,
+    iwork: np.ndarray,
+    wseat: int,
+    wcard: int,
+    m: int,
+    seat: int,
+    card: int,
+    ascending: bool,
+) -> int:
+    """Insert (seat, card) into the sorted list of m at iwork[wseat..], iwork[wcard..]
+    after every equal number (a stable sort: play order among equals); return m + 1."""
+    num = T_CARDS + NUMBER * tables[T_DECK]
+    number = tables[num + card]
+    pos = m
+    while pos > 0:
+        before = tables[num + iwork[wcard + pos - 1]]
+        if (before > number) if ascending else (before < number):
+            iwork[wseat + pos] = iwork[wseat + pos - 1]
+            iwork[wcard + pos] = iwork[wcard + pos - 1]
+            pos -= 1
+        else:
+            break
+    iwork[wseat + pos] = seat
+    iwork[wcard + pos] = card
+    return m + 1
+
+
+@inlined
+def _copy_survivors(iwork: np.ndarray, wseat: int, wcard: int, m: int) -> None:
+    """Make iwork[wseat..], iwork[wcard..] (m long) the survivors `_foresee` reads."""
+    for i in range(m):
+        iwork[W_SSEAT + i] = iwork[wseat + i]
+        iwork[W_SCARD + i] = iwork[wcard + i]
+    iwork[W_SLEN] = m
+
+
+@inlined
+def _place(
+    state: np.ndarray,
+    tables: np.ndarray,
+    seat: int,
+    card: int,
+    lead_colour: int,
+    iwork: np.ndarray,
+) -> bool:
+    """sort_out(trick + (seat, card)) from `_prepare_play`'s lists: the survivors
+    into W_SSEAT/W_SCARD (W_SLEN long); returns whether `card` is among them.
+
+    Leading, the card alone resolves (猫に小判 needs a follower). Following in
+    the lead colour, 猫に小判 can't fire: the card joins W_BASE unless a lead-
+    colour card has its number (then both cancel, the other only if it was
+    alone with that number). Off colour, only when 猫に小判 fires (else the
+    caller knows it is cancelled): it joins W_NEKO, numbers cancelling alike
+    if duplicates cancel.
+    """
+    d = tables[T_DECK]
+    col = T_CARDS + COLOUR * d
+    turn = state[TURN]
+    if turn == 0:
+        iwork[W_SSEAT] = seat
+        iwork[W_SCARD] = card
+        iwork[W_SLEN] = 1
+        return True
+    if tables[col + card] == lead_colour:
+        same = _count_number(tables, state, PCARD, 0, turn, card, lead_colour, True)
+        return _place_in(tables, iwork, W_BSEAT, W_BCARD, iwork[W_BLEN], seat, card, same, False)
+    same = 0
+    if tables[T_NEKO_DEDUPE] != 0:
+        same = _count_number(tables, state, PCARD, 1, turn, card, 0, False)
+    return _place_in(tables, iwork, W_NSEAT, W_NCARD, iwork[W_NLEN], seat, card, same, True)
+
+
+@inlined
+def _place_in(
+    tables: np.ndarray,
+    iwork: np.ndarray,
+    wseat: int,
+    wcard: int,
+    m: int,
+    seat: int,
+    card: int,
+    same: int,
+    ascending: bool,
+) -> bool:
+    """The survivors when (seat, card) meets the sorted list at iwork[wseat..]
+    whose cards share its number `same` times (0 when duplicates don't cancel)."""
+    if same == 0:
+        _copy_survivors(iwork, wseat, wcard, m)
+        iwork[W_SLEN] = _insert(tables, iwork, W_SSEAT, W_SCARD, m, seat, card, ascending)
+        return True
+    num = T_CARDS + NUMBER * tables[T_DECK]
+    number = tables[num + card]
+    k = 0
+    for i in range(m):
+        if same == 1 and tables[num + iwork[wcard + i]] == number:
+            continue  # it was alone with that number: the two cancel
+        iwork[W_SSEAT + k] = iwork[wseat + i]
+        iwork[W_SCARD + k] = iwork[wcard + i]
+        k += 1
+    iwork[W_SLEN] = k
+    return False
+
+
+@inlined
+def _foreseen_value(
     state: np.ndarray,
     tables: np.ndarray,
     params: np.ndarray,
     po: int,
     seat: int,
-    card: int,
     iwork: np.ndarray,
     fwork: np.ndarray,
 ) -> float:
-    """bots.py Heuristic._card_value, operation for operation (the same float order);
-    iwork holds the trick so far and W_WORTH (`_heuristic_play`)."""
-    d = tables[T_DECK]
-    eff = T_CARDS + EFFECT * d
-    turn = state[TURN]
-    iwork[W_PSEAT + turn] = seat
-    iwork[W_PCARD + turn] = card
-    m, _, _ = sort_out(tables, iwork, W_PSEAT, W_PCARD, turn + 1, iwork, W_SSEAT, W_SCARD)
-    mine_survives = _in_plays(iwork, W_SCARD, m, card)
-    dash = False
+    """bots.py Heuristic._card_value's `gains[seat] - rival_weight * max(rivals)` for
+    the survivors in W_SSEAT/W_SCARD, operation for operation (the same float order)."""
+    m = iwork[W_SLEN]
+    eff = T_CARDS + EFFECT * tables[T_DECK]
+    dashes = 0
     for i in range(m):
         if tables[eff + iwork[W_SCARD + i]] == EFFECT_STEAL_OR_PROTECT:
-            dash = True
-    if dash:
-        _foresee(state, tables, params, po, m, turn + 1, iwork, fwork)
-    else:
+            dashes += 1
+    if dashes == 0:
         _foresee_money(state, tables, params, po, m, iwork, fwork)
-    players = state[PLAYERS]
+    elif dashes == 1:
+        _foresee_one_dash(state, tables, params, po, m, iwork, fwork)
+    else:
+        _foresee(state, tables, params, po, m, iwork, fwork)
     rival = 0.0
     found = False
-    for s in range(players):
+    for s in range(state[PLAYERS]):
         if s != seat and (not found or fwork[s] > rival):
             rival = fwork[s]
             found = True
-    value = fwork[seat] - params[po + P_RIVAL_WEIGHT] * rival
-    if turn == 0:
-        value *= params[po + P_LEAD_RESOLVES]
-    effect = tables[eff + card]
-    if not mine_survives:
-        value -= params[po + P_COST + effect]
-    elif effect == EFFECT_CASH and iwork[W_WORTH + seat] < params[po + P_CASH_AT]:
-        value -= params[po + P_COST + EFFECT_CASH]  # too early: keep it for a fuller territory
-    return value
+    return fwork[seat] - params[po + P_RIVAL_WEIGHT] * rival
+
+
+@inlined
+def _foresee_one_dash(
+    state: np.ndarray,
+    tables: np.ndarray,
+    params: np.ndarray,
+    po: int,
+    m: int,
+    iwork: np.ndarray,
+    fwork: np.ndarray,
+) -> None:
+    """`_foresee` when exactly one dash resolves: until it, territories only grow by
+    unstealable landed cards or empty by cashing, so its target is the richest of
+    the untouched territories' richest fish (W_MAXM), keyed by the foreseen money
+    (W_RUN) as `_richest_fish` keys it; no copy of the territories is needed."""
+    players = state[PLAYERS]
+    d = tables[T_DECK]
+    eff = T_CARDS + EFFECT * d
+    money = T_CARDS + MONEY * d
+    weight = params[po + P_FISH_WEIGHT]
+    for s in range(players):
+        iwork[W_RUN + s] = iwork[W_WORTH + s]
+        iwork[W_EMPTIED + s] = 0
+        fwork[s] = 0.0
+    for i in range(m):
+        seat = iwork[W_SSEAT + i]
+        card = iwork[W_SCARD + i]
+        effect = tables[eff + card]
+        if effect == EFFECT_TERRITORY:
+            iwork[W_RUN + seat] += tables[money + card]
+            fwork[seat] += weight * float(tables[money + card])
+        elif effect == EFFECT_CASH:
+            fwork[seat] += (1 - weight) * float(iwork[W_RUN + seat])
+            iwork[W_RUN + seat] = 0
+            iwork[W_EMPTIED + seat] = 1
+        elif effect == EFFECT_STEAL_OR_PROTECT:
+            victim = -1
+            best_worth, best_money = -1, -1
+            for k in range(1, players):
+                other = _seat_after(seat, k, players)
+                richest = iwork[W_MAXM + other]
+                if state[PROT + other] != 0 or iwork[W_EMPTIED + other] != 0 or richest < 0:
+                    continue
+                worth = iwork[W_RUN + other]
+                if worth > best_worth or (worth == best_worth and richest > best_money):
+                    victim, best_worth, best_money = other, worth, richest
+            if victim < 0:
+                continue  # protects: no later dash to be kept out
+            iwork[W_RUN + victim] -= best_money
+            iwork[W_RUN + seat] += best_money
+            fwork[seat] += weight * float(best_money)
+            fwork[victim] -= weight * float(best_money)
 
 
 @inlined
@@ -1028,7 +1285,6 @@ def _foresee(
     params: np.ndarray,
     po: int,
     m: int,
-    nplays: int,
     iwork: np.ndarray,
     fwork: np.ndarray,
 ) -> None:
@@ -1218,9 +1474,11 @@ def _play_games(
     scores: np.ndarray,
     length: np.ndarray,
     events: np.ndarray,
+    dealt: np.ndarray,
 ) -> None:
     """engine.py _play for games start..stop-1: a forced move is played without
-    asking its bot (and without a draw from its stream)."""
+    asking its bot (and without a draw from its stream). dealt[g, s] gets seat
+    s's opening hand (card impact)."""
     players = tables[T_PLAYERS]
     # The slot at seat 0 of game `game` is game % players when seats rotate;
     # counted along, since an integer `%` in here would slow every move.
@@ -1228,6 +1486,11 @@ def _play_games(
     for game in range(start, stop):
         rotation = rotation + 1 if rotation + 1 < players else 0
         start_game(state, tables, streams, seed, game)
+        row = game - start
+        hcap = state[HCAP]
+        for s in range(players):
+            for j in range(dealt.shape[2]):
+                dealt[row, s, j] = state[HANDS + s * hcap + j]
         while state[PHASE] != OVER:
             n = legal(state, tables, moves)
             if n == 1:
@@ -1240,5 +1503,4 @@ def _play_games(
                     moves, n, iwork, fwork,
                 )  # fmt: skip
             apply(state, tables, streams, action)
-        row = game - start
         length[row] = write_record(state, tables, scores[row], events[row])

@@ -56,7 +56,7 @@ from typing import Any
 from balancer import knobs
 from balancer.errors import InvariantError
 from balancer.games import views
-from balancer.games.api import Bounds, GameRecord, GameSpec
+from balancer.games.api import Bounds, GameRecord, GameSpec, pack_held
 from balancer.rng import CHANCE, Stream
 
 FISH, DASH, CASH = 0, 1, 2
@@ -344,6 +344,7 @@ class State:
         "sole_leader",
         "money_moved",
         "_trace",
+        "opening_held",
     )
 
     def __init__(self, rules: Mapping[str, Any], players: int, rng: Stream) -> None:
@@ -355,6 +356,11 @@ class State:
         rng.shuffle(cards)
         size = rules["hand_size"]
         self.hands = [cards[s * size : (s + 1) * size] for s in range(players)]
+        # Card impact: the kinds dealt to each seat (copies of a card are one kind).
+        self.opening_held = pack_held(
+            [[c // self.deck.copies for c in hand] for hand in self.hands],
+            self.deck.size // self.deck.copies,
+        )
         # The pile is drawn from its end: pile[-1] is the top card.
         self.pile = cards[players * size :]
         self.pile.reverse()
@@ -394,6 +400,7 @@ class State:
         players = len(hands)
         state = cls(rules, players, Stream(0, 0, CHANCE))
         state.hands = [list(h) for h in hands]
+        state.opening_held = ()  # arranged mid-game: no deal to record
         state.pile = list(reversed(pile or []))
         state.territory = [list(t) for t in territory or [[] for _ in range(players)]]
         state.cashed = [list(c) for c in cashed or [[] for _ in range(players)]]
@@ -488,7 +495,7 @@ class State:
     def record(self) -> GameRecord:
         events = dict(self.events)
         events["fish_uncashed_at_end"] = sum(len(t) for t in self.territory)
-        return GameRecord(tuple(self.scores()), self.tricks, events)
+        return GameRecord(tuple(self.scores()), self.tricks, events, self.opening_held)
 
     def check_invariants(self) -> None:
         places = [*self.hands, self.pile, *self.territory, *self.cashed, self.discard]
@@ -749,6 +756,12 @@ def sort_out(
     return survivors, cancelled, neko
 
 
+def card_kinds(rules: Mapping[str, Any]) -> tuple[str, ...]:
+    """Card impact's kinds: colour x role x number, kind k = card // copies ("red fish 3")."""
+    deck = deck_for(rules)
+    return tuple(deck.describe(k * deck.copies) for k in range(deck.size // deck.copies))
+
+
 def new_state(rules: Mapping[str, Any], players: int, rng: Stream) -> State:
     return State(rules, players, rng)
 
@@ -806,4 +819,5 @@ SPEC = GameSpec(
     unplayable=unplayable,
     bounds=bounds,
     resample_hidden=resample_hidden,
+    card_kinds=card_kinds,
 )

@@ -24,6 +24,8 @@ from any position with `current_player`, `legal` and `apply`:
     S_FIRST0, S_FIRST  first seat of round 1, first seat of this round
     S_TURN             turns of this round taken (or skipped)
     S_SEAT             the seat to move, -1 when the game is over
+    [S_HELD, +4)       card impact: per seat, bit rules.CARD_KIND[c] set for every
+                       card c its chimera held at any scoring
 
 Cards are rules.py's (0..47 colour * 12 + number - 1, 48..51 rainbow, 52..53
 grey). Actions are rules.py's: a free-chimera slot index, `KEEP` (-1) when
@@ -97,7 +99,8 @@ S_FIRST0 = S_ROUND + 1
 S_FIRST = S_FIRST0 + 1
 S_TURN = S_FIRST + 1
 S_SEAT = S_TURN + 1
-STATE_SIZE = S_SEAT + 1
+S_HELD = S_SEAT + 1  # per seat: card impact's bitmask (rules.py chimera_held)
+STATE_SIZE = S_HELD + MAX_PLAYERS
 
 T_PLAYERS = 0
 T_NFREE = 1
@@ -336,13 +339,21 @@ def _theme_total_key(state: np.ndarray) -> tuple[int, int]:
 
 
 @njit
+def _card_kind(card: int) -> int:
+    """rules.CARD_KIND: a coloured card is its own kind; rainbows one, greys another."""
+    if card < kk.FIRST_RAINBOW:
+        return card
+    return kk.FIRST_RAINBOW if card < kk.FIRST_GREY else kk.FIRST_RAINBOW + 1
+
+
+@njit
 def _score_round(state: np.ndarray, tables: np.ndarray) -> None:
     total, key = _theme_total_key(state)
     floor = tables[T_FLOOR] != 0
     for seat in range(tables[T_PLAYERS]):
-        score, error, matches = _pair_score(
-            tables, total, key, state[S_MINE + 2 * seat], state[S_MINE + 2 * seat + 1]
-        )
+        a, b = state[S_MINE + 2 * seat], state[S_MINE + 2 * seat + 1]
+        state[S_HELD + seat] |= (np.int64(1) << _card_kind(a)) | (np.int64(1) << _card_kind(b))
+        score, error, matches = _pair_score(tables, total, key, a, b)
         if floor and score < 0:
             score = 0
         state[S_TOTALS + seat] += score
@@ -587,8 +598,9 @@ def play_games(
     scores: np.ndarray,
     length: np.ndarray,
     events: np.ndarray,
+    held: np.ndarray,
 ) -> None:
-    """Games start..stop-1 into scores/length/events rows 0..stop-start-1."""
+    """Games start..stop-1 into scores/length/events/held rows 0..stop-start-1."""
     players = tables[T_PLAYERS]
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     streams = np.zeros((1 + players, 2), dtype=np.uint64)
@@ -614,6 +626,8 @@ def play_games(
         length[row] = state[S_ROUND]
         for e in range(N_EVENTS):
             events[row, e] = state[S_EVENTS + e]
+        for s in range(players):
+            held[row, s] = state[S_HELD + s]
 
 
 def encode_slots(
@@ -650,8 +664,9 @@ def play_chunk(
     scores = np.zeros((games, players), dtype=np.float64)
     length = np.zeros(games, dtype=np.int64)
     events = np.zeros((games, N_EVENTS), dtype=np.float64)
-    play_games(tables, seed, start, stop, ids, params, bool(rotate), scores, length, events)
-    return ChunkColumns(start, scores, length, events)
+    held = np.zeros((games, players), dtype=np.int64)
+    play_games(tables, seed, start, stop, ids, params, bool(rotate), scores, length, events, held)
+    return ChunkColumns(start, scores, length, events, held.astype(np.uint64))
 
 
 # -- from a Python State ------------------------------------------------------------
@@ -678,6 +693,7 @@ def from_state(py: kk.State) -> tuple[np.ndarray, np.ndarray]:
     state[S_FIRST] = py.first
     state[S_TURN] = py.turn
     state[S_SEAT] = py.seat
+    state[S_HELD : S_HELD + py.players] = py.chimera_held
     return state, tables
 
 

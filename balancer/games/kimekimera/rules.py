@@ -99,6 +99,13 @@ COLOUR_LETTERS = "rbyg"
 KEEP = -1  # the action that keeps one's chimera (only when breeding is optional)
 REPLACE = -2  # a robot's forced move under robot_replacement: at_next_breeding
 
+# Card impact's kinds: each coloured card, then rainbow, then grey (copies of
+# rainbow and of grey are one kind each); CARD_KIND[card] is its index.
+CARD_KIND: tuple[int, ...] = tuple(
+    c if c < FIRST_RAINBOW else (FIRST_RAINBOW if c < FIRST_GREY else FIRST_RAINBOW + 1)
+    for c in range(DECK_SIZE)
+)
+
 # Number and colour bits per card, looked up in the hot paths.
 NUMBER: tuple[int, ...] = tuple(
     c % 12 + 1 if c < FIRST_RAINBOW else (13 if c < FIRST_GREY else 0) for c in range(DECK_SIZE)
@@ -423,6 +430,7 @@ class State:
     """One game of Kimekimera in progress (see the module docstring)."""
 
     __slots__ = (
+        "chimera_held",
         "rules",
         "players",
         "rng",
@@ -479,6 +487,9 @@ class State:
         self._trace: list[tuple[Any, ...]] | None = None
         self.discard: list[int] = []
         self.totals = [0] * players
+        # Card impact: per seat, a bitmask of the CARD_KIND of every card its
+        # chimera held at any scoring.
+        self.chimera_held = [0] * players
         self.round = 0
         self.first0 = 0
         self.first = 0
@@ -630,6 +641,7 @@ class State:
             tuple(float(t) for t in self.totals),
             self.round,
             {name: float(count) for name, count in self.events.items()},
+            tuple(self.chimera_held),  # one word a seat: 50 kinds
         )
 
     def check_invariants(self) -> None:
@@ -663,6 +675,7 @@ class State:
         # An independent copy of the chance stream: the clone replays the same
         # draws until a rollout gives it a generator of its own.
         other.rng = self.rng.copy()
+        other.chimera_held = list(self.chimera_held)
         other.deck = list(self.deck)
         other.discard = list(self.discard)
         other.theme = list(self.theme)
@@ -811,8 +824,10 @@ class State:
         bonus, floor = self.bonus, self.floor
         matches_of = MATCHES[self.grey_blocks]
         trace = self._trace
+        held = self.chimera_held
         for seat in range(self.players):
             a, b = mine[2 * seat], mine[2 * seat + 1]
+            held[seat] |= (1 << CARD_KIND[a]) | (1 << CARD_KIND[b])
             k = a * DECK_SIZE + b
             s = PAIR_SUM[k]
             error = 0 if s < 0 else abs(total - s)
@@ -911,6 +926,11 @@ def resample_hidden(state: State, seat: int, rng: Stream) -> State:
     return other
 
 
+def card_kinds(rules: Mapping[str, Any]) -> tuple[str, ...]:
+    """Card impact's kinds, by CARD_KIND index, whatever the knobs: 'r5', 'rainbow', 'grey'."""
+    return tuple(describe(c) for c in (*range(FIRST_RAINBOW), FIRST_RAINBOW, FIRST_GREY))
+
+
 SPEC = GameSpec(
     name="kimekimera",
     short="kk",
@@ -925,4 +945,5 @@ SPEC = GameSpec(
     unplayable=unplayable,
     bounds=bounds,
     resample_hidden=resample_hidden,
+    card_kinds=card_kinds,
 )

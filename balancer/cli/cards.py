@@ -1,0 +1,69 @@
+"""`balancer cards REPORT`: card impact (analysis/cards.py) from a report's stored games."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from balancer.cli.base import command
+from balancer.errors import UserError
+
+
+@command("cards")
+@click.argument("report_dir", metavar="REPORT", type=click.Path())
+@click.option(
+    "--out",
+    "-o",
+    default="cards.csv",
+    show_default=True,
+    type=click.Path(dir_okay=False),
+    help="Where to write the table as CSV: a new file, or a cards.csv balancer wrote.",
+)
+def cards_command(report_dir: str, out: str) -> None:
+    """Print, for every card kind, the win share of seats that held it against seats
+    that did not, with a 95% interval (clustered by game), largest effect first;
+    and write it as CSV. Needs a report whose games table records the cards held
+    (fdc: opening hands)."""
+    from balancer.analysis import cards
+    from balancer.config import variant
+    from balancer.report import model as reportio
+
+    source = Path(report_dir)
+    data = reportio.load_report(source)
+    where = str(source / "report.json")
+    loaded = variant.from_resolved(data.variant, where, allow_plugins=True)
+    kinds_of = loaded.spec.card_kinds
+    if kinds_of is None:
+        raise UserError(f"{data.game} records no cards held: no card impact", file=where)
+    if not cards.has_cards(data.games):
+        raise UserError(
+            "games.parquet has no held_* columns (written before card impact): run it again",
+            file=str(source / "games.parquet"),
+        )
+    rows = cards.card_impact(data.games, data.players, kinds_of(loaded.rules))
+    target = Path(out)
+    if target.exists() and not _ours(target, cards.CSV_HEADER):
+        raise UserError(
+            "exists and is not a cards.csv balancer wrote: not overwritten", key="--out", file=out
+        )
+    tmp = target.with_name(f".{target.name}.tmp{os.getpid()}")
+    try:
+        cards.write_csv(rows, tmp)
+        os.replace(tmp, target)
+    except OSError as exc:
+        raise UserError(f"cannot write: {exc.strerror or exc}", file=out) from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    click.echo(cards.render(rows))
+    click.echo(f"written to {target}", err=True)
+
+
+def _ours(path: Path, header: tuple[str, ...]) -> bool:
+    """Whether `path` is a file whose first line is cards.csv's header."""
+    try:
+        with path.open(encoding="utf-8") as f:
+            return path.is_file() and f.readline().strip() == ",".join(header)
+    except (OSError, UnicodeDecodeError):
+        return False

@@ -1,0 +1,186 @@
+"""Card impact: the held_* columns (both play paths), analysis/cards.py, `balancer cards`."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from balancer import load_variant
+from balancer.analysis import cards
+from balancer.cli import main
+from balancer.games.fdc import rules as fdc
+from balancer.report.model import Report
+from balancer.rng import CHANCE
+from balancer.sim import runner, table
+from balancer.sim.play import derive_rng
+
+VARIANTS = Path(__file__).parent.parent / "variants"
+
+
+def test_a_hand_made_table_gives_the_shares_and_interval_worked_out_by_hand() -> None:
+    # Two seats, kinds A (bit 0) and B (bit 1), each seat holding one of them.
+    # Holders of A win 1, 1, 1/2 (a tie), 1: 3.5 of 4; holders of B 0.5 of 4.
+    # Per game z = (a - b - 0.75) / 4 = 1/16, 1/16, -3/16, 1/16; the sum of
+    # squares 3/64, times 4/3: a variance of 1/16, an se of 1/4.
+    games = pl.DataFrame(
+        {
+            table.win(0): [1.0, 1.0, 0.5, 0.0],
+            table.win(1): [0.0, 0.0, 0.5, 1.0],
+            table.held(0, 0): pl.Series([1, 1, 2, 2], dtype=pl.UInt64),
+            table.held(1, 0): pl.Series([2, 2, 1, 1], dtype=pl.UInt64),
+        }
+    )
+    a, b = cards.card_impact(games, 2, ["A", "B"])
+    assert (a.card, a.held_seats, a.other_seats) == ("A", 4, 4)
+    assert a.held_win_share == pytest.approx(0.875)
+    assert a.other_win_share == pytest.approx(0.125)
+    assert a.difference == pytest.approx(0.75)
+    assert (a.low, a.high) == pytest.approx((0.75 - cards.Z95 / 4, 0.75 + cards.Z95 / 4))
+    assert b.card == "B" and b.difference == pytest.approx(-0.75)
+
+
+def test_a_kind_nobody_held_is_a_neutral_row() -> None:
+    games = pl.DataFrame(
+        {
+            table.win(0): [1.0, 0.0],
+            table.win(1): [0.0, 1.0],
+            table.held(0, 0): pl.Series([1, 1], dtype=pl.UInt64),
+            table.held(1, 0): pl.Series([0, 0], dtype=pl.UInt64),
+        }
+    )
+    rows = {r.card: r for r in cards.card_impact(games, 2, ["A", "B"])}
+    assert rows["B"].held_seats == 0
+    assert (rows["B"].difference, rows["B"].low, rows["B"].high) == (0.0, 0.0, 0.0)
+
+
+def _columns(path: Path, games: int, check: bool) -> dict[str, np.ndarray]:
+    variant = dataclasses.replace(load_variant(path), games=games)
+    cols = runner.run(variant, check=check).columns()
+    return {k: np.asarray(v) for k, v in cols.items() if k.startswith("held_")}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "fdc-5p.yaml",
+        "fdc-2p.yaml",
+        "dqz-4p.yaml",
+        "dqz-4p-random.yaml",
+        "kk-4p.yaml",
+        "kk-4p-bots.yaml",
+        "kk-4p-robot-after-scoring.yaml",
+    ],
+)
+def test_the_compiled_and_step_paths_record_the_same_opening_hands(name: str) -> None:
+    compiled = _columns(VARIANTS / name, 40, check=False)
+    step = _columns(VARIANTS / name, 40, check=True)
+    assert compiled and compiled.keys() == step.keys()
+    for column, values in compiled.items():
+        assert values.dtype == np.uint64
+        assert (values == step[column]).all(), column
+
+
+def test_the_held_columns_are_the_dealt_hands() -> None:
+    variant = dataclasses.replace(load_variant(VARIANTS / "fdc-5p.yaml"), games=3)
+    frame = pl.DataFrame(runner.run(variant).columns())
+    kinds = fdc.card_kinds(variant.rules)
+    held = table.held_matrix(frame, 5, len(kinds))
+    for game in range(3):
+        state = fdc.new_state(variant.rules, 5, derive_rng(variant.seed, game, CHANCE))
+        for seat in range(5):
+            assert sorted(np.flatnonzero(held[game, seat])) == sorted(state.hands[seat])
+
+
+def test_dqz_holds_the_ranks_and_suits_of_the_first_deal() -> None:
+    from balancer.games.daqizi import combos as dc
+    from balancer.games.daqizi import rules as dqz
+
+    variant = dataclasses.replace(load_variant(VARIANTS / "dqz-4p.yaml"), games=3)
+    frame = pl.DataFrame(runner.run(variant).columns())
+    held = table.held_matrix(frame, 4, len(dqz.CARD_KINDS))
+    assert dqz.CARD_KINDS[7:] == ("black suit", "red suit")
+    for game in range(3):
+        state = dqz.new_state(variant.rules, 4, derive_rng(variant.seed, game, CHANCE))
+        for seat in range(4):
+            kinds = [k for k in range(dc.N_KINDS) if state.hands[seat][k]]
+            ranks = {dc.KIND_RANK[k] for k in kinds}
+            suits = {7 + dc.KIND_SUIT[k] for k in kinds}
+            assert set(np.flatnonzero(held[game, seat])) == ranks | suits
+
+
+def test_kk_holds_every_card_of_the_chimeras_scored() -> None:
+    from balancer.games.kimekimera import rules as kk
+
+    variant = dataclasses.replace(load_variant(VARIANTS / "kk-4p.yaml"), games=1)
+    state = kk.new_state(variant.rules, 4, derive_rng(variant.seed, 0, CHANCE))
+    state.trace = []
+    rng = derive_rng(variant.seed, 0, 1)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.below(len(legal))])
+    expected = [0] * 4
+    for event in state.trace:
+        if event[0] == "scored":
+            _, seat, a, b = event[:4]
+            expected[seat] |= (1 << kk.CARD_KIND[a]) | (1 << kk.CARD_KIND[b])
+    assert all(expected) and list(state.record().held) == expected
+    names = kk.card_kinds(variant.rules)
+    assert len(names) == 50 and names[-2:] == ("rainbow", "grey")
+    assert kk.CARD_KIND[kk.FIRST_GREY + 1] == 49
+
+
+def test_a_planted_strong_card_comes_out_on_top(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hidden variant: blue fish 4 is worth 30 when cashed (every other card 1)."""
+    variant = dataclasses.replace(load_variant(VARIANTS / "fdc-5p.yaml"), games=1500)
+    kinds = fdc.card_kinds(variant.rules)
+    planted = kinds.index("blue fish 4")
+    plain = fdc.money_values
+
+    def strengthened(rules: object) -> tuple[int, ...]:
+        money = list(plain(rules))  # type: ignore[arg-type]
+        money[planted] = 30
+        return tuple(money)
+
+    monkeypatch.setattr(fdc, "money_values", strengthened)
+    fdc._TABLES.clear()
+    frame = pl.DataFrame(runner.run(variant).columns())
+    fdc._TABLES.clear()
+    rows = cards.card_impact(frame, 5, kinds)
+    assert rows[0].card == "blue fish 4"
+    assert rows[0].low > 0
+    assert rows[0].low > rows[1].high  # clear of the next card, not luck
+
+
+def test_the_cards_command_prints_the_table_and_writes_cards_csv(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    variant = dataclasses.replace(load_variant(VARIANTS / "fdc-5p.yaml"), games=200)
+    Report.from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+    out = tmp_path / "cards.csv"
+    assert main(["cards", str(tmp_path / "rep"), "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[0].split()[:2] == ["card", "held"]
+    lines = out.read_text().splitlines()
+    assert lines[0] == ",".join(cards.CSV_HEADER)
+    assert len(lines) == 1 + 60  # every kind of the 60-card deck
+    # Again over its own cards.csv is fine; over a user's file it is refused.
+    assert main(["cards", str(tmp_path / "rep"), "-o", str(out)]) == 0
+    mine = tmp_path / "mine.csv"
+    mine.write_text("my,data\n")
+    assert main(["cards", str(tmp_path / "rep"), "-o", str(mine)]) == 2
+    assert mine.read_text() == "my,data\n"
+    assert "not overwritten" in capsys.readouterr().err
+
+
+def test_a_report_gives_its_card_impact_and_an_html_section(tmp_path: Path) -> None:
+    variant = dataclasses.replace(load_variant(VARIANTS / "fdc-5p.yaml"), games=100)
+    report = Report.from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+    rows = cards.of_report(Report.open(tmp_path / "rep"))
+    assert rows is not None and len(rows) == 60
+    assert rows == cards.of_report(report)
+    section = cards.html_section(rows)
+    assert section.startswith('<section id="cards">') and "<svg" in section
