@@ -17,6 +17,7 @@ from balancer.report.model import Report
 from balancer.rng import CHANCE
 from balancer.sim import runner, table
 from balancer.sim.play import derive_rng
+from balancer.stats import card_tally
 
 VARIANTS = Path(__file__).parent.parent / "variants"
 
@@ -39,7 +40,7 @@ def test_a_hand_made_table_gives_the_shares_and_interval_worked_out_by_hand() ->
     assert a.held_win_share == pytest.approx(0.875)
     assert a.other_win_share == pytest.approx(0.125)
     assert a.difference == pytest.approx(0.75)
-    assert (a.low, a.high) == pytest.approx((0.75 - cards.Z95 / 4, 0.75 + cards.Z95 / 4))
+    assert (a.low, a.high) == pytest.approx((0.75 - card_tally.Z95 / 4, 0.75 + card_tally.Z95 / 4))
     assert b.card == "B" and b.difference == pytest.approx(-0.75)
 
 
@@ -147,12 +148,33 @@ def test_a_planted_strong_card_comes_out_on_top(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(fdc, "money_values", strengthened)
     fdc._TABLES.clear()
-    frame = pl.DataFrame(runner.run(variant).columns())
+    result = runner.run(variant)
     fdc._TABLES.clear()
-    rows = cards.card_impact(frame, 5, kinds)
+    rows = cards.card_impact(pl.DataFrame(result.columns()), 5, kinds)
     assert rows[0].card == "blue fish 4"
     assert rows[0].low > 0
     assert rows[0].low > rows[1].high  # clear of the next card, not luck
+    # Every report has it: summed as the games arrived, the same rows as from the table.
+    streamed = Report.from_run(result).cards
+    assert streamed is not None and streamed[0].card == "blue fish 4"
+    by_card = {r.card: r for r in rows}
+    for row in streamed:
+        other = by_card[row.card]
+        assert (row.held_seats, row.other_seats) == (other.held_seats, other.other_seats)
+        for field in ("held_win_share", "other_win_share", "difference", "low", "high"):
+            assert getattr(row, field) == pytest.approx(getattr(other, field), abs=1e-12)
+
+
+def test_every_report_of_a_game_with_cards_has_cards_csv_and_its_chart(tmp_path: Path) -> None:
+    variant = dataclasses.replace(load_variant(VARIANTS / "kk-4p.yaml"), games=60)
+    saved = Report.from_run(runner.run(variant)).save(tmp_path / "rep")
+    lines = (tmp_path / "rep" / cards.CSV_NAME).read_text().splitlines()
+    assert lines[0] == ",".join(cards.CSV_HEADER) and len(lines) == 1 + 50
+    assert '<section id="cards">' in (tmp_path / "rep" / "report.html").read_text()
+    # The folder is still balancer's own: a report opened again, and run over again.
+    assert Report.open(tmp_path / "rep").n_games == 60
+    assert saved.cards is not None
+    Report.from_run(runner.run(variant)).save(tmp_path / "rep")
 
 
 def test_the_cards_command_prints_the_table_and_writes_cards_csv(

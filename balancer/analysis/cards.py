@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +30,7 @@ import numpy as np
 import polars as pl
 
 from balancer.sim import table
-
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
+from balancer.stats.card_tally import BLOCK, CardImpact, CardTally
 
 CSV_NAME = "cards.csv"
 CSV_HEADER = (
@@ -47,87 +45,22 @@ CSV_HEADER = (
 )
 
 
-@dataclass(frozen=True)
-class CardImpact:
-    card: str  # the kind's name ("red fish 3")
-    held_seats: int  # (game, seat) pairs that held it
-    held_win_share: float
-    other_seats: int
-    other_win_share: float
-    difference: float  # held_win_share - other_win_share
-    low: float  # 95% interval for the difference, clustered by game
-    high: float
-
-
-BLOCK = 65_536  # games per block: [BLOCK, kinds] float arrays stay a few MB
-
-
-def _bits(words: list[np.ndarray], lo: int, hi: int, n_kinds: int) -> np.ndarray:
-    """float64 [hi - lo, n_kinds]: bit k of each game's held words (little-endian bits)."""
-    stacked = np.stack([w[lo:hi] for w in words], axis=1).astype("<u8")  # [B, words]
-    bits = np.unpackbits(stacked.view(np.uint8), axis=1, bitorder="little")
-    return bits[:, :n_kinds].astype(np.float64)
-
-
 def has_cards(games: pl.DataFrame) -> bool:
     """Whether the games table records the card kinds each seat held."""
     return table.held(0, 0) in games.columns
 
 
 def card_impact(games: pl.DataFrame, players: int, kinds: Sequence[str]) -> list[CardImpact]:
-    """Every kind's impact (module docstring), sorted by difference, largest first.
-
-    A kind every seat held, or none did, has nothing to compare: its share for
-    the empty side is 0 and its difference and interval are 0 (a neutral row,
-    kept so every kind is listed).
-    """
-    n_kinds = len(kinds)
-    n_words = table.held_words(n_kinds)
-    words = [
-        [games[table.held(s, w)].to_numpy().astype(np.uint64) for w in range(n_words)]
-        for s in range(players)
-    ]
-    wins = np.stack([games[table.win(s)].to_numpy() for s in range(players)], axis=1)  # [G, P]
-    n_games = wins.shape[0]
-
-    def blocks() -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """Per block of games: (a, n, W), a and n [B, K], W [B] (module docstring)."""
-        for lo in range(0, n_games, BLOCK):
-            hi = min(lo + BLOCK, n_games)
-            a = np.zeros((hi - lo, n_kinds))
-            n = np.zeros((hi - lo, n_kinds))
-            for s in range(players):
-                held = _bits(words[s], lo, hi, n_kinds)  # [B, K] 0/1
-                a += wins[lo:hi, s, None] * held
-                n += held
-            yield a, n, wins[lo:hi].sum(axis=1)
-
-    # Two passes, the shares first, then the spread around them: no cancellation.
-    sums = np.zeros((3, n_kinds))  # a, n, W - a
-    for a, n, w in blocks():
-        sums += [a.sum(axis=0), n.sum(axis=0), (w[:, None] - a).sum(axis=0)]
-    n1 = sums[1]
-    n0 = players * n_games - n1
-    p1 = np.divide(sums[0], n1, out=np.zeros(n_kinds), where=n1 > 0)
-    p0 = np.divide(sums[2], n0, out=np.zeros(n_kinds), where=n0 > 0)
-    comparable = (n1 > 0) & (n0 > 0) & (n_games > 1)
-    safe1, safe0 = np.where(n1 > 0, n1, 1), np.where(n0 > 0, n0, 1)
-    squares = np.zeros(n_kinds)
-    for a, n, w in blocks():
-        z = (a - p1 * n) / safe1 - ((w[:, None] - a) - p0 * (players - n)) / safe0
-        squares += np.square(z).sum(axis=0)
-    se = np.sqrt(squares * n_games / max(n_games - 1, 1))
-    rows = []
-    for k, name in enumerate(kinds):
-        diff, half = (float(p1[k] - p0[k]), Z95 * float(se[k])) if comparable[k] else (0.0, 0.0)
-        rows.append(
-            CardImpact(
-                name, int(n1[k]), float(p1[k]), int(n0[k]), float(p0[k]), diff, diff - half,
-                diff + half,
-            )
-        )  # fmt: skip
-    rows.sort(key=lambda r: -r.difference)
-    return rows
+    """Every kind's impact from a games table (CardTally.impact)."""
+    n_words = table.held_words(len(kinds))
+    tally = CardTally(players, len(kinds))
+    columns = [table.held(s, w) for s in range(players) for w in range(n_words)]
+    for lo in range(0, games.height, BLOCK):
+        block = games.slice(lo, BLOCK)
+        wins = np.stack([block[table.win(s)].to_numpy() for s in range(players)], axis=1)
+        held = np.stack([block[c].to_numpy().astype(np.uint64) for c in columns], axis=1)
+        tally.add(wins.astype(np.float64), held)
+    return tally.impact(kinds)
 
 
 def of_report(report: Any) -> list[CardImpact] | None:

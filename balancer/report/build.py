@@ -29,6 +29,7 @@ from balancer.stats.streamed import Counted, GameCounts
 
 if TYPE_CHECKING:
     from balancer.sim.runner import RunResult
+    from balancer.stats.card_tally import CardImpact
 
 
 def games_frame(result: RunResult) -> pl.DataFrame:
@@ -161,7 +162,25 @@ def build_report(result: RunResult, frame: pl.DataFrame | None = None) -> Report
         head_to_head=head_to_head,
         games=frame if frame is not None else result.games_file,
         counts=counts,
+        cards=_card_rows(result, frame),
     )
+
+
+def _card_rows(result: RunResult, frame: pl.DataFrame | None) -> tuple[CardImpact, ...] | None:
+    """Card impact (cards.csv, report.html), from the sums the run gathered, or the frame."""
+    kinds_of = result.variant.spec.card_kinds
+    if kinds_of is None:
+        return None
+    kinds = kinds_of(result.variant.rules)
+    if frame is not None:
+        from balancer.analysis.cards import card_impact, has_cards
+
+        if not has_cards(frame):
+            return None
+        return tuple(card_impact(frame, result.variant.players, kinds))
+    if result.cards is None:
+        return None
+    return tuple(result.cards.impact(kinds))
 
 
 def _distribution(counted: Counted) -> Distribution:

@@ -191,6 +191,7 @@ def render_html(report: Report, lang: str | None = None) -> str:
         _scores_section(report, charts, lang),
         _length_section(report, charts, lang, words),
         _events_section(report, charts, value_events, lang, words),
+        *_cards_section(report),
         _variant_section(report, lang),
         "<footer>",
         _e(
@@ -526,6 +527,15 @@ def _length_section(
         + _figure(charts, "length", t("html.length_alt", lang, unit=unit))
         + "</section>"
     )
+
+
+def _cards_section(report: Report) -> list[str]:
+    """Card impact's chart (analysis/cards.py), when the run recorded the cards held."""
+    if not report.cards:
+        return []
+    from balancer.analysis.cards import html_section
+
+    return [html_section(report.cards)]
 
 
 def _event_cell(name: str, lang: str, words: i18n.GameTexts) -> str:

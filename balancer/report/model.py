@@ -37,6 +37,7 @@ from balancer.errors import UserError
 from balancer.report.checks import MAX_VALUE, check_document, check_games, check_nesting
 from balancer.report.folder import REPORT_JSON
 from balancer.sim import table
+from balancer.stats.card_tally import CardImpact
 from balancer.stats.streamed import GameCounts
 
 if TYPE_CHECKING:
@@ -219,7 +220,7 @@ _REQUIRED_KEYS = {
     "balancer_version": str,
 }
 # Report attributes that are not report.json's keys, and those named otherwise there.
-_NOT_IN_JSON = ("games", "counts", "folder")
+_NOT_IN_JSON = ("games", "counts", "cards", "folder")  # cards: in cards.csv
 _JSON_KEY = {"n_games": "games"}
 
 
@@ -341,6 +342,9 @@ class Report:
     # The counts of the games (stats.streamed), when the report comes from a run; else
     # computed from `games` by whoever needs them (game_counts below).
     counts: GameCounts | None = field(default=None, compare=False, repr=False)
+    # Card impact's rows (stats/card_tally.py), largest effect first, when the run's game
+    # records the cards each seat held: written as cards.csv and charted in report.html.
+    cards: tuple[CardImpact, ...] | None = field(default=None, compare=False, repr=False)
     folder: Path | None = None
 
     @classmethod
@@ -373,6 +377,10 @@ class Report:
             else:
                 games.place(tmp / GAMES_PARQUET)  # the run's file as it is: never read here
             write_csv_tables(self, tmp, games=False)  # games.csv: `balancer csv` writes it
+            if self.cards is not None:
+                from balancer.analysis.cards import CSV_NAME, write_csv
+
+                write_csv(self.cards, tmp / CSV_NAME)
             (tmp / "summary.md").write_text(summary_markdown(self))
             if html:
                 from balancer.report.html import write_html

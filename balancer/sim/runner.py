@@ -29,6 +29,7 @@ from balancer.games.api import GameRecord
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled
 from balancer.sim.play import Seat, play_game
 from balancer.sim.sink import GamesFile, GamesWriter
+from balancer.stats.card_tally import CardTally
 from balancer.stats.streamed import GameCounts
 
 # Set (to anything but "" or "0") to force --check on every run: the test suite does.
@@ -215,6 +216,8 @@ class RunResult:
     games: int
     counts: GameCounts
     games_file: GamesFile
+    # Card impact's sums (stats/card_tally.py), for a game that records the cards held.
+    cards: CardTally | None = None
 
     def frame(self) -> pl.DataFrame:
         """The whole games table, read back from games.parquet (tests; small runs)."""
@@ -287,4 +290,4 @@ def run(
         writer.abort()
         games_file.remove()
         raise
-    return RunResult(variant, writer.games, counts, games_file)
+    return RunResult(variant, writer.games, counts, games_file, writer.cards)

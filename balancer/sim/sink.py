@@ -33,6 +33,7 @@ import polars as pl
 
 from balancer.errors import UserError
 from balancer.sim import table
+from balancer.stats.card_tally import CardTally
 from balancer.stats.streamed import GameCounts
 
 if TYPE_CHECKING:
@@ -191,6 +192,10 @@ class GamesWriter:
             rotate=variant.seat_rotation,
         )
         self.games = 0  # rows written or waiting
+        # Card impact's sums (analysis/cards.py), for a game that records the cards held.
+        kinds = spec.card_kinds(variant.rules) if spec.card_kinds is not None else None
+        self.card_kinds: tuple[str, ...] | None = tuple(kinds) if kinds is not None else None
+        self.cards: CardTally | None = None
         self._pending: list[ChunkResult] = []
         self._pending_rows = 0
         # Started with the first batch: after a process pool has forked its workers.
@@ -221,6 +226,10 @@ class GamesWriter:
         self._pending, self._pending_rows = [], 0
         self.counts.add(start, scores, length, values)
         words = held.shape[1] // players if held is not None and players else 0
+        if held is not None and self.card_kinds is not None:
+            if self.cards is None:
+                self.cards = CardTally(players, len(self.card_kinds))
+            self.cards.add(table.win_shares_matrix(scores, spec.higher_is_better), held)
         self._writer(words).put(batch_frame(variant, start, scores, length, values, held))
 
     def _writer(self, held_per_seat: int) -> _ParquetSink:
