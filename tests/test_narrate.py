@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from balancer import games
+from balancer.games.daqizi import combos as dqz_combos
 from balancer.games.daqizi import narrate as dqz_narrate
 from balancer.games.fdc import narrate as fdc_narrate
 from balancer.games.fdc import rules as fdc_rules
@@ -124,4 +125,34 @@ def test_fish_dash_cash_keeps_a_hand_and_a_drawn_card_for_their_owner() -> None:
         None,
         "  seat 1 draws a card",
         None,
+    ]
+
+
+def test_da_qi_zi_keeps_hands_and_face_down_discards_for_their_owner() -> None:
+    # Seat 0 holds a red soldier, seats 1-3 two black soldiers each; seat 1
+    # discards its two face down. `replay --seat 0` sees neither seat 1's hand
+    # nor which cards went down: the table only sees that 2 cards did.
+    kinds = {dqz_combos.describe_kind(k): k for k in range(dqz_combos.N_KINDS)}
+    red, black = kinds["red soldier 兵"], kinds["black soldier 卒"]
+    hand_of_red = tuple(int(k == red) for k in range(dqz_combos.N_KINDS))
+    two_black = tuple(2 * int(k == black) for k in range(dqz_combos.N_KINDS))
+    discard = next(
+        m
+        for m in range(dqz_combos.DISCARD_BASE, dqz_combos.N_MOVES)
+        if dqz_combos.MOVE_KINDS[m] == (black, black)
+    )
+    hands = (hand_of_red, two_black, two_black, two_black)
+    trace = [("deal", 1, 0, 1, (20, 20, 20, 20), hands), ("discards", 1, discard)]
+    told = dqz_narrate.lines(trace)
+    seen_by_0 = [text for line in told if (text := visible(line, 0)) is not None]
+    assert seen_by_0 == [
+        "Deal 1: seat 0 deals, ×1, chips [20, 20, 20, 20]",
+        "  seat 0: red soldier 兵",
+        "    seat 1 discards 2 cards face down",
+    ]
+    seen_by_1 = [text for line in told if (text := visible(line, 1)) is not None]
+    assert seen_by_1[1:] == [
+        "  seat 1: black soldier 卒, black soldier 卒",
+        "    seat 1 discards 2 cards face down",
+        "      seat 1's discard: [black soldier 卒, black soldier 卒]",
     ]

@@ -39,7 +39,7 @@ class RandomBot:
         return legal[rng.randrange(len(legal))]
 
 
-RANDOM = BotSpec("random", "uniformly among the distinct legal moves (RULES.md §4)", RandomBot)
+RANDOM = BotSpec("random", "uniformly among the distinct legal moves (docs/rules.md §4)", RandomBot)
 
 
 class PluginFailure(Exception):

@@ -25,7 +25,7 @@ def variant_text(game: str) -> str:
     else:
         seats_range = f"{spec.min_players} to {spec.max_players}"
     lines = [
-        f"# A {spec.name} variant: every knob at its default (RULES.md), its meaning above it.",
+        f"# A {spec.name} variant: every knob at its default (docs/rules.md), its meaning above.",
         "# Change what you want to try, then `balancer validate` and `balancer run` this file.",
         f"# `balancer knobs {spec.short}` lists the knobs and bots, `balancer events {spec.short}`"
         " the events a report counts.",

@@ -24,6 +24,15 @@ def shipped_dir() -> Path:
     return beside if beside.is_dir() else Path("variants")
 
 
+def shown_path(folder: Path) -> str:
+    """FOLDER as the user would type it from the working directory."""
+    resolved = folder.resolve()
+    try:
+        return str(resolved.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(resolved)
+
+
 def description(path: Path) -> str:
     """The file's leading comment block, as one line."""
     words: list[str] = []
@@ -65,7 +74,10 @@ def variants_command(directory: str | None, as_json: bool) -> None:
     if not rows:
         click.echo(f"{folder}: no variant files (*.yaml)")
         return
-    click.echo(f"{len(rows)} variants in {folder} (balancer show NAME.yaml prints one merged):")
+    # The hint names a path `show` accepts from here: a bare NAME.yaml is
+    # only found when the shell is in the variants folder itself.
+    hint = f"balancer show {shown_path(folder)}/NAME.yaml"
+    click.echo(f"{len(rows)} variants in {folder} ({hint} prints one merged):")
     width = max(len(row["name"]) for row in rows)
     for row in rows:
         if row["game"]:

@@ -20,7 +20,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "hand": "  seat {seat}: {cards}",
         "leads": "  trick {trick}: seat {seat} leads {move}",
         "last_trick_rule": "    (last-trick rule: seat {seat} has captured nothing)",
-        "discards": "    seat {seat} discards face down {cards}",
+        "discards": "    seat {seat} discards {n} face down",
+        "discarded": "      seat {seat}'s discard: {cards}",
         "beats": "    seat {seat} beats with {move}",
         "wins_trick": "    seat {seat} wins the trick, capturing {move}",
         "wins_deal": "  seat {seat} takes the last trick and wins deal {deal}",
@@ -37,7 +38,8 @@ MESSAGES: dict[str, dict[str, str]] = {
 def lines(
     trace: Sequence[tuple[Any, ...]], rules: Mapping[str, Any] | None = None, lang: str = "en"
 ) -> list[str | tuple[int, str]]:
-    """The play-by-play of `trace`, one line per entry (all told to everyone, as ever)."""
+    """The play-by-play of `trace`: a hand and a face-down discard are their seat's alone
+    (`replay --seat S` shows another seat only what S saw at the table)."""
     say = MESSAGES[lang]
     out: list[str | tuple[int, str]] = []
     for event in trace:
@@ -52,20 +54,33 @@ def _hand(say: Mapping[str, str], counts: Sequence[int]) -> str:
     )
 
 
-def _told(event: tuple[Any, ...], say: Mapping[str, str]) -> list[str]:
+def _count(move: int) -> str:
+    """How many cards a move holds, in words: '1 card', '2 cards'."""
+    n = len(dc.MOVE_KINDS[move])
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _told(event: tuple[Any, ...], say: Mapping[str, str]) -> list[str | tuple[int, str]]:
     match event:
         case ("deal", deal, dealer, multiplier, chips, hands):
             head = say["deal"].format(
                 deal=deal, dealer=dealer, multiplier=multiplier, chips=list(chips)
             )
             hand = say["hand"]
-            return [head, *(hand.format(seat=s, cards=_hand(say, h)) for s, h in enumerate(hands))]
+            return [
+                head,
+                *((s, hand.format(seat=s, cards=_hand(say, h))) for s, h in enumerate(hands)),
+            ]
         case ("leads", trick, seat, move):
             return [say["leads"].format(trick=trick, seat=seat, move=dc.describe_move(move))]
         case ("last_trick_rule", seat):
             return [say["last_trick_rule"].format(seat=seat)]
         case ("discards", seat, move):
-            return [say["discards"].format(seat=seat, cards=dc.describe_cards(move))]
+            # Everyone sees how many cards went face down; only their owner which.
+            return [
+                say["discards"].format(seat=seat, n=_count(move)),
+                (seat, say["discarded"].format(seat=seat, cards=dc.describe_cards(move))),
+            ]
         case ("beats", seat, move):
             return [say["beats"].format(seat=seat, move=dc.describe_move(move))]
         case ("wins_trick", seat, move):
