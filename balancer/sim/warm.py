@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from balancer import games, jit, knobs
 from balancer.bots import registry as bot_registry
 from balancer.config.variant import bot_params_with_defaults
@@ -35,6 +37,11 @@ def warm() -> list[str]:
     # The step path (plugin seats, replay) runs long shuffles with the kernel's own.
     Stream(0, 0, 0).shuffle(list(range(64)))
     done.append("step-path shuffle")
+    # Every run of a game that records the cards held sums card impact as games arrive.
+    from balancer.stats.card_tally import CardTally
+
+    CardTally(2, 1).add(np.zeros((1, 2)), np.zeros((1, 2), dtype=np.uint64))
+    done.append("card impact")
     return done
 
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balancer.jit import njit
+
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
@@ -27,54 +29,73 @@ class CardImpact:
     high: float
 
 
-BLOCK = 65_536  # games per block: [BLOCK, kinds] float arrays stay a few MB
+BLOCK = 65_536  # games per block handed to the compiled tally
 
 
-def _bits(held: np.ndarray, players: int, n_kinds: int) -> np.ndarray:
-    """float64 [games, players, n_kinds]: bit k of each seat's held words (little-endian)."""
-    games = held.shape[0]
-    words = held.reshape(games, players, -1).astype("<u8")
-    bits = np.unpackbits(words.view(np.uint8), axis=2, bitorder="little")
-    return bits[:, :, :n_kinds].astype(np.float64)
+@njit
+def _tally(wins: np.ndarray, held: np.ndarray, players: int, sums: np.ndarray) -> None:
+    """Add one block's games to sums [5, kinds]: a, n, a*a, a*n, n*n summed over games.
+
+    a: the holders' win shares in a game, n: the holders (see CardTally). A
+    kind no seat held adds nothing, so only the set bits are visited.
+    """
+    n_kinds = sums.shape[1]
+    words = held.shape[1] // players
+    a = np.zeros(n_kinds)
+    n = np.zeros(n_kinds)
+    touched = np.zeros(n_kinds, dtype=np.int64)
+    one = np.uint64(1)
+    for g in range(wins.shape[0]):
+        count = 0
+        for s in range(players):
+            w = wins[g, s]
+            for word in range(words):
+                bits = held[g, s * words + word]
+                while bits != 0:
+                    low = bits & (~bits + one)  # the lowest set bit
+                    bits ^= low
+                    k = word * 64 + int(np.log2(np.float64(low)))  # exact for a power of two
+                    if n[k] == 0.0:
+                        touched[count] = k
+                        count += 1
+                    n[k] += 1.0
+                    a[k] += w
+        for i in range(count):
+            k = touched[i]
+            sums[0, k] += a[k]
+            sums[1, k] += n[k]
+            sums[2, k] += a[k] * a[k]
+            sums[3, k] += a[k] * n[k]
+            sums[4, k] += n[k] * n[k]
+            a[k] = 0.0
+            n[k] = 0.0
 
 
 class CardTally:
     """The sums card impact needs, added block by block as a run's games arrive.
 
-    Per kind and game: a (holders' win shares), n (holders), b (the others'
-    win shares), m (the others). The shares are ratios of their totals, and
-    the clustered variance of the module docstring expands into sums of
-    products of a, n, b, m over games, so one pass over the games suffices
-    and nothing per game is kept: the same whether the games come from a
-    run as they are played (sim/sink.py) or from a report's games.parquet.
+    Per kind and game: a (the holders' win shares), n (the holders), b (the
+    others' win shares) and m (the others). The shares are ratios of their
+    totals, and the clustered variance (analysis/cards.py) expands into sums
+    of products of a, n, b, m over games. A game's win shares add up to 1
+    (ties split), so b = 1 - a and m = players - n, and five sums per kind
+    are all it takes: Σa, Σn, Σa², Σan, Σn². One pass, nothing per game
+    kept, the same whether the games come from a run as they are played
+    (sim/sink.py) or from a report's games.parquet.
     """
-
-    _PRODUCTS = ("aa", "an", "nn", "bb", "bm", "mm", "ab", "am", "nb", "nm")
 
     def __init__(self, players: int, n_kinds: int) -> None:
         self.players = players
         self.n_kinds = n_kinds
         self.games = 0
-        self.sums = {key: np.zeros(n_kinds) for key in ("a", "n", "b", "m", *self._PRODUCTS)}
+        self.sums = np.zeros((5, n_kinds))
 
     def add(self, wins: np.ndarray, held: np.ndarray) -> None:
         """wins float [games, players] (ties split); held uint64 [games, players * words]."""
+        wins = np.ascontiguousarray(wins, dtype=np.float64)
+        held = np.ascontiguousarray(held, dtype=np.uint64)
         for lo in range(0, wins.shape[0], BLOCK):
-            self._add_block(wins[lo : lo + BLOCK], held[lo : lo + BLOCK])
-
-    def _add_block(self, wins: np.ndarray, held: np.ndarray) -> None:
-        bits = _bits(held, self.players, self.n_kinds)  # [B, P, K]
-        per_game = {
-            "a": np.einsum("gs,gsk->gk", wins, bits),
-            "n": bits.sum(axis=1),
-        }
-        per_game["b"] = wins.sum(axis=1)[:, None] - per_game["a"]
-        per_game["m"] = self.players - per_game["n"]
-        sums = self.sums
-        for key, values in per_game.items():
-            sums[key] += values.sum(axis=0)
-        for key in self._PRODUCTS:
-            sums[key] += np.einsum("gk,gk->k", per_game[key[0]], per_game[key[1]])
+            _tally(wins[lo : lo + BLOCK], held[lo : lo + BLOCK], self.players, self.sums)
         self.games += wins.shape[0]
 
     def impact(self, kinds: Sequence[str]) -> list[CardImpact]:
@@ -84,16 +105,21 @@ class CardTally:
         for the empty side is 0 and its difference and interval are 0 (a
         neutral row, kept so every kind is listed).
         """
-        s, g = self.sums, self.games
-        n1, n0 = s["n"], s["m"]
-        p1 = np.divide(s["a"], n1, out=np.zeros(self.n_kinds), where=n1 > 0)
-        p0 = np.divide(s["b"], n0, out=np.zeros(self.n_kinds), where=n0 > 0)
+        g, p = self.games, self.players
+        sa, sn, saa, san, snn = self.sums
+        # b = 1 - a, m = p - n (the class docstring)
+        sb, sm = g - sa, p * g - sn
+        sbb, sbm, smm = g - 2 * sa + saa, p * g - sn - p * sa + san, p * p * g - 2 * p * sn + snn
+        sab, sam, snb, snm = sa - saa, p * sa - san, sn - san, p * sn - snn
+        n1, n0 = sn, sm
+        p1 = np.divide(sa, n1, out=np.zeros(self.n_kinds), where=n1 > 0)
+        p0 = np.divide(sb, n0, out=np.zeros(self.n_kinds), where=n0 > 0)
         comparable = (n1 > 0) & (n0 > 0) & (g > 1)
         u1, u0 = np.where(n1 > 0, n1, 1), np.where(n0 > 0, n0, 1)
         # sum over games of z_g^2, z_g = (a - p1 n) / N1 - (b - p0 m) / N0, expanded.
-        holders = s["aa"] - 2 * p1 * s["an"] + p1**2 * s["nn"]
-        others = s["bb"] - 2 * p0 * s["bm"] + p0**2 * s["mm"]
-        cross = s["ab"] - p0 * s["am"] - p1 * s["nb"] + p1 * p0 * s["nm"]
+        holders = saa - 2 * p1 * san + p1**2 * snn
+        others = sbb - 2 * p0 * sbm + p0**2 * smm
+        cross = sab - p0 * sam - p1 * snb + p1 * p0 * snm
         squares = holders / u1**2 + others / u0**2 - 2 * cross / (u1 * u0)
         se = np.sqrt(np.maximum(squares, 0.0) * g / max(g - 1, 1))
         rows = []
