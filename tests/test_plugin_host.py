@@ -311,3 +311,32 @@ def test_a_malformed_plugin_name_is_refused_without_import(
     path = variant_file(tmp_path, f"[random, {json.dumps(name)}, random]")
     assert main(["validate", str(path)]) == 2
     assert "v.yaml" in one_error_line(capsys)
+
+
+def test_a_bot_process_whose_engine_died_before_it_started_leaves_at_once() -> None:
+    """An engine killed before its bot's process set PR_SET_PDEATHSIG sends it no signal:
+    the process sees that its parent is not the engine that started it, and goes."""
+    import socket
+    import subprocess
+    import sys
+
+    ours, theirs = socket.socketpair()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "from balancer.bots.host import serve; serve()"],
+            pass_fds=(theirs.fileno(),),
+            env={
+                **os.environ,
+                "BALANCER_HOST_FD": str(theirs.fileno()),
+                "BALANCER_HOST_PARENT": "1",  # not this process: as if the engine had died
+            },
+        )
+        try:
+            # Never sent its build message, it would wait forever if it stayed.
+            assert proc.wait(timeout=120) == 0
+        finally:
+            proc.kill()
+            proc.wait()
+    finally:
+        ours.close()
+        theirs.close()

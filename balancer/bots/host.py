@@ -188,7 +188,11 @@ class HostedBot:
                     stdout=output,
                     stderr=output,
                     pass_fds=(theirs.fileno(),),
-                    env={**env, "BALANCER_HOST_FD": str(theirs.fileno())},
+                    env={
+                        **env,
+                        "BALANCER_HOST_FD": str(theirs.fileno()),
+                        "BALANCER_HOST_PARENT": str(os.getpid()),
+                    },
                     start_new_session=True,  # the terminal's Ctrl-C is balancer's alone
                     close_fds=True,
                 )
@@ -364,6 +368,9 @@ def serve() -> None:
         import ctypes
 
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    # An engine killed before the line above ran sends no signal: then it is gone already.
+    if os.getppid() != int(os.environ.pop("BALANCER_HOST_PARENT", os.getppid())):
+        os._exit(0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     conn = Connection(int(os.environ.pop("BALANCER_HOST_FD")))
     try:
