@@ -363,14 +363,15 @@ def test_a_full_disk_while_writing_games_parquet_is_one_line_and_keeps_the_old_r
     capsys.readouterr()
     before = contents(out)
 
-    def full(self: pl.DataFrame, file: object, *args: object, **kwargs: object) -> None:
+    def full(self: object, file: object, *args: object, **kwargs: object) -> None:
         Path(str(file)).write_bytes(b"PAR1 half")  # what a full disk leaves behind
         raise failure
 
-    monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
+    # The run streams its games to games.parquet as they arrive (sim/sink.py).
+    monkeypatch.setattr(pl.LazyFrame, "sink_parquet", full)
     assert main(["run", "-q", FDC3, "-n", "4", "-w", "1", "-o", str(out)]) == 2
     line = one_error_line(capsys)
-    assert line == f"balancer: error: {out}: can't write: No space left on device", line
+    assert line == f"balancer: error: {out}: can't write the games: No space left on device", line
     assert_untouched(out, before)
 
 

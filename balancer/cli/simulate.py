@@ -82,6 +82,12 @@ def simulate(
                             scratch=scratch,
                             until=until,
                         )
+                except UserError as exc:
+                    # The games' scratch file is no place the user knows: name the report's.
+                    if exc.file is None or not str(exc.file).startswith(str(scratch)):
+                        raise
+                    reason = exc.message[len(f"{exc.file}: ") :]
+                    raise UserError(reason, file=str(output or folder)) from None
                 except GameFault as fault:
                     detail = fault.plugin_traceback
                     if trust_plugins and detail:

@@ -166,9 +166,15 @@ def _as_user_error(error: BaseException, path: Path) -> BaseException:
 
     polars reports the system's error in its own exception, "... (os error 28)".
     """
+    import re
+
     text = str(error).strip()
-    if isinstance(error, OSError) or "os error" in text:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else text
+    code = re.search(r"\(os error (\d+)\)", text)
+    if isinstance(error, OSError) or code:
+        if isinstance(error, OSError) and error.strerror:
+            reason = error.strerror
+        else:  # polars' wording around the system's: say the system's alone
+            reason = os.strerror(int(code.group(1))) if code else text
         first = reason.splitlines()[0] if reason else type(error).__name__
         return UserError(f"can't write the games: {first}", file=str(path))
     return error
