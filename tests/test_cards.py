@@ -204,5 +204,8 @@ def test_a_report_gives_its_card_impact_and_an_html_section(tmp_path: Path) -> N
     rows = cards.of_report(Report.open(tmp_path / "rep"))
     assert rows is not None and len(rows) == 60
     assert rows == cards.of_report(report)
-    section = cards.html_section(rows)
-    assert section.startswith('<section id="cards">') and "<svg" in section
+    from balancer.report.html import render_html
+
+    page = render_html(report)
+    assert '<section id="cards">' in page and "http://" not in page  # embedded like the rest
+    assert page.index('<section id="cards">') < page.index("<svg", page.index('id="cards"'))

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import balancer
+from balancer.analysis import cards
 from balancer.config import variant
 from balancer.report import html as report_html
 from balancer.report.model import Report, load_report
@@ -49,7 +50,12 @@ def dqz() -> Report:
 
 
 def charts_of(report: Report) -> list[str]:
-    return [c for c in report_html.CHARTS if c != "win-by-bot" or report.bots is not None]
+    return [
+        c
+        for c in report_html.CHARTS
+        if (c != "win-by-bot" or report.bots is not None)
+        and (c != "cards" or report.cards or cards.of_report(report))
+    ]
 
 
 class ChartFinder(HTMLParser):
@@ -231,7 +237,8 @@ def test_saving_a_report_writes_its_page(tmp_path: Path) -> None:
     loaded = variant.load(VARIANTS / "kk-2p.yaml").with_overrides(games=6, seed=None)
     balancer.run(loaded).save(tmp_path / "r")
     page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
-    assert drawn_charts(page) == dict.fromkeys(["win-by-seat", "scores", "length", "events"], True)
+    drawn = ["win-by-seat", "scores", "length", "events", "cards"]  # kk records the cards held
+    assert drawn_charts(page) == dict.fromkeys(drawn, True)
 
 
 # -- in a real browser -----------------------------------------------------------

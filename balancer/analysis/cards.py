@@ -80,14 +80,15 @@ def of_report(report: Any) -> list[CardImpact] | None:
     return card_impact(report.games, report.players, kinds_of(loaded.rules))
 
 
-def html_section(rows: Sequence[CardImpact], top: int = 20) -> str:
-    """report.html's card-impact section: a heading, a line of reading, the chart."""
+def html_section(chart: str) -> str:
+    """report.html's card-impact section: a heading, a line of reading, the chart
+    (chart_figure, embedded by report/html.py)."""
     return (
         '<section id="cards"><h2>Card impact</h2>'
         "<p>Win share of seats that held each card kind against seats that did not "
         "(95% interval, clustered by game); the largest effects either way. "
         "Every kind is in cards.csv. With many kinds, a few intervals miss 0 by chance.</p>"
-        f"{chart_svg(rows, top)}</section>"
+        f"{chart}</section>"
     )
 
 
@@ -125,19 +126,15 @@ def render(rows: Sequence[CardImpact]) -> str:
     return "\n".join(lines)
 
 
-def chart_svg(rows: Sequence[CardImpact], top: int = 20) -> str:
-    """An SVG bar chart of the `top` largest effects either way, with their intervals,
-    for report/html.py to place (matplotlib, drawn from the summary rows only)."""
-    import io
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def chart_figure(rows: Sequence[CardImpact], top: int = 20) -> Any:
+    """A matplotlib Figure: the `top` largest effects either way, with their intervals,
+    drawn from the summary rows only (report/html.py embeds it like its other charts)."""
+    from matplotlib.figure import Figure
 
     shown = sorted(rows, key=lambda r: -abs(r.difference))[:top]
     shown.sort(key=lambda r: r.difference)
-    fig, ax = plt.subplots(figsize=(6, 0.25 * len(shown) + 1))
+    fig = Figure(figsize=(6, 0.25 * len(shown) + 1))
+    ax = fig.subplots()
     y = np.arange(len(shown))
     ax.barh(y, [r.difference for r in shown], color="#4c72b0")
     ax.errorbar(
@@ -152,7 +149,4 @@ def chart_svg(rows: Sequence[CardImpact], top: int = 20) -> str:
     ax.axvline(0, color="grey", linewidth=0.8)
     ax.set_xlabel("win share held minus not held (95% interval)")
     fig.tight_layout()
-    out = io.StringIO()
-    fig.savefig(out, format="svg")
-    plt.close(fig)
-    return out.getvalue()
+    return fig

@@ -45,7 +45,9 @@ if TYPE_CHECKING:
 REPORT_HTML = "report.html"
 
 # The charts, in page order; each sits in an element with data-chart="<name>".
-CHARTS = ("win-by-seat", "win-by-bot", "scores", "length", "events")
+# "win-by-bot" only when seats hold different bots, "cards" only when the game records
+# the cards each seat held.
+CHARTS = ("win-by-seat", "win-by-bot", "scores", "length", "events", "cards")
 
 ACCENT = "#2f6fb0"
 ACCENT_LIGHT = "#9dbfe0"
@@ -191,7 +193,7 @@ def render_html(report: Report, lang: str | None = None) -> str:
         _scores_section(report, charts, lang),
         _length_section(report, charts, lang, words),
         _events_section(report, charts, value_events, lang, words),
-        *_cards_section(report),
+        *_cards_section(report, charts),
         _variant_section(report, lang),
         "<footer>",
         _e(
@@ -529,13 +531,13 @@ def _length_section(
     )
 
 
-def _cards_section(report: Report) -> list[str]:
+def _cards_section(report: Report, charts: dict[str, str]) -> list[str]:
     """Card impact's chart (analysis/cards.py), when the run recorded the cards held."""
-    if not report.cards:
+    if "cards" not in charts:
         return []
     from balancer.analysis.cards import html_section
 
-    return [html_section(report.cards)]
+    return [html_section(_figure(charts, "cards", "card impact: win share held minus not held"))]
 
 
 def _event_cell(name: str, lang: str, words: i18n.GameTexts) -> str:
@@ -691,6 +693,12 @@ def render_charts(report: Report, lang: str | None = None) -> dict[str, str]:
         out["scores"] = _embed(_scores(report, lang))
         out["length"] = _embed(_length(report, lang))
         out["events"] = _embed(_events(report, value_events, lang))
+        from balancer.analysis.cards import chart_figure, of_report
+
+        # A run's report has its rows; one read from a folder sums them from games.parquet.
+        cards = report.cards if report.cards is not None else of_report(report)
+        if cards:
+            out["cards"] = _embed(chart_figure(cards))
     return out
 
 

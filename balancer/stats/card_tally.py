@@ -7,6 +7,7 @@ by game (the sandwich variance of its linearisation; analysis/cards.py).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -89,10 +90,14 @@ class CardTally:
         self.n_kinds = n_kinds
         self.games = 0
         self.sums = np.zeros((5, n_kinds))
+        # A split win is 1/k of a game for some k <= players: times this scale every
+        # share is a whole number, so the sums are exact, the same in any order or
+        # batching (a run's streamed rows equal those read back from games.parquet).
+        self.scale = math.lcm(*range(1, players + 1))
 
     def add(self, wins: np.ndarray, held: np.ndarray) -> None:
         """wins float [games, players] (ties split); held uint64 [games, players * words]."""
-        wins = np.ascontiguousarray(wins, dtype=np.float64)
+        wins = np.rint(np.asarray(wins, dtype=np.float64) * self.scale)
         held = np.ascontiguousarray(held, dtype=np.uint64)
         for lo in range(0, wins.shape[0], BLOCK):
             _tally(wins[lo : lo + BLOCK], held[lo : lo + BLOCK], self.players, self.sums)
@@ -105,8 +110,9 @@ class CardTally:
         for the empty side is 0 and its difference and interval are 0 (a
         neutral row, kept so every kind is listed).
         """
-        g, p = self.games, self.players
+        g, p, scale = self.games, self.players, self.scale
         sa, sn, saa, san, snn = self.sums
+        sa, saa, san = sa / scale, saa / scale**2, san / scale
         # b = 1 - a, m = p - n (the class docstring)
         sb, sm = g - sa, p * g - sn
         sbb, sbm, smm = g - 2 * sa + saa, p * g - sn - p * sa + san, p * p * g - 2 * p * sn + snn
