@@ -134,7 +134,7 @@ def test_count_against_face_flags_a_win_share_in_at_most_5_percent() -> None:
 
 def test_until_decided_on_a_a_claims_changed_in_at_most_5_percent() -> None:
     """Stopped when every win share is decided (or at the cap): false 'changed' ≤ 5% then."""
-    reps, most = 100, 2000
+    reps, most = 60, 2000
     false_changed = stopped_early = 0
     for seed in seeds(reps, 500):
         # Two seeds: game g of A and of B are independent games, a valid (noisier) pairing.
@@ -149,7 +149,7 @@ def test_until_decided_on_a_a_claims_changed_in_at_most_5_percent() -> None:
 
 def test_until_decided_on_count_against_face_claims_no_win_share_changed() -> None:
     """The paired null under --until-decided: whenever it stops, no win share 'changed'."""
-    reps, most = 100, 2000
+    reps, most = 60, 2000
     false_changed = 0
     for seed in seeds(reps, 700):
         decided = play_until_decided(
@@ -180,13 +180,32 @@ def test_anytime_rows_of_a_stopped_a_a_diff_stay_quiet() -> None:
     assert not rows.changed
 
 
+def blocks(runs: int, games: int, seed: int) -> Iterator[RunData]:
+    """`runs` independent runs of `games` games each: consecutive games of one long run.
+
+    Game i depends only on (seed, i), so games 0..199, 200..399, ... of one run are
+    independent samples of a 200-game run, played in one call instead of a thousand.
+    """
+    whole = run_data(symmetric(runs * games, seed))
+    for i in range(runs):
+        part = slice(i * games, (i + 1) * games)
+        yield RunData(
+            scores=whole.scores[part],
+            wins=whole.wins[part],
+            bot_labels=whole.bot_labels[part],
+            lengths=whole.lengths[part],
+            events={name: values[part] for name, values in whole.events.items()},
+            value_events=whole.value_events,
+            higher_is_better=whole.higher_is_better,
+            rotate=whole.rotate,
+        )
+
+
 def test_seat_intervals_cover_one_fifth() -> None:
     runs, games = 1000, 200
     hits = np.zeros(5)
-    for seed in seeds(runs, 900):
-        for s, iv in enumerate(
-            intervals.seat_share_intervals(run_data(symmetric(games, seed)).wins)
-        ):
+    for data in blocks(runs, games, 900):
+        for s, iv in enumerate(intervals.seat_share_intervals(data.wins)):
             hits[s] += iv.low <= 0.2 <= iv.high
     coverage = hits.sum() / (5 * runs)
     assert abs(coverage - 0.95) <= 0.015, hits / runs
@@ -195,8 +214,7 @@ def test_seat_intervals_cover_one_fifth() -> None:
 def test_seat_advantage_is_calibrated_on_real_games() -> None:
     runs, games = 1000, 200
     p = []
-    for seed in seeds(runs, 2000):
-        data = run_data(symmetric(games, seed))
+    for data in blocks(runs, games, 2000):
         p.append(seat_advantage(data.wins, data.bot_labels, data.rotate).p_value)
     rate = float((np.array(p) < 0.05).mean())
     assert abs(rate - 0.05) <= 0.02, rate
