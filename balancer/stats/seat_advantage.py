@@ -52,6 +52,9 @@ def confounded(labels: np.ndarray | None, rotate: bool) -> bool:
     return len(set(labels.ravel().tolist())) > 1
 
 
+TEST = "Hotelling T² on seat shares (per-game covariance)"
+
+
 def seat_advantage(
     wins: np.ndarray,
     labels: np.ndarray | None = None,
@@ -65,38 +68,55 @@ def seat_advantage(
     (the variant's seat_rotation; game g has phase g mod P) decide whether the
     test is meaningful and how games are grouped.
     """
-    from scipy import stats as sps
-
     wins = np.asarray(wins, dtype=float)
     if wins.ndim != 2:
         raise ValueError("wins must be a games × seats matrix")
     n, players = wins.shape
-    test = "Hotelling T² on seat shares (per-game covariance)"
     if confounded(labels, rotate):
-        return SeatAdvantage(None, None, None, None, test, CONFOUNDED_NOTE)
+        return SeatAdvantage(None, None, None, None, TEST, CONFOUNDED_NOTE)
+    phases = np.arange(n) % max(1, players) if rotate else None
+    return counted_seat_advantage(wins, np.ones(n), phases)
+
+
+def counted_seat_advantage(
+    wins: np.ndarray, counts: np.ndarray, phases: np.ndarray | None
+) -> SeatAdvantage:
+    """The test from distinct win-share rows, each seen `counts` times.
+
+    A run's streamed counts (stats/streamed.py) group its games by (phase,
+    winners); one row per game with counts of 1 is the per-game test. With
+    `phases` (seat rotation: each row's game index mod P) the means are
+    averaged over the phases with equal weight and the covariance is pooled
+    within phases; None treats every game alike.
+    """
+    from scipy import special
+
+    c = np.asarray(counts, dtype=float)
+    n, players = int(c.sum()), wins.shape[1]
     if players < 2 or n < 2:
-        return SeatAdvantage(0.0, 0.0, None, 1.0, test, "too few seats or games to test")
+        return SeatAdvantage(0.0, 0.0, None, 1.0, TEST, "too few seats or games to test")
     # Contrasts against the last seat: any full-rank set of P − 1 contrasts gives the same T².
     contrasts = wins[:, :-1] - wins[:, -1:]
-    k = players - 1
-    if rotate:
-        phases = np.arange(n) % players
-        present = [p for p in range(players) if (phases == p).any()]
-        means = np.array([contrasts[phases == p].mean(axis=0) for p in present])
+    if phases is not None:
+        present = sorted(set(phases.tolist()))
+        per_phase = np.array([c[phases == p].sum() for p in present])
+        means = (
+            np.array([(contrasts[phases == p] * c[phases == p, None]).sum(axis=0) for p in present])
+            / per_phase[:, None]
+        )
         centre = means.mean(axis=0)
         centred = contrasts - means[np.searchsorted(present, phases)]
         dof = n - len(present)
         # Equal-weight average of phase means: var = Σ_p Σ / (n_p · q²), q phases.
-        counts = np.array([(phases == p).sum() for p in present], dtype=float)
-        scale = float((1.0 / counts).sum()) / len(present) ** 2
+        scale = float((1.0 / per_phase).sum()) / len(present) ** 2
     else:
-        centre = contrasts.mean(axis=0)
+        centre = (contrasts * c[:, None]).sum(axis=0) / n
         centred = contrasts - centre
         dof = n - 1
         scale = 1.0 / n
     if dof < 1:
-        return SeatAdvantage(0.0, 0.0, None, 1.0, test, "too few games to test")
-    cov = centred.T @ centred / dof * scale
+        return SeatAdvantage(0.0, 0.0, None, 1.0, TEST, "too few games to test")
+    cov = (centred * c[:, None]).T @ centred / dof * scale
     # A contrast with no variance (a seat that never wins, or shares fixed by the
     # rules) carries no noise: pinv drops it, and a non-zero mean on it is exact.
     rank = int(np.linalg.matrix_rank(cov, tol=1e-12 * max(1.0, float(np.abs(cov).max()))))
@@ -107,14 +127,14 @@ def seat_advantage(
             math.inf if exact else 0.0,
             None,
             0.0 if exact else 1.0,
-            test,
+            TEST,
             "no per-game variation in seat shares",
         )
     t2 = float(centre @ np.linalg.pinv(cov, rcond=1e-12) @ centre)
     k = rank
     denom_df = dof - k + 1
     if denom_df < 1:
-        return SeatAdvantage(t2, None, None, 1.0, test, "too few games to test")
+        return SeatAdvantage(t2, None, None, 1.0, TEST, "too few games to test")
     f = t2 * denom_df / (k * dof)
-    p = float(sps.f.sf(f, k, denom_df))
-    return SeatAdvantage(t2, f, (k, denom_df), min(1.0, max(0.0, p)), test)
+    p = float(special.fdtrc(k, denom_df, f))  # scipy.stats's f.sf, without its import
+    return SeatAdvantage(t2, f, (k, denom_df), min(1.0, max(0.0, p)), TEST)

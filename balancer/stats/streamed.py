@@ -35,7 +35,8 @@ import numpy as np
 
 from balancer.stats import intervals
 from balancer.stats.figures import EventFigures, RunFigures, SeatFigures
-from balancer.stats.seat_advantage import CONFOUNDED_NOTE, SeatAdvantage
+from balancer.stats.seat_advantage import CONFOUNDED_NOTE, SeatAdvantage, counted_seat_advantage
+from balancer.stats.seat_advantage import TEST as SEAT_TEST
 
 Z95 = intervals.Z95
 
@@ -341,56 +342,9 @@ class GameCounts:
         self, phases: np.ndarray, wins: np.ndarray, counts: np.ndarray, several: bool
     ) -> SeatAdvantage:
         """stats.seat_advantage.seat_advantage, from games counted per (phase, winners)."""
-        from scipy import special
-
-        n, players = int(counts.sum()), self.players
-        test = "Hotelling T² on seat shares (per-game covariance)"
         if several and not self.rotate:
-            return SeatAdvantage(None, None, None, None, test, CONFOUNDED_NOTE)
-        if players < 2 or n < 2:
-            return SeatAdvantage(0.0, 0.0, None, 1.0, test, "too few seats or games to test")
-        contrasts = wins[:, :-1] - wins[:, -1:]
-        c = counts.astype(float)
-        if self.rotate:
-            present = sorted(set(phases.tolist()))
-            per_phase = np.array([c[phases == p].sum() for p in present])
-            means = (
-                np.array(
-                    [(contrasts[phases == p] * c[phases == p, None]).sum(axis=0) for p in present]
-                )
-                / per_phase[:, None]
-            )
-            centre = means.mean(axis=0)
-            centred = contrasts - means[np.searchsorted(present, phases)]
-            dof = n - len(present)
-            scale = float((1.0 / per_phase).sum()) / len(present) ** 2
-        else:
-            centre = (contrasts * c[:, None]).sum(axis=0) / n
-            centred = contrasts - centre
-            dof = n - 1
-            scale = 1.0 / n
-        if dof < 1:
-            return SeatAdvantage(0.0, 0.0, None, 1.0, test, "too few games to test")
-        cov = (centred * c[:, None]).T @ centred / dof * scale
-        rank = int(np.linalg.matrix_rank(cov, tol=1e-12 * max(1.0, float(np.abs(cov).max()))))
-        if rank == 0:
-            exact = bool(np.abs(centre).max() > 1e-12)
-            return SeatAdvantage(
-                math.inf if exact else 0.0,
-                math.inf if exact else 0.0,
-                None,
-                0.0 if exact else 1.0,
-                test,
-                "no per-game variation in seat shares",
-            )
-        t2 = float(centre @ np.linalg.pinv(cov, rcond=1e-12) @ centre)
-        k = rank
-        denom_df = dof - k + 1
-        if denom_df < 1:
-            return SeatAdvantage(t2, None, None, 1.0, test, "too few games to test")
-        f = t2 * denom_df / (k * dof)
-        p = float(special.fdtrc(k, denom_df, f))  # scipy.stats's f.sf
-        return SeatAdvantage(t2, f, (k, denom_df), min(1.0, max(0.0, p)), test)
+            return SeatAdvantage(None, None, None, None, SEAT_TEST, CONFOUNDED_NOTE)
+        return counted_seat_advantage(wins, counts, phases if self.rotate else None)
 
     def head_to_head(self) -> dict[str, dict[str, dict[str, Any]]]:
         """stats.describe.head_to_head, from games counted per (phase, order of scores)."""
