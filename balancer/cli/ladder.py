@@ -9,11 +9,10 @@ import click
 from balancer.cli.base import command
 from balancer.cli.options import (
     allow_plugins_option,
-    move_time_limit_option,
-    quiet_option,
-    seed_option,
-    trust_plugins_option,
-    workers_option,
+    budget_option,
+    json_option,
+    many_runs_options,
+    out_folder_option,
 )
 
 LADDER_CSV = "ladder.csv"
@@ -24,32 +23,16 @@ LADDER_CSV = "ladder.csv"
 @click.option(
     "--players", "-p", type=click.IntRange(1, 64), required=True, help="Seats at the table."
 )
-@click.option(
-    "--games",
-    "-n",
-    type=click.IntRange(1, 100_000_000),
-    default=20_000,
-    show_default=True,
-    help="Games in all, split evenly over the lineups (at least 30 deals each).",
-)
+@budget_option("Games in all, split evenly over the lineups (at least 30 deals each).")
 @click.option(
     "--bots",
     help="Comma-separated bots (default: every built-in bot of the game); a plugin is "
     "package.module:Factory and needs --allow-plugins.",
 )
-@seed_option
-@workers_option
-@quiet_option
-@move_time_limit_option
-@trust_plugins_option
+@many_runs_options
 @allow_plugins_option
-@click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(file_okay=False),
-    help="Also write ladder.csv and ladder.html (self-contained) into this folder.",
-)
+@json_option("Print the ladder as JSON.")
+@out_folder_option("Also write ladder.csv and ladder.html (self-contained) into this folder.")
 def ladder(
     game: str,
     players: int,

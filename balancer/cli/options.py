@@ -154,6 +154,36 @@ def simulation_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+def budget_option(help: str) -> Callable[..., Any]:
+    """--games/-n as a budget over many runs (ladder, tune): 20,000 by default."""
+    return click.option(
+        "--games",
+        "-n",
+        type=click.IntRange(1, 100_000_000),
+        default=20_000,
+        show_default=True,
+        help=help,
+    )
+
+
+def json_option(help: str) -> Callable[..., Any]:
+    return click.option("--json", "as_json", is_flag=True, help=help)
+
+
+def out_folder_option(help: str) -> Callable[..., Any]:
+    return click.option("--out", "-o", type=click.Path(file_okay=False), help=help)
+
+
+def many_runs_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--seed, --workers, --quiet, --move-time-limit and --trust-plugins, in that
+    order: what a command playing many runs of one setup (ladder, tune) takes."""
+    for option in reversed(
+        (seed_option, workers_option, quiet_option, move_time_limit_option, trust_plugins_option)
+    ):
+        command = option(command)
+    return command
+
+
 def check_placement(backend: str, scheduler: str | None) -> None:
     """--scheduler only means something with --backend dask."""
     if scheduler is not None and backend != "dask":

@@ -8,11 +8,10 @@ import click
 
 from balancer.cli.base import command
 from balancer.cli.options import (
-    move_time_limit_option,
-    quiet_option,
-    seed_option,
-    trust_plugins_option,
-    workers_option,
+    budget_option,
+    json_option,
+    many_runs_options,
+    out_folder_option,
 )
 
 TUNE_CSV = "tune.csv"
@@ -33,14 +32,7 @@ TUNE_CSV = "tune.csv"
     help="'FIGURE=VALUE' (e.g. 'length.mean=8') or 'FIGURE min|max' "
     "(e.g. 'seat_win_share.spread min'); figures as in expect: targets.",
 )
-@click.option(
-    "--games",
-    "-n",
-    type=click.IntRange(1, 100_000_000),
-    default=20_000,
-    show_default=True,
-    help="The budget: about this many games in all (at least 30 per candidate in round 0).",
-)
+@budget_option("The budget: about this many games in all (at least 30 per candidate in round 0).")
 @click.option(
     "--sweep",
     "sweep_folder",
@@ -48,18 +40,9 @@ TUNE_CSV = "tune.csv"
     help="A sweep folder whose points' games are reused (default: reports/<name>-sweep/ "
     "when it exists).",
 )
-@seed_option
-@workers_option
-@quiet_option
-@move_time_limit_option
-@trust_plugins_option
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(file_okay=False),
-    help="Also write tune.csv, tune.svg and tune.html (self-contained) into this folder.",
-)
+@many_runs_options
+@json_option("Print the result as JSON.")
+@out_folder_option("Also write tune.csv, tune.svg and tune.html (self-contained) into this folder.")
 def tune(
     variant_path: str,
     knob_texts: tuple[str, ...],
