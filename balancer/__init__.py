@@ -83,8 +83,6 @@ def run(
     `report.games` reads them when asked, and `report.save` puts the file in
     the report folder.
     """
-    from dataclasses import replace
-
     from balancer.report.model import Report
     from balancer.sim import runner
     from balancer.stats.sequential import UntilWatch, parse_until
@@ -111,11 +109,10 @@ def run(
         on_chunk=watch,
         scratch=scratch,
     )
-    report = Report.from_run(result)
-    if watch is not None and until is not None:
-        early = watch.stopped_at if result.games < variant.games else None
-        report = replace(report, until=until.replace(" ", ""), stopped_at=early)
-    return report
+    if watch is None:
+        return Report.from_run(result)
+    early = watch.stopped_at if result.games < variant.games else None
+    return Report.from_run(result, until=until, stopped_at=early)
 
 
 def open_report(folder: str | Path) -> Report:

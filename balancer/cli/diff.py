@@ -176,7 +176,6 @@ def _prepare_decided(
     one seed for both (--seed, else A's), so game g of both shares its deal.
     """
     import contextlib
-    from dataclasses import replace
 
     from balancer.analysis.until_decided import UNTIL_DECIDED, FaultInB, play_until_decided
     from balancer.bots.host import trusting
@@ -238,8 +237,8 @@ def _prepare_decided(
                 f"{terminal(str(fault))}. Nothing was written. Replay it: {again}"
             ) from None
         for folder, result in zip(folders, (decided.a, decided.b), strict=True):
-            report = Report.from_run(result)
-            replace(report, until=UNTIL_DECIDED, stopped_at=decided.stopped_at).save(folder)
+            report = Report.from_run(result, until=UNTIL_DECIDED, stopped_at=decided.stopped_at)
+            report.save(folder)
             click.echo(f"balancer: {result.variant.name} was run into {folder}/", err=True)
     return folders[0], folders[1]
 

@@ -348,10 +348,17 @@ class Report:
     folder: Path | None = None
 
     @classmethod
-    def from_run(cls, result: RunResult) -> Report:
+    def from_run(
+        cls, result: RunResult, *, until: str | None = None, stopped_at: int | None = None
+    ) -> Report:
+        """The report of a finished run; `until` names the rule a run stopped by,
+        `stopped_at` the games it had played when that rule stopped it (None: it didn't)."""
         from balancer.report.build import build_report
 
-        return build_report(result)
+        report = build_report(result)
+        if until is None:
+            return report
+        return replace(report, until=until.replace(" ", ""), stopped_at=stopped_at)
 
     @classmethod
     def open(cls, folder: str | Path) -> Report:
