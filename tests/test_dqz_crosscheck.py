@@ -27,8 +27,8 @@ from tests.reference import dqz_reference as ref
 from tests.reference import figures as fig
 from tests.reference.figures import Figure, Sample
 
-GAMES_PER_SIDE = 4000  # default knobs; ~17 s for both sides
-GAMES_PER_VARIANT = 1000  # each knob variant below; ~4 s each
+GAMES_PER_SIDE = 4000  # default knobs
+GAMES_PER_VARIANT = 1000  # each knob variant below
 PLAYERS = 4
 MEAN_ONLY = ("max_multiplier",)  # a value per game, not a count
 LAYOUT = fig.Layout(score="chips", length="deals_per_game", events=ref.EVENTS, mean_only=MEAN_ONLY)

@@ -26,7 +26,7 @@ from tests.reference import fdc_reference as ref
 from tests.reference import figures as fig
 from tests.reference.figures import Figure, Sample
 
-GAMES_PER_SIDE = 3000  # per player count; ~20 s in all for both sides
+GAMES_PER_SIDE = 3000  # per player count
 PLAYER_COUNTS = (2, 3, 4, 5, 6)
 LAYOUT = fig.Layout(score="score", length="length", events=ref.EVENTS)
 

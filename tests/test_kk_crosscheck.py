@@ -37,8 +37,8 @@ from tests.reference import figures as fig
 from tests.reference import kk_reference as ref
 from tests.reference.figures import Figure, Sample
 
-GAMES_PER_SIDE = 8000  # per player count; ~8 s in all for both sides
-VARIANT_GAMES = 4000  # per player count and knob variant; ~7 s in all
+GAMES_PER_SIDE = 8000  # per player count
+VARIANT_GAMES = 4000  # per player count and knob variant
 PLAYER_COUNTS = (1, 2, 3, 4)
 # Lowest total wins.
 LAYOUT = fig.Layout(score="total", length="length", events=ref.EVENTS, higher_is_better=False)

@@ -59,10 +59,24 @@ def engine_rows(
     seed: int,
     overrides: Mapping[str, Any] | None = None,
 ) -> list[Row]:
-    """Games 0..games-1 of `seed` on the real engine, `random` in every seat."""
+    """Games 0..games-1 of `seed` as a run plays them, `random` in every seat.
+
+    That is the game's compiled kernel where it has one (the path every
+    all-built-in run takes; test_<game>_kernel.py shows it plays the Python
+    engine's games move for move), else the Python engine step by step.
+    """
+    from balancer.sim import compiled
+
     rules = engine_rules(spec, overrides)
     reason = spec.unplayable(rules, players)
     assert reason is None, reason
+    kernel = compiled.kernel_of(spec.name)
+    if kernel is not None:
+        out = kernel.play_chunk(rules, players, seed, 0, games, [("random", {})] * players, False)
+        return [
+            (scores.tolist(), int(length), dict(zip(spec.events, events.tolist(), strict=True)))
+            for scores, length, events in zip(out.scores, out.length, out.events, strict=True)
+        ]
     seats = [Seat("random", RandomBot()) for _ in range(players)]
     rows: list[Row] = []
     for index in range(games):
