@@ -29,12 +29,14 @@ install: $(STAMP)
 	  *) echo "note: $(PREFIX)/bin is not on your PATH; add it, e.g. export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
 	@echo "installed: $(PREFIX)/bin/balancer (try: balancer variants)"
 
+# The tests spread over every core (pytest-xdist): each test stands alone (its own
+# tmp_path, processes it starts and kills), so the order they run in is free.
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 # Everything but the statistical cross-checks (pytest -m quality runs those).
 test-fast: lint
-	$(BIN)/pytest -m "not quality"
+	$(BIN)/pytest -n auto -m "not quality"
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.throughput --whole-run

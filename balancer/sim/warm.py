@@ -19,21 +19,27 @@ from balancer.rng import Stream
 from balancer.sim import compiled
 
 
-def warm() -> list[str]:
-    """Compile (or load from the cache) every kernel and compiled bot; returns what was warmed."""
-    done = []
-    for name in games.names():
-        kernel = compiled.kernel_of(name)
-        if kernel is None:
-            continue
-        spec = games.get(name)
-        rules = knobs.defaults(spec.knobs)
-        builtin = bot_registry.builtin(name)
-        for bot in sorted(kernel.COMPILED_BOTS):
-            params = dict(bot_params_with_defaults(builtin[bot], {}))
-            players = spec.max_players
-            kernel.play_chunk(rules, players, 0, 0, 1, [(bot, params)] * players, False)
-            done.append(f"{spec.short} {bot}")
+def warm(processes: int | None = None) -> list[str]:
+    """Compile (or load from the cache) every kernel and compiled bot; returns what was warmed.
+
+    Each game's kernel compiles in a process of its own, `processes` at a time
+    (default: every core): compiling is most of a fresh clone's setup, and one
+    game's kernel shares nothing with another's.
+    """
+    import concurrent.futures
+    import multiprocessing
+    import os
+
+    names = [name for name in games.names() if compiled.kernel_of(name) is not None]
+    workers = max(1, min(len(names), processes or os.cpu_count() or 1))
+    if workers == 1:
+        done = [line for name in names for line in warm_game(name)]
+    else:
+        # spawn, not fork: a child forked from a process that has started numba's
+        # compiler can inherit its locks held.
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+            done = [line for lines in pool.map(warm_game, names) for line in lines]
     # The step path (plugin seats, replay) runs long shuffles with the kernel's own.
     Stream(0, 0, 0).shuffle(list(range(64)))
     done.append("step-path shuffle")
@@ -45,14 +51,30 @@ def warm() -> list[str]:
     return done
 
 
+def warm_game(name: str) -> list[str]:
+    """One game's kernel: one game with every compiled bot in every seat."""
+    kernel = compiled.kernel_of(name)
+    assert kernel is not None, name
+    spec = games.get(name)
+    rules = knobs.defaults(spec.knobs)
+    builtin = bot_registry.builtin(name)
+    done = []
+    for bot in sorted(kernel.COMPILED_BOTS):
+        params = dict(bot_params_with_defaults(builtin[bot], {}))
+        players = spec.max_players
+        kernel.play_chunk(rules, players, 0, 0, 1, [(bot, params)] * players, False)
+        done.append(f"{spec.short} {bot}")
+    return done
+
+
 def main() -> None:
     if not jit.ENABLED:
         print("balancer: numba is off (BALANCER_JIT=0 or not installed): nothing to compile")
         return
-    started = time.process_time()
+    started = time.monotonic()
     warmed = warm()
-    took = time.process_time() - started
-    print(f"balancer: compiled kernels ready ({', '.join(warmed) or 'none'}; {took:.1f} s CPU)")
+    took = time.monotonic() - started
+    print(f"balancer: compiled kernels ready ({', '.join(warmed) or 'none'}; {took:.0f} s)")
 
 
 if __name__ == "__main__":
