@@ -269,24 +269,6 @@ def test_a_large_rule_change_is_flagged() -> None:
     assert any("neko_ni_koban" in figure for figure in flagged), flagged
 
 
-@pytest.mark.quality
-def test_a_a_runs_with_different_seeds_show_nothing_in_95_of_100() -> None:
-    """The same variant, two seeds: after Holm, no row may be significant in >= 95 of 100."""
-    base = variant.load(VARIANTS / "fdc-5p-random.yaml")
-    quiet = 0
-    for repetition in range(100):
-        a = _in_memory_variant(base, 30, 1000 + repetition)
-        b = _in_memory_variant(base, 30, 5000 + repetition)
-        if not diff.compare(a, b).changed:
-            quiet += 1
-    assert quiet >= 95
-
-
-def _in_memory_variant(v: variant.Variant, games: int, seed: int) -> Report:
-    result = runner.run(v.with_overrides(games=games, seed=seed))
-    return replace(Report.from_run(result), folder=Path(v.name))
-
-
 def test_diff_runs_variant_files_first(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
