@@ -140,7 +140,7 @@ def play(
         # A plugin anywhere means no bot runs in this process (runner.pick_backend).
         plugin_jobs = [j for j in jobs if any(":" in s.bot for s in j.variant.seats)]
         probe = plugin_jobs[0].variant if plugin_jobs else jobs[0].variant
-        backend = runner.pick_backend(probe, workers)
+        backend = runner.pick_backend(probe, workers, check=check)
         results = backend(chunks, workers, started)
         try:
             for number, result in enumerate(results):

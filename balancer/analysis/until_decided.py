@@ -96,7 +96,7 @@ def play_until_decided(
         raise ValueError("A and B must allow the same number of games")
     watch = AnytimeDiff(alpha=alpha, tolerances=dict(tolerances), n_star=a.games)
     plugins_in_b = any(bot_registry.is_plugin(s.bot) for s in b.seats)
-    play_b = runner.pick_backend(b, 1)
+    play_b = runner.pick_backend(b, 1, check=check or _forced_check())
     # B's games are streamed to a games.parquet of their own, as A's are by the runner.
     games_b = GamesFile()
     writer_b = GamesWriter(b, games_b)

@@ -170,10 +170,15 @@ Backend = Callable[[Sequence[Chunk], int, Started | None], Iterator[ChunkResult]
 
 
 def pick_backend(
-    variant: Variant, workers: int, backend: str = "local", scheduler: str | None = None
+    variant: Variant,
+    workers: int,
+    backend: str = "local",
+    scheduler: str | None = None,
+    check: bool = False,
 ) -> Backend:
-    """`local`: in-process for one worker (but see _interruptible), else forked workers;
-    `dask`: a Dask cluster.
+    """`local`: compiled chunks on threads of this process (sim/backends/threads.py);
+    step-by-step ones in this process for one worker (but see _interruptible),
+    else in forked workers. `dask`: a Dask cluster.
 
     A plugin bot never runs in this process, even with one worker: a plugin
     that forks, or hangs on to file descriptors, can't then keep the run from
@@ -186,6 +191,10 @@ def pick_backend(
         return functools.partial(dask.cluster_map, play_chunk, scheduler=scheduler, modules=modules)
     from balancer.sim.backends import local
 
+    if not check and compiled.can_compile(variant):
+        from balancer.sim.backends import threads
+
+        return functools.partial(threads.thread_pool, play_chunk)
     plugins = any(bot_registry.is_plugin(s.bot) for s in variant.seats)
     if workers <= 1 and not plugins and not _interruptible():
         return functools.partial(local.in_process, play_chunk)
@@ -195,9 +204,10 @@ def pick_backend(
 def _interruptible() -> bool:
     """Whether the command line's Ctrl-C handler is in place (cli.main installs it).
 
-    Then even one worker plays in a process of its own: a compiled chunk
-    can't be interrupted until it returns (a second or more), while a parent
-    waiting on its worker's pipe stops the run at once.
+    Then even one worker plays step-by-step chunks in a process of its own:
+    a parent waiting on its worker's pipe stops the run at once, whatever
+    the bot in this process was doing. (Compiled chunks play on threads, and
+    the thread waiting for them takes the signal at once.)
     """
     import signal
 
@@ -264,8 +274,8 @@ def run(
     chunks = chunks_for(variant, workers, check, plugin_move_limit)
     if isinstance(backend, str):
         if backend == "local" and not check and compiled.can_compile(variant):
-            compiled.warm(variant)  # before the workers fork: they share it
-        backend = pick_backend(variant, workers, backend, scheduler)
+            compiled.warm(variant)  # loaded once, before the threads start playing
+        backend = pick_backend(variant, workers, backend, scheduler, check)
     games_file = GamesFile(scratch)
     writer = GamesWriter(variant, games_file)
     results = backend(chunks, workers, started)
