@@ -1,10 +1,11 @@
 """Play a variant's games in batches, on one core or many, and collect the records.
 
 Game i depends only on (seed, i) (see engine.derive_rng), so the games can be
-split into chunks and spread over any number of processes: the result is the
+split into chunks and spread over any number of workers: the result is the
 same table, in game order, whatever the worker count or chunk size. A backend
-(sim/backends/) maps a function over chunks and yields results in order: in
-this process, forked worker processes, or a Dask cluster.
+(sim/backends/) maps a function over chunks and yields results in order: on
+threads of this process (compiled chunks), in this process or forked worker
+processes (step-by-step chunks), or on a Dask cluster.
 """
 
 from __future__ import annotations

@@ -5,8 +5,10 @@ yields `play(chunk)` for each chunk in chunk order, whatever `play` returns.
 It knows nothing of games: a chunk is a pure function of what it carries,
 so any backend, worker count or retry gives the same results.
 
-- local.py: in the calling process, or a pool of forked worker processes
-  that can't outlive their parent.
+- threads.py: compiled chunks on threads of the calling process (the
+  kernels release the GIL).
+- local.py: step-by-step chunks in the calling process, or a pool of forked
+  worker processes that can't outlive their parent.
 - dask.py: tasks on a Dask cluster (imported only when asked for).
 """
 
