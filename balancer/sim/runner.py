@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from balancer import interrupts
+from balancer import interrupts, jit
 from balancer.bots import host as plugin_host
 from balancer.bots import registry as bot_registry
 from balancer.bots.api import PluginFailure
@@ -192,7 +192,8 @@ def pick_backend(
         return functools.partial(dask.cluster_map, play_chunk, scheduler=scheduler, modules=modules)
     from balancer.sim.backends import local
 
-    if not check and compiled.can_compile(variant):
+    # Without numba (BALANCER_JIT=0) the kernels are Python, holding the GIL like the step path.
+    if jit.ENABLED and not check and compiled.can_compile(variant):
         from balancer.sim.backends import threads
 
         return functools.partial(threads.thread_pool, play_chunk)
