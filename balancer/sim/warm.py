@@ -52,7 +52,8 @@ def warm(processes: int | None = None) -> list[str]:
 
 
 def warm_game(name: str) -> list[str]:
-    """One game's kernel: one game with every compiled bot in every seat."""
+    """One game's kernel: one game with every compiled bot in every seat, then its
+    stepping entry points (sim/warm_steps.py)."""
     kernel = compiled.kernel_of(name)
     assert kernel is not None, name
     spec = games.get(name)
@@ -64,6 +65,10 @@ def warm_game(name: str) -> list[str]:
         players = spec.max_players
         kernel.play_chunk(rules, players, 0, 0, 1, [(bot, params)] * players, False)
         done.append(f"{spec.short} {bot}")
+    from balancer.sim.warm_steps import step_game
+
+    if step_game(name):
+        done.append(f"{spec.short} steps")
     return done
 
 
