@@ -944,10 +944,16 @@ def _heuristic_play(
     turn = state[TURN]
     neko_possible = _prepare_play(state, tables, iwork)
     lead_colour = tables[col + state[PCARD]] if turn > 0 else -1
-    shared = 0.0
-    shared_known = False
     best = moves[0]
     best_value = -np.inf
+    if turn == 0:
+        for i in range(n):
+            value = _lead_value(state, tables, params, po, seat, moves[i], iwork)
+            if value > best_value:
+                best, best_value = moves[i], value
+        return best
+    shared = 0.0
+    shared_known = False
     for i in range(n):
         card = moves[i]
         effect = tables[eff + card]
@@ -961,8 +967,6 @@ def _heuristic_play(
         else:
             mine_survives = _place(state, tables, seat, card, lead_colour, iwork)
             value = _foreseen_value(state, tables, params, po, seat, iwork, fwork)
-            if turn == 0:
-                value *= params[po + P_LEAD_RESOLVES]
             if not mine_survives:
                 value -= params[po + P_COST + effect]
             elif effect == EFFECT_CASH and iwork[W_WORTH + seat] < params[po + P_CASH_AT]:
@@ -970,6 +974,56 @@ def _heuristic_play(
         if value > best_value:
             best, best_value = card, value
     return best
+
+
+@inlined
+def _lead_value(
+    state: np.ndarray,
+    tables: np.ndarray,
+    params: np.ndarray,
+    po: int,
+    seat: int,
+    card: int,
+    iwork: np.ndarray,
+) -> float:
+    """bots.py Heuristic._card_value of a lead card, in closed form: it resolves
+    alone (猫に小判 needs followers) on territories nothing of this trick has
+    touched, so the foresight is one card's gain (a fish's money, a cash of
+    W_WORTH, a dash's steal of the richest untouched territory's richest fish,
+    as `_foresee_one_dash` picks it) and every other seat's 0.0. The float
+    operations are `_foresee`'s and `_foreseen_value`'s, in the same order: each
+    gain starts from 0.0, and the best rival is 0.0 unless the only rival is
+    the dash's victim."""
+    d = tables[T_DECK]
+    effect = tables[T_CARDS + EFFECT * d + card]
+    weight = params[po + P_FISH_WEIGHT]
+    mine = 0.0
+    rival = 0.0
+    if effect == EFFECT_TERRITORY:
+        mine += weight * float(tables[T_CARDS + MONEY * d + card])
+    elif effect == EFFECT_CASH:
+        mine += (1 - weight) * float(iwork[W_WORTH + seat])
+    elif effect == EFFECT_STEAL_OR_PROTECT:
+        players = state[PLAYERS]
+        victim = -1
+        best_worth, best_money = -1, -1
+        for k in range(1, players):
+            other = _seat_after(seat, k, players)
+            richest = iwork[W_MAXM + other]
+            if state[PROT + other] != 0 or richest < 0:
+                continue
+            worth = iwork[W_WORTH + other]
+            if worth > best_worth or (worth == best_worth and richest > best_money):
+                victim, best_worth, best_money = other, worth, richest
+        if victim >= 0:  # else it protects: nobody gains
+            mine += weight * float(best_money)
+            if players == 2:
+                rival -= weight * float(best_money)
+    value = mine - params[po + P_RIVAL_WEIGHT] * rival
+    value *= params[po + P_LEAD_RESOLVES]
+    if effect == EFFECT_CASH and iwork[W_WORTH + seat] < params[po + P_CASH_AT]:
+        value -= params[po + P_COST + EFFECT_CASH]  # too early: keep it for later
+    return value
 
 
 @inlined
@@ -1185,12 +1239,13 @@ def _foreseen_value(
         _foresee_one_dash(state, tables, params, po, m, iwork, fwork)
     else:
         _foresee(state, tables, params, po, m, iwork, fwork)
-    rival = 0.0
-    found = False
-    for s in range(state[PLAYERS]):
-        if s != seat and (not found or fwork[s] > rival):
-            rival = fwork[s]
-            found = True
+    # max(rivals): equal gains are equal floats (0.0 and -0.0 aside, which give
+    # the same value up to its zero's sign, and comparisons ignore that), so a
+    # branchless max over the other seats is Python's first-maximal pick.
+    players = state[PLAYERS]
+    rival = -np.inf
+    for k in range(1, players):
+        rival = max(rival, fwork[_seat_after(seat, k, players)])
     return fwork[seat] - params[po + P_RIVAL_WEIGHT] * rival
 
 
