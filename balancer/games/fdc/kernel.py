@@ -138,8 +138,8 @@ N_PARAMS = P_COST + N_EFFECTS
 # int64 work array of the heuristic (blocks MAXP long): the survivors of the
 # trick foreseen with a candidate, the foreseen territory lengths and
 # protection, each territory's money now (W_WORTH) and as foreseen (W_RUN),
-# its richest card's money (W_MAXM), whether the foresight cashed it
-# (W_EMPTIED), the trick so far sorted out as the lead colour's (W_BSEAT,
+# its richest card's money (W_MAXM) and its second richest's (W_EMPTIED, read
+# as W_MAX2), the trick so far sorted out as the lead colour's (W_BSEAT,
 # W_BCARD) and as 猫に小判's (W_NSEAT, W_NCARD), the three lists' lengths,
 # then the foreseen territories and a flag per card (`_foresee`)
 W_SSEAT, W_SCARD, W_TLEN, W_PROT, W_WORTH, W_RUN = 0, 6, 12, 18, 24, 30
@@ -990,7 +990,7 @@ def _lead_value(
     alone (猫に小判 needs followers) on territories nothing of this trick has
     touched, so the foresight is one card's gain (a fish's money, a cash of
     W_WORTH, a dash's steal of the richest untouched territory's richest fish,
-    as `_foresee_one_dash` picks it) and every other seat's 0.0. The float
+    as `_foresee_few_dashes` picks it) and every other seat's 0.0. The float
     operations are `_foresee`'s and `_foreseen_value`'s, in the same order: each
     gain starts from 0.0, and the best rival is 0.0 unless the only rival is
     the dash's victim."""
@@ -1031,8 +1031,8 @@ def _prepare_play(state: np.ndarray, tables: np.ndarray, iwork: np.ndarray) -> b
     """What every candidate of `_heuristic_play` shares; returns whether an
     off-colour card would fire 猫に小判.
 
-    Per seat: the territory's money (W_WORTH) and its richest fish's money and
-    (W_MAXM; -1 with none): while cards are being played,
+    Per seat: the territory's money (W_WORTH), its richest and second richest
+    fish's money (W_MAXM, W_MAX2; -1 with none): while cards are being played,
     nothing of this trick has landed, so every territory card is stealable.
     W_BASE (W_BLEN long): the lead colour's cards of the trick so far with a
     number no other of them has, in descending number order; W_NEKO (W_NLEN):
@@ -1046,13 +1046,16 @@ def _prepare_play(state: np.ndarray, tables: np.ndarray, iwork: np.ndarray) -> b
     for s in range(state[PLAYERS]):
         worth = 0
         richest = -1
+        second = -1
         base = o_terr + s * tcap
         for i in range(state[TLEN + s]):
             value = tables[money + state[base + i]]
             worth += value
+            second = max(second, min(richest, value))
             richest = max(richest, value)
         iwork[W_WORTH + s] = worth
         iwork[W_MAXM + s] = richest
+        iwork[W_MAX2 + s] = second
     turn = state[TURN]
     iwork[W_BLEN] = 0
     iwork[W_NLEN] = 0
@@ -1228,16 +1231,7 @@ def _foreseen_value(
     """bots.py Heuristic._card_value's `gains[seat] - rival_weight * max(rivals)` for
     the survivors in W_SSEAT/W_SCARD, operation for operation (the same float order)."""
     m = iwork[W_SLEN]
-    eff = T_CARDS + EFFECT * tables[T_DECK]
-    dashes = 0
-    for i in range(m):
-        if tables[eff + iwork[W_SCARD + i]] == EFFECT_STEAL_OR_PROTECT:
-            dashes += 1
-    if dashes == 0:
-        _foresee_money(state, tables, params, po, m, iwork, fwork)
-    elif dashes == 1:
-        _foresee_one_dash(state, tables, params, po, m, iwork, fwork)
-    else:
+    if not _foresee_few_dashes(state, tables, params, po, m, iwork, fwork):
         _foresee(state, tables, params, po, m, iwork, fwork)
     # max(rivals): equal gains are equal floats (0.0 and -0.0 aside, which give
     # the same value up to its zero's sign, and comparisons ignore that), so a
@@ -1249,8 +1243,15 @@ def _foreseen_value(
     return fwork[seat] - params[po + P_RIVAL_WEIGHT] * rival
 
 
+# `_foresee_few_dashes` keeps, per seat, the money of the richest card a dash
+# could take from its territory now (-1: none, or protected) where `_foresee`
+# reads the foreseen territories.
+W_RICH = W_PROT
+W_MAX2 = W_EMPTIED
+
+
 @inlined
-def _foresee_one_dash(
+def _foresee_few_dashes(
     state: np.ndarray,
     tables: np.ndarray,
     params: np.ndarray,
@@ -1258,11 +1259,23 @@ def _foresee_one_dash(
     m: int,
     iwork: np.ndarray,
     fwork: np.ndarray,
-) -> None:
-    """`_foresee` when exactly one dash resolves: until it, territories only grow by
-    unstealable landed cards or empty by cashing, so its target is the richest of
-    the untouched territories' richest fish (W_MAXM), keyed by the foreseen money
-    (W_RUN) as `_richest_fish` keys it; no copy of the territories is needed."""
+) -> bool:
+    """`_foresee` without a copy of the territories while at most two dashes
+    resolve; False (fwork unfinished) at a third.
+
+    Each seat plays at most one card a trick, so once its own card has resolved
+    a territory changes only by being stolen from. Before the first dash,
+    territories only grew by landed cards (never stealable this trick) or were
+    emptied by a cash: the richest stealable card of each is its richest card
+    (W_MAXM), or none once cashed. A steal moves that card: the victim's next
+    richest is its second richest (W_MAX2; the first victim has stolen
+    nothing), the thief's the richer of its own and the stolen card. That is
+    all a second dash looks at; a dash with no target protects its owner,
+    which keeps the second dash out. Dashes key territories by the foreseen
+    money (W_RUN) and richest card, victims from the next seat on, as
+    `_richest_fish` does; only money moves, so which of two equal cards is
+    taken changes nothing. The float operations are `_foresee`'s, in order.
+    """
     players = state[PLAYERS]
     d = tables[T_DECK]
     eff = T_CARDS + EFFECT * d
@@ -1270,8 +1283,9 @@ def _foresee_one_dash(
     weight = params[po + P_FISH_WEIGHT]
     for s in range(players):
         iwork[W_RUN + s] = iwork[W_WORTH + s]
-        iwork[W_EMPTIED + s] = 0
+        iwork[W_RICH + s] = iwork[W_MAXM + s]
         fwork[s] = 0.0
+    dashes = 0
     for i in range(m):
         seat = iwork[W_SSEAT + i]
         card = iwork[W_SCARD + i]
@@ -1282,55 +1296,31 @@ def _foresee_one_dash(
         elif effect == EFFECT_CASH:
             fwork[seat] += (1 - weight) * float(iwork[W_RUN + seat])
             iwork[W_RUN + seat] = 0
-            iwork[W_EMPTIED + seat] = 1
+            iwork[W_RICH + seat] = -1
         elif effect == EFFECT_STEAL_OR_PROTECT:
+            dashes += 1
+            if dashes > 2:
+                return False
             victim = -1
             best_worth, best_money = -1, -1
             for k in range(1, players):
                 other = _seat_after(seat, k, players)
-                richest = iwork[W_MAXM + other]
-                if state[PROT + other] != 0 or iwork[W_EMPTIED + other] != 0 or richest < 0:
+                richest = iwork[W_RICH + other]
+                if state[PROT + other] != 0 or richest < 0:
                     continue
                 worth = iwork[W_RUN + other]
                 if worth > best_worth or (worth == best_worth and richest > best_money):
                     victim, best_worth, best_money = other, worth, richest
             if victim < 0:
-                continue  # protects: no later dash to be kept out
+                iwork[W_RICH + seat] = -1  # it protects
+                continue
             iwork[W_RUN + victim] -= best_money
             iwork[W_RUN + seat] += best_money
+            iwork[W_RICH + victim] = iwork[W_MAX2 + victim]
+            iwork[W_RICH + seat] = max(iwork[W_RICH + seat], best_money)
             fwork[seat] += weight * float(best_money)
             fwork[victim] -= weight * float(best_money)
-
-
-@inlined
-def _foresee_money(
-    state: np.ndarray,
-    tables: np.ndarray,
-    params: np.ndarray,
-    po: int,
-    m: int,
-    iwork: np.ndarray,
-    fwork: np.ndarray,
-) -> None:
-    """`_foresee` when no dash resolves: no card changes territory but by landing or
-    cashing, so each territory's money (an exact integer, W_WORTH) is all it needs."""
-    d = tables[T_DECK]
-    eff = T_CARDS + EFFECT * d
-    money = T_CARDS + MONEY * d
-    weight = params[po + P_FISH_WEIGHT]
-    for s in range(state[PLAYERS]):
-        iwork[W_RUN + s] = iwork[W_WORTH + s]
-        fwork[s] = 0.0
-    for i in range(m):
-        seat = iwork[W_SSEAT + i]
-        card = iwork[W_SCARD + i]
-        effect = tables[eff + card]
-        if effect == EFFECT_TERRITORY:
-            iwork[W_RUN + seat] += tables[money + card]
-            fwork[seat] += weight * float(tables[money + card])
-        elif effect == EFFECT_CASH:
-            fwork[seat] += (1 - weight) * float(iwork[W_RUN + seat])
-            iwork[W_RUN + seat] = 0
+    return True
 
 
 @inlined
