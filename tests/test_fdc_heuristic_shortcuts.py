@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -130,3 +131,64 @@ def test_hand_made_two_dashes_the_second_takes_the_first_thiefs_catch() -> None:
     row = K.bot_params("heuristic", {"fish_weight": 0.5})
     assert K._foresee_few_dashes(state, tables, row, 0, 2, iwork, fwork)
     assert [float(x) for x in fwork[:3]] == [0.0, -4.5, 4.5]
+
+
+# Rules where the trick sorts out differently: 猫に小判 off, after one follower,
+# without cancelling duplicates; two copies of each card (equal numbers and
+# colours in one trick), three colours.
+TRICK_RULES = [
+    DEFAULTS,
+    {**DEFAULTS, "neko_min_followers": 1, "neko_cancel_duplicates": False},
+    {**DEFAULTS, "neko_ni_koban": False},
+    {**DEFAULTS, "deck": fdc._check_deck({"numbers": [0, 3], "copies": 2})},
+    {**DEFAULTS, "deck": fdc._check_deck({"colours": ["red", "blue", "green"], "numbers": [1, 2]})},
+]
+
+
+@st.composite
+def tricks(draw: Any) -> fdc.State:
+    """A position part-way through a trick: 2 to 6 players, 0 to all but one
+    of them have played, the one to play holds 1 to 6 cards."""
+    rules = TRICK_RULES[draw(st.integers(0, len(TRICK_RULES) - 1))]
+    players = draw(st.integers(2, 6))
+    deck = fdc.deck_for(rules)
+    cards = list(draw(st.permutations(range(deck.size))))
+    turn = draw(st.integers(0, players - 1))
+    hands = [[cards.pop()] for _ in range(players)]
+    hands[turn] += [cards.pop() for _ in range(draw(st.integers(0, 5)))]
+    py = fdc.State.arranged(rules, hands)
+    for _ in range(turn):
+        py.apply_action(py.hands[py.current_player()][0])
+    return py
+
+
+@settings(max_examples=400, deadline=None)
+@given(tricks())
+def test_placing_a_candidate_in_the_sorted_trick_is_sort_out(py: fdc.State) -> None:
+    """`_place`'s survivors (from the lists `_prepare_play` sorts out once per
+    decision) are the kernel's sort_out of the trick with the candidate, for
+    every candidate `_place` is asked about: any card when leading, a lead-colour
+    card, an off-colour card when 猫に小判 would fire."""
+    state, tables = K.from_state(py)
+    iwork, _ = K.new_work(state)
+    neko = K._prepare_play(state, tables, iwork)
+    seat = py.current_player()
+    turn = len(py.plays)
+    colour = py.deck.colour
+    lead = colour[py.plays[0][1]] if turn else -1
+    plays = np.zeros(2 * K.MAXP, np.int64)
+    for i, (s, card) in enumerate(py.plays):
+        plays[i], plays[K.MAXP + i] = s, card
+    for card in py.hands[seat]:
+        if turn and colour[card] != lead and not neko:
+            continue  # the caller knows it is cancelled
+        plays[turn], plays[K.MAXP + turn] = seat, card
+        out = np.zeros(2 * K.MAXP, np.int64)
+        m, _, _ = K.sort_out(tables, plays, 0, K.MAXP, turn + 1, out, 0, K.MAXP)
+        expected = [(int(out[i]), int(out[K.MAXP + i])) for i in range(m)]
+        survives = K._place(state, tables, seat, card, lead, iwork)
+        placed = [
+            (int(iwork[K.W_SSEAT + i]), int(iwork[K.W_SCARD + i])) for i in range(iwork[K.W_SLEN])
+        ]
+        assert placed == expected
+        assert survives == ((seat, card) in expected)

@@ -1035,7 +1035,9 @@ def _prepare_play(state: np.ndarray, tables: np.ndarray, iwork: np.ndarray) -> b
     fish's money (W_MAXM, W_MAX2; -1 with none): while cards are being played,
     nothing of this trick has landed, so every territory card is stealable.
     W_BASE (W_BLEN long): the lead colour's cards of the trick so far with a
-    number no other of them has, in descending number order; W_NEKO (W_NLEN):
+    number no other of them has, in descending number order, and the other
+    lead-colour cards (W_BCANCELLED of them) from the end of the W_BCARD block
+    back (a trick has fewer than MAXP cards, so the two never meet); W_NEKO (W_NLEN):
     the followers so far (numbers unique among them if duplicates cancel), in
     ascending order, play order among equals.
     """
@@ -1064,6 +1066,7 @@ def _prepare_play(state: np.ndarray, tables: np.ndarray, iwork: np.ndarray) -> b
     lead_colour = tables[col + state[PCARD]]
     followers_off = True
     m = 0
+    cancelled = 0
     for i in range(turn):
         card = state[PCARD + i]
         if tables[col + card] != lead_colour:
@@ -1071,9 +1074,12 @@ def _prepare_play(state: np.ndarray, tables: np.ndarray, iwork: np.ndarray) -> b
         if i > 0:
             followers_off = False
         if _count_number(tables, state, PCARD, 0, turn, card, lead_colour, True) > 1:
+            cancelled += 1
+            iwork[W_BCARD + MAXP - cancelled] = card
             continue
         m = _insert(tables, iwork, W_BSEAT, W_BCARD, m, state[PSEAT + i], card, False)
     iwork[W_BLEN] = m
+    iwork[W_BCANCELLED] = cancelled
     # With the candidate, `turn` followers will have played.
     neko = tables[T_NEKO] != 0 and turn >= tables[T_NEKO_MIN] and followers_off
     if neko:
@@ -1179,12 +1185,52 @@ def _place(
         iwork[W_SLEN] = 1
         return True
     if tables[col + card] == lead_colour:
-        same = _count_number(tables, state, PCARD, 0, turn, card, lead_colour, True)
-        return _place_in(tables, iwork, W_BSEAT, W_BCARD, iwork[W_BLEN], seat, card, same, False)
+        return _place_in_lead_colour(tables, iwork, seat, card)
     same = 0
     if tables[T_NEKO_DEDUPE] != 0:
         same = _count_number(tables, state, PCARD, 1, turn, card, 0, False)
     return _place_in(tables, iwork, W_NSEAT, W_NCARD, iwork[W_NLEN], seat, card, same, True)
+
+
+# How many lead-colour cards of the trick so far were cancelled (`_prepare_play`).
+W_BCANCELLED = W_NLEN + 1
+
+
+@inlined
+def _place_in_lead_colour(tables: np.ndarray, iwork: np.ndarray, seat: int, card: int) -> bool:
+    """`_place` of a lead-colour card, in one walk down W_BASE (descending,
+    numbers unique): a card there with its number cancels with it (its number
+    was alone), one of the cancelled lead-colour cards with its number means it
+    alone cancels (the list stays), and otherwise it goes in before the first
+    lower number, after every higher one (the order `_insert` gives)."""
+    num = T_CARDS + NUMBER * tables[T_DECK]
+    number = tables[num + card]
+    m = iwork[W_BLEN]
+    p = 0
+    while p < m and tables[num + iwork[W_BCARD + p]] > number:
+        iwork[W_SSEAT + p] = iwork[W_BSEAT + p]
+        iwork[W_SCARD + p] = iwork[W_BCARD + p]
+        p += 1
+    if p < m and tables[num + iwork[W_BCARD + p]] == number:
+        for i in range(p + 1, m):
+            iwork[W_SSEAT + i - 1] = iwork[W_BSEAT + i]
+            iwork[W_SCARD + i - 1] = iwork[W_BCARD + i]
+        iwork[W_SLEN] = m - 1
+        return False
+    survives = True
+    for j in range(1, iwork[W_BCANCELLED] + 1):
+        if tables[num + iwork[W_BCARD + MAXP - j]] == number:
+            survives = False
+    at = p
+    if survives:
+        iwork[W_SSEAT + p] = seat
+        iwork[W_SCARD + p] = card
+        at = p + 1
+    for i in range(p, m):
+        iwork[W_SSEAT + at + i - p] = iwork[W_BSEAT + i]
+        iwork[W_SCARD + at + i - p] = iwork[W_BCARD + i]
+    iwork[W_SLEN] = m + (at - p)
+    return survives
 
 
 @inlined
@@ -1271,10 +1317,11 @@ def _foresee_few_dashes(
     richest is its second richest (W_MAX2; the first victim has stolen
     nothing), the thief's the richer of its own and the stolen card. That is
     all a second dash looks at; a dash with no target protects its owner,
-    which keeps the second dash out. Dashes key territories by the foreseen
-    money (W_RUN) and richest card, victims from the next seat on, as
-    `_richest_fish` does; only money moves, so which of two equal cards is
-    taken changes nothing. The float operations are `_foresee`'s, in order.
+    which keeps the second dash out (a protected territory has none: -1).
+    Dashes key territories by the foreseen money (W_RUN) and richest card,
+    victims from the next seat on, as `_richest_fish` does; only money moves,
+    so which of two equal cards is taken changes nothing. The float operations
+    are `_foresee`'s, in order.
     """
     players = state[PLAYERS]
     d = tables[T_DECK]
@@ -1283,7 +1330,7 @@ def _foresee_few_dashes(
     weight = params[po + P_FISH_WEIGHT]
     for s in range(players):
         iwork[W_RUN + s] = iwork[W_WORTH + s]
-        iwork[W_RICH + s] = iwork[W_MAXM + s]
+        iwork[W_RICH + s] = -1 if state[PROT + s] != 0 else iwork[W_MAXM + s]
         fwork[s] = 0.0
     dashes = 0
     for i in range(m):
@@ -1306,7 +1353,7 @@ def _foresee_few_dashes(
             for k in range(1, players):
                 other = _seat_after(seat, k, players)
                 richest = iwork[W_RICH + other]
-                if state[PROT + other] != 0 or richest < 0:
+                if richest < 0:
                     continue
                 worth = iwork[W_RUN + other]
                 if worth > best_worth or (worth == best_worth and richest > best_money):
@@ -1317,7 +1364,8 @@ def _foresee_few_dashes(
             iwork[W_RUN + victim] -= best_money
             iwork[W_RUN + seat] += best_money
             iwork[W_RICH + victim] = iwork[W_MAX2 + victim]
-            iwork[W_RICH + seat] = max(iwork[W_RICH + seat], best_money)
+            if state[PROT + seat] == 0:  # protected territories stay out of reach
+                iwork[W_RICH + seat] = max(iwork[W_RICH + seat], best_money)
             fwork[seat] += weight * float(best_money)
             fwork[victim] -= weight * float(best_money)
     return True
