@@ -937,6 +937,9 @@ def _heuristic_play(
     would fire on an off-colour card). A candidate then only places itself in
     one of those lists (`_place`), which gives exactly sort_out's survivors,
     and every off-colour card that 猫に小判 can't save shares one foresight.
+    A lead card needs no list: its value has a closed form (`_lead_value`).
+    tests/test_fdc_heuristic_shortcuts.py checks each shortcut against the
+    full computation.
     """
     d = tables[T_DECK]
     eff = T_CARDS + EFFECT * d
