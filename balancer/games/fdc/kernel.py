@@ -138,8 +138,8 @@ N_PARAMS = P_COST + N_EFFECTS
 # int64 work array of the heuristic (blocks MAXP long): the survivors of the
 # trick foreseen with a candidate, the foreseen territory lengths and
 # protection, each territory's money now (W_WORTH) and as foreseen (W_RUN),
-# its richest card's money (W_MAXM), whether the foresight cashed it
-# (W_EMPTIED), the trick so far sorted out as the lead colour's (W_BSEAT,
+# its richest card's money (W_MAXM) and its second richest's (W_EMPTIED, read
+# as W_MAX2), the trick so far sorted out as the lead colour's (W_BSEAT,
 # W_BCARD) and as 猫に小判's (W_NSEAT, W_NCARD), the three lists' lengths,
 # then the foreseen territories and a flag per card (`_foresee`)
 W_SSEAT, W_SCARD, W_TLEN, W_PROT, W_WORTH, W_RUN = 0, 6, 12, 18, 24, 30
@@ -937,6 +937,9 @@ def _heuristic_play(
     would fire on an off-colour card). A candidate then only places itself in
     one of those lists (`_place`), which gives exactly sort_out's survivors,
     and every off-colour card that 猫に小判 can't save shares one foresight.
+    A lead card needs no list: its value has a closed form (`_lead_value`).
+    tests/test_fdc_heuristic_shortcuts.py checks each shortcut against the
+    full computation.
     """
     d = tables[T_DECK]
     eff = T_CARDS + EFFECT * d
@@ -944,10 +947,16 @@ def _heuristic_play(
     turn = state[TURN]
     neko_possible = _prepare_play(state, tables, iwork)
     lead_colour = tables[col + state[PCARD]] if turn > 0 else -1
-    shared = 0.0
-    shared_known = False
     best = moves[0]
     best_value = -np.inf
+    if turn == 0:
+        for i in range(n):
+            value = _lead_value(state, tables, params, po, seat, moves[i], iwork)
+            if value > best_value:
+                best, best_value = moves[i], value
+        return best
+    shared = 0.0
+    shared_known = False
     for i in range(n):
         card = moves[i]
         effect = tables[eff + card]
@@ -961,8 +970,6 @@ def _heuristic_play(
         else:
             mine_survives = _place(state, tables, seat, card, lead_colour, iwork)
             value = _foreseen_value(state, tables, params, po, seat, iwork, fwork)
-            if turn == 0:
-                value *= params[po + P_LEAD_RESOLVES]
             if not mine_survives:
                 value -= params[po + P_COST + effect]
             elif effect == EFFECT_CASH and iwork[W_WORTH + seat] < params[po + P_CASH_AT]:
@@ -973,15 +980,67 @@ def _heuristic_play(
 
 
 @inlined
+def _lead_value(
+    state: np.ndarray,
+    tables: np.ndarray,
+    params: np.ndarray,
+    po: int,
+    seat: int,
+    card: int,
+    iwork: np.ndarray,
+) -> float:
+    """bots.py Heuristic._card_value of a lead card, in closed form: it resolves
+    alone (猫に小判 needs followers) on territories nothing of this trick has
+    touched, so the foresight is one card's gain (a fish's money, a cash of
+    W_WORTH, a dash's steal of the richest untouched territory's richest fish,
+    as `_foresee_few_dashes` picks it) and every other seat's 0.0. The float
+    operations are `_foresee`'s and `_foreseen_value`'s, in the same order: each
+    gain starts from 0.0, and the best rival is 0.0 unless the only rival is
+    the dash's victim."""
+    d = tables[T_DECK]
+    effect = tables[T_CARDS + EFFECT * d + card]
+    weight = params[po + P_FISH_WEIGHT]
+    mine = 0.0
+    rival = 0.0
+    if effect == EFFECT_TERRITORY:
+        mine += weight * float(tables[T_CARDS + MONEY * d + card])
+    elif effect == EFFECT_CASH:
+        mine += (1 - weight) * float(iwork[W_WORTH + seat])
+    elif effect == EFFECT_STEAL_OR_PROTECT:
+        players = state[PLAYERS]
+        victim = -1
+        best_worth, best_money = -1, -1
+        for k in range(1, players):
+            other = _seat_after(seat, k, players)
+            richest = iwork[W_MAXM + other]
+            if state[PROT + other] != 0 or richest < 0:
+                continue
+            worth = iwork[W_WORTH + other]
+            if worth > best_worth or (worth == best_worth and richest > best_money):
+                victim, best_worth, best_money = other, worth, richest
+        if victim >= 0:  # else it protects: nobody gains
+            mine += weight * float(best_money)
+            if players == 2:
+                rival -= weight * float(best_money)
+    value = mine - params[po + P_RIVAL_WEIGHT] * rival
+    value *= params[po + P_LEAD_RESOLVES]
+    if effect == EFFECT_CASH and iwork[W_WORTH + seat] < params[po + P_CASH_AT]:
+        value -= params[po + P_COST + EFFECT_CASH]  # too early: keep it for later
+    return value
+
+
+@inlined
 def _prepare_play(state: np.ndarray, tables: np.ndarray, iwork: np.ndarray) -> bool:
     """What every candidate of `_heuristic_play` shares; returns whether an
     off-colour card would fire 猫に小判.
 
-    Per seat: the territory's money (W_WORTH) and its richest fish's money and
-    (W_MAXM; -1 with none): while cards are being played,
+    Per seat: the territory's money (W_WORTH), its richest and second richest
+    fish's money (W_MAXM, W_MAX2; -1 with none): while cards are being played,
     nothing of this trick has landed, so every territory card is stealable.
     W_BASE (W_BLEN long): the lead colour's cards of the trick so far with a
-    number no other of them has, in descending number order; W_NEKO (W_NLEN):
+    number no other of them has, in descending number order, and the other
+    lead-colour cards (W_BCANCELLED of them) from the end of the W_BCARD block
+    back (a trick has fewer than MAXP cards, so the two never meet); W_NEKO (W_NLEN):
     the followers so far (numbers unique among them if duplicates cancel), in
     ascending order, play order among equals.
     """
@@ -992,13 +1051,16 @@ def _prepare_play(state: np.ndarray, tables: np.ndarray, iwork: np.ndarray) -> b
     for s in range(state[PLAYERS]):
         worth = 0
         richest = -1
+        second = -1
         base = o_terr + s * tcap
         for i in range(state[TLEN + s]):
             value = tables[money + state[base + i]]
             worth += value
+            second = max(second, min(richest, value))
             richest = max(richest, value)
         iwork[W_WORTH + s] = worth
         iwork[W_MAXM + s] = richest
+        iwork[W_MAX2 + s] = second
     turn = state[TURN]
     iwork[W_BLEN] = 0
     iwork[W_NLEN] = 0
@@ -1007,6 +1069,7 @@ def _prepare_play(state: np.ndarray, tables: np.ndarray, iwork: np.ndarray) -> b
     lead_colour = tables[col + state[PCARD]]
     followers_off = True
     m = 0
+    cancelled = 0
     for i in range(turn):
         card = state[PCARD + i]
         if tables[col + card] != lead_colour:
@@ -1014,9 +1077,12 @@ def _prepare_play(state: np.ndarray, tables: np.ndarray, iwork: np.ndarray) -> b
         if i > 0:
             followers_off = False
         if _count_number(tables, state, PCARD, 0, turn, card, lead_colour, True) > 1:
+            cancelled += 1
+            iwork[W_BCARD + MAXP - cancelled] = card
             continue
         m = _insert(tables, iwork, W_BSEAT, W_BCARD, m, state[PSEAT + i], card, False)
     iwork[W_BLEN] = m
+    iwork[W_BCANCELLED] = cancelled
     # With the candidate, `turn` followers will have played.
     neko = tables[T_NEKO] != 0 and turn >= tables[T_NEKO_MIN] and followers_off
     if neko:
@@ -1122,12 +1188,52 @@ def _place(
         iwork[W_SLEN] = 1
         return True
     if tables[col + card] == lead_colour:
-        same = _count_number(tables, state, PCARD, 0, turn, card, lead_colour, True)
-        return _place_in(tables, iwork, W_BSEAT, W_BCARD, iwork[W_BLEN], seat, card, same, False)
+        return _place_in_lead_colour(tables, iwork, seat, card)
     same = 0
     if tables[T_NEKO_DEDUPE] != 0:
         same = _count_number(tables, state, PCARD, 1, turn, card, 0, False)
     return _place_in(tables, iwork, W_NSEAT, W_NCARD, iwork[W_NLEN], seat, card, same, True)
+
+
+# How many lead-colour cards of the trick so far were cancelled (`_prepare_play`).
+W_BCANCELLED = W_NLEN + 1
+
+
+@inlined
+def _place_in_lead_colour(tables: np.ndarray, iwork: np.ndarray, seat: int, card: int) -> bool:
+    """`_place` of a lead-colour card, in one walk down W_BASE (descending,
+    numbers unique): a card there with its number cancels with it (its number
+    was alone), one of the cancelled lead-colour cards with its number means it
+    alone cancels (the list stays), and otherwise it goes in before the first
+    lower number, after every higher one (the order `_insert` gives)."""
+    num = T_CARDS + NUMBER * tables[T_DECK]
+    number = tables[num + card]
+    m = iwork[W_BLEN]
+    p = 0
+    while p < m and tables[num + iwork[W_BCARD + p]] > number:
+        iwork[W_SSEAT + p] = iwork[W_BSEAT + p]
+        iwork[W_SCARD + p] = iwork[W_BCARD + p]
+        p += 1
+    if p < m and tables[num + iwork[W_BCARD + p]] == number:
+        for i in range(p + 1, m):
+            iwork[W_SSEAT + i - 1] = iwork[W_BSEAT + i]
+            iwork[W_SCARD + i - 1] = iwork[W_BCARD + i]
+        iwork[W_SLEN] = m - 1
+        return False
+    survives = True
+    for j in range(1, iwork[W_BCANCELLED] + 1):
+        if tables[num + iwork[W_BCARD + MAXP - j]] == number:
+            survives = False
+    at = p
+    if survives:
+        iwork[W_SSEAT + p] = seat
+        iwork[W_SCARD + p] = card
+        at = p + 1
+    for i in range(p, m):
+        iwork[W_SSEAT + at + i - p] = iwork[W_BSEAT + i]
+        iwork[W_SCARD + at + i - p] = iwork[W_BCARD + i]
+    iwork[W_SLEN] = m + (at - p)
+    return survives
 
 
 @inlined
@@ -1174,28 +1280,27 @@ def _foreseen_value(
     """bots.py Heuristic._card_value's `gains[seat] - rival_weight * max(rivals)` for
     the survivors in W_SSEAT/W_SCARD, operation for operation (the same float order)."""
     m = iwork[W_SLEN]
-    eff = T_CARDS + EFFECT * tables[T_DECK]
-    dashes = 0
-    for i in range(m):
-        if tables[eff + iwork[W_SCARD + i]] == EFFECT_STEAL_OR_PROTECT:
-            dashes += 1
-    if dashes == 0:
-        _foresee_money(state, tables, params, po, m, iwork, fwork)
-    elif dashes == 1:
-        _foresee_one_dash(state, tables, params, po, m, iwork, fwork)
-    else:
+    if not _foresee_few_dashes(state, tables, params, po, m, iwork, fwork):
         _foresee(state, tables, params, po, m, iwork, fwork)
-    rival = 0.0
-    found = False
-    for s in range(state[PLAYERS]):
-        if s != seat and (not found or fwork[s] > rival):
-            rival = fwork[s]
-            found = True
+    # max(rivals): equal gains are equal floats (0.0 and -0.0 aside, which give
+    # the same value up to its zero's sign, and comparisons ignore that), so a
+    # branchless max over the other seats is Python's first-maximal pick.
+    players = state[PLAYERS]
+    rival = -np.inf
+    for k in range(1, players):
+        rival = max(rival, fwork[_seat_after(seat, k, players)])
     return fwork[seat] - params[po + P_RIVAL_WEIGHT] * rival
 
 
+# `_foresee_few_dashes` keeps, per seat, the money of the richest card a dash
+# could take from its territory now (-1: none, or protected) where `_foresee`
+# reads the foreseen territories.
+W_RICH = W_PROT
+W_MAX2 = W_EMPTIED
+
+
 @inlined
-def _foresee_one_dash(
+def _foresee_few_dashes(
     state: np.ndarray,
     tables: np.ndarray,
     params: np.ndarray,
@@ -1203,11 +1308,24 @@ def _foresee_one_dash(
     m: int,
     iwork: np.ndarray,
     fwork: np.ndarray,
-) -> None:
-    """`_foresee` when exactly one dash resolves: until it, territories only grow by
-    unstealable landed cards or empty by cashing, so its target is the richest of
-    the untouched territories' richest fish (W_MAXM), keyed by the foreseen money
-    (W_RUN) as `_richest_fish` keys it; no copy of the territories is needed."""
+) -> bool:
+    """`_foresee` without a copy of the territories while at most two dashes
+    resolve; False (fwork unfinished) at a third.
+
+    Each seat plays at most one card a trick, so once its own card has resolved
+    a territory changes only by being stolen from. Before the first dash,
+    territories only grew by landed cards (never stealable this trick) or were
+    emptied by a cash: the richest stealable card of each is its richest card
+    (W_MAXM), or none once cashed. A steal moves that card: the victim's next
+    richest is its second richest (W_MAX2; the first victim has stolen
+    nothing), the thief's the richer of its own and the stolen card. That is
+    all a second dash looks at; a dash with no target protects its owner,
+    which keeps the second dash out (a protected territory has none: -1).
+    Dashes key territories by the foreseen money (W_RUN) and richest card,
+    victims from the next seat on, as `_richest_fish` does; only money moves,
+    so which of two equal cards is taken changes nothing. The float operations
+    are `_foresee`'s, in order.
+    """
     players = state[PLAYERS]
     d = tables[T_DECK]
     eff = T_CARDS + EFFECT * d
@@ -1215,8 +1333,9 @@ def _foresee_one_dash(
     weight = params[po + P_FISH_WEIGHT]
     for s in range(players):
         iwork[W_RUN + s] = iwork[W_WORTH + s]
-        iwork[W_EMPTIED + s] = 0
+        iwork[W_RICH + s] = -1 if state[PROT + s] != 0 else iwork[W_MAXM + s]
         fwork[s] = 0.0
+    dashes = 0
     for i in range(m):
         seat = iwork[W_SSEAT + i]
         card = iwork[W_SCARD + i]
@@ -1227,55 +1346,32 @@ def _foresee_one_dash(
         elif effect == EFFECT_CASH:
             fwork[seat] += (1 - weight) * float(iwork[W_RUN + seat])
             iwork[W_RUN + seat] = 0
-            iwork[W_EMPTIED + seat] = 1
+            iwork[W_RICH + seat] = -1
         elif effect == EFFECT_STEAL_OR_PROTECT:
+            dashes += 1
+            if dashes > 2:
+                return False
             victim = -1
             best_worth, best_money = -1, -1
             for k in range(1, players):
                 other = _seat_after(seat, k, players)
-                richest = iwork[W_MAXM + other]
-                if state[PROT + other] != 0 or iwork[W_EMPTIED + other] != 0 or richest < 0:
+                richest = iwork[W_RICH + other]
+                if richest < 0:
                     continue
                 worth = iwork[W_RUN + other]
                 if worth > best_worth or (worth == best_worth and richest > best_money):
                     victim, best_worth, best_money = other, worth, richest
             if victim < 0:
-                continue  # protects: no later dash to be kept out
+                iwork[W_RICH + seat] = -1  # it protects
+                continue
             iwork[W_RUN + victim] -= best_money
             iwork[W_RUN + seat] += best_money
+            iwork[W_RICH + victim] = iwork[W_MAX2 + victim]
+            if state[PROT + seat] == 0:  # protected territories stay out of reach
+                iwork[W_RICH + seat] = max(iwork[W_RICH + seat], best_money)
             fwork[seat] += weight * float(best_money)
             fwork[victim] -= weight * float(best_money)
-
-
-@inlined
-def _foresee_money(
-    state: np.ndarray,
-    tables: np.ndarray,
-    params: np.ndarray,
-    po: int,
-    m: int,
-    iwork: np.ndarray,
-    fwork: np.ndarray,
-) -> None:
-    """`_foresee` when no dash resolves: no card changes territory but by landing or
-    cashing, so each territory's money (an exact integer, W_WORTH) is all it needs."""
-    d = tables[T_DECK]
-    eff = T_CARDS + EFFECT * d
-    money = T_CARDS + MONEY * d
-    weight = params[po + P_FISH_WEIGHT]
-    for s in range(state[PLAYERS]):
-        iwork[W_RUN + s] = iwork[W_WORTH + s]
-        fwork[s] = 0.0
-    for i in range(m):
-        seat = iwork[W_SSEAT + i]
-        card = iwork[W_SCARD + i]
-        effect = tables[eff + card]
-        if effect == EFFECT_TERRITORY:
-            iwork[W_RUN + seat] += tables[money + card]
-            fwork[seat] += weight * float(tables[money + card])
-        elif effect == EFFECT_CASH:
-            fwork[seat] += (1 - weight) * float(iwork[W_RUN + seat])
-            iwork[W_RUN + seat] = 0
+    return True
 
 
 @inlined
