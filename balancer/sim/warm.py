@@ -34,6 +34,11 @@ def warm() -> list[str]:
             players = spec.max_players
             kernel.play_chunk(rules, players, 0, 0, 1, [(bot, params)] * players, False)
             done.append(f"{spec.short} {bot}")
+        if hasattr(kernel, "StepGame"):
+            # A run with a plugin steps the kernel (sim/kernel_step.py): its own entry point.
+            players = spec.max_players
+            kernel.StepGame(rules, players, [None] * players).deal(0, 0, range(players))
+            done.append(f"{spec.short} stepped")
     # The step path (plugin seats, replay) runs long shuffles with the kernel's own.
     Stream(0, 0, 0).shuffle(list(range(64)))
     done.append("step-path shuffle")
