@@ -411,3 +411,39 @@ def test_a_loaded_position_refuses_other_rules_and_players() -> None:
     other = load(ROOT / "variants" / "fdc-5p-face.yaml")
     with pytest.raises(ValueError, match="other rules"):
         steps.load(fdc.new_state(other.rules, 3, Stream(1, 0, CHANCE)), range(3), 1, 0)
+
+
+def test_warming_deals_without_asking_a_plugin() -> None:
+    """runner.run loads the stepped kernel before forking: no plugin is built or asked."""
+    variant = with_plugins(load(ROOT / "variants" / "fdc-3p.yaml"), [0, 1, 2], "no.such:Plugin")
+    kernel_step.warm(variant)
+
+
+@pytest.mark.parametrize("trust", [False, True], ids=["hosted", "trusted"])
+def test_a_broken_plugin_in_a_stepped_run_is_one_line_naming_it(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    trust: bool,
+) -> None:
+    """`balancer run` without --check (so stepped on the kernel), a plugin failing in
+    game 0: exit 2 and a line naming the game, seed, seat and bot."""
+    from balancer.cli import main
+    from tests.helpers import one_error_line, variant_file
+
+    monkeypatch.setenv(runner.CHECK_ENV, "0")
+    path = variant_file(
+        tmp_path,
+        "fdc-base.yaml",
+        "players: 3\ngames: 30\nseats: [random, 'tests.plugins:Raises', heuristic]\n",
+    )
+    args = ["run", "-q", str(path), "-o", str(tmp_path / "r"), "-n", "3", "-w", "1"]
+    assert main([*args, *(["--trust-plugins"] if trust else [])]) == 2
+    if trust:  # --trust-plugins is for debugging: the plugin's traceback comes first
+        err = capsys.readouterr().err
+        assert 'tests/plugins.py", line' in err
+        line = err.strip().splitlines()[-1]
+    else:
+        line = one_error_line(capsys)
+    for part in ("the plugin broke", "game 0", "seed 20261130", "seat 1", "tests.plugins:Raises"):
+        assert part in line, line

@@ -78,6 +78,13 @@ def slot_bots(variant: Variant) -> list[tuple[str, Mapping[str, Any]] | None]:
     return out
 
 
+def warm(variant: Variant) -> None:
+    """Load the stepped kernel in this process (a deal, no plugin asked), before a
+    process pool forks its workers: they then share the loaded machine code."""
+    steps = stepper(variant.game, variant.rules, variant.players, slot_bots(variant))
+    steps.deal(variant.seed, 0, range(variant.players))
+
+
 def play_chunk(variant: Variant, slots: Sequence[Seat], start: int, stop: int) -> list[GameRecord]:
     """Games start..stop-1 of the variant, `slots` its seats as runner.build_seats builds them."""
     steps = stepper(variant.game, variant.rules, variant.players, slot_bots(variant))

@@ -270,6 +270,8 @@ def run(
     if isinstance(backend, str):
         if backend == "local" and not check and compiled.can_compile(variant):
             compiled.warm(variant)  # before the workers fork: they share it
+        elif backend == "local" and not check and kernel_step.can_step(variant):
+            kernel_step.warm(variant)  # the same for the stepped kernel of a plugin run
         backend = pick_backend(variant, workers, backend, scheduler)
     games_file = GamesFile(scratch)
     writer = GamesWriter(variant, games_file)
