@@ -447,3 +447,47 @@ def test_a_broken_plugin_in_a_stepped_run_is_one_line_naming_it(
         line = one_error_line(capsys)
     for part in ("the plugin broke", "game 0", "seed 20261130", "seat 1", "tests.plugins:Raises"):
         assert part in line, line
+
+
+# -- the plugin's rng ---------------------------------------------------------------------
+
+
+def test_a_stream_drawn_ahead_draws_what_the_stream_draws() -> None:
+    """Whatever a plugin asks of its rng, in any order, past the numbers drawn
+    ahead and after changing its key: the same numbers and counter as rng.Stream."""
+    from balancer.rng import Stream
+    from balancer.sim.kernel_step import DrawnAhead
+
+    source = Stream(3, 9, 2)
+    ahead = [source.next_u64() for _ in range(20)]
+    plain, drawn = Stream(3, 9, 2), DrawnAhead(Stream(3, 9, 2).key, ahead)
+    assert isinstance(drawn, Stream)
+    calls: list[tuple[str, tuple[Any, ...]]] = [
+        ("randrange", (5,)),
+        ("below", (2**63 + 1,)),  # rejects about half: the loop runs in the numbers ahead
+        ("below", (2**63 + 1,)),
+        ("randrange", (3, 9)),
+        ("randint", (1, 6)),
+        ("choice", ("abcdef",)),
+        ("random", ()),
+        ("next_u64", ()),
+        ("below", (1,)),
+    ] * 4
+    for name, args in calls:
+        assert getattr(drawn, name)(*args) == getattr(plain, name)(*args), name
+        assert drawn.counter == plain.counter
+    assert plain.counter > len(ahead)  # the last calls were past the numbers ahead
+    for n in (5, 40):  # shuffles draw through the counter, by number or at once
+        a, b = list(range(n)), list(range(n))
+        drawn.shuffle(a)
+        plain.shuffle(b)
+        assert a == b and drawn.counter == plain.counter
+    again = DrawnAhead(Stream(3, 9, 2).key, ahead)
+    copied = again.copy()
+    assert [again.below(7) for _ in range(30)] == [copied.below(7) for _ in range(30)]
+    moved = DrawnAhead(Stream(3, 9, 2).key, ahead)
+    moved.key = Stream(4, 4, 4).key  # a plugin rekeying its rng: numbers of the new key
+    rekeyed = Stream(4, 4, 4)
+    assert [moved.below(10) for _ in range(9)] == [rekeyed.below(10) for _ in range(9)]
+    with pytest.raises(ValueError):
+        drawn.below(0)

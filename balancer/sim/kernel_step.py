@@ -29,9 +29,50 @@ from typing import Any
 from balancer.bots import registry as bot_registry
 from balancer.config.variant import Variant, bot_params_with_defaults, resolve_bot
 from balancer.games.api import GameRecord
-from balancer.rng import bot_stream
+from balancer.rng import _TWO_64, Stream
 from balancer.sim import compiled
-from balancer.sim.play import Seat, _Clock, asker, derive_rng, with_clock
+from balancer.sim.play import Seat, _Clock, asker, with_clock
+
+
+class DrawnAhead(Stream):
+    """A seat's rng.Stream whose first numbers the kernel drew at the deal.
+
+    A stream's n-th number is a function of its key and n alone (rng.py), so
+    reading it from `ahead` (numbers 0, 1, ... of this very stream) gives what
+    computing it gives, at a fraction of the cost (Python's big-integer hash
+    was a third of a uniform plugin's game). Every method draws exactly what
+    Stream's draws, and the counter moves as Stream's would: past the numbers
+    drawn ahead, or if the key is changed, the numbers are computed as Stream
+    computes them. (bots/host.py's _Draws is the same idea over a pipe.)
+    """
+
+    __slots__ = ("_ahead", "_key")
+
+    def __init__(self, key: int, ahead: list[int]) -> None:
+        self.key = self._key = key
+        self.counter = 0
+        self._ahead = ahead  # numbers 0 .. len - 1 of the stream keyed `key`
+
+    def next_u64(self) -> int:
+        counter = self.counter
+        if self.key is self._key and counter < len(self._ahead):
+            self.counter = counter + 1
+            return self._ahead[counter]
+        return Stream.next_u64(self)
+
+    def below(self, n: int) -> int:
+        if self.key is not self._key or n < 1:
+            return Stream.below(self, n)  # (n < 1 raises there)
+        threshold = _TWO_64 % n  # as Stream.below: numbers under it are drawn again
+        ahead, counter = self._ahead, self.counter
+        while counter < len(ahead):
+            x = ahead[counter]
+            counter += 1
+            if x >= threshold:
+                self.counter = counter
+                return x % n
+        self.counter = counter
+        return Stream.below(self, n)
 
 
 def can_step_game(game: str) -> bool:
@@ -132,9 +173,14 @@ def _play(
     clock: _Clock,
 ) -> GameRecord:
     code = steps.deal(seed, index, seat_slots)
-    # Only a plugin seat is ever asked; its stream is the one sim/play.py hands it.
+    # Only a plugin seat is ever asked. Its stream is the one sim/play.py hands it
+    # (rng.bot_stream(n) of the game: the kernel's key for it), its first numbers
+    # drawn ahead by the kernel.
+    keys = steps.streams[:, 0].tolist()
+    ahead = steps.ahead.tolist()
+    k = len(ahead) // len(seats)
     askers: list[Any] = [
-        asker(steps, s, derive_rng(seed, index, bot_stream(n)), seed, index, n, clock)
+        asker(steps, s, DrawnAhead(keys[1 + n], ahead[n * k : n * k + k]), seed, index, n, clock)
         if s.plugin
         else None
         for n, s in enumerate(seats)

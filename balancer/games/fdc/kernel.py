@@ -1609,8 +1609,14 @@ def advance_to_outside(
 # are the buffer's bytes seen as those types.
 B_STATE, B_TABLES, B_MOVES, B_IWORK, B_PLAN, B_CASHED = 0, 2, 4, 6, 8, 10
 B_STREAMS, B_PARAMS, B_FWORK, B_HELD = 12, 14, 16, 18
-B_HELD_WORDS = 20  # GameRecord.held's words per seat
-B_HEADER = 21
+B_AHEAD = 20  # the first AHEAD numbers of each outside seat's bot stream, drawn at the deal
+B_HELD_WORDS = 22  # GameRecord.held's words per seat
+B_HEADER = 23
+AHEAD = 48
+"""Numbers of an outside seat's bot stream drawn ahead at the deal, for its plugin's
+rng (sim/kernel_step.py): a Python draw costs a microsecond of big-integer arithmetic,
+a compiled one nanoseconds. About a game's worth of a uniform plugin's draws at five
+players; more are drawn by the plugin's rng itself."""
 
 STEP_ON, STEP_APPLY, STEP_DEAL = 0, 1, 2  # step()'s modes
 
@@ -1639,6 +1645,8 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
         start_game(state, tables, streams, seed, game)
         held = buf[buf[B_HELD] : buf[B_HELD + 1]].view(np.uint64)
         _deal_records(state, tables, cashed, held, buf[B_HELD_WORDS])
+        ahead = buf[buf[B_AHEAD] : buf[B_AHEAD + 1]].view(np.uint64)
+        _draw_ahead(state, streams, plan, ahead)
     elif mode == STEP_APPLY:
         apply(state, tables, streams, action)
         if cashed.shape[0] > 0:
@@ -1647,6 +1655,19 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     if n == 0:
         return 0
     return n * 8 + current_player(state)
+
+
+@inlined
+def _draw_ahead(
+    state: np.ndarray, streams: np.ndarray, plan: np.ndarray, ahead: np.ndarray
+) -> None:
+    """ahead[s * AHEAD + c]: number c of outside seat s's bot stream, the stream left
+    at its start (its numbers are a function of its key and counter alone)."""
+    for s in range(state[PLAYERS]):
+        if plan[PLAN_KIND + s] == BOT_OUTSIDE:
+            for c in range(AHEAD):
+                ahead[s * AHEAD + c] = next_u64(streams, 1 + s)
+            streams[1 + s, 1] = ZERO
 
 
 @inlined
@@ -1715,9 +1736,11 @@ class StepGame:
             params.view(np.int64),
             fwork.view(np.int64),
             np.zeros(players * words, np.int64),
+            np.zeros(players * AHEAD, np.int64),
         ]
         header = np.zeros(B_HEADER, np.int64)
         at = B_HEADER
+        assert len(blocks) * 2 == B_HELD_WORDS  # block i's (start, stop) at 2i, 2i + 1
         for i, part in enumerate(blocks):
             header[2 * i], header[2 * i + 1] = at, at + len(part)
             at += len(part)
@@ -1736,6 +1759,7 @@ class StepGame:
         self.cashed = block(B_CASHED)
         self.held = block(B_HELD).view(np.uint64)
         self.streams = block(B_STREAMS).view(np.uint64).reshape(players + 1, 2)
+        self.ahead = block(B_AHEAD).view(np.uint64)  # AHEAD per seat, after each deal
         self._plans: dict[tuple[int, ...], np.ndarray] = {}
 
     # For a loop that writes `play` out (sim/kernel_step.py): step(buf, STEP_APPLY, action, 0, 0).
