@@ -54,8 +54,11 @@ Step functions: `start_game` (deal game i of a seed), `current_player`,
 `legal`, `apply`, `choose` (a compiled bot's move), `write_record`; a state
 is copied with `.copy()`. `from_state` converts any rules.State position;
 `snapshot` reads a position back as plain lists. `play_chunk` is the batch
-entry point. Kernels compile inlined, without reference counting and with
-numpy's error model (see `inlined`): that is what makes a move cheap.
+entry point. `advance_to_outside` (compiled callers) and `step` / `StepGame`
+(Python: plugin seats, sim/kernel_step.py; positions via `StepGame.load`)
+play on to the next decision made outside the kernel (end of this file).
+Kernels compile inlined, without reference counting and with numpy's error
+model (see `inlined`): that is what makes a move cheap.
 """
 
 from __future__ import annotations
