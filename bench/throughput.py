@@ -7,10 +7,12 @@ the same bot in every seat):
                       random play: the baseline every ratio is taken against
     compiled <bot>    the game's kernel (sim/compiled.py), a chunk per call,
                       for `random` and every scripted bot
-    step, plugin      the step-by-step engine (sim/play.py) with a trivial
-                      Python plugin in every seat, `legal[rng.randrange(len(legal))]`,
-                      run in-process with the per-move time limit (as
-                      --trust-plugins does)
+    step, plugin      the step-by-step path with a trivial Python plugin in every
+                      seat, `legal[rng.randrange(len(legal))]`, run in-process
+                      with the per-move time limit (as --trust-plugins does):
+                      stepped on the game's kernel where it can be
+                      (sim/kernel_step.py), else on the Python engine (sim/play.py),
+                      as the runner plays a plugin chunk
     step, hosted      the same plugin in a process of its own per seat, as a run
       plugin          does by default (bots/host.py); its CPU time adds the plugin
                       processes' own (from /proc, Linux)
@@ -51,7 +53,7 @@ from typing import Any
 from balancer import __version__, games, knobs
 from balancer.bots import registry as bot_registry
 from balancer.config.variant import bot_params_with_defaults
-from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled
+from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled, kernel_step
 from balancer.sim.play import Seat, play_game
 
 RESULTS = Path(__file__).parent / "results" / "throughput.json"
@@ -138,9 +140,17 @@ def step_plugin(game: str, hosted: bool = False) -> Player:
             Seat("plugin", plugin, time_limit=DEFAULT_PLUGIN_MOVE_LIMIT, plugin=True)
         ] * PLAYERS[game]
 
-    def play(first: int, n: int) -> None:
-        for index in range(first, first + n):
-            play_game(spec, rules, seats, 1, index)
+    if kernel_step.can_step_game(game):
+        # As the runner plays a plugin chunk: stepped on the game's kernel.
+        steps = kernel_step.stepper(game, rules, PLAYERS[game], [None] * PLAYERS[game])
+
+        def play(first: int, n: int) -> None:
+            kernel_step.play_games(steps, seats, 1, range(first, first + n), False)
+    else:
+
+        def play(first: int, n: int) -> None:
+            for index in range(first, first + n):
+                play_game(spec, rules, seats, 1, index)
 
     if hosted:
         pids = [seat.bot._proc.pid for seat in seats]  # type: ignore[attr-defined]

@@ -19,7 +19,7 @@ import time
 import traceback
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from balancer import interrupts
 from balancer.bots.api import Bot, PluginFailure
@@ -31,6 +31,9 @@ from balancer.sim import lazyview
 
 if lazyview.available:
     getrefcount = sys.getrefcount
+
+
+R = TypeVar("R")
 
 
 def derive_rng(seed: int, index: int, stream: int) -> Stream:
@@ -109,16 +112,27 @@ def play_game(
     list is handed to the state, which records what happens in it as events
     for the play-by-play (the game's narrate.py tells them); None keeps none.
     """
+    return with_clock(
+        seats, lambda clock: _play(spec, rules, seats, seed, index, check, trace, clock)
+    )
+
+
+def with_clock(seats: Sequence[Seat], play: Callable[[_Clock], R]) -> R:
+    """`play(clock)`: a move loop, with the clock its seats' time limits need.
+
+    Shared by every loop that asks bots through `asker` (one game here; a
+    chunk of games in the kernel-stepped loop of sim/kernel_step.py).
+    """
     if all(s.time_limit is None for s in seats):
-        return _play(spec, rules, seats, seed, index, check, trace, _Clock(alarm=False))
+        return play(_Clock(alarm=False))
     clock = _Clock(alarm=True)
     # The alarm handler is installed once per game, not once per move.
     try:
         previous = signal.signal(signal.SIGALRM, clock.on_alarm)
     except ValueError:  # not the main thread: moves are timed after the fact
-        return _play(spec, rules, seats, seed, index, check, trace, _Clock(alarm=False))
+        return play(_Clock(alarm=False))
     try:
-        return _play(spec, rules, seats, seed, index, check, trace, clock)
+        return play(clock)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -142,7 +156,7 @@ def _play(
     # One stream per seat's bot, apart from the game's chance: one seat's
     # choices never shift another seat's draws.
     askers = [
-        _asker(state, s, derive_rng(seed, index, bot_stream(n)), seed, index, n, clock)
+        asker(state, s, derive_rng(seed, index, bot_stream(n)), seed, index, n, clock)
         for n, s in enumerate(seats)
     ]
     # Bound methods in locals: this loop runs once per move of every game.
@@ -158,7 +172,7 @@ def _play(
     return state.record()
 
 
-def _asker(
+def asker(
     state: Any,
     seat: Seat,
     rng: Stream,
@@ -170,7 +184,9 @@ def _asker(
     """The function that asks this seat's bot for its move among `legal` and checks it.
 
     Returns the engine's own copy of the move; raises GameFault for a bot's
-    failure, an illegal answer or a move past the time limit.
+    failure, an illegal answer or a move past the time limit. `state` is
+    anything with the engine's `view(seat)`, showing the position of the
+    decision under way.
     """
     view_of = state.view
     plugin = seat.plugin

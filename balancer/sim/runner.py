@@ -27,7 +27,7 @@ from balancer.bots.api import PluginFailure
 from balancer.config.variant import Variant, bot_params_with_defaults, resolve_bot
 from balancer.errors import GameFault, Terminated
 from balancer.games.api import GameRecord
-from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled
+from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled, kernel_step
 from balancer.sim.play import Seat, play_game
 from balancer.sim.sink import GamesFile, GamesWriter
 from balancer.stats.card_tally import CardTally
@@ -132,13 +132,18 @@ def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0)
 
 
 def play_chunk(chunk: Chunk) -> ChunkResult:
-    """Play one chunk: compiled when every seat's bot is (and no --check), else step by step."""
+    """Play one chunk: compiled when every seat's bot is (and no --check), else step by
+    step: on the game's kernel where it can be stepped (sim/kernel_step.py, no --check),
+    else on the Python engine (sim/play.py)."""
     variant = chunk.variant
     if not chunk.check and compiled.can_compile(variant):
         out = compiled.play_columns(variant, chunk.start, chunk.stop)
         return ChunkResult(chunk.start, out.scores, out.length, out.events, out.held)
     spec = variant.spec
     slots = build_seats(variant, chunk.plugin_move_limit, chunk.start)
+    if not chunk.check and kernel_step.can_step(variant):
+        stepped = kernel_step.play_chunk(variant, slots, chunk.start, chunk.stop)
+        return ChunkResult.from_records(chunk.start, stepped, spec.events)
     records = []
     for index in range(chunk.start, chunk.stop):
         seated = variant.seated(slots, index)
@@ -277,6 +282,8 @@ def run(
     if isinstance(backend, str):
         if backend == "local" and not check and compiled.can_compile(variant):
             compiled.warm(variant)  # loaded once, before the threads start playing
+        elif backend == "local" and not check and kernel_step.can_step(variant):
+            kernel_step.warm(variant)  # a plugin run's stepped kernel, before workers fork
         backend = pick_backend(variant, workers, backend, scheduler, check)
     games_file = GamesFile(scratch)
     writer = GamesWriter(variant, games_file)

@@ -60,11 +60,15 @@ def warm_game(name: str) -> list[str]:
     rules = knobs.defaults(spec.knobs)
     builtin = bot_registry.builtin(name)
     done = []
+    players = spec.max_players
     for bot in sorted(kernel.COMPILED_BOTS):
         params = dict(bot_params_with_defaults(builtin[bot], {}))
-        players = spec.max_players
         kernel.play_chunk(rules, players, 0, 0, 1, [(bot, params)] * players, False)
         done.append(f"{spec.short} {bot}")
+    if hasattr(kernel, "StepGame"):
+        # A run with a plugin steps the kernel (sim/kernel_step.py): its own entry point.
+        kernel.StepGame(rules, players, [None] * players).deal(0, 0, range(players))
+        done.append(f"{spec.short} stepped")
     from balancer.sim.warm_steps import step_game
 
     if step_game(name):

@@ -54,8 +54,11 @@ Step functions: `start_game` (deal game i of a seed), `current_player`,
 `legal`, `apply`, `choose` (a compiled bot's move), `write_record`; a state
 is copied with `.copy()`. `from_state` converts any rules.State position;
 `snapshot` reads a position back as plain lists. `play_chunk` is the batch
-entry point. Kernels compile inlined, without reference counting and with
-numpy's error model (see `inlined`): that is what makes a move cheap.
+entry point. `advance_to_outside` (compiled callers) and `step` / `StepGame`
+(Python: plugin seats, sim/kernel_step.py; positions via `StepGame.load`)
+play on to the next decision made outside the kernel (end of this file).
+Kernels compile inlined, without reference counting and with numpy's error
+model (see `inlined`): that is what makes a move cheap.
 """
 
 from __future__ import annotations
@@ -1600,3 +1603,369 @@ def _play_games(
                 )  # fmt: skip
             apply(state, tables, streams, action)
         length[row] = write_record(state, tables, scores[row], events[row])
+
+
+# =============================================================================
+# Stepping: the game played on to the next decision made outside the kernel
+# =============================================================================
+#
+# A plugin bot (sim/kernel_step.py), or a search bot's rollouts, needs the
+# compiled game stepped from any position, handing control back only at the
+# decisions it makes itself. A *step plan* says, per physical seat, which
+# compiled bot plays it (BOT_RANDOM, BOT_HEURISTIC) or that its decisions are
+# made outside (BOT_OUTSIDE); `advance_to_outside` plays every forced move and
+# every compiled seat's move until an outside seat has a choice or the game
+# ends, exactly as `_play_games` would have played them.
+
+BOT_OUTSIDE = -1
+"""A seat's kind in a step plan: its decisions (of two moves or more) are made outside."""
+
+# The plan, int64: the kind of physical seat s at PLAN_KIND + s, the offset of
+# its parameter row in `params` (see `_choose`) at PLAN_PARAMS + s.
+PLAN_KIND, PLAN_PARAMS = 0, MAXP
+PLAN_SIZE = 2 * MAXP
+
+
+def new_cashed(state: np.ndarray) -> np.ndarray:
+    """The cashed-cards record of states shaped like `state` (`note_cashed`): seat s's
+    count at s, its cards, in the order cashed, at MAXP + s * D."""
+    return np.zeros(MAXP + MAXP * int(state[DECK]), np.int64)
+
+
+def cashed_of(py: fdc.State) -> np.ndarray:
+    """`new_cashed` filled from a Python `State`'s cashed cards (to step from its position)."""
+    d = py.deck.size
+    cashed = np.zeros(MAXP + MAXP * d, np.int64)
+    for s, cards in enumerate(py.cashed):
+        cashed[s] = len(cards)
+        cashed[MAXP + s * d : MAXP + s * d + len(cards)] = cards
+    return cashed
+
+
+@inlined
+def note_cashed(state: np.ndarray, cashed: np.ndarray) -> None:
+    """Record the cards just cashed, which the state keeps only as money and count;
+    called after every `apply`. A cash empties its owner's territory by setting
+    its length to 0, and nothing lands there again before `apply` returns (the
+    owner's one card of the trick was the cash, and a steal needs a decision),
+    so the cards cashed are still at the territory's start."""
+    d = state[DECK]
+    o_terr, tcap = state[O_TERR], state[TCAP]
+    for s in range(state[PLAYERS]):
+        seen = cashed[s]
+        now = state[CCOUNT + s]
+        if now != seen:
+            base = o_terr + s * tcap
+            dst = MAXP + s * d + seen
+            for j in range(now - seen):
+                cashed[dst + j] = state[base + j]
+            cashed[s] = now
+
+
+@inlined
+def advance_to_outside(
+    state: np.ndarray,
+    tables: np.ndarray,
+    streams: np.ndarray,
+    plan: np.ndarray,
+    params: np.ndarray,
+    moves: np.ndarray,
+    iwork: np.ndarray,
+    fwork: np.ndarray,
+    cashed: np.ndarray,
+) -> int:
+    """Play on from the current position to the next outside decision: forced
+    moves without asking (and without a draw), compiled seats by `_choose`.
+
+    Returns n >= 2 with the outside seat's legal moves in moves[:n] (the
+    engine's order; `current_player` is the seat), or 0 when the game is over.
+    `cashed` (`new_cashed`, or an empty array: not kept) records cashed cards.
+    """
+    keep = cashed.shape[0] > 0
+    while state[PHASE] != OVER:
+        n = legal(state, tables, moves)
+        if n == 1:
+            action = moves[0]
+        else:
+            seat = current_player(state)
+            kind = plan[PLAN_KIND + seat]
+            if kind == BOT_OUTSIDE:
+                return n
+            action = _choose(
+                state, tables, streams, kind, params, plan[PLAN_PARAMS + seat],
+                moves, n, iwork, fwork,
+            )  # fmt: skip
+        apply(state, tables, streams, action)
+        if keep:
+            note_cashed(state, cashed)
+    return 0
+
+
+# One int64 buffer holds every array of a stepped game, so the call Python
+# makes at each outside decision passes one array (numba checks each argument
+# it is handed: ten arrays cost about 2 µs a call, one about 0.5). Its header
+# is (start, stop) of each block; the uint64 streams and the float64 blocks
+# are the buffer's bytes seen as those types.
+B_STATE, B_TABLES, B_MOVES, B_IWORK, B_PLAN, B_CASHED = 0, 2, 4, 6, 8, 10
+B_STREAMS, B_PARAMS, B_FWORK, B_HELD = 12, 14, 16, 18
+B_AHEAD = 20  # the first AHEAD numbers of each outside seat's bot stream, drawn at the deal
+B_HELD_WORDS = 22  # GameRecord.held's words per seat
+B_HEADER = 23
+AHEAD = 48
+"""Numbers of an outside seat's bot stream drawn ahead at the deal, for its plugin's
+rng (sim/kernel_step.py): a Python draw costs a microsecond of big-integer arithmetic,
+a compiled one nanoseconds. About a game's worth of a uniform plugin's draws at five
+players; more are drawn by the plugin's rng itself."""
+
+STEP_ON, STEP_APPLY, STEP_DEAL = 0, 1, 2  # step()'s modes
+
+
+@outermost
+def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
+    """Python's entry to `advance_to_outside` over a step buffer (`StepGame` makes it).
+
+    `mode` STEP_DEAL first deals game `game` of `seed` (streams, cashed record
+    and the held-kinds words reset); STEP_APPLY first plays `action` for the
+    outside seat to act; STEP_ON only plays on. Returns n * 8 + seat at an
+    outside decision (n >= 2 moves in the moves block, seat to act), or 0
+    when the game is over.
+    """
+    state = buf[buf[B_STATE] : buf[B_STATE + 1]]
+    tables = buf[buf[B_TABLES] : buf[B_TABLES + 1]]
+    moves = buf[buf[B_MOVES] : buf[B_MOVES + 1]]
+    iwork = buf[buf[B_IWORK] : buf[B_IWORK + 1]]
+    plan = buf[buf[B_PLAN] : buf[B_PLAN + 1]]
+    cashed = buf[buf[B_CASHED] : buf[B_CASHED + 1]]
+    rows = (buf[B_STREAMS + 1] - buf[B_STREAMS]) >> 1
+    streams = buf[buf[B_STREAMS] : buf[B_STREAMS + 1]].view(np.uint64).reshape((rows, 2))
+    params = buf[buf[B_PARAMS] : buf[B_PARAMS + 1]].view(np.float64)
+    fwork = buf[buf[B_FWORK] : buf[B_FWORK + 1]].view(np.float64)
+    if mode == STEP_DEAL:
+        start_game(state, tables, streams, seed, game)
+        held = buf[buf[B_HELD] : buf[B_HELD + 1]].view(np.uint64)
+        _deal_records(state, tables, cashed, held, buf[B_HELD_WORDS])
+        ahead = buf[buf[B_AHEAD] : buf[B_AHEAD + 1]].view(np.uint64)
+        _draw_ahead(state, streams, plan, ahead)
+    elif mode == STEP_APPLY:
+        apply(state, tables, streams, action)
+        if cashed.shape[0] > 0:
+            note_cashed(state, cashed)
+    n = advance_to_outside(state, tables, streams, plan, params, moves, iwork, fwork, cashed)
+    if n == 0:
+        return 0
+    return n * 8 + current_player(state)
+
+
+@inlined
+def _draw_ahead(
+    state: np.ndarray, streams: np.ndarray, plan: np.ndarray, ahead: np.ndarray
+) -> None:
+    """ahead[s * AHEAD + c]: number c of outside seat s's bot stream, the stream left
+    at its start (its numbers are a function of its key and counter alone)."""
+    for s in range(state[PLAYERS]):
+        if plan[PLAN_KIND + s] == BOT_OUTSIDE:
+            for c in range(AHEAD):
+                ahead[s * AHEAD + c] = next_u64(streams, 1 + s)
+            streams[1 + s, 1] = ZERO
+
+
+@inlined
+def _deal_records(
+    state: np.ndarray, tables: np.ndarray, cashed: np.ndarray, held: np.ndarray, words: int
+) -> None:
+    """After a deal: nothing cashed yet, and GameRecord.held (games/api.py
+    pack_held) of the hands dealt, `words` per seat."""
+    for i in range(cashed.shape[0]):
+        cashed[i] = 0
+    players = state[PLAYERS]
+    for i in range(held.shape[0]):
+        held[i] = ZERO
+    kinds = T_CARDS + KIND * tables[T_DECK]
+    hcap = state[HCAP]
+    for s in range(players):
+        for j in range(state[HLEN + s]):
+            kind = tables[kinds + state[HANDS + s * hcap + j]]
+            w = s * words + (kind >> 6)
+            held[w] = held[w] | (np.uint64(1) << np.uint64(kind & 63))
+
+
+class StepGame:
+    """Games of one (rules, players) stepped from Python, one after another in one buffer.
+
+    `slots[j]` is bot slot j's compiled bot, (name, parameters), or None for a
+    slot whose decisions are made outside (a plugin). Each game is dealt with
+    `deal(seed, game, seat_slots)` (seat_slots[s]: the slot sitting at physical
+    seat s); `deal` and `play` return the step code of `step` (n * 8 + seat
+    at an outside decision, 0 at the end); `legal(code)` is that decision's
+    moves as the Python engine lists them (Python ints, its order), `view(seat)`
+    the seat's View exactly as `rules.State.view` gives it, and `record()` the
+    finished game's GameRecord, held kinds included.
+    """
+
+    def __init__(
+        self,
+        rules: Mapping[str, Any],
+        players: int,
+        slots: Sequence[tuple[str, Mapping[str, Any]] | None],
+    ) -> None:
+        if len(slots) != players:
+            raise ValueError(f"{len(slots)} bot slots for {players} players")
+        self.rules = rules
+        self.players = players
+        self.slots = tuple(slots)
+        self._deck, self._money = fdc._tables(rules)  # the engine's own objects, for views
+        self._uncashed = rules["uncashed_value"]
+        self._fish = frozenset(c for c in range(self._deck.size) if self._deck.role[c] == fdc.FISH)
+        tables = make_tables(rules, players)
+        state = new_state(tables)
+        iwork, fwork = new_work(state)
+        params = np.zeros(players * N_PARAMS, np.float64)
+        for j, slot in enumerate(slots):
+            if slot is not None:
+                params[j * N_PARAMS : (j + 1) * N_PARAMS] = bot_params(slot[0], slot[1])
+        words = held_words(self._deck.size // self._deck.copies)
+        blocks = [
+            state,
+            tables,
+            new_legal(state),
+            iwork,
+            np.zeros(PLAN_SIZE, np.int64),
+            new_cashed(state),
+            new_streams(players).view(np.int64).ravel(),
+            params.view(np.int64),
+            fwork.view(np.int64),
+            np.zeros(players * words, np.int64),
+            np.zeros(players * AHEAD, np.int64),
+        ]
+        header = np.zeros(B_HEADER, np.int64)
+        at = B_HEADER
+        assert len(blocks) * 2 == B_HELD_WORDS  # block i's (start, stop) at 2i, 2i + 1
+        for i, part in enumerate(blocks):
+            header[2 * i], header[2 * i + 1] = at, at + len(part)
+            at += len(part)
+        header[B_HELD_WORDS] = words
+        self.buf = np.concatenate([header, *blocks])
+
+        def block(b: int) -> np.ndarray:
+            return self.buf[self.buf[b] : self.buf[b + 1]]
+
+        # Views of the buffer, for reading (and the plan for writing) from Python.
+        self.state = block(B_STATE)
+        self.tables = block(B_TABLES)
+        # Sliced and listed at every decision: a memoryview is the quickest to.
+        self.moves = memoryview(block(B_MOVES))  # type: ignore[arg-type]
+        self.plan = block(B_PLAN)
+        self.cashed = block(B_CASHED)
+        self.held = block(B_HELD).view(np.uint64)
+        self.streams = block(B_STREAMS).view(np.uint64).reshape(players + 1, 2)
+        self.ahead = block(B_AHEAD).view(np.uint64)  # AHEAD per seat, after each deal
+        self._plans: dict[tuple[int, ...], np.ndarray] = {}
+
+    # For a loop that writes `play` out (sim/kernel_step.py): step(buf, STEP_APPLY, action, 0, 0).
+    step = staticmethod(step)
+    STEP_APPLY = STEP_APPLY
+
+    def _plan_of(self, seat_slots: Sequence[int]) -> np.ndarray:
+        key = tuple(seat_slots)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = np.zeros(PLAN_SIZE, np.int64)
+            for seat, slot in enumerate(key):
+                bot = self.slots[slot]
+                plan[PLAN_KIND + seat] = BOT_OUTSIDE if bot is None else BOT_KINDS[bot[0]]
+                plan[PLAN_PARAMS + seat] = slot * N_PARAMS
+            self._plans[key] = plan
+        return plan
+
+    def deal(self, seed: int, game: int, seat_slots: Sequence[int]) -> int:
+        """Deal game `game` of `seed` and play on to its first outside decision."""
+        self.plan[:] = self._plan_of(seat_slots)
+        return int(step(self.buf, STEP_DEAL, 0, seed, game))
+
+    def load(self, py: fdc.State, seat_slots: Sequence[int], seed: int, game: int) -> int:
+        """Step from a Python `State`'s position (any, e.g. `State.arranged` or a game
+        mid-way), compiled seats drawing from game `game` of `seed`'s bot streams from
+        their start; plays on to the first outside decision. Its held kinds are unknown
+        (zero), as `from_state` knows no deal."""
+        if py.rules is not self.rules and dict(py.rules) != dict(self.rules):
+            raise ValueError("the position is of other rules")
+        if py.players != self.players:
+            raise ValueError(f"the position is of {py.players} players, not {self.players}")
+        state = self.state
+        hcap, tcap = int(state[HCAP]), int(state[TCAP])
+        if max(len(h) for h in py.hands) > hcap:
+            raise ValueError(f"a hand of the position holds more than {hcap} cards")
+        other, _ = from_state(py)
+        layout = state[PLAYERS : DECK + 1].copy()  # this buffer's own block offsets
+        state[:HANDS] = other[:HANDS]
+        state[PLAYERS : DECK + 1] = layout
+        o_terr, o_pile = int(state[O_TERR]), int(state[O_PILE])
+        for k in range(self.players):  # the lists, laid out as this buffer lays them
+            state[HANDS + k * hcap : HANDS + k * hcap + len(py.hands[k])] = py.hands[k]
+            state[o_terr + k * tcap : o_terr + k * tcap + len(py.territory[k])] = py.territory[k]
+        state[o_pile : o_pile + len(py.pile)] = py.pile
+        self.cashed[:] = cashed_of(py)
+        self.held[:] = 0
+        self.plan[:] = self._plan_of(seat_slots)
+        init_streams(self.streams, seed, game)
+        return int(step(self.buf, STEP_ON, 0, 0, 0))
+
+    def play(self, action: int) -> int:
+        """Play the outside seat's `action` (one of `legal`) and on to the next outside decision."""
+        return int(step(self.buf, STEP_APPLY, action, 0, 0))
+
+    def legal(self, code: int) -> list[int]:
+        moves: list[int] = self.moves[: code >> 3].tolist()
+        return moves
+
+    def view(self, seat: int) -> fdc.View:
+        """`rules.State.view(seat)` of the position, field for field."""
+        s: list[int] = self.state.tolist()
+        players, hcap, tcap, o_terr = s[PLAYERS], s[HCAP], s[TCAP], s[O_TERR]
+        phase, turn = s[PHASE], s[TURN]
+        hand = HANDS + seat * hcap
+        territories = tuple(
+            tuple(s[o_terr + k * tcap : o_terr + k * tcap + s[TLEN + k]]) for k in range(players)
+        )
+        mine = MAXP + seat * self._deck.size
+        dash = phase == DASH_CHOICE
+        to_resolve: tuple[tuple[int, int], ...] = ()
+        if dash:  # the cards still to resolve after this dash
+            qat, qlen = s[QAT], s[QLEN]
+            queue = s[QSEAT + qat + 1 : QSEAT + qlen], s[QCARD + qat + 1 : QCARD + qlen]
+            to_resolve = tuple(zip(*queue, strict=True))
+        # The engine's fish played this trick: set when the trick's plays are
+        # sorted out, emptied when it ends, so only a dash choice sees any.
+        played = [c for c in s[PCARD : PCARD + turn] if c in self._fish] if dash else ()
+        return fdc._new_view(
+            seat,
+            phase,
+            tuple(s[hand : hand + s[HLEN + seat]]),
+            s[LEADER],
+            tuple(zip(s[PSEAT : PSEAT + turn], s[PCARD : PCARD + turn], strict=True)),
+            territories,
+            tuple(s[CCOUNT : CCOUNT + players]),
+            tuple(self.cashed[mine : mine + self.cashed[seat]].tolist()),
+            tuple(s[HLEN : HLEN + players]),
+            s[PILE_LEN],
+            to_resolve,
+            tuple(k for k in range(players) if s[PROT + k]),
+            frozenset(played),
+            s[TRICKS],
+            self.rules,
+            self._deck,
+            self._money,
+        )
+
+    def record(self) -> GameRecord:
+        """The finished game's record, as `rules.State.record` gives it (held kinds too)."""
+        s: list[int] = self.state[:HANDS].tolist()  # the header and per-seat blocks hold it all
+        players, extra = s[PLAYERS], self._uncashed
+        events = dict(zip(fdc.EVENTS, s[EVENTS : EVENTS + N_EVENTS], strict=True))
+        events["fish_uncashed_at_end"] = sum(s[TLEN : TLEN + players])
+        return GameRecord(
+            tuple(float(s[CMONEY + k] + extra * s[TLEN + k]) for k in range(players)),
+            s[TRICKS],
+            events,
+            tuple(self.held.tolist()),
+        )
