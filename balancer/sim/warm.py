@@ -22,24 +22,26 @@ from balancer.sim import compiled
 def warm(processes: int | None = None) -> list[str]:
     """Compile (or load from the cache) every kernel and compiled bot; returns what was warmed.
 
-    Each game's kernel compiles in a process of its own, `processes` at a time
-    (default: every core): compiling is most of a fresh clone's setup, and one
-    game's kernel shares nothing with another's.
+    The pieces (PIECES: each game's whole-game loop, its stepped loop for
+    plugin runs, its stepping entry points) compile in processes of their
+    own, `processes` at a time (default: every core): compiling is most of a
+    fresh clone's setup, and no piece waits for another.
     """
     import concurrent.futures
     import multiprocessing
     import os
 
     names = [name for name in games.names() if compiled.kernel_of(name) is not None]
-    workers = max(1, min(len(names), processes or os.cpu_count() or 1))
+    jobs = [(name, piece) for name in names for piece in PIECES]
+    workers = max(1, min(len(jobs), processes or os.cpu_count() or 1))
     if workers == 1:
-        done = [line for name in names for line in warm_game(name)]
+        done = [line for job in jobs for line in warm_piece(job)]
     else:
         # spawn, not fork: a child forked from a process that has started numba's
         # compiler can inherit its locks held.
         context = multiprocessing.get_context("spawn")
         with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
-            done = [line for lines in pool.map(warm_game, names) for line in lines]
+            done = [line for lines in pool.map(warm_piece, jobs) for line in lines]
     # The step path (plugin seats, replay) runs long shuffles with the kernel's own.
     Stream(0, 0, 0).shuffle(list(range(64)))
     done.append("step-path shuffle")
@@ -51,29 +53,36 @@ def warm(processes: int | None = None) -> list[str]:
     return done
 
 
-def warm_game(name: str) -> list[str]:
-    """One game's kernel: one game with every compiled bot in every seat, then its
-    stepping entry points (sim/warm_steps.py)."""
+# The longest first: a pool that starts them first ends soonest.
+PIECES = ("games", "stepped", "steps")
+
+
+def warm_piece(job: tuple[str, str]) -> list[str]:
+    """One piece of one game's kernel: `games`, one game with every compiled bot in
+    every seat; `stepped`, a plugin run's stepped kernel (sim/kernel_step.py);
+    `steps`, the stepping entry points (sim/warm_steps.py)."""
+    name, piece = job
     kernel = compiled.kernel_of(name)
     assert kernel is not None, name
     spec = games.get(name)
     rules = knobs.defaults(spec.knobs)
-    builtin = bot_registry.builtin(name)
-    done = []
     players = spec.max_players
-    for bot in sorted(kernel.COMPILED_BOTS):
-        params = dict(bot_params_with_defaults(builtin[bot], {}))
-        kernel.play_chunk(rules, players, 0, 0, 1, [(bot, params)] * players, False)
-        done.append(f"{spec.short} {bot}")
-    if hasattr(kernel, "StepGame"):
-        # A run with a plugin steps the kernel (sim/kernel_step.py): its own entry point.
+    if piece == "games":
+        builtin = bot_registry.builtin(name)
+        done = []
+        for bot in sorted(kernel.COMPILED_BOTS):
+            params = dict(bot_params_with_defaults(builtin[bot], {}))
+            kernel.play_chunk(rules, players, 0, 0, 1, [(bot, params)] * players, False)
+            done.append(f"{spec.short} {bot}")
+        return done
+    if piece == "stepped":
+        if not hasattr(kernel, "StepGame"):
+            return []
         kernel.StepGame(rules, players, [None] * players).deal(0, 0, range(players))
-        done.append(f"{spec.short} stepped")
+        return [f"{spec.short} stepped"]
     from balancer.sim.warm_steps import step_game
 
-    if step_game(name):
-        done.append(f"{spec.short} steps")
-    return done
+    return [f"{spec.short} steps"] if step_game(name) else []
 
 
 def main() -> None:
