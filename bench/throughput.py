@@ -14,7 +14,8 @@ the same bot in every seat):
                       (sim/kernel_step.py), else on the Python engine (sim/play.py),
                       as the runner plays a plugin chunk
     step, hosted      the same plugin in a process of its own per seat, as a run
-      plugin          does by default (bots/host.py); its CPU time adds the plugin
+      plugin          does by default (bots/host.py), on the Python engine as the
+                      runner plays it; its CPU time adds the plugin
                       processes' own (from /proc, Linux)
 
 Every contender is timed in CPU seconds (time.process_time: what another
@@ -140,8 +141,8 @@ def step_plugin(game: str, hosted: bool = False) -> Player:
             Seat("plugin", plugin, time_limit=DEFAULT_PLUGIN_MOVE_LIMIT, plugin=True)
         ] * PLAYERS[game]
 
-    if kernel_step.can_step_game(game):
-        # As the runner plays a plugin chunk: stepped on the game's kernel.
+    if kernel_step.can_step_game(game) and not hosted:
+        # As the runner plays an in-process plugin's chunk: stepped on the game's kernel.
         steps = kernel_step.stepper(game, rules, PLAYERS[game], [None] * PLAYERS[game])
 
         def play(first: int, n: int) -> None:

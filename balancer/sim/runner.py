@@ -141,7 +141,11 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
         return ChunkResult(chunk.start, out.scores, out.length, out.events, out.held)
     spec = variant.spec
     slots = build_seats(variant, chunk.plugin_move_limit, chunk.start)
-    if not chunk.check and kernel_step.can_step(variant):
+    # A hosted plugin is handed a full view at every decision, which the Python engine
+    # builds at half the cost of one made from the kernel's arrays (bench: 22 against
+    # 48 ms a fdc game): stepping the kernel pays only for plugins in this process.
+    hosted = any(isinstance(seat.bot, plugin_host.HostedBot) for seat in slots)
+    if not chunk.check and not hosted and kernel_step.can_step(variant):
         stepped = kernel_step.play_chunk(variant, slots, chunk.start, chunk.stop)
         return ChunkResult.from_records(chunk.start, stepped, spec.events)
     records = []
