@@ -286,7 +286,12 @@ def run(
     if isinstance(backend, str):
         if backend == "local" and not check and compiled.can_compile(variant):
             compiled.warm(variant)  # loaded once, before the threads start playing
-        elif backend == "local" and not check and kernel_step.can_step(variant):
+        elif (
+            backend == "local"
+            and not check
+            and plugin_host.trusted()  # hosted plugins play on the Python engine (play_chunk)
+            and kernel_step.can_step(variant)
+        ):
             kernel_step.warm(variant)  # a plugin run's stepped kernel, before workers fork
         backend = pick_backend(variant, workers, backend, scheduler, check)
     games_file = GamesFile(scratch)
