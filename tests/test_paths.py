@@ -31,6 +31,14 @@ RANDOM_VARIANTS["da-qi-zi"] = "dqz-4p-random"
 GAMES = 300
 
 
+@pytest.fixture(autouse=True)
+def compiled_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run here takes the path its bots choose: the suite's forced --check (conftest.py)
+    would send the built-in runs step by step too, and each test would compare the step
+    path with itself. The step-path runs ask for check=True, and so are still checked."""
+    monkeypatch.setenv(runner.CHECK_ENV, "0")
+
+
 def _with_bot(variant: Variant, bot: str) -> Variant:
     return replace(variant, seats=tuple(SeatSpec(bot=bot) for _ in variant.seats))
 
@@ -53,7 +61,17 @@ def test_a_uniform_plugin_plays_the_built_in_random_games(game: str) -> None:
     assert compiled.can_compile(variant), "the built-in run must take the compiled path"
     plugin = _with_bot(variant, "tests.plugins:UniformLegal")
     assert not compiled.can_compile(plugin)
-    _same(_columns(variant), _columns(plugin))
+    # Both as one chunk, the plugin's checked as before: a run's 16 chunks each start a
+    # process per plugin seat (three quarters of its time), and game i depends only on
+    # (seed, i). A chunk's arrays are every per-game figure games.parquet is made of.
+    limit = runner.DEFAULT_PLUGIN_MOVE_LIMIT
+    fast = runner.play_chunk(runner.Chunk(variant, 0, GAMES, False, limit))
+    slow = runner.play_chunk(runner.Chunk(plugin, 0, GAMES, True, limit))
+    assert fast.start == slow.start == 0
+    for name in ("scores", "length", "events", "held"):
+        a, b = getattr(fast, name), getattr(slow, name)
+        assert (a is None) == (b is None), name
+        assert a is None or np.array_equal(a, b), name
 
 
 @pytest.mark.parametrize("game", sorted(RANDOM_VARIANTS))
@@ -87,31 +105,36 @@ def test_replay_shows_the_game_the_compiled_run_played(game: str) -> None:
 
 def test_plain_python_kernels_play_the_same_run(tmp_path: Path) -> None:
     """BALANCER_JIT=0: the kernels run as ordinary Python, slower, with identical figures."""
+    # One process per flag plays every game's run (a process costs a second of imports).
     script = (
         "import json, sys, balancer\n"
         "from balancer import jit\n"
         "from balancer.sim import runner\n"
-        "v = balancer.load_variant(sys.argv[1], games=8)\n"
-        "cols = runner.run(v).columns()\n"
-        "print(json.dumps({'jit': jit.ENABLED, 'cols': {k: [str(x) for x in c]"
-        " for k, c in cols.items()}}))\n"
+        "out = {}\n"
+        "for path in sys.argv[1:]:\n"
+        "    v = balancer.load_variant(path, games=8)\n"
+        "    cols = runner.run(v).columns()\n"
+        "    out[path] = {k: [str(x) for x in c] for k, c in cols.items()}\n"
+        "print(json.dumps({'jit': jit.ENABLED, 'cols': out}))\n"
     )
-    for name in RANDOM_VARIANTS.values():
-        path = str(VARIANTS / f"{name}.yaml")
-        outs = []
-        for jit_flag in ("1", "0"):
-            env = {**os.environ, "BALANCER_JIT": jit_flag, "PYTHONPATH": str(ROOT)}
-            done = subprocess.run(
-                [sys.executable, "-c", script, path],
-                env=env,
-                capture_output=True,
-                text=True,
-                check=True,
-                cwd=ROOT,
-            )
-            outs.append(json.loads(done.stdout))
-        assert outs[0]["jit"] is True and outs[1]["jit"] is False
-        assert outs[0]["cols"] == outs[1]["cols"], name
+    paths = [str(VARIANTS / f"{name}.yaml") for name in RANDOM_VARIANTS.values()]
+    outs = []
+    for jit_flag in ("1", "0"):
+        # BALANCER_CHECK=0 (the fixture): a checked run would take the step path, no kernel.
+        env = {**os.environ, "BALANCER_JIT": jit_flag, "PYTHONPATH": str(ROOT)}
+        done = subprocess.run(
+            [sys.executable, "-c", script, *paths],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        )
+        outs.append(json.loads(done.stdout))
+    assert outs[0]["jit"] is True and outs[1]["jit"] is False
+    for path in paths:
+        assert outs[0]["cols"][path] == outs[1]["cols"][path], path
+        assert len(outs[0]["cols"][path]["length"]) == 8
 
 
 def test_win_shares_come_from_the_scores_on_both_paths() -> None:
