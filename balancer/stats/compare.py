@@ -140,11 +140,12 @@ class Difference:
         Normal approximation: n · (se · (z_{1−α/2} + z_power) / tolerance)², with
         the per-game variance this comparison measured. None without variation.
         """
-        from scipy import stats as sps
+        from scipy import special
 
         if tolerance <= 0 or self.se == 0:
             return None
-        z = float(sps.norm.ppf(1 - alpha / 2) + sps.norm.ppf(power))
+        # ndtri is what scipy.stats.norm.ppf computes, without its 0.2 ms of checking.
+        z = float(special.ndtri(1 - alpha / 2) + special.ndtri(power))
         n = max(self.n_a, self.n_b)
         return int(math.ceil(n * (self.se * z / tolerance) ** 2))
 
