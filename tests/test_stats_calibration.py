@@ -23,6 +23,7 @@ chance about as often as it caught a wrong one.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 import numpy as np
@@ -65,12 +66,14 @@ def compiled(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def symmetric(games: int, seed: int, cash_value: str = "count") -> Variant:
     """fdc, 5 random bots, a random first leader: every seat's true win share is 1/5."""
+    return _symmetric(cash_value).with_overrides(games=games, seed=seed)
+
+
+@functools.cache
+def _symmetric(cash_value: str) -> Variant:
+    # Read once: the repetitions differ only in games and seed (a Variant is frozen).
     return balancer.load_variant(
-        VARIANTS / "fdc-5p-random.yaml",
-        games=games,
-        seed=seed,
-        first_leader="random",
-        cash_value=cash_value,
+        VARIANTS / "fdc-5p-random.yaml", first_leader="random", cash_value=cash_value
     )
 
 
