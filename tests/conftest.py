@@ -36,6 +36,18 @@ def processes() -> Iterator[Processes]:
         started.kill_all()
 
 
+@pytest.fixture(scope="module")
+def engine_unchecked() -> Iterator[None]:
+    """Runs in this module play the way a user's do, compiled where they can: for modules
+    about reports, the command line and diffs, not the engine (`pytestmark =
+    pytest.mark.usefixtures("engine_unchecked")`). Module-scoped, so that the module's
+    own module fixtures' runs are unchecked too. The rules are checked move by move in
+    the engine's own tests, test_check.py and test_paths.py."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CHECK_ENV, "0")
+        yield
+
+
 # The quality tier (`-m quality`; `make test-fast` leaves it out): the statistical
 # cross-checks against tests/reference/ and the calibration runs, kept at the
 # power they need. Files other engineers own are marked here, by name; the rest
@@ -50,3 +62,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         name = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
         if name in QUALITY_TESTS or any(fnmatch(item.path.name, p) for p in QUALITY_FILES):
             item.add_marker(pytest.mark.quality)
+    # The quality tier first (10-30 s a test, about a third of the suite's time), the
+    # rest in its usual order: under -n the last tests to start are then short ones, and
+    # no worker sits idle while the other finishes a long one. The order is free: each
+    # test stands alone.
+    items.sort(key=lambda item: item.get_closest_marker("quality") is None)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Under -n, work stealing (pytest-xdist's --dist worksteal) unless --dist was given:
+    # `load` hands out fixed batches in order, and a worker whose batch holds the long
+    # tests finishes far behind the other; a worker that runs dry here takes half of
+    # what the other has not started.
+    asked = any(arg.startswith(("--dist", "-d")) for arg in config.invocation_params.args)
+    if getattr(config.option, "dist", "no") == "load" and not asked:
+        config.option.dist = "worksteal"

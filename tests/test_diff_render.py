@@ -17,6 +17,10 @@ from balancer.stats.compare import Row
 from tests.helpers import VARIANTS, Processes
 from tests.test_html import needs_chromium  # skipped without chromium, required in CI
 
+# About reports, the command line and diffs, not the engine: runs play as a user's do
+# (compiled where they can), not step by step as the suite's forced --check would.
+pytestmark = pytest.mark.usefixtures("engine_unchecked")
+
 # --- the header: knobs and bots that differ -----------------------------------
 
 

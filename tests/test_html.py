@@ -25,6 +25,10 @@ from balancer.report.model import Report, load_report
 from balancer.sim import runner
 from tests.helpers import VARIANTS, Processes, subprocess_env
 
+# About reports, the command line and diffs, not the engine: runs play as a user's do
+# (compiled where they can), not step by step as the suite's forced --check would.
+pytestmark = pytest.mark.usefixtures("engine_unchecked")
+
 
 def make_report(name: str, games: int) -> Report:
     loaded = variant.load(VARIANTS / name).with_overrides(games=games, seed=None)
@@ -47,6 +51,18 @@ def kk_solo() -> Report:
 def dqz() -> Report:
     """Da Qi Zi: max_multiplier is a value per game, not a count."""
     return make_report("dqz-4p.yaml", 12)
+
+
+_pages: dict[tuple[int, str | None], tuple[Report, str]] = {}
+
+
+def page_of(report: Report, lang: str | None = None) -> str:
+    """The page of a module fixture's report, drawn once (its charts take a second or
+    so) for the tests that only read it; the tests about drawing it draw it afresh."""
+    key = (id(report), lang)
+    if key not in _pages:
+        _pages[key] = (report, report_html.render_html(report, lang))
+    return _pages[key][1]
 
 
 def charts_of(report: Report) -> list[str]:
@@ -135,15 +151,15 @@ def test_one_offline_file_with_every_chart(
 
 def test_bots_chart_only_when_bots_differ(fdc, kk_solo) -> None:
     assert fdc.bots is not None and kk_solo.bots is None
-    assert 'data-chart="win-by-bot"' in report_html.render_html(fdc)
-    solo = report_html.render_html(kk_solo)
+    assert 'data-chart="win-by-bot"' in page_of(fdc)
+    solo = page_of(kk_solo)
     assert 'data-chart="win-by-bot"' not in solo
     assert "no seat advantage to test" in solo and "lower score is better" in solo
 
 
 def test_value_events_are_not_charted_as_counts(dqz) -> None:
     assert "max_multiplier" in dqz.events
-    page = report_html.render_html(dqz)
+    page = page_of(dqz)
     events_chart = page.split('data-chart="events"', 1)[1].split("</figure>", 1)[0]
     assert "busts" in events_chart  # chart text stays text in the SVG
     assert "max_multiplier" not in events_chart
@@ -345,7 +361,7 @@ def test_head_to_head_table_when_bots_differ(tmp_path: Path) -> None:
 
 
 def test_the_page_shows_every_interval(fdc, dqz) -> None:
-    page = report_html.render_html(fdc)
+    page = page_of(fdc)
     num = report_html._num
     margin, seat = fdc.margin, fdc.seats[0]
     assert margin is not None and margin.ci95 is not None and seat.score_mean_ci95 is not None
@@ -380,7 +396,7 @@ class CellCounter(HTMLParser):
 
 def test_tables_are_tables(fdc) -> None:
     """Rows and cells sit in <table> elements (a browser drops <tr>/<td> outside one)."""
-    page = report_html.render_html(fdc)
+    page = page_of(fdc)
     assert "<markup" not in page
     counter = CellCounter()
     counter.feed(page)
@@ -392,7 +408,7 @@ def test_tables_are_tables(fdc) -> None:
 def test_every_event_is_explained_beside_its_chart(dqz) -> None:
     from balancer.cli.events import event_meanings
 
-    page = report_html.render_html(dqz, "en")
+    page = page_of(dqz, "en")
     events = page.split('<section id="events">', 1)[1].split("</section>", 1)[0]
     assert 'data-chart="events"' in events
     for meaning in event_meanings("dqz").values():
@@ -401,7 +417,7 @@ def test_every_event_is_explained_beside_its_chart(dqz) -> None:
 
 
 def test_japanese_page(dqz) -> None:
-    page = report_html.render_html(dqz, "ja")
+    page = page_of(dqz, "ja")
     assert '<html lang="ja">' in page
     assert '"Noto Sans CJK JP", "Noto Sans JP", "Hiragino Sans"' in page
     assert "html:lang(ja) body" in page  # the CJK stack applies to this page
@@ -412,7 +428,7 @@ def test_japanese_page(dqz) -> None:
     assert "1ディールあたりのトリック数" in page
     assert "How often each rule fires" not in page and "Win share by seat" not in page
     # The English page names no CJK-first stack for itself and says it is English.
-    english = report_html.render_html(dqz)
+    english = page_of(dqz)
     assert '<html lang="en">' in english and "席ごとの勝率" not in english
 
 
@@ -472,7 +488,7 @@ def test_japanese_glyphs_render_in_chromium(dqz, tmp_path: Path, processes: Proc
     like, and the comparison sees it. Two different Japanese strings of the
     same length paint differently, and differently from the boxes.
     """
-    page = report_html.render_html(dqz, "ja")
+    page = page_of(dqz, "ja")
     h1 = "<h1>dqz-4p</h1>"
     assert h1 in page
 
@@ -492,7 +508,7 @@ def test_japanese_glyphs_render_in_chromium(dqz, tmp_path: Path, processes: Proc
 @needs_cjk_font
 def test_japanese_report_is_painted(dqz, tmp_path: Path, processes: Processes) -> None:
     """The whole Japanese page paints: its charts' blue and plenty of text."""
-    rgb = screenshot(processes, report_html.render_html(dqz, "ja"), tmp_path / "p", "1200,3000")
+    rgb = screenshot(processes, page_of(dqz, "ja"), tmp_path / "p", "1200,3000")
     accent = int((np.abs(rgb - (0x2F, 0x6F, 0xB0)).max(axis=2) < 12).sum())
     assert accent > 20_000 and ink(rgb) > 20_000
 

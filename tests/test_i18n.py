@@ -28,6 +28,10 @@ from balancer.report.text import headline, ratio_of_events, seat_verdict, summar
 from balancer.sim import runner, table
 from tests.helpers import VARIANTS, load_report, one_error_line, variant_file, write_file
 
+# About reports, the command line and diffs, not the engine: runs play as a user's do
+# (compiled where they can), not step by step as the suite's forced --check would.
+pytestmark = pytest.mark.usefixtures("engine_unchecked")
+
 SEED_WORDS = {
     # game: (title, words the seed uses that its Japanese report must show)
     "fish-dash-cash": ("フィッシュ！ダッシュ！キャッシュ！", ["猫に小判", "縄張り", "お魚"]),

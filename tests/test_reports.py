@@ -21,6 +21,10 @@ from balancer.report.tables import REPORT_TABLES
 from balancer.sim import runner
 from tests.helpers import VARIANTS, load_report, one_error_line, variant_file
 
+# About reports, the command line and diffs, not the engine: runs play as a user's do
+# (compiled where they can), not step by step as the suite's forced --check would.
+pytestmark = pytest.mark.usefixtures("engine_unchecked")
+
 
 @pytest.fixture(scope="module")
 def fdc_report(tmp_path_factory: pytest.TempPathFactory) -> Path:

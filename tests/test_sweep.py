@@ -17,6 +17,10 @@ from balancer.report.model import Report
 from balancer.sim import runner
 from tests.helpers import VARIANTS, one_error_line
 
+# About reports, the command line and diffs, not the engine: runs play as a user's do
+# (compiled where they can), not step by step as the suite's forced --check would.
+pytestmark = pytest.mark.usefixtures("engine_unchecked")
+
 
 @pytest.mark.parametrize("name", ["fdc-5p.yaml", "kk-4p-bots.yaml", "dqz-4p.yaml"])
 def test_expected_columns_are_the_columns_a_point_gets(name: str) -> None:
