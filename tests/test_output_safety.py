@@ -10,6 +10,10 @@ import pytest
 from balancer.cli import main
 from tests.helpers import FDC3, VARIANTS, load_report, one_error_line, variant_file
 
+# About reports, the command line and diffs, not the engine: runs play as a user's do
+# (compiled where they can), not step by step as the suite's forced --check would.
+pytestmark = pytest.mark.usefixtures("engine_unchecked")
+
 
 def test_a_folder_that_is_not_a_report_is_never_replaced(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -18,6 +18,10 @@ import pytest
 from balancer.cli import main
 from balancer.report.folder import MANIFEST
 
+# About reports, the command line and diffs, not the engine: runs play as a user's do
+# (compiled where they can), not step by step as the suite's forced --check would.
+pytestmark = pytest.mark.usefixtures("engine_unchecked")
+
 VARIANTS = Path(__file__).parent.parent / "variants"
 FDC3 = str(VARIANTS / "fdc-3p.yaml")
 

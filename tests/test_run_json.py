@@ -10,6 +10,10 @@ import pytest
 from balancer.cli import main
 from tests.helpers import VARIANTS
 
+# About reports, the command line and diffs, not the engine: runs play as a user's do
+# (compiled where they can), not step by step as the suite's forced --check would.
+pytestmark = pytest.mark.usefixtures("engine_unchecked")
+
 
 def test_run_json_prints_only_the_summaries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
