@@ -29,7 +29,7 @@ from balancer.errors import GameFault, Terminated
 from balancer.games.api import GameRecord
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled, kernel_step
 from balancer.sim.play import Seat, play_game
-from balancer.sim.sink import GamesFile, GamesWriter
+from balancer.sim.sink import ChunkSummary, GamesFile, GamesWriter, summarize
 from balancer.stats.card_tally import CardTally
 from balancer.stats.streamed import GameCounts
 
@@ -56,6 +56,9 @@ class ChunkResult:
     events: np.ndarray  # float64 [n, events], in the game's event order
     # uint64 [n, players * words]: card kinds held (GameRecord.held), or None
     held: np.ndarray | None = None
+    # Its counts, taken where it was played (sim/sink.py's summarize), or None: then the
+    # run's writer takes them.
+    summary: ChunkSummary | None = None
 
     @classmethod
     def from_records(
@@ -132,6 +135,15 @@ def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0)
 
 
 def play_chunk(chunk: Chunk) -> ChunkResult:
+    """Play one chunk and count it (sim/sink.py's summarize), where it was played: on a
+    playing thread, with the GIL released, the counting runs beside the other
+    threads' games instead of in the run's main thread."""
+    result = _played(chunk)
+    result.summary = summarize(chunk.variant, result)
+    return result
+
+
+def _played(chunk: Chunk) -> ChunkResult:
     """Play one chunk: compiled when every seat's bot is (and no --check), else step by
     step: on the game's kernel where it can be stepped (sim/kernel_step.py, no --check),
     else on the Python engine (sim/play.py)."""

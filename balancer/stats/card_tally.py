@@ -103,6 +103,11 @@ class CardTally:
             _tally(wins[lo : lo + BLOCK], held[lo : lo + BLOCK], self.players, self.sums)
         self.games += wins.shape[0]
 
+    def merge(self, other: CardTally) -> None:
+        """Add another tally's games (a chunk tallied where it was played): exact, any order."""
+        self.sums += other.sums
+        self.games += other.games
+
     def impact(self, kinds: Sequence[str]) -> list[CardImpact]:
         """Every kind's row (module docstring), sorted by difference, largest first.
 
