@@ -297,7 +297,8 @@ def run(
     chunks = chunks_for(variant, workers, check, plugin_move_limit)
     if isinstance(backend, str):
         if backend == "local" and not check and compiled.can_compile(variant):
-            compiled.warm(variant)  # loaded once, before the threads start playing
+            if variant.games:  # the kernel and the counting pass, loaded before the threads play
+                play_chunk(Chunk(variant, 0, 1, False, plugin_move_limit))
         elif (
             backend == "local"
             and not check
