@@ -124,7 +124,7 @@ REPORT_MODULES = (
     "matplotlib",
     "matplotlib.figure",
     "matplotlib.ticker",
-    "matplotlib.style.core",
+    "matplotlib.style",
     "matplotlib.backends.backend_svg",
     "matplotlib.backends.backend_mixed",
 )
