@@ -301,18 +301,22 @@ class GameCounts:
             length.astype(np.float64),
             *(events[:, k] for k in range(len(self.events))),
         ]
-        offset = 0
-        for column, into in enumerate(tables):
-            span = int(spans[column])
-            if span < 0:  # not whole numbers in a short range: counted as `add` does
-                _add(into, values[column])
-                continue
-            here = bins[offset : offset + span]
-            low = float(lows[column])
-            for at in np.flatnonzero(here).tolist():
-                value = low + at  # the key `_add` makes: a whole-number float, never -0.0
-                into[value] = into.get(value, 0) + int(here[at])
-            offset += span
+        for column in np.flatnonzero(spans < 0).tolist():
+            # Not whole numbers in a short range: counted as `add` does.
+            _add(tables[column], values[column])
+        # Every binned column at once: one pass over the bins that are not empty.
+        widths = np.maximum(spans, 0)
+        ends = np.cumsum(widths)
+        filled = np.flatnonzero(bins)
+        columns = np.searchsorted(ends, filled, side="right")
+        offsets = (filled - (ends - widths)[columns]).tolist()
+        lows_of = lows[columns].tolist()
+        for column, low, at, games_here in zip(
+            columns.tolist(), lows_of, offsets, bins[filled].tolist(), strict=True
+        ):
+            into = tables[column]
+            value = low + at  # the key `_add` makes: a whole-number float, never -0.0
+            into[value] = into.get(value, 0) + games_here
         if several:
             _merge(self.orders, dict(zip(orders.tolist(), games.tolist(), strict=True)))
         return wins
