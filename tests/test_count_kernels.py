@@ -1,7 +1,7 @@
-"""A chunk counted where it was played (GameCounts.count) is counted exactly as `add` counts it.
+"""A chunk counted by the compiled pass (GameCounts.count) is counted exactly as `add` counts it.
 
 `add` is the numpy path every batch of a run went through before the
-counting moved onto the playing threads; it stays the reference
+counting became a compiled pass per chunk; it stays the reference
 (GameCounts.from_arrays, a report read back). These tests pin that merging
 per-chunk counts gives the same tables, key for key and type for type, at
 any chunk size; that the win shares are table.win_shares_matrix's bit for
@@ -150,11 +150,22 @@ def test_card_tallies_of_chunks_merge_into_the_batch_tally() -> None:
     assert np.array_equal(parts.sums, whole.sums)
 
 
-@pytest.mark.parametrize("name", ["fdc-5p-vs-random", "kk-4p-bots", "dqz-4p-vs-random"])
-def test_a_run_counted_on_its_threads_is_the_run_counted_in_one_batch(
-    name: str, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("name", "compiled"),
+    [
+        ("fdc-5p-vs-random", False),  # --check: worker processes count their chunks
+        ("kk-4p-bots", False),
+        ("dqz-4p-vs-random", False),
+        ("fdc-5p-vs-random", True),  # threads: the main thread counts each chunk
+        ("kk-4p-bots", True),
+    ],
+)
+def test_a_run_counted_chunk_by_chunk_is_the_run_counted_in_one_batch(
+    name: str, compiled: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Per-chunk counts (two workers, small chunks) against `add` over the whole table."""
+    if compiled:
+        monkeypatch.delenv(runner.CHECK_ENV, raising=False)
     v = balancer.load_variant(VARIANTS / f"{name}.yaml", games=300, seed=11)
     monkeypatch.setattr(sink, "BATCH_ROWS", 70)
     played = runner.run(v, workers=2)

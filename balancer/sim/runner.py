@@ -135,15 +135,15 @@ def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0)
 
 
 def play_chunk(chunk: Chunk) -> ChunkResult:
-    """Play one chunk and count it (sim/sink.py's summarize), where it was played: on a
-    playing thread, with the GIL released, the counting runs beside the other
-    threads' games instead of in the run's main thread."""
-    result = _played(chunk)
+    """Play one chunk and count it (sim/sink.py's summarize) where it was played: a
+    worker process or a Dask worker sends back its counts, and the run's process
+    merges them instead of counting every game itself."""
+    result = play_uncounted(chunk)
     result.summary = summarize(chunk.variant, result)
     return result
 
 
-def _played(chunk: Chunk) -> ChunkResult:
+def play_uncounted(chunk: Chunk) -> ChunkResult:
     """Play one chunk: compiled when every seat's bot is (and no --check), else step by
     step: on the game's kernel where it can be stepped (sim/kernel_step.py, no --check),
     else on the Python engine (sim/play.py)."""
@@ -217,7 +217,10 @@ def pick_backend(
     if jit.ENABLED and not check and compiled.can_compile(variant):
         from balancer.sim.backends import threads
 
-        return functools.partial(threads.thread_pool, play_chunk)
+        # Threads leave the counting to the run's main thread (GamesWriter): the compiled
+        # pass releases the GIL there too, and with one playing thread it then runs on
+        # the other core instead of after each chunk on the playing one.
+        return functools.partial(threads.thread_pool, play_uncounted)
     plugins = any(bot_registry.is_plugin(s.bot) for s in variant.seats)
     if workers <= 1 and not plugins and not _interruptible():
         return functools.partial(local.in_process, play_chunk)

@@ -183,7 +183,7 @@ def _as_user_error(error: BaseException, path: Path) -> BaseException:
 
 @dataclass
 class ChunkSummary:
-    """A chunk's share of the run's counts, taken on the thread that played it (`summarize`)."""
+    """A chunk's share of the run's counts (`summarize`)."""
 
     counts: GameCounts
     wins: np.ndarray  # float64 [n, players]: table.win_shares_matrix of the chunk's scores
@@ -206,9 +206,12 @@ def new_counts(variant: Variant) -> GameCounts:
 def summarize(variant: Variant, result: ChunkResult) -> ChunkSummary:
     """Count one chunk (GameCounts.count) and tally its cards held.
 
-    Called on the thread or process that played the chunk (sim/runner.py's
-    play_chunk), so the counting runs beside the games, not after them in the
-    run's main thread; the counts are integers, merged exactly in any order.
+    A worker process or Dask worker calls it on the chunk it played
+    (sim/runner.py's play_chunk) and sends the counts back; chunks played on
+    threads are counted here, in the run's main thread (GamesWriter.add), by
+    compiled passes that release the GIL: with one playing thread the counting
+    then runs on the other core. The counts are integers, merged exactly in
+    any order.
     """
     spec, players = variant.spec, variant.players
     n = len(result.length)
@@ -245,7 +248,7 @@ class GamesWriter:
         self._sink: _ParquetSink | None = None
 
     def add(self, result: ChunkResult) -> None:
-        """Take the next chunk: counted already where it was played (result.summary), or here."""
+        """Take the next chunk: counted already by the process that played it, or here."""
         if result.start != self.games:
             raise ValueError(f"chunk of game {result.start} arrived when {self.games} was due")
         summary = result.summary if result.summary is not None else summarize(self.variant, result)

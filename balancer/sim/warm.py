@@ -50,7 +50,7 @@ def warm(processes: int | None = None) -> list[str]:
 
     CardTally(2, 1).add(np.zeros((1, 2)), np.zeros((1, 2), dtype=np.uint64))
     done.append("card impact")
-    # ... and counts each chunk on the thread that played it (stats/count_kernels.py).
+    # ... and counts each chunk in one compiled pass (stats/count_kernels.py).
     from balancer.stats.streamed import GameCounts
 
     GameCounts(players=2, events=("e",), labels=("a", "b")).count(

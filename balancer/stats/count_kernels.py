@@ -1,11 +1,12 @@
-"""A chunk's counts (stats.streamed.GameCounts) in one compiled pass, on the thread that played it.
+"""A chunk's counts (stats.streamed.GameCounts) in one compiled pass, with the GIL released.
 
 A run's main thread used to count every batch with numpy: some 1.5 µs of
-CPU per game (win shares, outcomes, histograms), run beside the playing
-threads and competing with them for the cores. Here the same counts are
-taken in one compiled pass over the chunk's arrays, with the GIL released,
-right after the kernel played the chunk (sim/runner.py), and the main thread
-only merges small integer tables (GameCounts.add_counted).
+CPU per game (win shares, outcomes, histograms), holding the GIL the
+playing threads need between their compiled calls. Here the same counts
+are taken in one compiled pass over a chunk's arrays, a fraction of the
+CPU, with the GIL released (sim/sink.py's summarize, in the main thread for
+chunks played on threads, in the worker for chunks played in processes),
+and only small integer tables are merged in Python.
 
 The counts are integers, and the values they count (the histograms' keys)
 are the same floats `GameCounts.add` makes, so merging chunks gives exactly
