@@ -83,6 +83,27 @@ def test_started_is_told_the_threads_playing() -> None:
     assert told == [3]  # never more threads than chunks
 
 
+def test_the_gil_switches_quickly_while_the_threads_play_and_as_before_after() -> None:
+    """A playing thread waits at most SWITCH_INTERVAL for the GIL; the caller's setting returns."""
+    import sys
+
+    before = sys.getswitchinterval()
+    seen: list[float] = []
+
+    def play(x: int) -> int:
+        seen.append(sys.getswitchinterval())
+        if x == 2:
+            raise ValueError("chunk 2")
+        return x
+
+    assert list(threads.thread_pool(play, range(2), 2)) == [0, 1]
+    assert seen and max(seen) <= threads.SWITCH_INTERVAL < before
+    assert sys.getswitchinterval() == before
+    with pytest.raises(ValueError, match="chunk 2"):
+        list(threads.thread_pool(play, range(4), 2))
+    assert sys.getswitchinterval() == before  # restored when a chunk fails too
+
+
 # --- which runs take them ---------------------------------------------------------
 
 

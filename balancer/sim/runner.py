@@ -29,7 +29,7 @@ from balancer.errors import GameFault, Terminated
 from balancer.games.api import GameRecord
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled, kernel_step
 from balancer.sim.play import Seat, play_game
-from balancer.sim.sink import GamesFile, GamesWriter
+from balancer.sim.sink import ChunkSummary, GamesFile, GamesWriter, summarize
 from balancer.stats.card_tally import CardTally
 from balancer.stats.streamed import GameCounts
 
@@ -56,6 +56,9 @@ class ChunkResult:
     events: np.ndarray  # float64 [n, events], in the game's event order
     # uint64 [n, players * words]: card kinds held (GameRecord.held), or None
     held: np.ndarray | None = None
+    # Its counts, taken where it was played (sim/sink.py's summarize), or None: then the
+    # run's writer takes them.
+    summary: ChunkSummary | None = None
 
     @classmethod
     def from_records(
@@ -132,6 +135,15 @@ def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0)
 
 
 def play_chunk(chunk: Chunk) -> ChunkResult:
+    """Play one chunk and count it (sim/sink.py's summarize) where it was played: a
+    worker process or a Dask worker sends back its counts, and the run's process
+    merges them instead of counting every game itself."""
+    result = play_uncounted(chunk)
+    result.summary = summarize(chunk.variant, result)
+    return result
+
+
+def play_uncounted(chunk: Chunk) -> ChunkResult:
     """Play one chunk: compiled when every seat's bot is (and no --check), else step by
     step: on the game's kernel where it can be stepped (sim/kernel_step.py, no --check),
     else on the Python engine (sim/play.py)."""
@@ -205,7 +217,10 @@ def pick_backend(
     if jit.ENABLED and not check and compiled.can_compile(variant):
         from balancer.sim.backends import threads
 
-        return functools.partial(threads.thread_pool, play_chunk)
+        # Threads leave the counting to the run's main thread (GamesWriter): the compiled
+        # pass releases the GIL there too, and with one playing thread it then runs on
+        # the other core instead of after each chunk on the playing one.
+        return functools.partial(threads.thread_pool, play_uncounted)
     plugins = any(bot_registry.is_plugin(s.bot) for s in variant.seats)
     if workers <= 1 and not plugins and not _interruptible():
         return functools.partial(local.in_process, play_chunk)
@@ -285,7 +300,8 @@ def run(
     chunks = chunks_for(variant, workers, check, plugin_move_limit)
     if isinstance(backend, str):
         if backend == "local" and not check and compiled.can_compile(variant):
-            compiled.warm(variant)  # loaded once, before the threads start playing
+            if variant.games:  # the kernel and the counting pass, loaded before the threads play
+                play_chunk(Chunk(variant, 0, 1, False, plugin_move_limit))
         elif (
             backend == "local"
             and not check

@@ -25,6 +25,7 @@ import tempfile
 import threading
 import weakref
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -180,6 +181,52 @@ def _as_user_error(error: BaseException, path: Path) -> BaseException:
     return error
 
 
+@dataclass
+class ChunkSummary:
+    """A chunk's share of the run's counts (`summarize`)."""
+
+    counts: GameCounts
+    wins: np.ndarray  # float64 [n, players]: table.win_shares_matrix of the chunk's scores
+    cards: CardTally | None  # card impact's sums, for a game that records the cards held
+
+
+def new_counts(variant: Variant) -> GameCounts:
+    """The run's counts, empty: every chunk's and the run's are made here alike."""
+    spec = variant.spec
+    return GameCounts(
+        players=variant.players,
+        events=tuple(spec.events),
+        labels=tuple(s.label for s in variant.seats),
+        value_events=tuple(spec.value_events),
+        higher_is_better=spec.higher_is_better,
+        rotate=variant.seat_rotation,
+    )
+
+
+def summarize(variant: Variant, result: ChunkResult) -> ChunkSummary:
+    """Count one chunk (GameCounts.count) and tally its cards held.
+
+    A worker process or Dask worker calls it on the chunk it played
+    (sim/runner.py's play_chunk) and sends the counts back; chunks played on
+    threads are counted here, in the run's main thread (GamesWriter.add), by
+    compiled passes that release the GIL: with one playing thread the counting
+    then runs on the other core. The counts are integers, merged exactly in
+    any order.
+    """
+    spec, players = variant.spec, variant.players
+    n = len(result.length)
+    scores = np.asarray(result.scores, dtype=np.float64).reshape(n, players)
+    counts = new_counts(variant)
+    wins = counts.count(result.start, scores, result.length, result.events)
+    if wins is None:
+        wins = table.win_shares_matrix(scores, spec.higher_is_better)
+    cards = None
+    if result.held is not None and spec.card_kinds is not None:
+        cards = CardTally(players, len(spec.card_kinds(variant.rules)))
+        cards.add(wins, result.held)
+    return ChunkSummary(counts, wins, cards)
+
+
 class GamesWriter:
     """Takes a run's chunks in game order; writes games.parquet and counts the figures."""
 
@@ -189,30 +236,31 @@ class GamesWriter:
         self.file = games
         self.batch_rows = BATCH_ROWS if batch_rows is None else batch_rows
         self.labels = [s.label for s in variant.seats]
-        self.counts = GameCounts(
-            players=variant.players,
-            events=tuple(spec.events),
-            labels=tuple(self.labels),
-            value_events=tuple(spec.value_events),
-            higher_is_better=spec.higher_is_better,
-            rotate=variant.seat_rotation,
-        )
+        self.counts = new_counts(variant)
         self.games = 0  # rows written or waiting
         # Card impact's sums (analysis/cards.py), for a game that records the cards held.
         kinds = spec.card_kinds(variant.rules) if spec.card_kinds is not None else None
         self.card_kinds: tuple[str, ...] | None = tuple(kinds) if kinds is not None else None
         self.cards: CardTally | None = None
-        self._pending: list[ChunkResult] = []
+        self._pending: list[tuple[ChunkResult, np.ndarray]] = []  # with their win shares
         self._pending_rows = 0
         # Started with the first batch: after a process pool has forked its workers.
         self._sink: _ParquetSink | None = None
 
     def add(self, result: ChunkResult) -> None:
+        """Take the next chunk: counted already by the process that played it, or here."""
         if result.start != self.games:
             raise ValueError(f"chunk of game {result.start} arrived when {self.games} was due")
+        summary = result.summary if result.summary is not None else summarize(self.variant, result)
+        result.summary = None  # its counts are merged: the pending chunk needn't hold them
         rows = len(result.length)
         self.games += rows
-        self._pending.append(result)
+        self.counts.merge(summary.counts)
+        if summary.cards is not None and self.card_kinds is not None:
+            if self.cards is None:
+                self.cards = CardTally(self.variant.players, len(self.card_kinds))
+            self.cards.merge(summary.cards)
+        self._pending.append((result, summary.wins))
         self._pending_rows += rows
         if self._pending_rows >= self.batch_rows:
             self._flush()
@@ -222,21 +270,19 @@ class GamesWriter:
             return
         variant, spec = self.variant, self.variant.spec
         players, events = variant.players, spec.events
-        start = self._pending[0].start
-        scores = np.concatenate([c.scores for c in self._pending]).reshape(-1, players)
-        length = np.concatenate([c.length for c in self._pending])
-        values = np.concatenate([c.events for c in self._pending]).reshape(-1, len(events))
+        chunks = [c for c, _ in self._pending]
+        start = chunks[0].start
+        scores = np.concatenate([c.scores for c in chunks]).reshape(-1, players)
+        length = np.concatenate([c.length for c in chunks])
+        values = np.concatenate([c.events for c in chunks]).reshape(-1, len(events))
+        wins = np.concatenate([w for _, w in self._pending]).reshape(-1, players)
         held = None  # the card kinds each seat held (card impact), where the game records them
-        if all(c.held is not None for c in self._pending):
-            held = np.concatenate([c.held for c in self._pending if c.held is not None])
+        if all(c.held is not None for c in chunks):
+            held = np.concatenate([c.held for c in chunks if c.held is not None])
         self._pending, self._pending_rows = [], 0
-        self.counts.add(start, scores, length, values)
         words = held.shape[1] // players if held is not None and players else 0
-        if held is not None and self.card_kinds is not None:
-            if self.cards is None:
-                self.cards = CardTally(players, len(self.card_kinds))
-            self.cards.add(table.win_shares_matrix(scores, spec.higher_is_better), held)
-        self._writer(words).put(batch_frame(variant, start, scores, length, values, held))
+        frame = batch_frame(variant, start, scores, length, values, held, wins)
+        self._writer(words).put(frame)
 
     def _writer(self, held_per_seat: int) -> _ParquetSink:
         if self._sink is None:
@@ -267,8 +313,10 @@ def batch_frame(
     length: np.ndarray,
     events: np.ndarray,
     held: np.ndarray | None = None,
+    wins: np.ndarray | None = None,
 ) -> pl.DataFrame:
-    """Games start.. of the games table (sim/table.py), from per-game arrays."""
+    """Games start.. of the games table (sim/table.py), from per-game arrays
+    (`wins`: their win shares, when already computed)."""
     spec = variant.spec
     n, players = scores.shape[0], variant.players
     cols = table.columns(
@@ -282,5 +330,6 @@ def batch_frame(
         higher_is_better=spec.higher_is_better,
         rules_version=spec.rules_version,
         held_masks=held,
+        wins=wins,
     )
     return table.frame(cols, players, spec.events)

@@ -130,16 +130,19 @@ def columns(
     higher_is_better: bool,
     rules_version: int,
     held_masks: np.ndarray | None = None,
+    wins: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """The table's columns for games start.. from per-game arrays.
 
     `scores` is [games, players], `events` [games, len(event_names)], and
     `slots[g, s]` the bot slot (an index into `labels`) at seat s in game
     start + g. `held_masks`, uint64 [games, players * words] (GameRecord.held),
-    adds the card-impact columns.
+    adds the card-impact columns. `wins` are win_shares_matrix(scores), when
+    the caller has them already (sim/sink.py: counted where the chunk was played).
     """
     n, players = scores.shape
-    wins = win_shares_matrix(scores, higher_is_better)
+    if wins is None:
+        wins = win_shares_matrix(scores, higher_is_better)
     cols: dict[str, Any] = {
         GAME: np.arange(start, start + n, dtype=np.int64),
         LENGTH: np.asarray(length, dtype=np.int64),

@@ -50,6 +50,13 @@ def warm(processes: int | None = None) -> list[str]:
 
     CardTally(2, 1).add(np.zeros((1, 2)), np.zeros((1, 2), dtype=np.uint64))
     done.append("card impact")
+    # ... and counts each chunk in one compiled pass (stats/count_kernels.py).
+    from balancer.stats.streamed import GameCounts
+
+    GameCounts(players=2, events=("e",), labels=("a", "b")).count(
+        0, np.zeros((1, 2)), np.zeros(1, dtype=np.int64), np.zeros((1, 1))
+    )
+    done.append("chunk counts")
     return done
 
 

@@ -32,6 +32,14 @@ class CardImpact:
 
 BLOCK = 65_536  # games per block handed to the compiled tally
 
+# The index of a lone set bit, by de Bruijn multiplication: (bit * DE_BRUIJN) >> 58 is
+# distinct for each of the 64 bits. A table look-up instead of a floating-point log2
+# (a third of the tally's time).
+DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+BIT_INDEX = np.zeros(64, dtype=np.int64)
+for _bit in range(64):
+    BIT_INDEX[((1 << _bit) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _bit
+
 
 @njit
 def _tally(wins: np.ndarray, held: np.ndarray, players: int, sums: np.ndarray) -> None:
@@ -46,6 +54,7 @@ def _tally(wins: np.ndarray, held: np.ndarray, players: int, sums: np.ndarray) -
     n = np.zeros(n_kinds)
     touched = np.zeros(n_kinds, dtype=np.int64)
     one = np.uint64(1)
+    shift = np.uint64(58)
     for g in range(wins.shape[0]):
         count = 0
         for s in range(players):
@@ -55,7 +64,7 @@ def _tally(wins: np.ndarray, held: np.ndarray, players: int, sums: np.ndarray) -
                 while bits != 0:
                     low = bits & (~bits + one)  # the lowest set bit
                     bits ^= low
-                    k = word * 64 + int(np.log2(np.float64(low)))  # exact for a power of two
+                    k = word * 64 + BIT_INDEX[(low * DE_BRUIJN) >> shift]
                     if n[k] == 0.0:
                         touched[count] = k
                         count += 1
@@ -102,6 +111,11 @@ class CardTally:
         for lo in range(0, wins.shape[0], BLOCK):
             _tally(wins[lo : lo + BLOCK], held[lo : lo + BLOCK], self.players, self.sums)
         self.games += wins.shape[0]
+
+    def merge(self, other: CardTally) -> None:
+        """Add another tally's games (a chunk tallied where it was played): exact, any order."""
+        self.sums += other.sums
+        self.games += other.games
 
     def impact(self, kinds: Sequence[str]) -> list[CardImpact]:
         """Every kind's row (module docstring), sorted by difference, largest first.

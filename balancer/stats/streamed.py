@@ -261,6 +261,66 @@ class GameCounts:
                 code = code * 3 + diff
             _merge(self.orders, dict(zip(*_unique_counts(code * players + phase), strict=True)))
 
+    def count(
+        self, start: int, scores: np.ndarray, length: np.ndarray, events: np.ndarray
+    ) -> np.ndarray | None:
+        """`add`, in one compiled pass (stats/count_kernels.py); hands back the win shares.
+
+        The same counts as `add` (a test checks it), at a fraction of the CPU and
+        with the GIL released: a run's playing threads count their own chunks.
+        Without numba, or for a chunk the pass does not count, it is `add`.
+        Returns the pass's win shares [n, players] (sim/table.py's
+        win_shares_matrix, which the caller computes when this returns None).
+        """
+        from balancer import jit
+
+        scores = np.ascontiguousarray(scores, dtype=np.float64)
+        n, players = scores.shape
+        events = np.ascontiguousarray(events, dtype=np.float64).reshape(n, len(self.events))
+        length = np.ascontiguousarray(length, dtype=np.int64)
+        if n == 0 or not jit.ENABLED:
+            self.add(start, scores, length, events)
+            return None
+        from balancer.stats.count_kernels import count_chunk
+
+        several = self.several_bots
+        finite, wins, margins, outcomes, lows, spans, bins, orders, games = count_chunk(
+            scores, length, events, start, self.rotate, self.higher_is_better, several
+        )
+        if not finite:
+            self.add(start, scores, length, events)
+            return None
+        self.games += n
+        for key in np.flatnonzero(outcomes).tolist():
+            self.outcomes[key] = self.outcomes.get(key, 0) + int(outcomes[key])
+        events_of = [self.event_values[name] for name in self.events]
+        tables = [*self.scores, self.margins, self.lengths, *events_of]
+        values = [
+            *(scores[:, s] for s in range(players)),
+            margins,
+            length.astype(np.float64),
+            *(events[:, k] for k in range(len(self.events))),
+        ]
+        for column in np.flatnonzero(spans < 0).tolist():
+            # Not whole numbers in a short range: counted as `add` does.
+            _add(tables[column], values[column])
+        # Every binned column at once: one pass over the bins that are not empty.
+        widths = np.maximum(spans, 0)
+        ends = np.cumsum(widths)
+        filled = np.flatnonzero(bins)
+        columns = np.searchsorted(ends, filled, side="right")
+        offsets = (filled - (ends - widths)[columns]).tolist()
+        lows_of = lows[columns].tolist()
+        for column, low, at, games_here in zip(
+            columns.tolist(), lows_of, offsets, bins[filled].tolist(), strict=True
+        ):
+            into = tables[column]
+            value = low + at  # the key `_add` makes: a whole-number float, never -0.0
+            into[value] = into.get(value, 0) + games_here
+        if several:
+            _merge(self.orders, dict(zip(orders.tolist(), games.tolist(), strict=True)))
+        return wins
+
     def merge(self, other: GameCounts) -> None:
         self.games += other.games
         _merge(self.outcomes, other.outcomes)

@@ -1,0 +1,69 @@
+"""Card impact's sums (stats/card_tally.py) against a plain count, bit by bit.
+
+The compiled tally finds each set bit of a held mask by a de Bruijn look-up;
+a plain Python loop over every kind and seat gives the same five sums, for
+kinds in any word and at any bit (bit 63 included), and chunks merge exactly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from balancer.stats.card_tally import BIT_INDEX, DE_BRUIJN, CardTally
+
+
+def plain_sums(wins: np.ndarray, held: np.ndarray, kinds: int) -> np.ndarray:
+    """Σa, Σn, Σa², Σan, Σn² per kind, a and n per game by looping over seats and kinds."""
+    games, players = wins.shape
+    words = held.shape[1] // players
+    scale = math.lcm(*range(1, players + 1))
+    sums = np.zeros((5, kinds))
+    for g in range(games):
+        for k in range(kinds):
+            a = n = 0.0
+            for s in range(players):
+                if (int(held[g, s * words + k // 64]) >> (k % 64)) & 1:
+                    n += 1
+                    a += round(wins[g, s] * scale)
+            sums[:, k] += (a, n, a * a, a * n, n * n)
+    return sums
+
+
+def test_each_lone_bit_has_its_index() -> None:
+    for bit in range(64):
+        low = np.uint64(1 << bit)
+        assert BIT_INDEX[int((low * DE_BRUIJN) >> np.uint64(58))] == bit
+
+
+def test_the_tally_is_a_plain_count_of_every_kind_held() -> None:
+    rng = np.random.default_rng(8)
+    players, kinds, games = 3, 130, 120  # three words a seat; the last one partly used
+    wins = rng.integers(0, 2, size=(games, players)).astype(float)
+    wins = wins / np.maximum(wins.sum(axis=1, keepdims=True), 1)  # ties split, or no winner
+    held = rng.integers(0, 1 << 63, size=(games, players * 3), dtype=np.uint64)
+    held[:, 0] |= np.uint64(1 << 63)  # bit 63 of word 0: kind 63, held by seat 0 every game
+    for s in range(players):
+        held[:, s * 3 + 2] &= np.uint64((1 << 2) - 1)  # kinds 128 and 129 only
+    tally = CardTally(players, kinds)
+    tally.add(wins, held)
+    assert np.array_equal(tally.sums, plain_sums(wins, held, kinds))
+    parts = CardTally(players, kinds)
+    for lo in range(0, games, 50):
+        part = CardTally(players, kinds)
+        part.add(wins[lo : lo + 50], held[lo : lo + 50])
+        parts.merge(part)
+    assert parts.games == games and np.array_equal(parts.sums, tally.sums)
+
+
+def test_two_games_by_hand() -> None:
+    """Two seats, kinds 0 and 1: game 0 seat 0 wins holding kind 0, seat 1 holds both;
+    game 1 a tie, seat 1 holds kind 1. Scale 2: a win is 2, half a win 1."""
+    wins = np.array([[1.0, 0.0], [0.5, 0.5]])
+    held = np.array([[0b01, 0b11], [0b00, 0b10]], dtype=np.uint64)
+    tally = CardTally(2, 2)
+    tally.add(wins, held)
+    # kind 0: game 0 a=2 (seat 0), n=2 (seats 0, 1); game 1 nobody.
+    # kind 1: game 0 a=0, n=1 (seat 1); game 1 a=1, n=1.
+    assert tally.sums.tolist() == [[2, 1], [2, 2], [4, 1], [4, 1], [4, 2]]
