@@ -97,3 +97,38 @@ def test_deepcopy_outside_an_inlining_is_plain() -> None:
     twice = shared.deepcopy([inner, inner])
     assert twice == [[1], [1]] and twice[0] is twice[1] and twice[0] is not inner
     assert shared.deepcopy(inner) is not shared.deepcopy(inner)
+
+
+def test_an_inlined_function_is_copied_with_one_scope_not_one_per_block(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import numba
+    from numba.core.inline_closurecall import InlineWorker
+
+    scopes: list[int] = []
+    inline_ir = InlineWorker.inline_ir
+
+    def watching(self: InlineWorker, *args: object, **kwargs: object) -> object:
+        result = inline_ir(self, *args, **kwargs)
+        copied = result[0]  # the untouched copy of the callee's IR numba returns
+        assert len(copied.blocks) > 1
+        scopes.append(len({id(block.scope) for block in copied.blocks.values()}))
+        return result
+
+    monkeypatch.setattr(InlineWorker, "inline_ir", watching)
+
+    @numba.njit(inline="always")
+    def sign(x: int) -> int:
+        if x < 0:
+            return -1
+        if x > 0:
+            return 1
+        return 0
+
+    @numba.njit
+    def outer(x: int) -> int:
+        return sign(x) + 10 * sign(x - 5)
+
+    assert [outer(-3), outer(3), outer(5), outer(9)] == [-11, -9, 1, 11]
+    # Block by block, each with a memo of its own, every block got a scope of its own.
+    assert scopes == [1, 1]
