@@ -20,19 +20,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 JIT_ENV = "BALANCER_JIT"
 
-COMPILER_SETTINGS = {"NUMBA_LOOP_VECTORIZE": "0"}
-"""numba settings every compiling process uses (environment variables, so the
-processes it starts inherit them; one the user sets wins). The kernels are
-scalar and branchy: LLVM's loop vectoriser found nothing to gain in them and
-cost a sixth of fdc's compile time. numba's cache doesn't record these, so
-every process must compile with the same ones."""
-
 
 def _numba() -> Any:
     if os.environ.get(JIT_ENV, "1") == "0":
         return None
-    for name, value in COMPILER_SETTINGS.items():
-        os.environ.setdefault(name, value)
     try:
         import numba
     except ImportError:
@@ -143,17 +134,10 @@ def njit(function: F | None = None, /, **options: Any) -> F | Callable[[F], F]:
 
 
 def in_force() -> dict[str, Any]:
-    """The compiler settings this process compiles with (empty with numba off):
-    each of COMPILER_SETTINGS as numba reads it, and whether inlined IR is shared."""
+    """How this process compiles (empty with numba off): whether inlined IR is shared."""
     if _NUMBA is None:
         return {}
-    from numba.core import config, inline_closurecall
+    from numba.core import inline_closurecall
 
-    config.reload_config()  # as the compiler does before each compilation
-    settings: dict[str, Any] = {
-        name: getattr(config, name.removeprefix("NUMBA_")) for name in COMPILER_SETTINGS
-    }
-    settings["shared inlined IR"] = getattr(
-        inline_closurecall.InlineWorker, "_balancer_shared", False
-    )
-    return settings
+    shared = getattr(inline_closurecall.InlineWorker, "_balancer_shared", False)
+    return {"shared inlined IR": shared}
