@@ -56,12 +56,16 @@ def _share_inlined_ir() -> None:
     function, same compiler flags), and numba copies it before splicing it in, so
     it is built once and reused; the code compiled is the same.
     """
+    import numba
     from numba.core import inline_closurecall
 
     worker = inline_closurecall.InlineWorker
     if getattr(worker, "_balancer_shared", False) or not (
-        # the numba internals this relies on (0.68); without them numba is left alone
-        getattr(inline_closurecall, "copy", None) is copy
+        # The numba internals this relies on (InlineWorker.inline_function and
+        # inline_ir, read in 0.68: inline_ir copies the callee's IR before it
+        # changes anything); in another numba, numba is left alone.
+        tuple(int(part) for part in numba.__version__.split(".")[:2]) == (0, 68)
+        and getattr(inline_closurecall, "copy", None) is copy
         and hasattr(worker, "inline_ir")
         and hasattr(worker, "run_untyped_passes")
     ):
