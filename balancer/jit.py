@@ -10,6 +10,7 @@ where they wrap, no Python-only constructs).
 
 from __future__ import annotations
 
+import copy
 import os
 import warnings
 from collections.abc import Callable
@@ -27,7 +28,81 @@ def _numba() -> Any:
         import numba
     except ImportError:
         return None
+    _share_inlined_ir()
     return numba
+
+
+class _SharedMemoCopy:
+    """The `copy` module as numba's inline_closurecall sees it: deepcopy shares
+    `memo` across calls while it is set (one inline_ir call), else plain."""
+
+    memo: dict[int, Any] | None = None
+
+    def deepcopy(self, x: Any, memo: dict[int, Any] | None = None) -> Any:
+        return copy.deepcopy(x, self.memo if memo is None else memo)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(copy, name)
+
+
+def _share_inlined_ir() -> None:
+    """Make numba build each `inline="always"` function's IR once per compilation.
+
+    numba inlines such a function by running its whole untyped pipeline at every
+    call site, and that pipeline inlines the function's own callees the same way:
+    the work grows with the fully expanded call tree, and a game kernel whose
+    entry points inline the whole engine spent most of its compile time there.
+    The IR a function gets is the same at every site of one compilation (same
+    function, same compiler flags), and numba copies it before splicing it in, so
+    it is built once and reused; the code compiled is the same.
+    """
+    import numba
+    from numba.core import inline_closurecall
+
+    worker = inline_closurecall.InlineWorker
+    if getattr(worker, "_balancer_shared", False) or not (
+        # The numba internals this relies on (InlineWorker.inline_function and
+        # inline_ir, read in 0.68: inline_ir copies the callee's IR before it
+        # changes anything); in another numba, numba is left alone.
+        tuple(int(part) for part in numba.__version__.split(".")[:2]) == (0, 68)
+        and getattr(inline_closurecall, "copy", None) is copy
+        and hasattr(worker, "inline_ir")
+        and hasattr(worker, "run_untyped_passes")
+    ):
+        return
+    # inline_ir deep-copies the callee block by block, each with a memo of its
+    # own, and a block's variables reach the function's whole scope: every block
+    # copied the scope with all its variables again (quadratic; 70% of fdc's
+    # compile time). One memo for the call copies the scope once.
+    shared_copy = _SharedMemoCopy()
+    setattr(inline_closurecall, "copy", shared_copy)  # noqa: B010 (stands in for a module)
+    # The flags object is one compilation's (the outer function's, handed down to
+    # every nested inlining), so IR built under it is reused only under it.
+    built: dict[int, tuple[Any, dict[Any, Any]]] = {}
+
+    def inline_function(
+        self: Any, caller_ir: Any, block: Any, i: int, function: Any, arg_typs: Any = None
+    ) -> Any:
+        flags = self.flags
+        entry = built.get(id(flags))
+        if entry is None or entry[0] is not flags:
+            if len(built) > 8:  # finished compilations: drop their IR
+                built.clear()
+            entry = built[id(flags)] = (flags, {})
+        irs = entry[1]
+        callee_ir = irs.get(function)
+        if callee_ir is None:
+            callee_ir = irs[function] = self.run_untyped_passes(function)
+        freevars = function.__code__.co_freevars
+        # inline_ir copies callee_ir before changing anything, so it can be reused.
+        shared_copy.memo = {}
+        try:
+            return self.inline_ir(caller_ir, block, i, callee_ir, freevars, arg_typs=arg_typs)
+        finally:
+            shared_copy.memo = None
+
+    setattr(worker, "inline_function", inline_function)  # noqa: B010 (mypy: no method assign)
+    setattr(worker, "_balancer_shared", True)  # noqa: B010
 
 
 _NUMBA = _numba()
@@ -60,3 +135,13 @@ def njit(function: F | None = None, /, **options: Any) -> F | Callable[[F], F]:
         return compiled
 
     return decorate if function is None else decorate(function)
+
+
+def in_force() -> dict[str, Any]:
+    """How this process compiles (empty with numba off): whether inlined IR is shared."""
+    if _NUMBA is None:
+        return {}
+    from numba.core import inline_closurecall
+
+    shared = getattr(inline_closurecall.InlineWorker, "_balancer_shared", False)
+    return {"shared inlined IR": shared}
