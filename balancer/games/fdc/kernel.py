@@ -157,6 +157,12 @@ W_BSEAT, W_BCARD, W_NSEAT, W_NCARD = 48, 54, 60, 66
 W_SLEN, W_BLEN, W_NLEN = 72, 73, 74
 W_TERR = 76
 
+# float64 work array of the heuristic: the foreseen gains per seat (F_GAIN),
+# then the gain of each card of W_BASE (F_BTERM) and of W_NEKO (F_NTERM) if it
+# resolves in a trick without a dash (`_dashless_gains`)
+F_GAIN, F_BTERM, F_NTERM = 0, MAXP, 2 * MAXP
+F_SIZE = 3 * MAXP
+
 
 # =============================================================================
 # Python side: tables, states, conversion
@@ -219,7 +225,7 @@ def new_work(state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The heuristic's scratch arrays (int64, float64) for states shaped like `state`."""
     players = int(state[PLAYERS])
     size = W_TERR + 2 * players * int(state[TCAP])  # territories, and a flag per card
-    return np.zeros(size, np.int64), np.zeros(MAXP, np.float64)
+    return np.zeros(size, np.int64), np.zeros(F_SIZE, np.float64)
 
 
 def new_legal(state: np.ndarray) -> np.ndarray:
@@ -986,7 +992,10 @@ def _heuristic_play(
     would fire on an off-colour card). A candidate then only places itself in
     one of those lists (`_place`), which gives exactly sort_out's survivors,
     and every off-colour card that 猫に小判 can't save shares one foresight.
-    A lead card needs no list: its value has a closed form (`_lead_value`).
+    A lead card needs no list: its value has a closed form (`_lead_value`);
+    nor does a fish or a cash following when no dash would resolve, where
+    order changes nothing and each seat gains from its own card alone
+    (`_dashless_place`, `_dashless_value`).
     tests/test_fdc_heuristic_shortcuts.py checks each shortcut against the
     full computation.
     """
@@ -1004,25 +1013,59 @@ def _heuristic_play(
             if value > best_value:
                 best, best_value = moves[i], value
         return best
+    # Whether W_BASE and W_NEKO hold no dash (then each card's gain is in fwork);
+    # one call site each, as every inlined site is compiled again.
+    base_dashless = False
+    neko_dashless = False
+    for which in range(2 if neko_possible else 1):
+        wseat, wcard, m, fterm = W_BSEAT, W_BCARD, iwork[W_BLEN], F_BTERM
+        if which == 1:
+            wseat, wcard, m, fterm = W_NSEAT, W_NCARD, iwork[W_NLEN], F_NTERM
+        plain = _dashless_gains(state, tables, params, po, iwork, wseat, wcard, m, fwork, fterm)
+        if which == 0:
+            base_dashless = plain
+        else:
+            neko_dashless = plain
     shared = 0.0
     shared_known = False
     for i in range(n):
         card = moves[i]
         effect = tables[eff + card]
-        if turn > 0 and not neko_possible and tables[col + card] != lead_colour:
-            # Cancelled, and the trick resolves as if it had not been played.
-            if not shared_known:
-                _copy_survivors(iwork, W_BSEAT, W_BCARD, iwork[W_BLEN])
-                shared = _foreseen_value(state, tables, params, po, seat, iwork, fwork)
-                shared_known = True
-            value = shared - params[po + P_COST + effect]
+        in_lead_colour = tables[col + card] == lead_colour
+        mine_survives = False
+        # Off colour without 猫に小判: cancelled, and the trick resolves as if it
+        # had not been played, the same for every such card.
+        off = not neko_possible and not in_lead_colour
+        if off and shared_known:
+            value = shared
+        elif (base_dashless if in_lead_colour or off else neko_dashless) and (
+            off or effect != EFFECT_STEAL_OR_PROTECT
+        ):
+            # No dash resolves: each seat gains from its own card alone.
+            mine_survives, removed = False, -1
+            if not off:
+                mine_survives, removed = _dashless_place(state, tables, card, in_lead_colour, iwork)
+            mine = 0.0
+            if mine_survives:
+                mine = _dashless_gain(state, tables, params, po, seat, card)
+            m, fterm = iwork[W_NLEN], F_NTERM
+            if in_lead_colour or off:
+                m, fterm = iwork[W_BLEN], F_BTERM
+            value = _dashless_value(state, params, po, m, removed, mine, fwork, fterm)
         else:
-            mine_survives = _place(state, tables, seat, card, lead_colour, iwork)
+            if off:
+                _copy_survivors(iwork, W_BSEAT, W_BCARD, iwork[W_BLEN])
+                mine_survives = False
+            else:
+                mine_survives = _place(state, tables, seat, card, lead_colour, iwork)
             value = _foreseen_value(state, tables, params, po, seat, iwork, fwork)
-            if not mine_survives:
-                value -= params[po + P_COST + effect]
-            elif effect == EFFECT_CASH and state[TWORTH + seat] < params[po + P_CASH_AT]:
-                value -= params[po + P_COST + EFFECT_CASH]  # too early: keep it for later
+        if off:
+            shared, shared_known = value, True
+            value -= params[po + P_COST + effect]
+        elif not mine_survives:
+            value -= params[po + P_COST + effect]
+        elif effect == EFFECT_CASH and state[TWORTH + seat] < params[po + P_CASH_AT]:
+            value -= params[po + P_COST + EFFECT_CASH]  # too early: keep it for later
         if value > best_value:
             best, best_value = card, value
     return best
@@ -1325,6 +1368,101 @@ def _foreseen_value(
     for k in range(1, players):
         rival = max(rival, fwork[_seat_after(seat, k, players)])
     return fwork[seat] - params[po + P_RIVAL_WEIGHT] * rival
+
+
+@inlined
+def _dashless_gain(
+    state: np.ndarray, tables: np.ndarray, params: np.ndarray, po: int, seat: int, card: int
+) -> float:
+    """A fish's or a cash's gain to its owner `seat` in a foreseen trick without a
+    dash, as `_foresee_few_dashes` adds it to the seat's 0.0 (0.0 + x is x, up
+    to a zero's sign, which no comparison sees): nothing else of the trick
+    touches its territory."""
+    d = tables[T_DECK]
+    weight = params[po + P_FISH_WEIGHT]
+    if tables[T_CARDS + EFFECT * d + card] == EFFECT_TERRITORY:
+        return weight * float(tables[T_CARDS + MONEY * d + card])
+    return (1 - weight) * float(state[TWORTH + seat])
+
+
+@inlined
+def _dashless_gains(
+    state: np.ndarray,
+    tables: np.ndarray,
+    params: np.ndarray,
+    po: int,
+    iwork: np.ndarray,
+    wseat: int,
+    wcard: int,
+    m: int,
+    fwork: np.ndarray,
+    fterm: int,
+) -> bool:
+    """Whether the list of m at iwork[wseat..], iwork[wcard..] holds no dash; if so
+    each card's gain to its owner (`_dashless_gain`) at fwork[fterm..]."""
+    eff = T_CARDS + EFFECT * tables[T_DECK]
+    for i in range(m):
+        card = iwork[wcard + i]
+        if tables[eff + card] == EFFECT_STEAL_OR_PROTECT:
+            return False
+        fwork[fterm + i] = _dashless_gain(state, tables, params, po, iwork[wseat + i], card)
+    return True
+
+
+@inlined
+def _dashless_place(
+    state: np.ndarray, tables: np.ndarray, card: int, in_lead_colour: bool, iwork: np.ndarray
+) -> tuple[bool, int]:
+    """`_place` for a trick without a dash, where order changes nothing: whether
+    `card` survives, and the index of the card of W_BASE (in the lead colour)
+    or W_NEKO (off it, 猫に小判 firing) that cancels with it (-1: none)."""
+    num = T_CARDS + NUMBER * tables[T_DECK]
+    number = tables[num + card]
+    if in_lead_colour:
+        for i in range(iwork[W_BLEN]):
+            if tables[num + iwork[W_BCARD + i]] == number:
+                return False, i  # it was alone with that number: the two cancel
+        for j in range(1, iwork[W_BCANCELLED] + 1):
+            if tables[num + iwork[W_BCARD + MAXP - j]] == number:
+                return False, -1
+        return True, -1
+    if tables[T_NEKO_DEDUPE] == 0:
+        return True, -1
+    same = _count_number(tables, state, PCARD, 1, state[TURN], card, 0, False)
+    if same == 0:
+        return True, -1
+    if same > 1:
+        return False, -1
+    for i in range(iwork[W_NLEN]):
+        if tables[num + iwork[W_NCARD + i]] == number:
+            return False, i
+    return False, -1
+
+
+@inlined
+def _dashless_value(
+    state: np.ndarray,
+    params: np.ndarray,
+    po: int,
+    m: int,
+    removed: int,
+    mine: float,
+    fwork: np.ndarray,
+    fterm: int,
+) -> float:
+    """`_foreseen_value` of a trick without a dash: the list's cards but
+    `removed` resolve, each its owner's (a rival's) whole gain, with `mine` the
+    bot's own; rivals without a card gain 0.0. The best rival is the same value
+    whatever order max() meets the gains in (0.0 and -0.0 aside, equal to it)."""
+    rival = -np.inf
+    k = 0
+    for i in range(m):
+        if i != removed:
+            rival = max(rival, fwork[fterm + i])
+            k += 1
+    if k < state[PLAYERS] - 1:
+        rival = max(rival, 0.0)
+    return mine - params[po + P_RIVAL_WEIGHT] * rival
 
 
 # `_foresee_few_dashes` keeps, per seat, the money of the richest card a dash
