@@ -3,7 +3,8 @@
 The kernel's heuristic (kernel.py, `_heuristic_play` on) avoids work the
 Python bot (bots.py Heuristic) does: a lead card's value in closed form
 (`_lead_value`), a foresight without a copy of the territories while at most
-two dashes resolve (`_foresee_few_dashes`), a branchless best rival. Each is
+two dashes resolve (`_foresee_few_dashes`), a branchless best rival, a
+follower's value in closed form when no dash resolves (`_dashless_value`). Each is
 checked here against the Python bot's own functions, float for float, on
 random positions: territories of every size (equal and unequal money, so
 ties between victims and fish come up), survivors in any order, any number
@@ -192,3 +193,47 @@ def test_placing_a_candidate_in_the_sorted_trick_is_sort_out(py: fdc.State) -> N
         ]
         assert placed == expected
         assert survives == ((seat, card) in expected)
+
+
+@settings(max_examples=400, deadline=None)
+@given(tricks(), st.sampled_from(PARAMS), st.integers(0, 3))
+def test_a_trick_without_dashes_is_valued_in_closed_form(
+    py: fdc.State, params: dict[str, Any], territory_cards: int
+) -> None:
+    """When no dash would resolve, `_heuristic_play` values a follower's card
+    without placing it or foreseeing the trick (`_dashless_place`,
+    `_dashless_value`): the same survival and the same float as `_place` and
+    `_foreseen_value`, for every candidate they would be asked about. Each seat
+    holds a territory of up to three fish, so a cash gains something."""
+    deck = py.deck
+    fish = [card for card in range(deck.size) if deck.role[card] == fdc.FISH]
+    free = [card for card in fish if all(card not in h for h in py.hands) and
+            all(card != c for _, c in py.plays)]  # fmt: skip
+    for s in range(py.players):
+        py.territory[s] = free[s * territory_cards : (s + 1) * territory_cards]
+    state, tables = K.from_state(py)
+    iwork, fwork = K.new_work(state)
+    neko = K._prepare_play(state, tables, iwork)
+    seat = py.current_player()
+    if not py.plays:
+        return
+    row = K.bot_params("heuristic", params)
+    lead = deck.colour[py.plays[0][1]]
+    in_base = K._dashless_gains(
+        state, tables, row, 0, iwork, K.W_BSEAT, K.W_BCARD, iwork[K.W_BLEN], fwork, K.F_BTERM
+    )
+    in_neko = neko and K._dashless_gains(
+        state, tables, row, 0, iwork, K.W_NSEAT, K.W_NCARD, iwork[K.W_NLEN], fwork, K.F_NTERM
+    )
+    for card in py.hands[seat]:
+        in_lead = deck.colour[card] == lead
+        if (not in_lead and not neko) or deck.role[card] == fdc.DASH:
+            continue
+        if not (in_base if in_lead else in_neko):
+            continue
+        survives, removed = K._dashless_place(state, tables, card, in_lead, iwork)
+        mine = K._dashless_gain(state, tables, row, 0, seat, card) if survives else 0.0
+        m, at = (iwork[K.W_BLEN], K.F_BTERM) if in_lead else (iwork[K.W_NLEN], K.F_NTERM)
+        value = K._dashless_value(state, row, 0, m, removed, mine, fwork, at)
+        assert survives == K._place(state, tables, seat, card, lead, iwork)
+        assert value == K._foreseen_value(state, tables, row, 0, seat, iwork, fwork)

@@ -362,6 +362,38 @@ def test_arranged_positions_step_alike(name: str) -> None:
             step_both(py, params, Stream(seed, k, 0))
 
 
+def test_territory_money_is_kept_through_landing_stealing_and_cashing() -> None:
+    """TWORTH/TMAXM/TMAX2 (money, richest and second richest card of each
+    territory), kept as play goes, worked out by hand: seat 0's red dash 9
+    resolves before seat 1's red fish 1 and steals seat 1's red fish 2 (not
+    its richest); then seat 1 cashes before seat 0's fish of no money lands."""
+    rules = {**DEFAULTS, "cash_value": "face"}
+    py = fdc.State.arranged(
+        rules,
+        [cards("red dash 9", "blue fish 0"), cards("red fish 1", "blue cash 3")],
+        territory=[cards("blue fish 4"), cards("blue fish 5", "red fish 2", "blue fish 8")],
+    )
+    state, tables = K.from_state(py)
+    streams = K.new_streams(2)
+
+    def stats() -> list[list[int]]:
+        snap = K.snapshot(state)
+        return [snap["territory_money"], snap["territory_richest"], snap["territory_second"]]
+
+    assert stats() == [[4, 15], [4, 8], [-1, 5]]
+    for action in (c("red dash 9"), c("red fish 1"), c("red fish 2")):
+        py.apply_action(action)
+        K.apply(state, tables, streams, action)
+        assert K.snapshot(state) == K.snapshot_of(py)
+    # Seat 0: blue fish 4, red fish 2; seat 1: blue fish 5, blue fish 8, red fish 1.
+    assert stats() == [[6, 14], [4, 8], [2, 5]]
+    for action in (c("blue fish 0"), c("blue cash 3")):
+        py.apply_action(action)
+        K.apply(state, tables, streams, action)
+    assert py.phase == fdc.OVER and K.snapshot(state) == K.snapshot_of(py)
+    assert stats() == [[6, 0], [4, -1], [2, -1]]
+
+
 MID_GAME_RULES = [
     DEFAULTS,
     KNOB_SETS["three-colours-two-copies"][1],

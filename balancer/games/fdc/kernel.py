@@ -43,11 +43,15 @@ TCAP territory capacity, D deck size):
     PROT                    1 if the seat is protected this trick
     CMONEY, CCOUNT          per seat: money cashed, and how many cards cashed
     HLEN, TLEN              per seat: hand and territory lengths
-    HANDS   [84, O_TERR)    hand of seat s at HANDS + s * HCAP, in the engine's order
+    TWORTH, TMAXM, TMAX2    per seat: its territory's money, its richest and second
+                            richest card's money (-1: none), kept as cards land,
+                            are stolen and are cashed (`_territory_stats`): the
+                            heuristic reads them at every decision
+    HANDS   [102, O_TERR)   hand of seat s at HANDS + s * HCAP, in the engine's order
     O_TERR  [.., O_PILE)    territory of seat s at O_TERR + s * TCAP, in order
     O_PILE  [.., +D)        the draw pile; the top card is pile[PILE_LEN - 1]
 
-(the ten per-seat blocks are MAXP = 6 wide whatever P is). Cashed cards are
+(the thirteen per-seat blocks are MAXP = 6 wide whatever P is). Cashed cards are
 kept only as money and count: nothing in the game reads which they were.
 
 Step functions: `start_game` (deal game i of a seed), `current_player`,
@@ -104,7 +108,10 @@ CMONEY = PROT + MAXP
 CCOUNT = CMONEY + MAXP
 HLEN = CCOUNT + MAXP
 TLEN = HLEN + MAXP
-HANDS = TLEN + MAXP
+TWORTH = TLEN + MAXP
+TMAXM = TWORTH + MAXP
+TMAX2 = TMAXM + MAXP
+HANDS = TMAX2 + MAXP
 
 assert fdc.EVENTS == (
     "neko_ni_koban",
@@ -140,15 +147,21 @@ N_PARAMS = P_COST + N_EFFECTS
 
 # int64 work array of the heuristic (blocks MAXP long): the survivors of the
 # trick foreseen with a candidate, the foreseen territory lengths and
-# protection, each territory's money now (W_WORTH) and as foreseen (W_RUN),
-# its richest card's money (W_MAXM) and its second richest's (W_EMPTIED, read
-# as W_MAX2), the trick so far sorted out as the lead colour's (W_BSEAT,
+# protection, each territory's money as foreseen (W_RUN; its money now is the
+# state's TWORTH), the trick so far sorted out as the lead colour's (W_BSEAT,
 # W_BCARD) and as 猫に小判's (W_NSEAT, W_NCARD), the three lists' lengths,
-# then the foreseen territories and a flag per card (`_foresee`)
-W_SSEAT, W_SCARD, W_TLEN, W_PROT, W_WORTH, W_RUN = 0, 6, 12, 18, 24, 30
-W_MAXM, W_EMPTIED, W_BSEAT, W_BCARD, W_NSEAT, W_NCARD = 36, 42, 48, 54, 60, 66
+# then the foreseen territories and a flag per card (`_foresee`); 24..30 and
+# 36..48 are free
+W_SSEAT, W_SCARD, W_TLEN, W_PROT, W_RUN = 0, 6, 12, 18, 30
+W_BSEAT, W_BCARD, W_NSEAT, W_NCARD = 48, 54, 60, 66
 W_SLEN, W_BLEN, W_NLEN = 72, 73, 74
 W_TERR = 76
+
+# float64 work array of the heuristic: the foreseen gains per seat (F_GAIN),
+# then the gain of each card of W_BASE (F_BTERM) and of W_NEKO (F_NTERM) if it
+# resolves in a trick without a dash (`_dashless_gains`)
+F_GAIN, F_BTERM, F_NTERM = 0, MAXP, 2 * MAXP
+F_SIZE = 3 * MAXP
 
 
 # =============================================================================
@@ -212,7 +225,7 @@ def new_work(state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The heuristic's scratch arrays (int64, float64) for states shaped like `state`."""
     players = int(state[PLAYERS])
     size = W_TERR + 2 * players * int(state[TCAP])  # territories, and a flag per card
-    return np.zeros(size, np.int64), np.zeros(MAXP, np.float64)
+    return np.zeros(size, np.int64), np.zeros(F_SIZE, np.float64)
 
 
 def new_legal(state: np.ndarray) -> np.ndarray:
@@ -251,6 +264,9 @@ def from_state(py: fdc.State) -> tuple[np.ndarray, np.ndarray]:
         state[HANDS + s * hcap : HANDS + s * hcap + len(py.hands[s])] = py.hands[s]
         state[TLEN + s] = len(py.territory[s])
         state[o_terr + s * tcap : o_terr + s * tcap + len(py.territory[s])] = py.territory[s]
+        values = sorted((money[c] for c in py.territory[s]), reverse=True) + [-1, -1]
+        state[TWORTH + s] = sum(money[c] for c in py.territory[s])
+        state[TMAXM + s], state[TMAX2 + s] = values[0], values[1]
     o_pile = int(state[O_PILE])
     state[PILE_LEN] = len(py.pile)
     state[o_pile : o_pile + len(py.pile)] = py.pile
@@ -286,6 +302,10 @@ def snapshot(state: np.ndarray) -> dict[str, Any]:
         ],
         "cashed_money": ints(state[CMONEY : CMONEY + players]),
         "cashed_count": ints(state[CCOUNT : CCOUNT + players]),
+        # Kept as play goes (from_state works them out): compared, they check the upkeep.
+        "territory_money": ints(state[TWORTH : TWORTH + players]),
+        "territory_richest": ints(state[TMAXM : TMAXM + players]),
+        "territory_second": ints(state[TMAX2 : TMAX2 + players]),
         "pile": ints(state[o_pile : o_pile + state[PILE_LEN]]),
     }
     if phase != OVER:
@@ -456,6 +476,9 @@ def deal(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> None:
         state[CCOUNT + s] = 0
         state[HLEN + s] = 0
         state[TLEN + s] = 0
+        state[TWORTH + s] = 0
+        state[TMAXM + s] = -1
+        state[TMAX2 + s] = -1
     # Shuffle in the pile's own space: cards[0..D) as the engine's list.
     for i in range(d):
         state[pile + i] = i
@@ -720,9 +743,7 @@ def _resolve(state: np.ndarray, tables: np.ndarray) -> None:
         card = state[QCARD + qat]
         effect = tables[eff + card]
         if effect == EFFECT_TERRITORY:
-            base = state[O_TERR] + seat * state[TCAP]
-            state[base + state[TLEN + seat]] = card
-            state[TLEN + seat] += 1
+            _land(state, tables, seat, card)
         elif effect == EFFECT_CASH:
             _cash(state, tables, seat)
         elif effect == EFFECT_STEAL_OR_PROTECT:
@@ -732,6 +753,35 @@ def _resolve(state: np.ndarray, tables: np.ndarray) -> None:
             _dash(state, tables, seat, PROTECT)
         state[QAT] = qat + 1
     _end_trick(state, tables)
+
+
+@inlined
+def _land(state: np.ndarray, tables: np.ndarray, seat: int, card: int) -> None:
+    """`card` goes to the end of seat's territory, its money into TWORTH/TMAXM/TMAX2."""
+    state[state[O_TERR] + seat * state[TCAP] + state[TLEN + seat]] = card
+    state[TLEN + seat] += 1
+    value = tables[T_CARDS + MONEY * tables[T_DECK] + card]
+    state[TWORTH + seat] += value
+    state[TMAX2 + seat] = max(state[TMAX2 + seat], min(state[TMAXM + seat], value))
+    state[TMAXM + seat] = max(state[TMAXM + seat], value)
+
+
+@inlined
+def _territory_stats(state: np.ndarray, tables: np.ndarray, seat: int) -> None:
+    """TWORTH/TMAXM/TMAX2 of seat's territory worked out from its cards."""
+    money = T_CARDS + MONEY * tables[T_DECK]
+    base = state[O_TERR] + seat * state[TCAP]
+    worth = 0
+    richest = -1
+    second = -1
+    for i in range(state[TLEN + seat]):
+        value = tables[money + state[base + i]]
+        worth += value
+        second = max(second, min(richest, value))
+        richest = max(richest, value)
+    state[TWORTH + seat] = worth
+    state[TMAXM + seat] = richest
+    state[TMAX2 + seat] = second
 
 
 @inlined
@@ -790,9 +840,8 @@ def _dash(state: np.ndarray, tables: np.ndarray, seat: int, action: int) -> None
         if i >= 0:
             _remove_at(state, base, n, i)
             state[TLEN + victim] = n - 1
-            mine = o_terr + seat * tcap
-            state[mine + state[TLEN + seat]] = action
-            state[TLEN + seat] += 1
+            _territory_stats(state, tables, victim)
+            _land(state, tables, seat, action)
             state[EVENTS + E_STEALS] += 1
             return
 
@@ -810,6 +859,9 @@ def _cash(state: np.ndarray, tables: np.ndarray, seat: int) -> None:
     state[CMONEY + seat] += total
     state[CCOUNT + seat] += n
     state[TLEN + seat] = 0
+    state[TWORTH + seat] = 0
+    state[TMAXM + seat] = -1
+    state[TMAX2 + seat] = -1
 
 
 @inlined
@@ -940,7 +992,10 @@ def _heuristic_play(
     would fire on an off-colour card). A candidate then only places itself in
     one of those lists (`_place`), which gives exactly sort_out's survivors,
     and every off-colour card that 猫に小判 can't save shares one foresight.
-    A lead card needs no list: its value has a closed form (`_lead_value`).
+    A lead card needs no list: its value has a closed form (`_lead_value`);
+    nor does a fish or a cash following when no dash would resolve, where
+    order changes nothing and each seat gains from its own card alone
+    (`_dashless_place`, `_dashless_value`).
     tests/test_fdc_heuristic_shortcuts.py checks each shortcut against the
     full computation.
     """
@@ -958,25 +1013,59 @@ def _heuristic_play(
             if value > best_value:
                 best, best_value = moves[i], value
         return best
+    # Whether W_BASE and W_NEKO hold no dash (then each card's gain is in fwork);
+    # one call site each, as every inlined site is compiled again.
+    base_dashless = False
+    neko_dashless = False
+    for which in range(2 if neko_possible else 1):
+        wseat, wcard, m, fterm = W_BSEAT, W_BCARD, iwork[W_BLEN], F_BTERM
+        if which == 1:
+            wseat, wcard, m, fterm = W_NSEAT, W_NCARD, iwork[W_NLEN], F_NTERM
+        plain = _dashless_gains(state, tables, params, po, iwork, wseat, wcard, m, fwork, fterm)
+        if which == 0:
+            base_dashless = plain
+        else:
+            neko_dashless = plain
     shared = 0.0
     shared_known = False
     for i in range(n):
         card = moves[i]
         effect = tables[eff + card]
-        if turn > 0 and not neko_possible and tables[col + card] != lead_colour:
-            # Cancelled, and the trick resolves as if it had not been played.
-            if not shared_known:
-                _copy_survivors(iwork, W_BSEAT, W_BCARD, iwork[W_BLEN])
-                shared = _foreseen_value(state, tables, params, po, seat, iwork, fwork)
-                shared_known = True
-            value = shared - params[po + P_COST + effect]
+        in_lead_colour = tables[col + card] == lead_colour
+        mine_survives = False
+        # Off colour without 猫に小判: cancelled, and the trick resolves as if it
+        # had not been played, the same for every such card.
+        off = not neko_possible and not in_lead_colour
+        if off and shared_known:
+            value = shared
+        elif (base_dashless if in_lead_colour or off else neko_dashless) and (
+            off or effect != EFFECT_STEAL_OR_PROTECT
+        ):
+            # No dash resolves: each seat gains from its own card alone.
+            mine_survives, removed = False, -1
+            if not off:
+                mine_survives, removed = _dashless_place(state, tables, card, in_lead_colour, iwork)
+            mine = 0.0
+            if mine_survives:
+                mine = _dashless_gain(state, tables, params, po, seat, card)
+            m, fterm = iwork[W_NLEN], F_NTERM
+            if in_lead_colour or off:
+                m, fterm = iwork[W_BLEN], F_BTERM
+            value = _dashless_value(state, params, po, m, removed, mine, fwork, fterm)
         else:
-            mine_survives = _place(state, tables, seat, card, lead_colour, iwork)
+            if off:
+                _copy_survivors(iwork, W_BSEAT, W_BCARD, iwork[W_BLEN])
+                mine_survives = False
+            else:
+                mine_survives = _place(state, tables, seat, card, lead_colour, iwork)
             value = _foreseen_value(state, tables, params, po, seat, iwork, fwork)
-            if not mine_survives:
-                value -= params[po + P_COST + effect]
-            elif effect == EFFECT_CASH and iwork[W_WORTH + seat] < params[po + P_CASH_AT]:
-                value -= params[po + P_COST + EFFECT_CASH]  # too early: keep it for later
+        if off:
+            shared, shared_known = value, True
+            value -= params[po + P_COST + effect]
+        elif not mine_survives:
+            value -= params[po + P_COST + effect]
+        elif effect == EFFECT_CASH and state[TWORTH + seat] < params[po + P_CASH_AT]:
+            value -= params[po + P_COST + EFFECT_CASH]  # too early: keep it for later
         if value > best_value:
             best, best_value = card, value
     return best
@@ -995,7 +1084,7 @@ def _lead_value(
     """bots.py Heuristic._card_value of a lead card, in closed form: it resolves
     alone (猫に小判 needs followers) on territories nothing of this trick has
     touched, so the foresight is one card's gain (a fish's money, a cash of
-    W_WORTH, a dash's steal of the richest untouched territory's richest fish,
+    TWORTH, a dash's steal of the richest untouched territory's richest fish,
     as `_foresee_few_dashes` picks it) and every other seat's 0.0. The float
     operations are `_foresee`'s and `_foreseen_value`'s, in the same order: each
     gain starts from 0.0, and the best rival is 0.0 unless the only rival is
@@ -1008,17 +1097,17 @@ def _lead_value(
     if effect == EFFECT_TERRITORY:
         mine += weight * float(tables[T_CARDS + MONEY * d + card])
     elif effect == EFFECT_CASH:
-        mine += (1 - weight) * float(iwork[W_WORTH + seat])
+        mine += (1 - weight) * float(state[TWORTH + seat])
     elif effect == EFFECT_STEAL_OR_PROTECT:
         players = state[PLAYERS]
         victim = -1
         best_worth, best_money = -1, -1
         for k in range(1, players):
             other = _seat_after(seat, k, players)
-            richest = iwork[W_MAXM + other]
+            richest = state[TMAXM + other]
             if state[PROT + other] != 0 or richest < 0:
                 continue
-            worth = iwork[W_WORTH + other]
+            worth = state[TWORTH + other]
             if worth > best_worth or (worth == best_worth and richest > best_money):
                 victim, best_worth, best_money = other, worth, richest
         if victim >= 0:  # else it protects: nobody gains
@@ -1027,7 +1116,7 @@ def _lead_value(
                 rival -= weight * float(best_money)
     value = mine - params[po + P_RIVAL_WEIGHT] * rival
     value *= params[po + P_LEAD_RESOLVES]
-    if effect == EFFECT_CASH and iwork[W_WORTH + seat] < params[po + P_CASH_AT]:
+    if effect == EFFECT_CASH and state[TWORTH + seat] < params[po + P_CASH_AT]:
         value -= params[po + P_COST + EFFECT_CASH]  # too early: keep it for later
     return value
 
@@ -1037,9 +1126,10 @@ def _prepare_play(state: np.ndarray, tables: np.ndarray, iwork: np.ndarray) -> b
     """What every candidate of `_heuristic_play` shares; returns whether an
     off-colour card would fire 猫に小判.
 
-    Per seat: the territory's money (W_WORTH), its richest and second richest
-    fish's money (W_MAXM, W_MAX2; -1 with none): while cards are being played,
-    nothing of this trick has landed, so every territory card is stealable.
+    (Per seat, the territory's money and its richest and second richest
+    card's money are kept in the state, TWORTH/TMAXM/TMAX2: while cards are
+    being played, nothing of this trick has landed, so every territory card
+    is stealable and those are what a foreseen dash looks at.)
     W_BASE (W_BLEN long): the lead colour's cards of the trick so far with a
     number no other of them has, in descending number order, and the other
     lead-colour cards (W_BCANCELLED of them) from the end of the W_BCARD block
@@ -1049,21 +1139,6 @@ def _prepare_play(state: np.ndarray, tables: np.ndarray, iwork: np.ndarray) -> b
     """
     d = tables[T_DECK]
     col = T_CARDS + COLOUR * d
-    money = T_CARDS + MONEY * d
-    o_terr, tcap = state[O_TERR], state[TCAP]
-    for s in range(state[PLAYERS]):
-        worth = 0
-        richest = -1
-        second = -1
-        base = o_terr + s * tcap
-        for i in range(state[TLEN + s]):
-            value = tables[money + state[base + i]]
-            worth += value
-            second = max(second, min(richest, value))
-            richest = max(richest, value)
-        iwork[W_WORTH + s] = worth
-        iwork[W_MAXM + s] = richest
-        iwork[W_MAX2 + s] = second
     turn = state[TURN]
     iwork[W_BLEN] = 0
     iwork[W_NLEN] = 0
@@ -1295,11 +1370,105 @@ def _foreseen_value(
     return fwork[seat] - params[po + P_RIVAL_WEIGHT] * rival
 
 
+@inlined
+def _dashless_gain(
+    state: np.ndarray, tables: np.ndarray, params: np.ndarray, po: int, seat: int, card: int
+) -> float:
+    """A fish's or a cash's gain to its owner `seat` in a foreseen trick without a
+    dash, as `_foresee_few_dashes` adds it to the seat's 0.0 (0.0 + x is x, up
+    to a zero's sign, which no comparison sees): nothing else of the trick
+    touches its territory."""
+    d = tables[T_DECK]
+    weight = params[po + P_FISH_WEIGHT]
+    if tables[T_CARDS + EFFECT * d + card] == EFFECT_TERRITORY:
+        return weight * float(tables[T_CARDS + MONEY * d + card])
+    return (1 - weight) * float(state[TWORTH + seat])
+
+
+@inlined
+def _dashless_gains(
+    state: np.ndarray,
+    tables: np.ndarray,
+    params: np.ndarray,
+    po: int,
+    iwork: np.ndarray,
+    wseat: int,
+    wcard: int,
+    m: int,
+    fwork: np.ndarray,
+    fterm: int,
+) -> bool:
+    """Whether the list of m at iwork[wseat..], iwork[wcard..] holds no dash; if so
+    each card's gain to its owner (`_dashless_gain`) at fwork[fterm..]."""
+    eff = T_CARDS + EFFECT * tables[T_DECK]
+    for i in range(m):
+        card = iwork[wcard + i]
+        if tables[eff + card] == EFFECT_STEAL_OR_PROTECT:
+            return False
+        fwork[fterm + i] = _dashless_gain(state, tables, params, po, iwork[wseat + i], card)
+    return True
+
+
+@inlined
+def _dashless_place(
+    state: np.ndarray, tables: np.ndarray, card: int, in_lead_colour: bool, iwork: np.ndarray
+) -> tuple[bool, int]:
+    """`_place` for a trick without a dash, where order changes nothing: whether
+    `card` survives, and the index of the card of W_BASE (in the lead colour)
+    or W_NEKO (off it, 猫に小判 firing) that cancels with it (-1: none)."""
+    num = T_CARDS + NUMBER * tables[T_DECK]
+    number = tables[num + card]
+    if in_lead_colour:
+        for i in range(iwork[W_BLEN]):
+            if tables[num + iwork[W_BCARD + i]] == number:
+                return False, i  # it was alone with that number: the two cancel
+        for j in range(1, iwork[W_BCANCELLED] + 1):
+            if tables[num + iwork[W_BCARD + MAXP - j]] == number:
+                return False, -1
+        return True, -1
+    if tables[T_NEKO_DEDUPE] == 0:
+        return True, -1
+    same = _count_number(tables, state, PCARD, 1, state[TURN], card, 0, False)
+    if same == 0:
+        return True, -1
+    if same > 1:
+        return False, -1
+    for i in range(iwork[W_NLEN]):
+        if tables[num + iwork[W_NCARD + i]] == number:
+            return False, i
+    return False, -1
+
+
+@inlined
+def _dashless_value(
+    state: np.ndarray,
+    params: np.ndarray,
+    po: int,
+    m: int,
+    removed: int,
+    mine: float,
+    fwork: np.ndarray,
+    fterm: int,
+) -> float:
+    """`_foreseen_value` of a trick without a dash: the list's cards but
+    `removed` resolve, each its owner's (a rival's) whole gain, with `mine` the
+    bot's own; rivals without a card gain 0.0. The best rival is the same value
+    whatever order max() meets the gains in (0.0 and -0.0 aside, equal to it)."""
+    rival = -np.inf
+    k = 0
+    for i in range(m):
+        if i != removed:
+            rival = max(rival, fwork[fterm + i])
+            k += 1
+    if k < state[PLAYERS] - 1:
+        rival = max(rival, 0.0)
+    return mine - params[po + P_RIVAL_WEIGHT] * rival
+
+
 # `_foresee_few_dashes` keeps, per seat, the money of the richest card a dash
 # could take from its territory now (-1: none, or protected) where `_foresee`
 # reads the foreseen territories.
 W_RICH = W_PROT
-W_MAX2 = W_EMPTIED
 
 
 @inlined
@@ -1319,8 +1488,8 @@ def _foresee_few_dashes(
     a territory changes only by being stolen from. Before the first dash,
     territories only grew by landed cards (never stealable this trick) or were
     emptied by a cash: the richest stealable card of each is its richest card
-    (W_MAXM), or none once cashed. A steal moves that card: the victim's next
-    richest is its second richest (W_MAX2; the first victim has stolen
+    (TMAXM), or none once cashed. A steal moves that card: the victim's next
+    richest is its second richest (TMAX2; the first victim has stolen
     nothing), the thief's the richer of its own and the stolen card. That is
     all a second dash looks at; a dash with no target protects its owner,
     which keeps the second dash out (a protected territory has none: -1).
@@ -1335,8 +1504,8 @@ def _foresee_few_dashes(
     money = T_CARDS + MONEY * d
     weight = params[po + P_FISH_WEIGHT]
     for s in range(players):
-        iwork[W_RUN + s] = iwork[W_WORTH + s]
-        iwork[W_RICH + s] = -1 if state[PROT + s] != 0 else iwork[W_MAXM + s]
+        iwork[W_RUN + s] = state[TWORTH + s]
+        iwork[W_RICH + s] = -1 if state[PROT + s] != 0 else state[TMAXM + s]
         fwork[s] = 0.0
     dashes = 0
     for i in range(m):
@@ -1369,7 +1538,7 @@ def _foresee_few_dashes(
                 continue
             iwork[W_RUN + victim] -= best_money
             iwork[W_RUN + seat] += best_money
-            iwork[W_RICH + victim] = iwork[W_MAX2 + victim]
+            iwork[W_RICH + victim] = state[TMAX2 + victim]
             if state[PROT + seat] == 0:  # protected territories stay out of reach
                 iwork[W_RICH + seat] = max(iwork[W_RICH + seat], best_money)
             fwork[seat] += weight * float(best_money)
@@ -1394,7 +1563,7 @@ def _foresee(
     so the copy's played-this-trick cards (unstealable) are exactly those it
     lands itself: each copied card carries that flag (after the territories,
     at W_TERR + P * TCAP), and each territory its money (W_RUN, an exact
-    integer, from W_WORTH), so a steal neither scans the plays nor re-adds.
+    integer, from TWORTH), so a steal neither scans the plays nor re-adds.
     """
     players = state[PLAYERS]
     tcap = state[TCAP]
@@ -1408,7 +1577,7 @@ def _foresee(
         n = state[TLEN + s]
         iwork[W_TLEN + s] = n
         iwork[W_PROT + s] = state[PROT + s]
-        iwork[W_RUN + s] = iwork[W_WORTH + s]
+        iwork[W_RUN + s] = state[TWORTH + s]
         for i in range(n):
             iwork[W_TERR + s * tcap + i] = state[o_terr + s * tcap + i]
             iwork[fresh + s * tcap + i] = 0
@@ -1477,36 +1646,25 @@ def _richest_foreseen(
 
 
 @inlined
-def _richest(
-    tables: np.ndarray,
-    arr: np.ndarray,
-    terr: int,
-    tlen: int,
-    prot: int,
-    tcap: int,
-    players: int,
-    seat: int,
-    pcard: int,
-    nplays: int,
-) -> tuple[int, int]:
+def _richest(state: np.ndarray, tables: np.ndarray, seat: int) -> tuple[int, int]:
     """bots.py _richest_fish: (victim, index in its territory) of the most valuable
-    stealable fish from the territory worth most, victims from the next seat on;
-    (-1, -1) if none. Territories, lengths, protection and plays are all in `arr`."""
+    stealable fish from the territory worth most (TWORTH: all its cards, played
+    this trick or not, as Python sums them), victims from the next seat on;
+    (-1, -1) if none."""
     money = T_CARDS + MONEY * tables[T_DECK]
+    players, o_terr, tcap, turn = state[PLAYERS], state[O_TERR], state[TCAP], state[TURN]
     best_victim, best_at = -1, -1
     best_worth, best_money = -1, -1
     for k in range(1, players):
         victim = _seat_after(seat, k, players)
-        if arr[prot + victim] != 0:
+        worth = state[TWORTH + victim]
+        # (worth, money) beats the best only if worth is at least the best's.
+        if state[PROT + victim] != 0 or worth < best_worth:
             continue
-        base = terr + victim * tcap
-        n = arr[tlen + victim]
-        worth = 0
-        for i in range(n):
-            worth += tables[money + arr[base + i]]
-        for i in range(n):
-            fish = arr[base + i]
-            if _in_plays(arr, pcard, nplays, fish):
+        base = o_terr + victim * tcap
+        for i in range(state[TLEN + victim]):
+            fish = state[base + i]
+            if _in_plays(state, PCARD, turn, fish):
                 continue
             value = tables[money + fish]
             if worth > best_worth or (worth == best_worth and value > best_money):
@@ -1527,9 +1685,7 @@ def _heuristic_dash(
     tcap = state[TCAP]
     o_terr = state[O_TERR]
     turn = state[TURN]
-    victim, at = _richest(
-        tables, state, o_terr, TLEN, PROT, tcap, state[PLAYERS], seat, PCARD, turn
-    )
+    victim, at = _richest(state, tables, seat)
     if victim < 0:
         return PROTECT
     steal = state[o_terr + victim * tcap + at]
