@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -68,12 +67,6 @@ def simulate(
         scratch = Path(tempfile.mkdtemp(prefix=f".{place.name}.tmp-", dir=place.parent))
         try:
             progress = Progress(variant.games, variant.name, quiet)
-            preload = _Preload()
-
-            def started(workers: int) -> None:
-                progress.started(workers)
-                preload.start()
-
             with progress as advance:
                 try:
                     with trusting(trust_plugins):
@@ -83,7 +76,7 @@ def simulate(
                             check=check,
                             move_time_limit=move_time_limit,
                             progress=advance,
-                            started=started,
+                            started=progress.started,
                             backend=backend,
                             scheduler=scheduler,
                             scratch=scratch,
@@ -106,59 +99,11 @@ def simulate(
                         f"Nothing was written to {output or folder}. "
                         f"Replay it: {again}"
                     ) from None
-            preload.join()
             # The saved report reads its games (if anyone asks) from the folder.
             report = report.save(folder)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
     return report
-
-
-# What writing the report imports and a run did not: matplotlib above all (about a
-# second of CPU). Imported on a thread of their own while the games play.
-REPORT_MODULES = (
-    "balancer.report.build",
-    "balancer.report.html",
-    "balancer.analysis.cards",
-    "scipy.special",
-    "matplotlib",
-    "matplotlib.figure",
-    "matplotlib.ticker",
-    "matplotlib.style",
-    "matplotlib.backends.backend_svg",
-    "matplotlib.backends.backend_mixed",
-)
-
-
-class _Preload:
-    """Imports REPORT_MODULES on a thread while the games play, not after the last one.
-
-    The playing threads run compiled code with the GIL released, so the
-    imports cost a run's wall time nothing on a spare core; the report then
-    finds them loaded. A failed import is left for the report to raise.
-    """
-
-    def __init__(self) -> None:
-        self.thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        if self.thread is None:
-            self.thread = threading.Thread(target=self._load, name="report-imports", daemon=True)
-            self.thread.start()
-
-    @staticmethod
-    def _load() -> None:
-        import importlib
-
-        for name in REPORT_MODULES:
-            try:
-                importlib.import_module(name)
-            except Exception:  # the report's own import says what is wrong
-                return
-
-    def join(self) -> None:
-        if self.thread is not None:
-            self.thread.join()
 
 
 def replay_command(
