@@ -16,7 +16,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -204,3 +204,21 @@ class Processes:
             for stream in (proc.stdout, proc.stderr):
                 if stream is not None:
                     stream.close()
+
+
+def _fails_at_7_and_30(x: int) -> int:
+    if x in (7, 30):
+        raise ValueError(f"chunk {x}")
+    return x
+
+
+def assert_the_first_failing_chunk_raises_in_order(
+    pool: Callable[[Callable[[int], int], Sequence[int], int], Iterator[int]],
+) -> None:
+    """A backend's pool (threads or processes) raises the first failing chunk's error,
+    after yielding every chunk before it, as one process playing them in order would."""
+    results = []
+    with pytest.raises(ValueError, match="chunk 7"):
+        for result in pool(_fails_at_7_and_30, range(40), 3):
+            results.append(result)
+    assert results == list(range(7))

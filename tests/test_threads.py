@@ -19,7 +19,13 @@ from hypothesis import strategies as st
 from balancer.config.variant import SeatSpec, load
 from balancer.sim import runner
 from balancer.sim.backends import local, threads
-from tests.helpers import VARIANTS, Processes, balancer_command, subprocess_env
+from tests.helpers import (
+    VARIANTS,
+    Processes,
+    assert_the_first_failing_chunk_raises_in_order,
+    balancer_command,
+    subprocess_env,
+)
 
 
 def square(x: int) -> int:
@@ -46,16 +52,7 @@ def test_a_slow_chunk_doesnt_reorder_results() -> None:
 
 
 def test_the_first_failing_chunk_raises_after_the_ones_before_it() -> None:
-    def fails(x: int) -> int:
-        if x in (7, 30):
-            raise ValueError(f"chunk {x}")
-        return x
-
-    results = []
-    with pytest.raises(ValueError, match="chunk 7"):
-        for result in threads.thread_pool(fails, range(40), 3):
-            results.append(result)
-    assert results == list(range(7))
+    assert_the_first_failing_chunk_raises_in_order(threads.thread_pool)
 
 
 def test_the_threads_play_only_a_few_chunks_ahead_of_the_reader() -> None:

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 import balancer
 from balancer.cli import main
 from balancer.sim.backends.local import WorkerDied, available_cores, process_pool
+from tests.helpers import assert_the_first_failing_chunk_raises_in_order
 
 ROOT = Path(__file__).parent.parent
 VARIANTS = ROOT / "variants"
@@ -57,16 +58,7 @@ def test_a_slow_worker_doesnt_reorder_results() -> None:
 
 
 def test_the_first_failing_chunk_raises_as_one_process_would() -> None:
-    def fails(x: int) -> int:
-        if x in (7, 30):
-            raise ValueError(f"chunk {x}")
-        return x
-
-    results = []
-    with pytest.raises(ValueError, match="chunk 7"):
-        for result in process_pool(fails, range(40), 3):
-            results.append(result)
-    assert results == list(range(7))
+    assert_the_first_failing_chunk_raises_in_order(process_pool)
 
 
 def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
