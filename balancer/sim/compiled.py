@@ -79,14 +79,3 @@ def play_columns(variant: Variant, start: int, stop: int) -> ChunkColumns:
         variant.seat_rotation,
     )
     return out
-
-
-def warm(variant: Variant) -> None:
-    """Load the variant's compiled kernel in this process (one game, thrown away).
-
-    Called before a process pool forks its workers: they then share the
-    loaded machine code instead of each loading it again (about 0.9 s of CPU
-    and 65 MB per worker on fdc).
-    """
-    if variant.games:
-        play(variant, 0, 1)

@@ -267,7 +267,8 @@ class GameCounts:
         """`add`, in one compiled pass (stats/count_kernels.py); hands back the win shares.
 
         The same counts as `add` (a test checks it), at a fraction of the CPU and
-        with the GIL released: a run's playing threads count their own chunks.
+        with the GIL released: a run's main thread counts chunks played on threads
+        while they play on, and worker processes count their own (sim/sink.py).
         Without numba, or for a chunk the pass does not count, it is `add`.
         Returns the pass's win shares [n, players] (sim/table.py's
         win_shares_matrix, which the caller computes when this returns None).
