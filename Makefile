@@ -39,7 +39,7 @@ test-fast: lint
 	$(BIN)/pytest -n auto -m "not quality"
 
 bench: $(STAMP)
-	$(BIN)/python -m bench.throughput --whole-run
+	$(BIN)/python -m bench.throughput --whole-run --workers-run
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

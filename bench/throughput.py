@@ -28,10 +28,16 @@ alike; a contender's figure is its median over the rounds. Warm-up
 games by default, one worker, report included) as a child process, in CPU
 seconds, against the straightforward implementation's time per game.
 
+`--workers-run` times whole runs of fdc-5p and fdc-5p-random (1,000,000
+games by default) with one worker and with two, alternating, two rounds
+each, in wall seconds (what more workers are for), and the peak resident
+memory of the runs with two.
+
 Results are printed and written to bench/results/throughput.json with the
 machine's description.
 
     python -m bench.throughput [--rounds 5] [--seconds 0.5] [--game fdc] [--whole-run [N]]
+                               [--workers-run [N]]
 """
 
 from __future__ import annotations
@@ -41,7 +47,6 @@ import json
 import os
 import platform
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -231,36 +236,73 @@ def measure_game(game: str, rounds: int, seconds: float) -> list[dict[str, Any]]
     return rows
 
 
+def balancer_run(variant: str, games_n: int, workers: int) -> dict[str, float]:
+    """One `balancer run` of variants/<variant>.yaml as a child process, report included:
+    its wall and CPU seconds and its peak resident memory (a compiled run is one
+    process, its workers threads, so the child's peak is the whole run's)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [
+            sys.executable,
+            "-m",
+            "balancer",
+            "run",
+            str(ROOT / "variants" / f"{variant}.yaml"),
+            "--games",
+            str(games_n),
+            "--workers",
+            str(workers),
+            "--quiet",
+            "--out",
+            str(Path(tmp) / "report"),
+        ]
+        started = time.monotonic()
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.monotonic() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            raise subprocess.CalledProcessError(child.returncode, command)
+    return {
+        "wall_seconds": round(wall, 2),
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
+        "peak_mb": round(usage.ru_maxrss / 1024, 1),  # Linux: kilobytes
+    }
+
+
 def whole_run(games_n: int, reference_per_game: float) -> dict[str, Any]:
     """CPU seconds of `balancer run` of fdc-5p-random as a child, report included."""
-    with tempfile.TemporaryDirectory() as tmp:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "balancer",
-                "run",
-                str(ROOT / "variants" / "fdc-5p-random.yaml"),
-                "--games",
-                str(games_n),
-                "--workers",
-                "1",
-                "--quiet",
-                "--out",
-                str(Path(tmp) / "report"),
-            ],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    cpu = balancer_run("fdc-5p-random", games_n, 1)["cpu_seconds"]
     return {
         "games": games_n,
-        "cpu_seconds": round(cpu, 2),
+        "cpu_seconds": cpu,
         "straightforward_cpu_seconds": round(reference_per_game * games_n, 1),
         "vs_straightforward": round(reference_per_game * games_n / cpu, 2),
     }
+
+
+WORKERS_VARIANTS = ("fdc-5p", "fdc-5p-random")
+
+
+def workers_runs(games_n: int, rounds: int) -> list[dict[str, Any]]:
+    """One worker against two, wall time, in alternating rounds (the median of each)."""
+    rows = []
+    for variant in WORKERS_VARIANTS:
+        runs: dict[int, list[dict[str, float]]] = {1: [], 2: []}
+        for _ in range(rounds):
+            for workers in (1, 2):
+                runs[workers].append(balancer_run(variant, games_n, workers))
+        one, two = (statistics.median(r["wall_seconds"] for r in runs[w]) for w in (1, 2))
+        rows.append(
+            {
+                "variant": variant,
+                "games": games_n,
+                "wall_seconds_1": [r["wall_seconds"] for r in runs[1]],
+                "wall_seconds_2": [r["wall_seconds"] for r in runs[2]],
+                "speed_up": round(one / two, 2),
+                "peak_mb_2": max(r["peak_mb"] for r in runs[2]),
+            }
+        )
+    return rows
 
 
 def main() -> None:
@@ -271,6 +313,9 @@ def main() -> None:
     parser.add_argument("--game", action="append", choices=known, help="only this game")
     parser.add_argument(
         "--whole-run", nargs="?", type=int, const=1_000_000, default=None, metavar="GAMES"
+    )
+    parser.add_argument(
+        "--workers-run", nargs="?", type=int, const=1_000_000, default=None, metavar="GAMES"
     )
     args = parser.parse_args()
     chosen = [games.get(g).name for g in args.game] if args.game else games.names()
@@ -297,6 +342,15 @@ def main() -> None:
             f"{w['cpu_seconds']} s CPU; straightforward {w['straightforward_cpu_seconds']} s: "
             f"{w['vs_straightforward']}x"
         )
+    if args.workers_run:
+        result["workers"] = workers_runs(args.workers_run, rounds=2)
+        print()
+        for w in result["workers"]:
+            print(
+                f"balancer run {w['variant']}, {w['games']:,} games: one worker "
+                f"{w['wall_seconds_1']} s, two {w['wall_seconds_2']} s wall: "
+                f"{w['speed_up']}x; peak with two {w['peak_mb_2']} MB"
+            )
     result["machine"] = {
         "python": platform.python_version(),
         "machine": platform.machine(),
