@@ -315,9 +315,10 @@ def test_a_plugin_run_steps_the_kernel_and_writes_the_engines_table(
     assert frames[0].equals(frames[1])
 
 
-def test_a_hosted_plugin_plays_the_same_games() -> None:
+@pytest.mark.parametrize("name", ["fdc-3p", "kk-3p"])
+def test_a_hosted_plugin_plays_the_same_games(name: str) -> None:
     """The default, a plugin in a process of its own (bots/host.py), handed full views."""
-    variant = with_plugins(load(ROOT / "variants" / "fdc-3p.yaml"), [1])
+    variant = with_plugins(load(ROOT / "variants" / f"{name}.yaml"), [1])
     slots = runner.build_seats(variant, SAFETY_TIMEOUT)
     try:
         assert isinstance(slots[1].bot, plugin_host.HostedBot)
