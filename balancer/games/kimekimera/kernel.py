@@ -807,7 +807,9 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     return n * 8 + state[S_SEAT]
 
 
-@njit
+# Inlined, unlike the engine's functions: numba types each call's block index as a
+# literal constant, so a plain call compiled one copy of this line per block.
+@njit(inline="always")
 def _block(buf: np.ndarray, b: int) -> np.ndarray:
     """The block of a step buffer whose (start, stop) is at header words b, b + 1."""
     return buf[buf[b] : buf[b + 1]]
