@@ -716,10 +716,10 @@ def streams_of(chance: Stream, seats: Sequence[Stream]) -> np.ndarray:
 # seat, which compiled bot plays it (a BOT_IDS value) or that its decisions
 # are made outside (BOT_OUTSIDE); `advance_to_outside` plays every forced
 # move and every compiled seat's move until an outside seat has a choice or
-# the game ends, exactly as `play_games` would have played them. Every
-# function here is plain @njit and calls the engine's own (legal, apply,
-# bot_action) rather than inlining them: `step` is then compiled from the
-# engine's already-compiled functions and costs little compile time.
+# the game ends, exactly as `play_games` plays them. These functions are plain
+# @njit and call the engine's own (legal, apply, bot_action) rather than
+# inlining them: `step` is then compiled from the engine's already-compiled
+# functions and costs little compile time.
 
 BOT_OUTSIDE = -1
 """A seat's kind in a step plan: its decisions (of two moves or more) are made outside."""
