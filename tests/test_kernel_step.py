@@ -15,7 +15,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -98,24 +98,40 @@ def test_a_random_plugin_replays_the_compiled_runs_games() -> None:
     variant = load(ROOT / "variants" / "fdc-5p-vs-random.yaml")
     assert variant.seat_rotation
     for slots in ([2], [1, 4], [1, 2, 3, 4]):
-        records = stepped(with_plugins(variant, slots), 1000, 1600)
-        cols = compiled.play_columns(variant, 1000, 1600)
-        for row, record in enumerate(records):
-            assert record.scores == tuple(cols.scores[row].tolist())
-            assert record.length == cols.length[row]
-            assert [record.events[e] for e in fdc.EVENTS] == cols.events[row].tolist()
-            assert record.held == tuple(cols.held[row].tolist())
+        assert_replays_compiled(variant, slots, 1000, 1600)
+
+
+def assert_replays_compiled(variant: Variant, slots: Sequence[int], start: int, stop: int) -> None:
+    """Games start..stop-1 of `variant` with uniform plugins in `slots` (each drawing
+    legal[rng.randrange(n)]) are the compiled run's, where those slots play `random`."""
+    records = stepped(with_plugins(variant, slots), start, stop)
+    cols = compiled.play_columns(variant, start, stop)
+    assert len(records) == stop - start
+    for row, record in enumerate(records):
+        assert record.scores == tuple(cols.scores[row].tolist())
+        assert record.length == cols.length[row]
+        assert [record.events[e] for e in variant.spec.events] == cols.events[row].tolist()
+        assert record.held == tuple(cols.held[row].tolist())
 
 
 def test_the_step_entry_plays_compiled_seats_to_the_end() -> None:
     """With no outside seat, one `deal` plays the whole game: the compiled path's game."""
-    variant = load(ROOT / "variants" / "fdc-5p-vs-random.yaml")
-    steps = kernel_step.stepper("fdc", variant.rules, 5, kernel_step.slot_bots(variant))
-    cols = compiled.play_columns(variant, 0, 50)
-    for index in range(50):
-        assert steps.deal(variant.seed, index, [variant.bot_slot(s, index) for s in range(5)]) == 0
+    assert_compiled_seats_play_to_the_end(load(ROOT / "variants" / "fdc-5p-vs-random.yaml"), 50)
+
+
+def assert_compiled_seats_play_to_the_end(variant: Variant, games: int) -> None:
+    """Every seat compiled: each `deal` of games 0..games-1 plays the compiled path's game."""
+    players = variant.players
+    steps = kernel_step.stepper(
+        variant.game, variant.rules, players, kernel_step.slot_bots(variant)
+    )
+    cols = compiled.play_columns(variant, 0, games)
+    for index in range(games):
+        seat_slots = [variant.bot_slot(s, index) for s in range(players)]
+        assert steps.deal(variant.seed, index, seat_slots) == 0
         record = steps.record()
         assert record.scores == tuple(cols.scores[index].tolist())
+        assert record.length == cols.length[index]
         assert record.held == tuple(cols.held[index].tolist())
 
 
@@ -152,7 +168,7 @@ def both_paths(variant: Variant, bot: Any, plugin_slots: Sequence[int], games: r
     for j in plugin_slots:
         slots[j] = Seat("reader", bot, time_limit=SAFETY_TIMEOUT, plugin=True)
     names = [None if j in plugin_slots else b for j, b in enumerate(kernel_step.slot_bots(variant))]
-    steps = kernel_step.stepper("fdc", variant.rules, variant.players, names)
+    steps = kernel_step.stepper(variant.game, variant.rules, variant.players, names)
     ours = kernel_step.play_games(steps, slots, variant.seed, games, variant.seat_rotation)
     theirs = [
         play_game(variant.spec, variant.rules, variant.seated(slots, i), variant.seed, i)
@@ -266,12 +282,13 @@ def test_a_failing_plugin_is_a_fault_naming_game_seed_seat_and_bot(
 # -- the runner's route -----------------------------------------------------------------
 
 
+@pytest.mark.parametrize("name", ["fdc-4p", "kk-4p"])
 def test_a_plugin_run_steps_the_kernel_and_writes_the_engines_table(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     """Without --check a plugin chunk plays on the kernel; with it, on the Python
     engine: the same games table either way."""
-    variant = with_plugins(load(ROOT / "variants" / "fdc-4p.yaml"), [2]).with_overrides(games=120)
+    variant = with_plugins(load(ROOT / "variants" / f"{name}.yaml"), [2]).with_overrides(games=120)
     calls: list[int] = []
     real = kernel_step.play_chunk
 
@@ -298,9 +315,10 @@ def test_a_plugin_run_steps_the_kernel_and_writes_the_engines_table(
     assert frames[0].equals(frames[1])
 
 
-def test_a_hosted_plugin_plays_the_same_games() -> None:
+@pytest.mark.parametrize("name", ["fdc-3p", "kk-3p"])
+def test_a_hosted_plugin_plays_the_same_games(name: str) -> None:
     """The default, a plugin in a process of its own (bots/host.py), handed full views."""
-    variant = with_plugins(load(ROOT / "variants" / "fdc-3p.yaml"), [1])
+    variant = with_plugins(load(ROOT / "variants" / f"{name}.yaml"), [1])
     slots = runner.build_seats(variant, SAFETY_TIMEOUT)
     try:
         assert isinstance(slots[1].bot, plugin_host.HostedBot)
@@ -329,20 +347,26 @@ def plain_games() -> list[list[Any]]:
     return out
 
 
-def test_without_numba_the_same_functions_play_the_same_games() -> None:
+def same_without_numba(module: str, games: Callable[[], list[list[Any]]]) -> None:
+    """`games` (the function of that name in `module`) gives the same in a child with
+    the kernels as plain Python (BALANCER_JIT=0) as here, compiled."""
     code = (
         "import json\n"
         "from balancer import jit\n"
         "assert not jit.ENABLED\n"
-        "from tests.test_kernel_step import plain_games\n"
-        "print(json.dumps(plain_games()))\n"
+        f"from {module} import {games.__name__}\n"
+        f"print(json.dumps({games.__name__}()))\n"
     )
     env = {**os.environ, jit.JIT_ENV: "0", "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == json.loads(json.dumps(plain_games()))
+    assert json.loads(done.stdout) == json.loads(json.dumps(games()))
+
+
+def test_without_numba_the_same_functions_play_the_same_games() -> None:
+    same_without_numba("tests.test_kernel_step", plain_games)
 
 
 def test_the_kernel_keeps_what_it_is_stepped_with() -> None:

@@ -9,7 +9,10 @@ A kernel module provides:
   bot in physical seat s of game i is slot (s + i) % players when `rotate`,
   else slot s (Variant.bot_slot);
 - step functions over a state array that can be copied and stepped from any
-  position (a search bot's rollouts), documented in each kernel.
+  position (a search bot's rollouts), documented in each kernel;
+- optionally `StepGame(rules, players, slots)`, games stepped from Python to
+  each decision of a seat played outside the kernel (a plugin: sim/kernel_step.py
+  drives it), built on `StepBuffer` below.
 
 Game i must be exactly the game the step-by-step engine (rules.py) plays
 for the same (rules, players, seed, i) and bots: the same chance draws in
@@ -20,7 +23,9 @@ compiled; the per-game kernel tests check the identity game for game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -32,3 +37,97 @@ class ChunkColumns:
     length: np.ndarray  # int64 [games]: tricks, rounds or deals
     events: np.ndarray  # float64 [games, len(SPEC.events)], SPEC.events order
     held: np.ndarray | None = None  # uint64 [games, players * words]: GameRecord.held
+
+
+class StepBuffer:
+    """What every kernel's StepGame does the same way: one int64 buffer, step plans,
+    and the calls into the kernel's `step` entry.
+
+    A stepped game's arrays are blocks of one int64 buffer, so the compiled call
+    Python makes at each outside decision passes one array (numba checks and
+    reference-counts each array argument: ten cost about 2 µs a call, one about
+    0.5). Its header holds (start, stop) of block i at words 2i and 2i + 1;
+    the kernel sees its uint64 and float64 blocks as views of the same bytes.
+
+    `slots[j]` is bot slot j's compiled bot, (name, parameters with defaults),
+    or None for a slot whose decisions are made outside (a plugin). A subclass
+    sets `step` (the kernel's entry, `step(buf, mode, action, seed, game)`
+    returning n * 8 + seat at an outside decision of n moves, 0 at the end),
+    STEP_DEAL and STEP_APPLY, and builds its buffer in `_build`: `_plans_for`,
+    `_pack`, then `plan` and `moves` from `_block`.
+    """
+
+    step: ClassVar[staticmethod[[np.ndarray, int, int, int, int], int]]
+    STEP_DEAL: ClassVar[int]
+    STEP_APPLY: ClassVar[int]
+    buf: np.ndarray
+    plan: np.ndarray  # the kernel reads the game's plan from here
+    moves: memoryview  # sliced and listed at every decision: a memoryview is the quickest
+
+    def __init__(
+        self,
+        rules: Mapping[str, Any],
+        players: int,
+        slots: Sequence[tuple[str, Mapping[str, Any]] | None],
+    ) -> None:
+        if len(slots) != players:
+            raise ValueError(f"{len(slots)} bot slots for {players} players")
+        self.rules = rules
+        self.players = players
+        self.slots = tuple(slots)
+        self._build()
+
+    def _build(self) -> None:
+        """The kernel's own part of __init__: its tables, blocks and views."""
+        raise NotImplementedError
+
+    def _pack(self, blocks: Sequence[np.ndarray], header: int) -> None:
+        """`buf` from `blocks` (int64 each) behind a header of `header` words."""
+        assert 2 * len(blocks) <= header
+        start = np.zeros(header, np.int64)
+        at = header
+        for i, part in enumerate(blocks):
+            start[2 * i], start[2 * i + 1] = at, at + len(part)
+            at += len(part)
+        self.buf = np.concatenate([start, *blocks])
+
+    def _block(self, b: int) -> np.ndarray:
+        """The block whose (start, stop) is at header words b, b + 1: a view, not a copy."""
+        return self.buf[self.buf[b] : self.buf[b + 1]]
+
+    def _plans_for(
+        self, kinds: Sequence[int], n_params: int, kind_at: int, params_at: int, size: int
+    ) -> None:
+        """Step plans to come: bot slot j plays kind `kinds[j]` (the kernel's bot kind, or
+        its mark for outside) with its parameter row at j * n_params; a plan holds, per
+        physical seat, its slot's kind at kind_at + seat and row at params_at + seat."""
+        self._plan_layout = (tuple(kinds), n_params, kind_at, params_at, size)
+        self._plans: dict[tuple[int, ...], np.ndarray] = {}
+
+    def _plan_of(self, seat_slots: Sequence[int]) -> np.ndarray:
+        """The plan of one seat arrangement (seat_slots[s]: the slot at physical seat s),
+        made once: a run has at most `players` of them."""
+        key = tuple(seat_slots)
+        plan = self._plans.get(key)
+        if plan is None:
+            kinds, n_params, kind_at, params_at, size = self._plan_layout
+            plan = np.zeros(size, np.int64)
+            for seat, slot in enumerate(key):
+                plan[kind_at + seat] = kinds[slot]
+                plan[params_at + seat] = slot * n_params
+            self._plans[key] = plan
+        return plan
+
+    def deal(self, seed: int, game: int, seat_slots: Sequence[int]) -> int:
+        """Deal game `game` of `seed` and play on to its first outside decision."""
+        self.plan[:] = self._plan_of(seat_slots)
+        return int(self.step(self.buf, self.STEP_DEAL, 0, seed, game))
+
+    def play(self, action: int) -> int:
+        """Play the outside seat's `action` (one of `legal`) and on to the next outside decision."""
+        return int(self.step(self.buf, self.STEP_APPLY, action, 0, 0))
+
+    def legal(self, code: int) -> list[int]:
+        """The moves of the decision `code` names, as the Python engine lists them."""
+        moves: list[int] = self.moves[: code >> 3].tolist()
+        return moves

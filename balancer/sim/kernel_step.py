@@ -3,12 +3,13 @@
 A run with a plugin bot can't play on the compiled path (sim/compiled.py),
 whose every seat is compiled. Played step by step on the Python engine
 (sim/play.py), the engine itself costs more than the plugin. So where the
-game's kernel offers `StepGame` (games/fdc/kernel.py), the game is played
-there: one compiled call deals, plays every forced move and every built-in
-seat's move (with its compiled logic and its kernel bot stream, as the
-compiled path plays them) and stops at the next plugin seat's decision or at
-the game's end. The plugin is then asked as sim/play.py asks it (its
-`asker`: the same checks, faults, time limits and lazy views), handed
+game's kernel offers `StepGame` (fdc's and kk's, built on games/kernel_api.py's
+StepBuffer), the game is played there: one compiled call deals, plays every
+forced move and every built-in seat's move (with its compiled logic and its
+kernel bot stream, as the compiled path plays them) and stops at the next
+plugin seat's decision or at the game's end. The plugin is then asked as
+sim/play.py asks it (its `asker`: the same checks, faults, time limits and
+lazy views), handed
 
 - the legal moves as the Python engine lists them (the same Python ints, in
   the same order), so a plugin picking with its rng picks the same move;

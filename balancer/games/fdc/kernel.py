@@ -76,7 +76,7 @@ from balancer import jit
 from balancer.games.api import GameRecord, held_words
 from balancer.games.fdc import bots as py_bots
 from balancer.games.fdc import rules as fdc
-from balancer.games.kernel_api import ChunkColumns
+from balancer.games.kernel_api import ChunkColumns, StepBuffer
 from balancer.rng import CHANCE, ZERO, below, init_streams, next_u64, shuffle
 
 # -- effects, phases, actions ---------------------------------------------------
@@ -1945,7 +1945,7 @@ def _deal_records(
             held[w] = held[w] | (np.uint64(1) << np.uint64(kind & 63))
 
 
-class StepGame:
+class StepGame(StepBuffer):
     """Games of one (rules, players) stepped from Python, one after another in one buffer.
 
     `slots[j]` is bot slot j's compiled bot, (name, parameters), or None for a
@@ -1958,17 +1958,8 @@ class StepGame:
     finished game's GameRecord, held kinds included.
     """
 
-    def __init__(
-        self,
-        rules: Mapping[str, Any],
-        players: int,
-        slots: Sequence[tuple[str, Mapping[str, Any]] | None],
-    ) -> None:
-        if len(slots) != players:
-            raise ValueError(f"{len(slots)} bot slots for {players} players")
-        self.rules = rules
-        self.players = players
-        self.slots = tuple(slots)
+    def _build(self) -> None:
+        rules, players, slots = self.rules, self.players, self.slots
         self._deck, self._money = fdc._tables(rules)  # the engine's own objects, for views
         self._uncashed = rules["uncashed_value"]
         self._fish = frozenset(c for c in range(self._deck.size) if self._deck.role[c] == fdc.FISH)
@@ -1980,6 +1971,8 @@ class StepGame:
             if slot is not None:
                 params[j * N_PARAMS : (j + 1) * N_PARAMS] = bot_params(slot[0], slot[1])
         words = held_words(self._deck.size // self._deck.copies)
+        kinds = [BOT_OUTSIDE if slot is None else BOT_KINDS[slot[0]] for slot in slots]
+        self._plans_for(kinds, N_PARAMS, PLAN_KIND, PLAN_PARAMS, PLAN_SIZE)
         blocks = [
             state,
             tables,
@@ -1993,17 +1986,10 @@ class StepGame:
             np.zeros(players * words, np.int64),
             np.zeros(players * AHEAD, np.int64),
         ]
-        header = np.zeros(B_HEADER, np.int64)
-        at = B_HEADER
         assert len(blocks) * 2 == B_HELD_WORDS  # block i's (start, stop) at 2i, 2i + 1
-        for i, part in enumerate(blocks):
-            header[2 * i], header[2 * i + 1] = at, at + len(part)
-            at += len(part)
-        header[B_HELD_WORDS] = words
-        self.buf = np.concatenate([header, *blocks])
-
-        def block(b: int) -> np.ndarray:
-            return self.buf[self.buf[b] : self.buf[b + 1]]
+        self._pack(blocks, B_HEADER)
+        self.buf[B_HELD_WORDS] = words
+        block = self._block
 
         # Views of the buffer, for reading (and the plan for writing) from Python.
         self.state = block(B_STATE)
@@ -2015,28 +2001,12 @@ class StepGame:
         self.held = block(B_HELD).view(np.uint64)
         self.streams = block(B_STREAMS).view(np.uint64).reshape(players + 1, 2)
         self.ahead = block(B_AHEAD).view(np.uint64)  # AHEAD per seat, after each deal
-        self._plans: dict[tuple[int, ...], np.ndarray] = {}
 
-    # For a loop that writes `play` out (sim/kernel_step.py): step(buf, STEP_APPLY, action, 0, 0).
+    # The entry `deal` and `play` call; a loop that writes `play` out (sim/kernel_step.py)
+    # calls step(buf, STEP_APPLY, action, 0, 0) itself.
     step = staticmethod(step)
+    STEP_DEAL = STEP_DEAL
     STEP_APPLY = STEP_APPLY
-
-    def _plan_of(self, seat_slots: Sequence[int]) -> np.ndarray:
-        key = tuple(seat_slots)
-        plan = self._plans.get(key)
-        if plan is None:
-            plan = np.zeros(PLAN_SIZE, np.int64)
-            for seat, slot in enumerate(key):
-                bot = self.slots[slot]
-                plan[PLAN_KIND + seat] = BOT_OUTSIDE if bot is None else BOT_KINDS[bot[0]]
-                plan[PLAN_PARAMS + seat] = slot * N_PARAMS
-            self._plans[key] = plan
-        return plan
-
-    def deal(self, seed: int, game: int, seat_slots: Sequence[int]) -> int:
-        """Deal game `game` of `seed` and play on to its first outside decision."""
-        self.plan[:] = self._plan_of(seat_slots)
-        return int(step(self.buf, STEP_DEAL, 0, seed, game))
 
     def load(self, py: fdc.State, seat_slots: Sequence[int], seed: int, game: int) -> int:
         """Step from a Python `State`'s position (any, e.g. `State.arranged` or a game
@@ -2065,14 +2035,6 @@ class StepGame:
         self.plan[:] = self._plan_of(seat_slots)
         init_streams(self.streams, seed, game)
         return int(step(self.buf, STEP_ON, 0, 0, 0))
-
-    def play(self, action: int) -> int:
-        """Play the outside seat's `action` (one of `legal`) and on to the next outside decision."""
-        return int(step(self.buf, STEP_APPLY, action, 0, 0))
-
-    def legal(self, code: int) -> list[int]:
-        moves: list[int] = self.moves[: code >> 3].tolist()
-        return moves
 
     def view(self, seat: int) -> fdc.View:
         """`rules.State.view(seat)` of the position, field for field."""
