@@ -392,27 +392,13 @@ def play_chunk(
     scores = np.zeros((games, players), np.float64)
     length = np.zeros(games, np.int64)
     events = np.zeros((games, N_EVENTS), np.float64)
-    dealt = np.zeros((games, players, int(tables[T_HAND_SIZE])), np.int64)
+    words = held_words(int(tables[T_DECK] // tables[T_COPIES]))
+    held = np.zeros((games, players * words), np.uint64)
     _play_games(
         tables, kinds, params, seed, start, stop, bool(rotate), start % players,
-        state, streams, legal_out, iwork, fwork, scores, length, events, dealt,
+        state, streams, legal_out, iwork, fwork, scores, length, events, held, words,
     )  # fmt: skip
-    held = held_masks(dealt // int(tables[T_COPIES]), int(tables[T_DECK] // tables[T_COPIES]))
     return ChunkColumns(start=start, scores=scores, length=length, events=events, held=held)
-
-
-def held_masks(kinds: np.ndarray, n_kinds: int) -> np.ndarray:
-    """GameRecord.held for many games at once: kinds[g, s, j] (the kind of seat s's
-    j-th card in game g) as uint64 [games, players * words] bitmasks (games/api.py
-    pack_held, vectorised)."""
-    games, players, _ = kinds.shape
-    words = held_words(n_kinds)
-    bits = np.left_shift(np.uint64(1), (kinds & 63).astype(np.uint64))
-    out = np.zeros((games, players * words), np.uint64)
-    for w in range(words):
-        in_word = np.where(kinds >> 6 == w, bits, np.uint64(0))
-        out[:, w::words] = np.bitwise_or.reduce(in_word, axis=2)
-    return out
 
 
 # =============================================================================
@@ -1729,11 +1715,12 @@ def _play_games(
     scores: np.ndarray,
     length: np.ndarray,
     events: np.ndarray,
-    dealt: np.ndarray,
+    held: np.ndarray,
+    words: int,
 ) -> None:
     """engine.py _play for games start..stop-1: a forced move is played without
-    asking its bot (and without a draw from its stream). dealt[g, s] gets seat
-    s's opening hand (card impact)."""
+    asking its bot (and without a draw from its stream). held[g] gets the kinds
+    each seat was dealt (card impact), `words` a seat."""
     players = tables[T_PLAYERS]
     # The slot at seat 0 of game `game` is game % players when seats rotate;
     # counted along, since an integer `%` in here would slow every move.
@@ -1742,10 +1729,7 @@ def _play_games(
         rotation = rotation + 1 if rotation + 1 < players else 0
         start_game(state, tables, streams, seed, game)
         row = game - start
-        hcap = state[HCAP]
-        for s in range(players):
-            for j in range(dealt.shape[2]):
-                dealt[row, s, j] = state[HANDS + s * hcap + j]
+        _held_at_deal(state, tables, held[row], words)
         while state[PHASE] != OVER:
             n = legal(state, tables, moves)
             if n == 1:
@@ -1929,12 +1913,20 @@ def _draw_ahead(
 def _deal_records(
     state: np.ndarray, tables: np.ndarray, cashed: np.ndarray, held: np.ndarray, words: int
 ) -> None:
-    """After a deal: nothing cashed yet, and GameRecord.held (games/api.py
-    pack_held) of the hands dealt, `words` per seat."""
+    """After a deal: nothing cashed yet, and the held kinds of the hands dealt."""
     for i in range(cashed.shape[0]):
         cashed[i] = 0
+    _held_at_deal(state, tables, held, words)
+
+
+@inlined
+def _held_at_deal(state: np.ndarray, tables: np.ndarray, held: np.ndarray, words: int) -> None:
+    """GameRecord.held (games/api.py pack_held) of the hands just dealt, `words` per
+    seat, into held[:players * words]: set bit by bit here, where the hands are,
+    rather than from a copy of every hand after the chunk (a numpy pass that cost
+    about a tenth of a random game)."""
     players = state[PLAYERS]
-    for i in range(held.shape[0]):
+    for i in range(players * words):
         held[i] = ZERO
     kinds = T_CARDS + KIND * tables[T_DECK]
     hcap = state[HCAP]
