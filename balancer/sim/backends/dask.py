@@ -31,6 +31,8 @@ R = TypeVar("R")
 RETRIES = 3
 AHEAD_PER_WORKER = 4
 CONNECT_TIMEOUT = "20s"
+# Seconds the first look at a scheduler's address waits (_refused_at_once).
+PROBE_TIMEOUT = 5.0
 INSTALL_HINT = "every Dask worker needs balancer (the same version) and any plugin module"
 
 
@@ -67,6 +69,7 @@ def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
             "--backend dask needs Dask: pip install 'balancer[dask]'", key="--backend"
         ) from None
     if scheduler is not None:
+        _refused_at_once(scheduler)
         try:
             client = Client(scheduler, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError, ValueError) as exc:
@@ -97,6 +100,33 @@ def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
             client.close()
     finally:
         cluster.close()
+
+
+def _refused_at_once(scheduler: str) -> None:
+    """A UserError now if nothing listens at a tcp:// scheduler's address, or its host
+    has no address: distributed's Client retries a refused connection until its timeout,
+    20 s of silence for a mistyped port. A host that doesn't answer at all is left to the
+    Client, which waits its timeout (a far cluster may take seconds to answer)."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        protocol, location = parse_address(scheduler)
+        host, port = parse_host_port(location)
+    except ValueError:
+        return  # not host:port: the Client's own error names what is wrong
+    if protocol != "tcp":
+        return
+    try:
+        socket.create_connection((host, port), timeout=PROBE_TIMEOUT).close()
+    except (ConnectionRefusedError, socket.gaierror) as exc:
+        reason = exc.strerror or str(exc)
+        raise UserError(
+            f"can't reach a Dask scheduler at {scheduler}: {reason}", key="--scheduler"
+        ) from None
+    except OSError:
+        return  # no answer in time (or a network error the Client may get past): its call
 
 
 def _in_order(
