@@ -12,7 +12,8 @@ A kernel module provides:
   position (a search bot's rollouts), documented in each kernel;
 - optionally `StepGame(rules, players, slots)`, games stepped from Python to
   each decision of a seat played outside the kernel (a plugin: sim/kernel_step.py
-  drives it), built on `StepBuffer` below.
+  drives it), built on `StepBuffer` below; its `load(state, seat_slots, seed,
+  game)` steps from a Python State's position instead of a deal.
 
 Game i must be exactly the game the step-by-step engine (rules.py) plays
 for the same (rules, players, seed, i) and bots: the same chance draws in
@@ -60,7 +61,9 @@ class StepBuffer:
     step: ClassVar[staticmethod[[np.ndarray, int, int, int, int], int]]
     STEP_DEAL: ClassVar[int]
     STEP_APPLY: ClassVar[int]
+    STEP_ON: ClassVar[int]
     buf: np.ndarray
+    streams: np.ndarray  # uint64 [players + 1, 2]: (key, counter) of chance, then each seat's bot
     plan: np.ndarray  # the kernel reads the game's plan from here
     moves: memoryview  # sliced and listed at every decision: a memoryview is the quickest
 
@@ -122,6 +125,18 @@ class StepBuffer:
         """Deal game `game` of `seed` and play on to its first outside decision."""
         self.plan[:] = self._plan_of(seat_slots)
         return int(self.step(self.buf, self.STEP_DEAL, 0, seed, game))
+
+    def _play_on_from(self, seat_slots: Sequence[int], seed: int, game: int, chance: Any) -> int:
+        """A loaded position's start (a kernel's `load` lays the position first): the
+        chance stream goes on from `chance` (a Stream, as the State holds it), compiled seats
+        draw from game `game` of `seed`'s bot streams from their start; plays on to the
+        first outside decision."""
+        from balancer.rng import init_streams
+
+        self.plan[:] = self._plan_of(seat_slots)
+        init_streams(self.streams, seed, game)
+        self.streams[0, 0], self.streams[0, 1] = np.uint64(chance.key), np.uint64(chance.counter)
+        return int(self.step(self.buf, self.STEP_ON, 0, 0, 0))
 
     def play(self, action: int) -> int:
         """Play the outside seat's `action` (one of `legal`) and on to the next outside decision."""

@@ -9,7 +9,9 @@ discard (in its order) as the new deck. The bot in physical seat s draws
 from stream `rng.bot_stream(s)`, and only when it has 2 or more legal moves.
 
 State: one int64 array of `STATE_SIZE`, copied with `.copy()` and stepped
-from any position with `current_player`, `legal` and `apply`:
+from any position with `current_player`, `legal` and `apply` (a Python
+State's position comes in through `from_state`, or into a StepGame through
+`StepGame.load`: where a search bot's rollouts start):
 
     [S_DECK, +54)      the deck, bottom first: the top card is deck[deck_n - 1]
     [S_DISCARD, +54)   the discard pile, in the order cards reached it
@@ -883,6 +885,20 @@ class StepGame(StepBuffer):
     step = staticmethod(step)
     STEP_DEAL = STEP_DEAL
     STEP_APPLY = STEP_APPLY
+    STEP_ON = STEP_ON
+
+    def load(self, py: kk.State, seat_slots: Sequence[int], seed: int, game: int) -> int:
+        """Step from a Python `State`'s position (any: `State.arranged`, or a game mid-way),
+        its chance draws going on from where the State's stream stands, compiled seats
+        drawing from game `game` of `seed`'s bot streams from their start; plays on to the
+        first outside decision (a search bot's rollouts start here)."""
+        if py.players != self.players:
+            raise ValueError(f"the position is of {py.players} players, not {self.players}")
+        if py.rules is not self._view_rules and py.rules != self._view_rules:
+            raise ValueError("the position is of other rules")
+        state, _ = from_state(py)
+        self.state[:] = state
+        return self._play_on_from(seat_slots, seed, game, py.rng)
 
     def view(self, seat: int) -> kk.View:
         """`rules.State.view(seat)` of the position, field for field."""
