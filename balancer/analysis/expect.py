@@ -48,17 +48,20 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from balancer.analysis.plays import Games
 from balancer.config.variant import Variant
 from balancer.config.yamlsafe import format_keypath, load_yaml
 from balancer.errors import UserError
-from balancer.stats import intervals
-from balancer.stats.describe import winning_margin
-from balancer.stats.sequential import AsymptoticCS, BettingCS
+
+# Only what reads the targets is imported with the module: `balancer validate` checks
+# them, and its start-up would otherwise pay for numba, polars and scipy.stats (3 s of
+# CPU); what tests them imports the rest when it is called.
+if TYPE_CHECKING:
+    import numpy as np
+
+    from balancer.analysis.plays import Games
+    from balancer.stats.sequential import AsymptoticCS, BettingCS
 
 PASS, FAIL, UNDECIDED = "pass", "fail", "undecided"
 DEFAULT_ALPHA = 0.05
@@ -94,6 +97,8 @@ class FigureDef:
 
     def value(self, games: Games) -> float:
         """The figure's point estimate on these games (a family: its largest member)."""
+        import numpy as np
+
         means = [float(np.mean(m.per_game(games))) for m in self.members]
         if self.spread:
             return max(abs(v) for v in means)
@@ -123,6 +128,12 @@ def _event(name: str, share: bool) -> Callable[[Games], np.ndarray]:
     if share:
         return lambda g: (g.events[name] > 0).astype(float)
     return lambda g: g.events[name]
+
+
+def _margin(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:
+    from balancer.stats.describe import winning_margin
+
+    return winning_margin(scores, higher_is_better)
 
 
 def figure_names(variant: Variant) -> list[str]:
@@ -169,7 +180,7 @@ def resolve(name: str, variant: Variant) -> FigureDef:
     if name == "length.mean":
         return FigureDef(name, (Member(name, lambda g: g.lengths, None),))
     if name == "margin.mean":
-        return FigureDef(name, (Member(name, lambda g: winning_margin(g.scores, hib), None),))
+        return FigureDef(name, (Member(name, lambda g: _margin(g.scores, hib), None),))
     if len(parts) >= 3 and parts[0] == "bots" and parts[-1] == "win_share":
         label = ".".join(parts[1:-1])
         if label in {s.label for s in variant.seats}:
@@ -458,6 +469,8 @@ def combine(pass_verdicts: list[str], fail_verdicts: list[str]) -> str:
 
 def fixed_interval(member: Member, values: np.ndarray, alpha: float) -> tuple[float, float]:
     """The two-sided 1 − 2α interval of the member's mean from n games."""
+    from balancer.stats import intervals
+
     level = 1 - 2 * alpha
     if member.share:
         found = intervals.share_interval(values, level=level)
@@ -498,6 +511,8 @@ def _assemble(
 
 def evaluate(target: Target, games: Games) -> Outcome:
     """The target tested on n games with fixed-n intervals."""
+    import numpy as np
+
     series = target.members()
     k = len(series)
     rows = []
@@ -537,6 +552,8 @@ class Sequential:
         self._sums: list[list[float]] = [[0.0] * len(s) for s in self.series]
 
     def _new(self, member: Member, alpha: float) -> BettingCS | AsymptoticCS:
+        from balancer.stats.sequential import AsymptoticCS, BettingCS
+
         if member.bounds is None:
             return AsymptoticCS(alpha=alpha)
         return BettingCS(alpha=alpha, lo=member.bounds[0], hi=member.bounds[1], grid=self.grid)
