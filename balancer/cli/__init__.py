@@ -1,7 +1,8 @@
 """The `balancer` command line: parse, call the library, print. No game logic here.
 
-Each command lives in its own module and imports what it uses only when it
-runs, so `balancer --version` or `--help` pays for none of it.
+Each command lives in its own module, imported only when that command is
+asked for (`--help` imports them all, for their one-line help), and imports
+what it uses only when it runs, so `balancer --version` pays for none of it.
 """
 
 # ruff: noqa: E402  (the start-up handlers are installed before the imports that take time)
@@ -46,60 +47,59 @@ if _started_as_the_command():
     early_signal.signal(early_signal.SIGINT, _stopped_while_starting)
     early_signal.signal(early_signal.SIGTERM, _stopped_while_starting)
 
+import importlib
+
 import click
 
 from balancer import __version__
 from balancer.cli.base import Command, UserFacingError
-from balancer.cli.cards import cards_command
-from balancer.cli.check import check
-from balancer.cli.csv import csv_command
-from balancer.cli.diff import diff_command
-from balancer.cli.events import events_command
-from balancer.cli.init import init_command
-from balancer.cli.kk_odds import kk_odds
-from balancer.cli.knobs import knobs_command
-from balancer.cli.ladder import ladder
-from balancer.cli.replay import replay
-from balancer.cli.run import run
-from balancer.cli.show import show_command
-from balancer.cli.sweep import sweep
-from balancer.cli.tune import tune
-from balancer.cli.validate import validate
-from balancer.cli.variants import variants_command
 from balancer.errors import Terminated, UserError
 from balancer.report.escape import terminal
+
+# Every command: its name, its module and the click command in it.
+COMMANDS = {
+    "cards": ("balancer.cli.cards", "cards_command"),
+    "check": ("balancer.cli.check", "check"),
+    "csv": ("balancer.cli.csv", "csv_command"),
+    "diff": ("balancer.cli.diff", "diff_command"),
+    "events": ("balancer.cli.events", "events_command"),
+    "init": ("balancer.cli.init", "init_command"),
+    "kk-odds": ("balancer.cli.kk_odds", "kk_odds"),
+    "knobs": ("balancer.cli.knobs", "knobs_command"),
+    "ladder": ("balancer.cli.ladder", "ladder"),
+    "replay": ("balancer.cli.replay", "replay"),
+    "run": ("balancer.cli.run", "run"),
+    "show": ("balancer.cli.show", "show_command"),
+    "sweep": ("balancer.cli.sweep", "sweep"),
+    "tune": ("balancer.cli.tune", "tune"),
+    "validate": ("balancer.cli.validate", "validate"),
+    "variants": ("balancer.cli.variants", "variants_command"),
+}
+
+
+class _Commands(click.Group):
+    """The group of COMMANDS, each module imported when its command is looked up."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        where = COMMANDS.get(cmd_name)
+        if where is None:
+            return None
+        found = getattr(importlib.import_module(where[0]), where[1])
+        assert isinstance(found, Command) and found.name == cmd_name, cmd_name
+        return found
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:
     raise Terminated
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="balancer")
 def cli() -> None:
     """Balance card games by simulation: seeded bot play, reports, diffs."""
-
-
-for _command in (
-    run,
-    validate,
-    knobs_command,
-    events_command,
-    init_command,
-    variants_command,
-    show_command,
-    csv_command,
-    replay,
-    diff_command,
-    kk_odds,
-    sweep,
-    ladder,
-    check,
-    tune,
-    cards_command,
-):
-    assert isinstance(_command, Command)
-    cli.add_command(_command)
 
 
 def main(argv: list[str] | None = None) -> int:

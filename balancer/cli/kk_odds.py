@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import click
 
 from balancer.cli.base import command
 from balancer.errors import UserError
-from balancer.games.kimekimera.odds import Choice, Scoring, odds
-from balancer.games.kimekimera.rules import FIRST_GREY, KEEP, describe, describe_pair, parse_cards
+
+# The game's modules are imported when the command runs: every other command
+# (`balancer --version` too) imports this one to list it, and would pay for them.
+if TYPE_CHECKING:
+    from balancer.games.kimekimera.odds import Choice, Scoring
 
 
 def _pair_option(text: str, what: str) -> list[str]:
@@ -23,6 +27,8 @@ def _pair_option(text: str, what: str) -> list[str]:
 def _situation(
     theme: str, mine: str, free: Sequence[str]
 ) -> tuple[tuple[int, int], tuple[int, int], list[tuple[int, int]]]:
+    from balancer.games.kimekimera.rules import FIRST_GREY, parse_cards
+
     names = _pair_option(theme, "--theme") + _pair_option(mine, "--mine")
     for text in free:
         names += _pair_option(text, "--free")
@@ -39,6 +45,8 @@ def _situation(
 
 
 def _label(choice: Choice) -> str:
+    from balancer.games.kimekimera.rules import KEEP, describe_pair
+
     if choice.choice == KEEP:
         return "keep"
     assert choice.free is not None
@@ -97,6 +105,9 @@ def kk_odds(
     Example:
       balancer kk-odds --theme r5,b7 --mine y3,g12 --free r1,rainbow --free b9,grey
     """
+    from balancer.games.kimekimera.odds import Scoring, odds
+    from balancer.games.kimekimera.rules import KEEP, describe_pair
+
     theme_pair, mine_pair, free_pairs = _situation(theme, mine, free)
     scoring = Scoring(bonus_1, bonus_2, not grey_partner_counts, floor_at_zero)
     choices = odds(theme_pair, mine_pair, free_pairs, scoring, keep=keep)
@@ -136,6 +147,8 @@ def _as_json(
     choices: list[Choice],
     best: int,
 ) -> dict:
+    from balancer.games.kimekimera.rules import KEEP, describe
+
     return {
         "theme": [describe(c) for c in theme],
         "mine": [describe(c) for c in mine],
