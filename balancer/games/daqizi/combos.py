@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations_with_replacement
 
 RANK_NAMES = ("soldier", "cannon", "horse", "chariot", "elephant", "advisor", "general")
 SUIT_NAMES = ("black", "red")
@@ -104,6 +103,8 @@ def fits(hand: int, need: int) -> bool:
 def _combination(kinds: tuple[int, ...]) -> tuple[int, int, bool] | None:
     """(form, strength, single-suit) of a sorted multiset of kinds, mixing allowed; else None."""
     n = len(kinds)
+    if n > 3 and KIND_RANK[kinds[0]] != KIND_RANK[kinds[-1]]:
+        return None  # (sorted) four or five cards of more than one rank
     ranks = [KIND_RANK[k] for k in kinds]
     reds = sum(KIND_SUIT[k] for k in kinds)
     pure = reds in (0, n)
@@ -124,11 +125,34 @@ def _combination(kinds: tuple[int, ...]) -> tuple[int, int, bool] | None:
 
 def _multisets(size: int) -> list[tuple[int, ...]]:
     """Every multiset of `size` kinds the deck can hold, as sorted tuples, in a fixed order."""
-    out = []
-    for kinds in combinations_with_replacement(range(N_KINDS), size):
-        if all(kinds.count(k) <= KIND_COPIES[k] for k in set(kinds)):
-            out.append(kinds)
+    return _MULTISETS[size]
+
+
+def _all_multisets() -> dict[int, list[tuple[int, ...]]]:
+    # Built once at import (every command that names the game pays for it), depth
+    # first and kinds ascending: combinations_with_replacement's order, without
+    # making the multisets the deck can't hold (more copies of a kind than it has).
+    out: dict[int, list[tuple[int, ...]]] = {size: [] for size in range(1, MAX_COMBO + 1)}
+    prefix: list[int] = []
+
+    def extend(start: int, run: int) -> None:
+        # `run`: how many copies of prefix[-1] end the prefix.
+        if prefix:
+            out[len(prefix)].append(tuple(prefix))
+        if len(prefix) == MAX_COMBO:
+            return
+        for k in range(start, N_KINDS):
+            copies = run + 1 if prefix and prefix[-1] == k else 1
+            if copies <= KIND_COPIES[k]:
+                prefix.append(k)
+                extend(k, copies)
+                prefix.pop()
+
+    extend(0, 0)
     return out
+
+
+_MULTISETS = _all_multisets()
 
 
 def _build() -> tuple[list[tuple[int, ...]], list[tuple[int, int, bool]]]:
@@ -143,6 +167,13 @@ def _build() -> tuple[list[tuple[int, ...]], list[tuple[int, int, bool]]]:
     return [kinds for _, kinds in found], [combo for combo, _ in found]
 
 
+def _counts(kinds: tuple[int, ...]) -> tuple[int, ...]:
+    counts = [0] * N_KINDS
+    for k in kinds:
+        counts[k] += 1
+    return tuple(counts)
+
+
 _kinds, _info = _build()
 N_COMBOS = len(_kinds)
 COMBO_FORM = tuple(info[0] for info in _info)
@@ -155,8 +186,9 @@ N_MOVES = len(_kinds)
 
 MOVE_KINDS: tuple[tuple[int, ...], ...] = tuple(_kinds)  # sorted kinds, low first
 MOVE_SIZE = tuple(len(kinds) for kinds in MOVE_KINDS)
-MOVE_COUNTS = tuple(tuple(kinds.count(k) for k in range(N_KINDS)) for kinds in MOVE_KINDS)
-MOVE_PACKED = tuple(pack(counts) for counts in MOVE_COUNTS)
+MOVE_COUNTS = tuple(_counts(kinds) for kinds in MOVE_KINDS)
+# A kind's count sits at its 4 bits, so a multiset packs as the sum of its kinds' units.
+MOVE_PACKED = tuple(sum(1 << (BITS * k) for k in kinds) for kinds in MOVE_KINDS)
 # Singles come first, in kind order (a single's strength orders like its kind).
 SINGLE_OF_KIND = tuple(range(N_KINDS))
 assert all(COMBO_FORM[k] == SINGLE and MOVE_KINDS[k] == (k,) for k in SINGLE_OF_KIND)
