@@ -126,16 +126,19 @@ class StepBuffer:
         self.plan[:] = self._plan_of(seat_slots)
         return int(self.step(self.buf, self.STEP_DEAL, 0, seed, game))
 
-    def _play_on_from(self, seat_slots: Sequence[int], seed: int, game: int, chance: Any) -> int:
+    def _play_on_from(
+        self, seat_slots: Sequence[int], seed: int, game: int, chance: Any | None
+    ) -> int:
         """A loaded position's start (a kernel's `load` lays the position first): the
-        chance stream goes on from `chance` (a Stream, as the State holds it), compiled seats
-        draw from game `game` of `seed`'s bot streams from their start; plays on to the
-        first outside decision."""
+        chance stream goes on from `chance` (a Stream, as the State holds it; None for a
+        game that draws chance only at the deal), compiled seats draw from game `game` of
+        `seed`'s bot streams from their start; plays on to the first outside decision."""
         from balancer.rng import init_streams
 
         self.plan[:] = self._plan_of(seat_slots)
         init_streams(self.streams, seed, game)
-        self.streams[0, 0], self.streams[0, 1] = np.uint64(chance.key), np.uint64(chance.counter)
+        if chance is not None:
+            self.streams[0] = np.uint64(chance.key), np.uint64(chance.counter)
         return int(self.step(self.buf, self.STEP_ON, 0, 0, 0))
 
     def play(self, action: int) -> int:

@@ -1999,6 +1999,7 @@ class StepGame(StepBuffer):
     step = staticmethod(step)
     STEP_DEAL = STEP_DEAL
     STEP_APPLY = STEP_APPLY
+    STEP_ON = STEP_ON
 
     def load(self, py: fdc.State, seat_slots: Sequence[int], seed: int, game: int) -> int:
         """Step from a Python `State`'s position (any, e.g. `State.arranged` or a game
@@ -2024,9 +2025,8 @@ class StepGame(StepBuffer):
         state[o_pile : o_pile + len(py.pile)] = py.pile
         self.cashed[:] = cashed_of(py)
         self.held[:] = 0
-        self.plan[:] = self._plan_of(seat_slots)
-        init_streams(self.streams, seed, game)
-        return int(step(self.buf, STEP_ON, 0, 0, 0))
+        # fdc draws chance only at the deal: the State keeps no stream to go on from.
+        return self._play_on_from(seat_slots, seed, game, None)
 
     def view(self, seat: int) -> fdc.View:
         """`rules.State.view(seat)` of the position, field for field."""
