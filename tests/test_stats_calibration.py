@@ -107,10 +107,11 @@ def test_scoring_does_not_move_the_seats() -> None:
 
 
 def test_a_a_diffs_flag_nothing_in_95_percent() -> None:
-    # 200 independent A/A pairs of 1000-game runs: blocks of two long runs of two seeds.
+    # 200 independent A/A pairs of 1000-game runs: blocks of two long runs of two seeds
+    # (the long runs other tests here read too: see `_whole`).
     reps, games = 200, 1000
     flagged = 0
-    for a, b in zip(blocks(reps, games, 100), blocks(reps, games, 50_100), strict=True):
+    for a, b in zip(blocks(reps, games, COUNT_A), blocks(reps, games, COUNT_B), strict=True):
         flagged += diff_rows(a, b, False).changed
     assert consistent_with_at_most(flagged, reps, 0.05), flagged
 
@@ -120,7 +121,7 @@ def test_count_against_face_flags_a_win_share_in_at_most_5_percent() -> None:
     reps, games = 200, 1000
     flagged = wilcoxon_flagged = 0
     # Block i of both runs is games i*1000.. of one seed: the same deals, still paired.
-    count, face = blocks(reps, games, 300), blocks(reps, games, 300, "face")
+    count, face = blocks(reps, games, COUNT_A), blocks(reps, games, COUNT_A, "face")
     for i, (a, b) in enumerate(zip(count, face, strict=True)):
         result = diff_rows(a, b, True)
         assert result.paired
@@ -182,13 +183,30 @@ def test_anytime_rows_of_a_stopped_a_a_diff_stay_quiet() -> None:
     assert not rows.changed
 
 
+# The long runs the block tests cut up: 200,000 games each (~3 s a run), so that each is
+# played once per test process and read by several tests instead of every test playing
+# its own two. Each test's claim is about one procedure on independent blocks, which
+# these still are; tests reading the same games are correlated with each other, not
+# within themselves, so each one's false-failure rate and power are as before.
+COUNT_A, COUNT_B = 300, 900
+WHOLE_GAMES = 200_000
+
+
+@functools.cache
+def _whole(seed: int, cash_value: str) -> RunData:
+    return run_data(symmetric(WHOLE_GAMES, seed, cash_value))
+
+
 def blocks(runs: int, games: int, seed: int, cash_value: str = "count") -> Iterator[RunData]:
     """`runs` independent runs of `games` games each: consecutive games of one long run.
 
     Game i depends only on (seed, i), so games 0..199, 200..399, ... of one run are
     independent samples of a 200-game run, played in one call instead of a thousand.
     """
-    whole = run_data(symmetric(runs * games, seed, cash_value))
+    assert runs * games == WHOLE_GAMES, "every block test cuts up one of the shared runs"
+    with pytest.MonkeyPatch.context() as patch:  # played unchecked whoever asks first
+        patch.setenv(runner.CHECK_ENV, "0")
+        whole = _whole(seed, cash_value)
     for i in range(runs):
         part = slice(i * games, (i + 1) * games)
         yield RunData(
@@ -206,7 +224,7 @@ def blocks(runs: int, games: int, seed: int, cash_value: str = "count") -> Itera
 def test_seat_intervals_cover_one_fifth() -> None:
     runs, games = 1000, 200
     hits = np.zeros(5)
-    for data in blocks(runs, games, 900):
+    for data in blocks(runs, games, COUNT_B):
         for s, iv in enumerate(intervals.seat_share_intervals(data.wins)):
             hits[s] += iv.low <= 0.2 <= iv.high
     coverage = hits.sum() / (5 * runs)
@@ -216,7 +234,7 @@ def test_seat_intervals_cover_one_fifth() -> None:
 def test_seat_advantage_is_calibrated_on_real_games() -> None:
     runs, games = 1000, 200
     p = []
-    for data in blocks(runs, games, 2000):
+    for data in blocks(runs, games, COUNT_A):
         p.append(seat_advantage(data.wins, data.bot_labels, data.rotate).p_value)
     rate = float((np.array(p) < 0.05).mean())
     assert abs(rate - 0.05) <= 0.02, rate

@@ -257,7 +257,10 @@ def test_a_plugin_that_forks_doesnt_keep_the_run_from_ending(
         f"extends: {VARIANTS / 'fdc-base.yaml'}\nplayers: 3\n"
         "seats: [random, tests.plugins:Forks, random]\n"
     )
-    proc = _start_run(session, tmp_path, str(variant), "-n", "20", "-w", workers)
+    # 4 games: 4 chunks, each building the plugin in a process of its own, so 4 forked
+    # children hold the run's descriptors (one would hang the run if they were kept);
+    # 20 games only made 20 of them.
+    proc = _start_run(session, tmp_path, str(variant), "-n", "4", "-w", workers)
     # communicate() reads stderr to its end: a forked plugin holding it open would hang here.
     _, err = proc.communicate(timeout=SAFETY_NET)
     assert proc.returncode == 0, err.decode()
