@@ -222,3 +222,28 @@ def assert_the_first_failing_chunk_raises_in_order(
         for result in pool(_fails_at_7_and_30, range(40), 3):
             results.append(result)
     assert results == list(range(7))
+
+
+# -- positions stepped on a kernel --------------------------------------------
+
+
+def play_forced(py: Any) -> None:
+    """The engine's forced moves (one legal move), which a kernel plays itself."""
+    while not py.is_terminal() and len(py.legal_actions()) == 1:
+        py.apply_action(py.legal_actions()[0])
+
+
+def assert_plays_on_as_the_engine(steps: Any, code: int, py: Any, rngs: Sequence[Any]) -> None:
+    """A StepGame at `code` (every seat outside) and the Python State `py` at the same
+    position play on by the same draws (seat s picks from rngs[s]): the same seat to act,
+    legal moves and view at every decision, and the same record at the end."""
+    play_forced(py)
+    while code:
+        seat = code & 7
+        assert seat == py.current_player() and steps.legal(code) == py.legal_actions()
+        assert steps.view(seat) == py.view(seat)
+        action = steps.legal(code)[rngs[seat].randrange(code >> 3)]
+        code = steps.play(action)
+        py.apply_action(action)
+        play_forced(py)
+    assert py.is_terminal() and steps.record() == py.record()

@@ -31,7 +31,7 @@ from balancer.games.fdc import kernel as K
 from balancer.games.fdc import rules as fdc
 from balancer.sim import compiled, kernel_step, runner
 from balancer.sim.play import Seat, play_game
-from tests.helpers import SAFETY_TIMEOUT
+from tests.helpers import SAFETY_TIMEOUT, assert_plays_on_as_the_engine
 from tests.test_fdc_kernel import KNOB_SETS, knob_variant
 
 ROOT = Path(__file__).parent.parent
@@ -406,21 +406,7 @@ def test_stepping_from_a_position_mid_game_plays_on_as_the_engine(name: str) -> 
             continue
         dash_loaded += py.phase == fdc.DASH_CHOICE
         code = steps.load(py.clone(), range(players), 5, index)
-        while True:  # the engine plays on: forced moves alone, decisions by the same draws
-            legal = py.legal_actions()
-            if py.is_terminal() or len(legal) > 1:
-                break
-            py.apply_action(legal[0])
-        while code:
-            seat = code & 7
-            assert seat == py.current_player() and steps.legal(code) == py.legal_actions()
-            assert steps.view(seat) == py.view(seat)
-            action = steps.legal(code)[rngs[seat].randrange(code >> 3)]
-            code = steps.play(action)
-            py.apply_action(action)
-            while not py.is_terminal() and len(py.legal_actions()) == 1:
-                py.apply_action(py.legal_actions()[0])
-        assert py.is_terminal() and steps.record() == py.record()
+        assert_plays_on_as_the_engine(steps, code, py, rngs)
     assert dash_loaded > 0
 
 

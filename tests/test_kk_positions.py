@@ -18,6 +18,7 @@ from balancer.games.kimekimera import bots as kk_bots
 from balancer.games.kimekimera import rules as kk
 from balancer.rng import CHANCE, Stream, bot_stream
 from balancer.sim import kernel_step
+from tests.helpers import assert_plays_on_as_the_engine
 from tests.test_kk_step import knob_variant
 
 ROOT = Path(__file__).parent.parent
@@ -42,12 +43,6 @@ def stopped_mid_game(variant: Variant, index: int, decisions: int) -> tuple[kk.S
     return py, rngs
 
 
-def play_forced(py: kk.State) -> None:
-    """The engine's forced moves (one legal move), which the kernel plays itself."""
-    while not py.is_terminal() and len(py.legal_actions()) == 1:
-        py.apply_action(py.legal_actions()[0])
-
-
 # kk-4p has 3 rounds of 4 seats; the knob cases move every rule (see test_kk_step.py).
 CASES = ["variants/kk-4p.yaml", "variants/kk-2p.yaml", "knobs-0", "knobs-3", "knobs-5"]
 
@@ -64,16 +59,7 @@ def test_a_position_mid_game_plays_on_as_the_engine(name: str) -> None:
             continue
         loaded += 1
         code = steps.load(py.clone(), range(players), SEED, index)
-        play_forced(py)
-        while code:
-            seat = code & 7
-            assert seat == py.current_player() and steps.legal(code) == py.legal_actions()
-            assert steps.view(seat) == py.view(seat)
-            action = steps.legal(code)[rngs[seat].randrange(code >> 3)]
-            code = steps.play(action)
-            py.apply_action(action)
-            play_forced(py)
-        assert py.is_terminal() and steps.record() == py.record()
+        assert_plays_on_as_the_engine(steps, code, py, rngs)
     assert loaded >= 30  # most games are still going at their few first choices
 
 
