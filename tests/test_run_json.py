@@ -45,11 +45,15 @@ def test_run_json_with_a_mistake_prints_no_json(
 
 
 def test_workers_default_to_every_core(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import click
+
     from balancer.cli import cli
     from balancer.sim.backends.local import available_cores
 
     for name in ("run", "diff", "sweep"):
-        [workers] = [p for p in cli.commands[name].params if p.name == "workers"]
+        command = cli.get_command(click.Context(cli), name)
+        assert command is not None, name
+        [workers] = [p for p in command.params if p.name == "workers"]
         assert workers.default == "auto", name
     cores = available_cores()
     args = ["run", str(VARIANTS / "fdc-3p.yaml"), "-n", "40", "-o", str(tmp_path / "r")]
