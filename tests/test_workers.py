@@ -183,13 +183,26 @@ def _start_run(session: list[subprocess.Popen], tmp_path: Path, *args: str) -> s
     proc = subprocess.Popen(
         [sys.executable, "-m", "balancer", "run", "-q", "-o", str(tmp_path / "r"), *args],
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        # faulthandler: a run that hangs can be made to print every thread's stack (_exit_code).
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONFAULTHANDLER": "1"},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
     session.append(proc)
     return proc
+
+
+def _exit_code(parent: subprocess.Popen) -> int:
+    """The run's exit code; if it is still running after SAFETY_NET, the test fails
+    with the stack of every thread of it (SIGABRT makes faulthandler print them)."""
+    try:
+        return parent.wait(SAFETY_NET)
+    except subprocess.TimeoutExpired:
+        os.kill(parent.pid, signal.SIGABRT)
+        parent.wait(SAFETY_NET)
+        stacks = parent.stderr.read().decode(errors="replace")
+        raise AssertionError(f"the run did not end; its threads were at:\n{stacks}") from None
 
 
 def _workers_up(parent: subprocess.Popen, count: int) -> int:
@@ -240,7 +253,7 @@ def test_interrupt_and_terminate_leave_no_process(
     parent = _start_run(session, tmp_path, *LONG_RUN[:-1], str(workers))
     group = _workers_up(parent, workers)
     os.kill(parent.pid, sig)
-    assert parent.wait(SAFETY_NET) == code
+    assert _exit_code(parent) == code
     # The parent killed and reaped its workers before it exited.
     assert _in_group(group) == []
     assert _in_session(parent.pid) == []
