@@ -54,8 +54,9 @@ class StepBuffer:
     or None for a slot whose decisions are made outside (a plugin). A subclass
     sets `step` (the kernel's entry, `step(buf, mode, action, seed, game)`
     returning n * 8 + seat at an outside decision of n moves, 0 at the end),
-    STEP_DEAL and STEP_APPLY, and builds its buffer in `_build`: `_plans_for`,
-    `_pack`, then `plan` and `moves` from `_block`.
+    STEP_DEAL, STEP_APPLY and STEP_ON, and builds its buffer in `_build`: `_plans_for`,
+    `_pack`, then `plan`, `moves` and `streams` from `_block`. Its `load` checks the
+    position with `_check_position`, lays it, and starts with `_play_on_from`.
     """
 
     step: ClassVar[staticmethod[[np.ndarray, int, int, int, int], int]]
@@ -125,6 +126,13 @@ class StepBuffer:
         """Deal game `game` of `seed` and play on to its first outside decision."""
         self.plan[:] = self._plan_of(seat_slots)
         return int(self.step(self.buf, self.STEP_DEAL, 0, seed, game))
+
+    def _check_position(self, players: int, same_rules: bool) -> None:
+        """A position to load must be of this buffer's players and rules."""
+        if players != self.players:
+            raise ValueError(f"the position is of {players} players, not {self.players}")
+        if not same_rules:
+            raise ValueError("the position is of other rules")
 
     def _play_on_from(
         self, seat_slots: Sequence[int], seed: int, game: int, chance: Any | None

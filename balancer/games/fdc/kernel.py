@@ -2006,10 +2006,9 @@ class StepGame(StepBuffer):
         mid-way), compiled seats drawing from game `game` of `seed`'s bot streams from
         their start; plays on to the first outside decision. Its held kinds are unknown
         (zero), as `from_state` knows no deal."""
-        if py.rules is not self.rules and dict(py.rules) != dict(self.rules):
-            raise ValueError("the position is of other rules")
-        if py.players != self.players:
-            raise ValueError(f"the position is of {py.players} players, not {self.players}")
+        self._check_position(
+            py.players, py.rules is self.rules or dict(py.rules) == dict(self.rules)
+        )
         state = self.state
         hcap, tcap = int(state[HCAP]), int(state[TCAP])
         if max(len(h) for h in py.hands) > hcap:

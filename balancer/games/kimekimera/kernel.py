@@ -892,10 +892,9 @@ class StepGame(StepBuffer):
         its chance draws going on from where the State's stream stands, compiled seats
         drawing from game `game` of `seed`'s bot streams from their start; plays on to the
         first outside decision (a search bot's rollouts start here)."""
-        if py.players != self.players:
-            raise ValueError(f"the position is of {py.players} players, not {self.players}")
-        if py.rules is not self._view_rules and py.rules != self._view_rules:
-            raise ValueError("the position is of other rules")
+        self._check_position(
+            py.players, py.rules is self._view_rules or py.rules == self._view_rules
+        )
         state, _ = from_state(py)
         self.state[:] = state
         return self._play_on_from(seat_slots, seed, game, py.rng)
