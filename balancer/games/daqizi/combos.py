@@ -187,8 +187,7 @@ N_MOVES = len(_kinds)
 MOVE_KINDS: tuple[tuple[int, ...], ...] = tuple(_kinds)  # sorted kinds, low first
 MOVE_SIZE = tuple(len(kinds) for kinds in MOVE_KINDS)
 MOVE_COUNTS = tuple(_counts(kinds) for kinds in MOVE_KINDS)
-# A kind's count sits at its 4 bits, so a multiset packs as the sum of its kinds' units.
-MOVE_PACKED = tuple(sum(1 << (BITS * k) for k in kinds) for kinds in MOVE_KINDS)
+MOVE_PACKED = tuple(pack(counts) for counts in MOVE_COUNTS)
 # Singles come first, in kind order (a single's strength orders like its kind).
 SINGLE_OF_KIND = tuple(range(N_KINDS))
 assert all(COMBO_FORM[k] == SINGLE and MOVE_KINDS[k] == (k,) for k in SINGLE_OF_KIND)
