@@ -237,10 +237,22 @@ def measure_game(game: str, rounds: int, seconds: float) -> list[dict[str, Any]]
     return rows
 
 
+def _stolen_seconds() -> float:
+    """CPU seconds the hypervisor has given to other guests so far, all cores together
+    (/proc/stat's steal column; 0 where there is none): a wall-time figure taken while
+    they grew was measured on less machine than it claims."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+        return int(fields[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def balancer_run(variant: str, games_n: int, workers: int) -> dict[str, float]:
     """One `balancer run` of variants/<variant>.yaml as a child process, report included:
-    its wall and CPU seconds and its peak resident memory (a compiled run is one
-    process, its workers threads, so the child's peak is the whole run's)."""
+    its wall and CPU seconds, its peak resident memory (a compiled run is one
+    process, its workers threads, so the child's peak is the whole run's) and the
+    CPU seconds stolen from this virtual machine meanwhile."""
     with tempfile.TemporaryDirectory() as tmp:
         command = [
             sys.executable,
@@ -256,10 +268,12 @@ def balancer_run(variant: str, games_n: int, workers: int) -> dict[str, float]:
             "--out",
             str(Path(tmp) / "report"),
         ]
+        stolen = _stolen_seconds()
         started = time.monotonic()
         child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.monotonic() - started
+        stolen = _stolen_seconds() - stolen
         child.returncode = os.waitstatus_to_exitcode(status)
         if child.returncode != 0:
             raise subprocess.CalledProcessError(child.returncode, command)
@@ -267,6 +281,7 @@ def balancer_run(variant: str, games_n: int, workers: int) -> dict[str, float]:
         "wall_seconds": round(wall, 2),
         "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
         "peak_mb": round(usage.ru_maxrss / 1024, 1),  # Linux: kilobytes
+        "stolen_seconds": round(stolen, 2),
     }
 
 
@@ -313,6 +328,12 @@ def workers_runs(games_n: int, rounds: int) -> list[dict[str, Any]]:
                 "wall_seconds_1": [r["wall_seconds"] for r in runs[1]],
                 "wall_seconds_2": [r["wall_seconds"] for r in runs[2]],
                 "speed_up": round(one / two, 2),
+                "speed_up_each": [
+                    round(a["wall_seconds"] / b["wall_seconds"], 2)
+                    for a, b in zip(runs[1], runs[2], strict=True)
+                ],
+                "stolen_seconds_1": [r["stolen_seconds"] for r in runs[1]],
+                "stolen_seconds_2": [r["stolen_seconds"] for r in runs[2]],
                 "peak_mb_2": max(r["peak_mb"] for r in runs[2]),
             }
         )
@@ -353,13 +374,15 @@ def main() -> None:
             f"median {w['vs_straightforward']}x"
         )
     if args.workers_run:
-        result["workers"] = workers_runs(args.workers_run, rounds=2)
+        result["workers"] = workers_runs(args.workers_run, rounds=3)
         print()
         for w in result["workers"]:
             print(
                 f"balancer run {w['variant']}, {w['games']:,} games: one worker "
                 f"{w['wall_seconds_1']} s, two {w['wall_seconds_2']} s wall: "
-                f"{w['speed_up']}x; peak with two {w['peak_mb_2']} MB"
+                f"{w['speed_up']}x (rounds {w['speed_up_each']}); peak with two "
+                f"{w['peak_mb_2']} MB; CPU seconds stolen by the hypervisor meanwhile "
+                f"{w['stolen_seconds_1']} / {w['stolen_seconds_2']}"
             )
     result["machine"] = {
         "python": platform.python_version(),
