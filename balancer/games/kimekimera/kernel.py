@@ -68,8 +68,10 @@ from balancer.games.api import GameRecord
 from balancer.games.kernel_api import ChunkColumns, StepBuffer
 from balancer.games.kimekimera import bots as kk_bots
 from balancer.games.kimekimera import rules as kk
+from balancer.games.step_kernels import block as _block
+from balancer.games.step_kernels import draw_ahead
 from balancer.jit import njit
-from balancer.rng import CHANCE, Stream, below, init_streams, next_u64, shuffle
+from balancer.rng import CHANCE, Stream, below, init_streams, shuffle
 
 DECK = kk.DECK_SIZE
 GREY0 = kk.FIRST_GREY
@@ -798,7 +800,8 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     if mode == STEP_DEAL:
         init_streams(streams, seed, game)
         new_game(state, tables, streams)
-        _draw_ahead(tables, streams, plan, _block(buf, B_AHEAD).view(np.uint64))
+        kinds = plan[PLAN_KIND : PLAN_KIND + tables[T_PLAYERS]]
+        draw_ahead(streams, kinds, BOT_OUTSIDE, _block(buf, B_AHEAD).view(np.uint64), AHEAD)
     elif mode == STEP_APPLY:
         apply(state, tables, streams, action)
     params = _block(buf, B_PARAMS).view(np.float64)
@@ -807,28 +810,6 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     if n == 0:
         return 0
     return n * 8 + state[S_SEAT]
-
-
-# Inlined, unlike the engine's functions: numba types each call's block index as a
-# literal constant, so a plain call compiled one copy of this line per block.
-@njit(inline="always")
-def _block(buf: np.ndarray, b: int) -> np.ndarray:
-    """The block of a step buffer whose (start, stop) is at header words b, b + 1."""
-    return buf[buf[b] : buf[b + 1]]
-
-
-@njit
-def _draw_ahead(
-    tables: np.ndarray, streams: np.ndarray, plan: np.ndarray, ahead: np.ndarray
-) -> None:
-    """ahead[s * AHEAD + c]: number c of outside seat s's bot stream, the stream left
-    at its start (its numbers are a function of its key and counter alone, and the
-    kernel never draws from an outside seat's stream)."""
-    for s in range(tables[T_PLAYERS]):
-        if plan[PLAN_KIND + s] == BOT_OUTSIDE:
-            for c in range(AHEAD):
-                ahead[s * AHEAD + c] = next_u64(streams, 1 + s)
-            streams[1 + s, 1] = np.uint64(0)
 
 
 class StepGame(StepBuffer):
