@@ -247,3 +247,53 @@ def assert_plays_on_as_the_engine(steps: Any, code: int, py: Any, rngs: Sequence
         py.apply_action(action)
         play_forced(py)
     assert py.is_terminal() and steps.record() == py.record()
+
+
+def stopped_mid_game(variant: Any, seed: int, index: int, decisions: int) -> tuple[Any, list[Any]]:
+    """Game `index` of `seed` played by the engine to its `decisions`-th real choice, each
+    seat choosing uniformly from its own stream; the State and the seats' streams as they
+    stand."""
+    from balancer.rng import CHANCE, Stream, bot_stream
+
+    players = variant.players
+    py = variant.spec.new_state(variant.rules, players, Stream(seed, index, CHANCE))
+    rngs = [Stream(seed, index, bot_stream(s)) for s in range(players)]
+    made = 0
+    while not py.is_terminal() and made < decisions:
+        legal = py.legal_actions()
+        if len(legal) > 1:
+            made += 1
+        py.apply_action(legal[rngs[py.current_player()].randrange(len(legal))])
+    return py, rngs
+
+
+def assert_compiled_seats_play_positions_out(
+    variant: Any, builtin: Any, seed: int, games: int, decisions: Callable[[int], int]
+) -> None:
+    """A rollout with every seat compiled: game i of `seed` stopped at its decisions(i)-th
+    choice (`stopped_mid_game`) and loaded, the kernel plays it to the end in one call,
+    and its record (held kinds too) is the engine's with the variant's bots (`builtin`:
+    the game's built-in bots) from there, their streams from their start."""
+    from balancer.config.variant import bot_params_with_defaults
+    from balancer.rng import Stream, bot_stream
+    from balancer.sim import kernel_step
+
+    players = variant.players
+    slots = [
+        (s.bot, dict(bot_params_with_defaults(builtin[s.bot], s.params))) for s in variant.seats
+    ]
+    steps = kernel_step.stepper(variant.game, variant.rules, players, slots)
+    for index in range(games):
+        py, _ = stopped_mid_game(variant, seed, index, decisions(index))
+        if py.is_terminal():
+            continue
+        assert steps.load(py.clone(), range(players), seed, index) == 0
+        bots = [builtin[name].factory(**params) for name, params in slots]
+        rngs = [Stream(seed, index, bot_stream(s)) for s in range(players)]
+        while not py.is_terminal():
+            seat, legal = py.current_player(), py.legal_actions()
+            # As the engine: a bot is asked (and may draw) only when it has a choice.
+            move = legal[0] if len(legal) == 1 else bots[seat].act(py.view(seat), legal, rngs[seat])
+            py.apply_action(move)
+        record = steps.record()
+        assert (record, record.held) == (py.record(), py.record().held), index

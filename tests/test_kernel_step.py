@@ -336,13 +336,62 @@ def test_a_hosted_plugin_plays_the_same_games(name: str) -> None:
 
 
 def plain_games() -> list[list[Any]]:
-    """A few stepped games of two rule sets, as plain lists (for the BALANCER_JIT=0 child)."""
+    """A few stepped games of two rule sets (for the BALANCER_JIT=0 child)."""
+    return plain_records(
+        [
+            with_plugins(load(ROOT / "variants" / "fdc-5p-vs-random.yaml"), [1]),
+            with_plugins(knob_variant("three-colours-two-copies"), [0]),
+        ],
+        4,
+    )
+
+
+# -- what the kk and dqz step tests share ---------------------------------------------------
+
+
+def assert_drawn_ahead(game: str, rules: Any, players: int, ahead: int) -> None:
+    """At the deal the kernel draws each outside seat's first `ahead` numbers of its bot
+    stream (rng.bot_stream(seat) of the game) and leaves the stream at its start;
+    a compiled seat's stream is not drawn ahead."""
+    from balancer.rng import Stream, bot_stream
+
+    slots = [None, ("random", {}), *[None] * (players - 2)]
+    steps = kernel_step.stepper(game, rules, players, slots)
+    # Slot 0 (outside) at seat 1, slot 1 (random) at seat 0.
+    steps.deal(7, 3, [1, 0, *range(2, players)])
+    for seat in range(players):
+        stream = Stream(7, 3, bot_stream(seat))
+        assert int(steps.streams[1 + seat, 0]) == stream.key
+        drawn = steps.ahead[seat * ahead : (seat + 1) * ahead].tolist()
+        if seat == 0:
+            assert drawn == [0] * ahead
+        else:
+            assert drawn == [stream.next_u64() for _ in range(ahead)]
+            assert int(steps.streams[1 + seat, 1]) == 0
+
+
+def assert_warm_up_compiles_the_step_entry(variant: Variant, kernel: Any) -> None:
+    """sim/warm.py's `stepped` piece compiles the kernel's `step` with the types a plugin
+    run calls it with: `variant` (plugin seats among compiled ones) stepped afterwards
+    compiles nothing more. `step` is the one function Python calls (the others are
+    compiled into it)."""
+    from balancer import games
+    from balancer.sim.warm import warm_piece
+
+    short = games.get(variant.game).short
+    assert warm_piece((variant.game, "stepped")) == [f"{short} stepped"]
+    signatures = list(kernel.step.signatures)
+    assert len(signatures) == 1
+    stepped(variant, 0, 20)
+    assert kernel.step.signatures == signatures
+
+
+def plain_records(variants: Sequence[Variant], games: int) -> list[list[Any]]:
+    """Stepped games 0..games-1 of each variant, as plain lists (a BALANCER_JIT=0 child
+    prints them as JSON for `same_without_numba`)."""
     out = []
-    for variant in (
-        with_plugins(load(ROOT / "variants" / "fdc-5p-vs-random.yaml"), [1]),
-        with_plugins(knob_variant("three-colours-two-copies"), [0]),
-    ):
-        for r in stepped(variant, 0, 4):
+    for variant in variants:
+        for r in stepped(variant, 0, games):
             out.append([list(r.scores), r.length, dict(r.events), list(r.held)])
     return out
 

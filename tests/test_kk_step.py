@@ -24,14 +24,16 @@ from balancer import jit
 from balancer.config.variant import SeatSpec, Variant, load
 from balancer.games.kimekimera import kernel as K
 from balancer.games.kimekimera import rules as kk
-from balancer.rng import Stream, bot_stream
 from balancer.sim import compiled, kernel_step
 from tests.test_kernel_step import (
     assert_compiled_seats_play_to_the_end,
+    assert_drawn_ahead,
     assert_replays_compiled,
     assert_same_records,
+    assert_warm_up_compiles_the_step_entry,
     both_paths,
     engine,
+    plain_records,
     same_without_numba,
     stepped,
     with_plugins,
@@ -177,21 +179,7 @@ def test_a_deal_stops_at_the_first_seat_that_breeds() -> None:
 
 
 def test_an_outside_seats_rng_is_its_stream_drawn_ahead() -> None:
-    """At the deal the kernel draws each outside seat's first AHEAD numbers of its bot
-    stream (rng.bot_stream(seat) of the game) and leaves the stream at its start;
-    a compiled seat's stream is not drawn ahead."""
-    variant = load(ROOT / "variants" / "kk-4p.yaml")
-    steps = kernel_step.stepper("kimekimera", variant.rules, 4, [None, ("random", {}), None, None])
-    steps.deal(7, 3, [1, 0, 2, 3])  # slot 0 (outside) at seat 1, slot 1 (random) at seat 0
-    for seat in range(4):
-        stream = Stream(7, 3, bot_stream(seat))
-        assert int(steps.streams[1 + seat, 0]) == stream.key
-        ahead = steps.ahead[seat * K.AHEAD : (seat + 1) * K.AHEAD].tolist()
-        if seat == 0:
-            assert ahead == [0] * K.AHEAD
-        else:
-            assert ahead == [stream.next_u64() for _ in range(K.AHEAD)]
-            assert int(steps.streams[1 + seat, 1]) == 0
+    assert_drawn_ahead("kimekimera", load(ROOT / "variants" / "kk-4p.yaml").rules, 4, K.AHEAD)
 
 
 def test_a_stepgame_refuses_slots_not_one_a_player() -> None:
@@ -204,32 +192,22 @@ def test_a_stepgame_refuses_slots_not_one_a_player() -> None:
 
 @pytest.mark.skipif(not jit.ENABLED, reason="nothing is compiled without numba")
 def test_the_warm_up_compiles_the_stepping_entry() -> None:
-    """sim/warm.py's `stepped` piece compiles kk's `step` with the types a plugin run
-    calls it with: a stepped chunk afterwards compiles nothing more."""
-    from balancer.sim.warm import warm_piece
-
-    assert warm_piece(("kimekimera", "stepped")) == ["kk stepped"]
-    # `step` is the one function Python calls (the others are compiled into it).
-    signatures = list(K.step.signatures)  # type: ignore[attr-defined]
-    assert len(signatures) == 1
     variant = with_plugins(load(ROOT / "variants" / "kk-4p-bots.yaml"), [2])
-    stepped(variant, 0, 20)
-    assert K.step.signatures == signatures  # type: ignore[attr-defined]
+    assert_warm_up_compiles_the_step_entry(variant, K)
 
 
 # -- without numba -----------------------------------------------------------------------
 
 
 def plain_games() -> list[list[Any]]:
-    """A few stepped games of two rule sets, as plain lists (for the BALANCER_JIT=0 child)."""
-    out = []
-    for variant in (
-        with_plugins(load(ROOT / "variants" / "kk-4p-bots.yaml"), [2]),
-        with_plugins(knob_variant(5), [0, 3]),
-    ):
-        for r in stepped(variant, 0, 6):
-            out.append([list(r.scores), r.length, dict(r.events), list(r.held)])
-    return out
+    """A few stepped games of two rule sets (for the BALANCER_JIT=0 child)."""
+    return plain_records(
+        [
+            with_plugins(load(ROOT / "variants" / "kk-4p-bots.yaml"), [2]),
+            with_plugins(knob_variant(5), [0, 3]),
+        ],
+        6,
+    )
 
 
 def test_without_numba_the_same_functions_play_the_same_games() -> None:
