@@ -12,8 +12,9 @@ A kernel module provides:
   position (a search bot's rollouts), documented in each kernel;
 - optionally `StepGame(rules, players, slots)`, games stepped from Python to
   each decision of a seat played outside the kernel (a plugin: sim/kernel_step.py
-  drives it), built on `StepBuffer` below; its `load(state, seat_slots, seed,
-  game)` steps from a Python State's position instead of a deal.
+  drives it; fdc's, kk's and dqz's kernels have one), built on `StepBuffer`
+  below and games/step_kernels.py; its `load(state, seat_slots, seed, game)`
+  steps from a Python State's position instead of a deal.
 
 Game i must be exactly the game the step-by-step engine (rules.py) plays
 for the same (rules, players, seed, i) and bots: the same chance draws in

@@ -3,11 +3,12 @@
 A run with a plugin bot can't play on the compiled path (sim/compiled.py),
 whose every seat is compiled. Played step by step on the Python engine
 (sim/play.py), the engine itself costs more than the plugin. So where the
-game's kernel offers `StepGame` (fdc's and kk's, built on games/kernel_api.py's
-StepBuffer), the game is played there: one compiled call deals, plays every
-forced move and every built-in seat's move (with its compiled logic and its
-kernel bot stream, as the compiled path plays them) and stops at the next
-plugin seat's decision or at the game's end. The plugin is then asked as
+game's kernel offers `StepGame` (every game's: fdc's, kk's and dqz's, built
+on games/kernel_api.py's StepBuffer and games/step_kernels.py), the game is
+played there: one compiled call deals, plays every forced move and every
+built-in seat's move (with its compiled logic and its kernel bot stream, as
+the compiled path plays them) and stops at the next plugin seat's decision
+or at the game's end. The plugin is then asked as
 sim/play.py asks it (its `asker`: the same checks, faults, time limits and
 lazy views), handed
 
@@ -17,9 +18,10 @@ lazy views), handed
 - a view equal to the Python engine's `state.view(seat)`, built from the
   kernel's state (only if an in-process plugin reads it).
 
-So each game's record is the Python engine's, exactly (tests/test_kernel_step.py
-checks it game for game). `--check` (conservation checks after every move)
-and replay's narration need the Python engine's own state, and stay there.
+So each game's record is the Python engine's, exactly (tests/test_kernel_step.py,
+test_kk_step.py and test_dqz_step.py check it game for game). `--check`
+(conservation checks after every move) and replay's narration need the Python
+engine's own state, and stay there.
 """
 
 from __future__ import annotations
