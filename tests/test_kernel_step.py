@@ -282,7 +282,7 @@ def test_a_failing_plugin_is_a_fault_naming_game_seed_seat_and_bot(
 # -- the runner's route -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["fdc-4p", "kk-4p"])
+@pytest.mark.parametrize("name", ["fdc-4p", "kk-4p", "dqz-4p"])
 def test_a_plugin_run_steps_the_kernel_and_writes_the_engines_table(
     monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
@@ -315,7 +315,7 @@ def test_a_plugin_run_steps_the_kernel_and_writes_the_engines_table(
     assert frames[0].equals(frames[1])
 
 
-@pytest.mark.parametrize("name", ["fdc-3p", "kk-3p"])
+@pytest.mark.parametrize("name", ["fdc-3p", "kk-3p", "dqz-4p"])
 def test_a_hosted_plugin_plays_the_same_games(name: str) -> None:
     """The default, a plugin in a process of its own (bots/host.py), handed full views."""
     variant = with_plugins(load(ROOT / "variants" / f"{name}.yaml"), [1])
