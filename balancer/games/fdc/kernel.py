@@ -596,6 +596,17 @@ def _seat_after(seat: int, k: int, players: int) -> int:
 
 
 @inlined
+def _u(i: int) -> np.uint64:
+    """Index `i` (>= 0) as unsigned, as the heuristic indexes its arrays: numba
+    wraps a signed index it can't prove non-negative around (a shift, a mask
+    and an add of the array's length, which in a function the size of a
+    whole game is often reloaded from the stack), and the heuristic's loads
+    are chains of data-dependent indices (a seat, its card, the card's
+    effect). Only the index's type changes, never a value read."""
+    return np.uint64(i)
+
+
+@inlined
 def _index_of(arr: np.ndarray, base: int, n: int, value: int) -> int:
     for i in range(n):
         if arr[base + i] == value:
@@ -990,14 +1001,14 @@ def _heuristic_play(
     col = T_CARDS + COLOUR * d
     turn = state[TURN]
     neko_possible = _prepare_play(state, tables, iwork)
-    lead_colour = tables[col + state[PCARD]] if turn > 0 else -1
+    lead_colour = tables[_u(col + state[PCARD])] if turn > 0 else -1
     best = moves[0]
     best_value = -np.inf
     if turn == 0:
         for i in range(n):
-            value = _lead_value(state, tables, params, po, seat, moves[i], iwork)
+            value = _lead_value(state, tables, params, po, seat, moves[_u(i)], iwork)
             if value > best_value:
-                best, best_value = moves[i], value
+                best, best_value = moves[_u(i)], value
         return best
     # Whether W_BASE and W_NEKO hold no dash (then each card's gain is in fwork);
     # one call site each, as every inlined site is compiled again.
@@ -1015,9 +1026,9 @@ def _heuristic_play(
     shared = 0.0
     shared_known = False
     for i in range(n):
-        card = moves[i]
-        effect = tables[eff + card]
-        in_lead_colour = tables[col + card] == lead_colour
+        card = moves[_u(i)]
+        effect = tables[_u(eff + card)]
+        in_lead_colour = tables[_u(col + card)] == lead_colour
         mine_survives = False
         # Off colour without 猫に小判: cancelled, and the trick resolves as if it
         # had not been played, the same for every such card.
@@ -1047,11 +1058,11 @@ def _heuristic_play(
             value = _foreseen_value(state, tables, params, po, seat, iwork, fwork)
         if off:
             shared, shared_known = value, True
-            value -= params[po + P_COST + effect]
+            value -= params[_u(po + P_COST + effect)]
         elif not mine_survives:
-            value -= params[po + P_COST + effect]
-        elif effect == EFFECT_CASH and state[TWORTH + seat] < params[po + P_CASH_AT]:
-            value -= params[po + P_COST + EFFECT_CASH]  # too early: keep it for later
+            value -= params[_u(po + P_COST + effect)]
+        elif effect == EFFECT_CASH and state[_u(TWORTH + seat)] < params[_u(po + P_CASH_AT)]:
+            value -= params[_u(po + P_COST + EFFECT_CASH)]  # too early: keep it for later
         if value > best_value:
             best, best_value = card, value
     return best
@@ -1076,34 +1087,34 @@ def _lead_value(
     gain starts from 0.0, and the best rival is 0.0 unless the only rival is
     the dash's victim."""
     d = tables[T_DECK]
-    effect = tables[T_CARDS + EFFECT * d + card]
-    weight = params[po + P_FISH_WEIGHT]
+    effect = tables[_u(T_CARDS + EFFECT * d + card)]
+    weight = params[_u(po + P_FISH_WEIGHT)]
     mine = 0.0
     rival = 0.0
     if effect == EFFECT_TERRITORY:
-        mine += weight * float(tables[T_CARDS + MONEY * d + card])
+        mine += weight * float(tables[_u(T_CARDS + MONEY * d + card)])
     elif effect == EFFECT_CASH:
-        mine += (1 - weight) * float(state[TWORTH + seat])
+        mine += (1 - weight) * float(state[_u(TWORTH + seat)])
     elif effect == EFFECT_STEAL_OR_PROTECT:
         players = state[PLAYERS]
         victim = -1
         best_worth, best_money = -1, -1
         for k in range(1, players):
             other = _seat_after(seat, k, players)
-            richest = state[TMAXM + other]
-            if state[PROT + other] != 0 or richest < 0:
+            richest = state[_u(TMAXM + other)]
+            if state[_u(PROT + other)] != 0 or richest < 0:
                 continue
-            worth = state[TWORTH + other]
+            worth = state[_u(TWORTH + other)]
             if worth > best_worth or (worth == best_worth and richest > best_money):
                 victim, best_worth, best_money = other, worth, richest
         if victim >= 0:  # else it protects: nobody gains
             mine += weight * float(best_money)
             if players == 2:
                 rival -= weight * float(best_money)
-    value = mine - params[po + P_RIVAL_WEIGHT] * rival
-    value *= params[po + P_LEAD_RESOLVES]
-    if effect == EFFECT_CASH and state[TWORTH + seat] < params[po + P_CASH_AT]:
-        value -= params[po + P_COST + EFFECT_CASH]  # too early: keep it for later
+    value = mine - params[_u(po + P_RIVAL_WEIGHT)] * rival
+    value *= params[_u(po + P_LEAD_RESOLVES)]
+    if effect == EFFECT_CASH and state[_u(TWORTH + seat)] < params[_u(po + P_CASH_AT)]:
+        value -= params[_u(po + P_COST + EFFECT_CASH)]  # too early: keep it for later
     return value
 
 
@@ -1130,21 +1141,21 @@ def _prepare_play(state: np.ndarray, tables: np.ndarray, iwork: np.ndarray) -> b
     iwork[W_NLEN] = 0
     if turn == 0:
         return False
-    lead_colour = tables[col + state[PCARD]]
+    lead_colour = tables[_u(col + state[PCARD])]
     followers_off = True
     m = 0
     cancelled = 0
     for i in range(turn):
-        card = state[PCARD + i]
-        if tables[col + card] != lead_colour:
+        card = state[_u(PCARD + i)]
+        if tables[_u(col + card)] != lead_colour:
             continue
         if i > 0:
             followers_off = False
         if _count_number(tables, state, PCARD, 0, turn, card, lead_colour, True) > 1:
             cancelled += 1
-            iwork[W_BCARD + MAXP - cancelled] = card
+            iwork[_u(W_BCARD + MAXP - cancelled)] = card
             continue
-        m = _insert(tables, iwork, W_BSEAT, W_BCARD, m, state[PSEAT + i], card, False)
+        m = _insert(tables, iwork, W_BSEAT, W_BCARD, m, state[_u(PSEAT + i)], card, False)
     iwork[W_BLEN] = m
     iwork[W_BCANCELLED] = cancelled
     # With the candidate, `turn` followers will have played.
@@ -1153,10 +1164,10 @@ def _prepare_play(state: np.ndarray, tables: np.ndarray, iwork: np.ndarray) -> b
         dedupe = tables[T_NEKO_DEDUPE] != 0
         m = 0
         for i in range(1, turn):
-            card = state[PCARD + i]
+            card = state[_u(PCARD + i)]
             if dedupe and _count_number(tables, state, PCARD, 1, turn, card, 0, False) > 1:
                 continue
-            m = _insert(tables, iwork, W_NSEAT, W_NCARD, m, state[PSEAT + i], card, True)
+            m = _insert(tables, iwork, W_NSEAT, W_NCARD, m, state[_u(PSEAT + i)], card, True)
         iwork[W_NLEN] = m
     return neko
 
@@ -1177,11 +1188,13 @@ def _count_number(
     d = tables[T_DECK]
     col = T_CARDS + COLOUR * d
     num = T_CARDS + NUMBER * d
-    number = tables[num + card]
+    number = tables[_u(num + card)]
     count = 0
     for j in range(lo, hi):
-        other = arr[pcard + j]
-        if tables[num + other] == number and (not same_colour or tables[col + other] == colour):
+        other = arr[_u(pcard + j)]
+        if tables[_u(num + other)] == number and (
+            not same_colour or tables[_u(col + other)] == colour
+        ):
             count += 1
     return count
 
@@ -1200,18 +1213,18 @@ def _insert(
     """Insert (seat, card) into the sorted list of m at iwork[wseat..], iwork[wcard..]
     after every equal number (a stable sort: play order among equals); return m + 1."""
     num = T_CARDS + NUMBER * tables[T_DECK]
-    number = tables[num + card]
+    number = tables[_u(num + card)]
     pos = m
     while pos > 0:
-        before = tables[num + iwork[wcard + pos - 1]]
+        before = tables[_u(num + iwork[_u(wcard + pos - 1)])]
         if (before > number) if ascending else (before < number):
-            iwork[wseat + pos] = iwork[wseat + pos - 1]
-            iwork[wcard + pos] = iwork[wcard + pos - 1]
+            iwork[_u(wseat + pos)] = iwork[_u(wseat + pos - 1)]
+            iwork[_u(wcard + pos)] = iwork[_u(wcard + pos - 1)]
             pos -= 1
         else:
             break
-    iwork[wseat + pos] = seat
-    iwork[wcard + pos] = card
+    iwork[_u(wseat + pos)] = seat
+    iwork[_u(wcard + pos)] = card
     return m + 1
 
 
@@ -1219,8 +1232,8 @@ def _insert(
 def _copy_survivors(iwork: np.ndarray, wseat: int, wcard: int, m: int) -> None:
     """Make iwork[wseat..], iwork[wcard..] (m long) the survivors `_foresee` reads."""
     for i in range(m):
-        iwork[W_SSEAT + i] = iwork[wseat + i]
-        iwork[W_SCARD + i] = iwork[wcard + i]
+        iwork[_u(W_SSEAT + i)] = iwork[_u(wseat + i)]
+        iwork[_u(W_SCARD + i)] = iwork[_u(wcard + i)]
     iwork[W_SLEN] = m
 
 
@@ -1251,7 +1264,7 @@ def _place(
         iwork[W_SCARD] = card
         iwork[W_SLEN] = 1
         return True
-    if tables[col + card] == lead_colour:
+    if tables[_u(col + card)] == lead_colour:
         return _place_in_lead_colour(tables, iwork, seat, card)
     same = 0
     if tables[T_NEKO_DEDUPE] != 0:
@@ -1271,31 +1284,31 @@ def _place_in_lead_colour(tables: np.ndarray, iwork: np.ndarray, seat: int, card
     alone cancels (the list stays), and otherwise it goes in before the first
     lower number, after every higher one (the order `_insert` gives)."""
     num = T_CARDS + NUMBER * tables[T_DECK]
-    number = tables[num + card]
+    number = tables[_u(num + card)]
     m = iwork[W_BLEN]
     p = 0
-    while p < m and tables[num + iwork[W_BCARD + p]] > number:
-        iwork[W_SSEAT + p] = iwork[W_BSEAT + p]
-        iwork[W_SCARD + p] = iwork[W_BCARD + p]
+    while p < m and tables[_u(num + iwork[_u(W_BCARD + p)])] > number:
+        iwork[_u(W_SSEAT + p)] = iwork[_u(W_BSEAT + p)]
+        iwork[_u(W_SCARD + p)] = iwork[_u(W_BCARD + p)]
         p += 1
-    if p < m and tables[num + iwork[W_BCARD + p]] == number:
+    if p < m and tables[_u(num + iwork[_u(W_BCARD + p)])] == number:
         for i in range(p + 1, m):
-            iwork[W_SSEAT + i - 1] = iwork[W_BSEAT + i]
-            iwork[W_SCARD + i - 1] = iwork[W_BCARD + i]
+            iwork[_u(W_SSEAT + i - 1)] = iwork[_u(W_BSEAT + i)]
+            iwork[_u(W_SCARD + i - 1)] = iwork[_u(W_BCARD + i)]
         iwork[W_SLEN] = m - 1
         return False
     survives = True
     for j in range(1, iwork[W_BCANCELLED] + 1):
-        if tables[num + iwork[W_BCARD + MAXP - j]] == number:
+        if tables[_u(num + iwork[_u(W_BCARD + MAXP - j)])] == number:
             survives = False
     at = p
     if survives:
-        iwork[W_SSEAT + p] = seat
-        iwork[W_SCARD + p] = card
+        iwork[_u(W_SSEAT + p)] = seat
+        iwork[_u(W_SCARD + p)] = card
         at = p + 1
     for i in range(p, m):
-        iwork[W_SSEAT + at + i - p] = iwork[W_BSEAT + i]
-        iwork[W_SCARD + at + i - p] = iwork[W_BCARD + i]
+        iwork[_u(W_SSEAT + at + i - p)] = iwork[_u(W_BSEAT + i)]
+        iwork[_u(W_SCARD + at + i - p)] = iwork[_u(W_BCARD + i)]
     iwork[W_SLEN] = m + (at - p)
     return survives
 
@@ -1319,13 +1332,13 @@ def _place_in(
         iwork[W_SLEN] = _insert(tables, iwork, W_SSEAT, W_SCARD, m, seat, card, ascending)
         return True
     num = T_CARDS + NUMBER * tables[T_DECK]
-    number = tables[num + card]
+    number = tables[_u(num + card)]
     k = 0
     for i in range(m):
-        if same == 1 and tables[num + iwork[wcard + i]] == number:
+        if same == 1 and tables[_u(num + iwork[_u(wcard + i)])] == number:
             continue  # it was alone with that number: the two cancel
-        iwork[W_SSEAT + k] = iwork[wseat + i]
-        iwork[W_SCARD + k] = iwork[wcard + i]
+        iwork[_u(W_SSEAT + k)] = iwork[_u(wseat + i)]
+        iwork[_u(W_SCARD + k)] = iwork[_u(wcard + i)]
         k += 1
     iwork[W_SLEN] = k
     return False
@@ -1352,8 +1365,8 @@ def _foreseen_value(
     players = state[PLAYERS]
     rival = -np.inf
     for k in range(1, players):
-        rival = max(rival, fwork[_seat_after(seat, k, players)])
-    return fwork[seat] - params[po + P_RIVAL_WEIGHT] * rival
+        rival = max(rival, fwork[_u(_seat_after(seat, k, players))])
+    return fwork[_u(seat)] - params[_u(po + P_RIVAL_WEIGHT)] * rival
 
 
 @inlined
@@ -1365,10 +1378,10 @@ def _dashless_gain(
     to a zero's sign, which no comparison sees): nothing else of the trick
     touches its territory."""
     d = tables[T_DECK]
-    weight = params[po + P_FISH_WEIGHT]
-    if tables[T_CARDS + EFFECT * d + card] == EFFECT_TERRITORY:
-        return weight * float(tables[T_CARDS + MONEY * d + card])
-    return (1 - weight) * float(state[TWORTH + seat])
+    weight = params[_u(po + P_FISH_WEIGHT)]
+    if tables[_u(T_CARDS + EFFECT * d + card)] == EFFECT_TERRITORY:
+        return weight * float(tables[_u(T_CARDS + MONEY * d + card)])
+    return (1 - weight) * float(state[_u(TWORTH + seat)])
 
 
 @inlined
@@ -1388,10 +1401,10 @@ def _dashless_gains(
     each card's gain to its owner (`_dashless_gain`) at fwork[fterm..]."""
     eff = T_CARDS + EFFECT * tables[T_DECK]
     for i in range(m):
-        card = iwork[wcard + i]
-        if tables[eff + card] == EFFECT_STEAL_OR_PROTECT:
+        card = iwork[_u(wcard + i)]
+        if tables[_u(eff + card)] == EFFECT_STEAL_OR_PROTECT:
             return False
-        fwork[fterm + i] = _dashless_gain(state, tables, params, po, iwork[wseat + i], card)
+        fwork[_u(fterm + i)] = _dashless_gain(state, tables, params, po, iwork[_u(wseat + i)], card)
     return True
 
 
@@ -1403,13 +1416,13 @@ def _dashless_place(
     `card` survives, and the index of the card of W_BASE (in the lead colour)
     or W_NEKO (off it, 猫に小判 firing) that cancels with it (-1: none)."""
     num = T_CARDS + NUMBER * tables[T_DECK]
-    number = tables[num + card]
+    number = tables[_u(num + card)]
     if in_lead_colour:
         for i in range(iwork[W_BLEN]):
-            if tables[num + iwork[W_BCARD + i]] == number:
+            if tables[_u(num + iwork[_u(W_BCARD + i)])] == number:
                 return False, i  # it was alone with that number: the two cancel
         for j in range(1, iwork[W_BCANCELLED] + 1):
-            if tables[num + iwork[W_BCARD + MAXP - j]] == number:
+            if tables[_u(num + iwork[_u(W_BCARD + MAXP - j)])] == number:
                 return False, -1
         return True, -1
     if tables[T_NEKO_DEDUPE] == 0:
@@ -1420,7 +1433,7 @@ def _dashless_place(
     if same > 1:
         return False, -1
     for i in range(iwork[W_NLEN]):
-        if tables[num + iwork[W_NCARD + i]] == number:
+        if tables[_u(num + iwork[_u(W_NCARD + i)])] == number:
             return False, i
     return False, -1
 
@@ -1444,11 +1457,11 @@ def _dashless_value(
     k = 0
     for i in range(m):
         if i != removed:
-            rival = max(rival, fwork[fterm + i])
+            rival = max(rival, fwork[_u(fterm + i)])
             k += 1
     if k < state[PLAYERS] - 1:
         rival = max(rival, 0.0)
-    return mine - params[po + P_RIVAL_WEIGHT] * rival
+    return mine - params[_u(po + P_RIVAL_WEIGHT)] * rival
 
 
 # `_foresee_few_dashes` keeps, per seat, the money of the richest card a dash
@@ -1488,23 +1501,23 @@ def _foresee_few_dashes(
     d = tables[T_DECK]
     eff = T_CARDS + EFFECT * d
     money = T_CARDS + MONEY * d
-    weight = params[po + P_FISH_WEIGHT]
+    weight = params[_u(po + P_FISH_WEIGHT)]
     for s in range(players):
-        iwork[W_RUN + s] = state[TWORTH + s]
-        iwork[W_RICH + s] = -1 if state[PROT + s] != 0 else state[TMAXM + s]
-        fwork[s] = 0.0
+        iwork[_u(W_RUN + s)] = state[_u(TWORTH + s)]
+        iwork[_u(W_RICH + s)] = -1 if state[_u(PROT + s)] != 0 else state[_u(TMAXM + s)]
+        fwork[_u(s)] = 0.0
     dashes = 0
     for i in range(m):
-        seat = iwork[W_SSEAT + i]
-        card = iwork[W_SCARD + i]
-        effect = tables[eff + card]
+        seat = iwork[_u(W_SSEAT + i)]
+        card = iwork[_u(W_SCARD + i)]
+        effect = tables[_u(eff + card)]
         if effect == EFFECT_TERRITORY:
-            iwork[W_RUN + seat] += tables[money + card]
-            fwork[seat] += weight * float(tables[money + card])
+            iwork[_u(W_RUN + seat)] += tables[_u(money + card)]
+            fwork[_u(seat)] += weight * float(tables[_u(money + card)])
         elif effect == EFFECT_CASH:
-            fwork[seat] += (1 - weight) * float(iwork[W_RUN + seat])
-            iwork[W_RUN + seat] = 0
-            iwork[W_RICH + seat] = -1
+            fwork[_u(seat)] += (1 - weight) * float(iwork[_u(W_RUN + seat)])
+            iwork[_u(W_RUN + seat)] = 0
+            iwork[_u(W_RICH + seat)] = -1
         elif effect == EFFECT_STEAL_OR_PROTECT:
             dashes += 1
             if dashes > 2:
@@ -1513,22 +1526,22 @@ def _foresee_few_dashes(
             best_worth, best_money = -1, -1
             for k in range(1, players):
                 other = _seat_after(seat, k, players)
-                richest = iwork[W_RICH + other]
+                richest = iwork[_u(W_RICH + other)]
                 if richest < 0:
                     continue
-                worth = iwork[W_RUN + other]
+                worth = iwork[_u(W_RUN + other)]
                 if worth > best_worth or (worth == best_worth and richest > best_money):
                     victim, best_worth, best_money = other, worth, richest
             if victim < 0:
-                iwork[W_RICH + seat] = -1  # it protects
+                iwork[_u(W_RICH + seat)] = -1  # it protects
                 continue
-            iwork[W_RUN + victim] -= best_money
-            iwork[W_RUN + seat] += best_money
-            iwork[W_RICH + victim] = state[TMAX2 + victim]
-            if state[PROT + seat] == 0:  # protected territories stay out of reach
-                iwork[W_RICH + seat] = max(iwork[W_RICH + seat], best_money)
-            fwork[seat] += weight * float(best_money)
-            fwork[victim] -= weight * float(best_money)
+            iwork[_u(W_RUN + victim)] -= best_money
+            iwork[_u(W_RUN + seat)] += best_money
+            iwork[_u(W_RICH + victim)] = state[_u(TMAX2 + victim)]
+            if state[_u(PROT + seat)] == 0:  # protected territories stay out of reach
+                iwork[_u(W_RICH + seat)] = max(iwork[_u(W_RICH + seat)], best_money)
+            fwork[_u(seat)] += weight * float(best_money)
+            fwork[_u(victim)] -= weight * float(best_money)
     return True
 
 
@@ -1558,52 +1571,52 @@ def _foresee(
     d = tables[T_DECK]
     eff = T_CARDS + EFFECT * d
     money = T_CARDS + MONEY * d
-    weight = params[po + P_FISH_WEIGHT]
+    weight = params[_u(po + P_FISH_WEIGHT)]
     for s in range(players):
-        n = state[TLEN + s]
-        iwork[W_TLEN + s] = n
-        iwork[W_PROT + s] = state[PROT + s]
-        iwork[W_RUN + s] = state[TWORTH + s]
+        n = state[_u(TLEN + s)]
+        iwork[_u(W_TLEN + s)] = n
+        iwork[_u(W_PROT + s)] = state[_u(PROT + s)]
+        iwork[_u(W_RUN + s)] = state[_u(TWORTH + s)]
         for i in range(n):
-            iwork[W_TERR + s * tcap + i] = state[o_terr + s * tcap + i]
-            iwork[fresh + s * tcap + i] = 0
-        fwork[s] = 0.0
+            iwork[_u(W_TERR + s * tcap + i)] = state[_u(o_terr + s * tcap + i)]
+            iwork[_u(fresh + s * tcap + i)] = 0
+        fwork[_u(s)] = 0.0
     for i in range(m):
-        seat = iwork[W_SSEAT + i]
-        card = iwork[W_SCARD + i]
-        effect = tables[eff + card]
+        seat = iwork[_u(W_SSEAT + i)]
+        card = iwork[_u(W_SCARD + i)]
+        effect = tables[_u(eff + card)]
         mine = seat * tcap
         if effect == EFFECT_TERRITORY:
-            at = iwork[W_TLEN + seat]
-            iwork[W_TERR + mine + at] = card
-            iwork[fresh + mine + at] = 1
-            iwork[W_TLEN + seat] = at + 1
-            iwork[W_RUN + seat] += tables[money + card]
-            fwork[seat] += weight * float(tables[money + card])
+            at = iwork[_u(W_TLEN + seat)]
+            iwork[_u(W_TERR + mine + at)] = card
+            iwork[_u(fresh + mine + at)] = 1
+            iwork[_u(W_TLEN + seat)] = at + 1
+            iwork[_u(W_RUN + seat)] += tables[_u(money + card)]
+            fwork[_u(seat)] += weight * float(tables[_u(money + card)])
         elif effect == EFFECT_CASH:
-            fwork[seat] += (1 - weight) * float(iwork[W_RUN + seat])
-            iwork[W_TLEN + seat] = 0
-            iwork[W_RUN + seat] = 0
+            fwork[_u(seat)] += (1 - weight) * float(iwork[_u(W_RUN + seat)])
+            iwork[_u(W_TLEN + seat)] = 0
+            iwork[_u(W_RUN + seat)] = 0
         elif effect == EFFECT_STEAL_OR_PROTECT:
             victim, at = _richest_foreseen(tables, iwork, fresh, tcap, players, seat)
             if victim < 0:
-                iwork[W_PROT + seat] = 1
+                iwork[_u(W_PROT + seat)] = 1
                 continue
             theirs = victim * tcap
-            fish = iwork[W_TERR + theirs + at]
-            n = iwork[W_TLEN + victim]
+            fish = iwork[_u(W_TERR + theirs + at)]
+            n = iwork[_u(W_TLEN + victim)]
             _remove_at(iwork, W_TERR + theirs, n, at)
             _remove_at(iwork, fresh + theirs, n, at)
-            iwork[W_TLEN + victim] = n - 1
-            mine_at = iwork[W_TLEN + seat]
-            iwork[W_TERR + mine + mine_at] = fish
-            iwork[fresh + mine + mine_at] = 0  # stolen, not played this trick
-            iwork[W_TLEN + seat] = mine_at + 1
-            worth = tables[money + fish]
-            iwork[W_RUN + victim] -= worth
-            iwork[W_RUN + seat] += worth
-            fwork[seat] += weight * float(worth)
-            fwork[victim] -= weight * float(worth)
+            iwork[_u(W_TLEN + victim)] = n - 1
+            mine_at = iwork[_u(W_TLEN + seat)]
+            iwork[_u(W_TERR + mine + mine_at)] = fish
+            iwork[_u(fresh + mine + mine_at)] = 0  # stolen, not played this trick
+            iwork[_u(W_TLEN + seat)] = mine_at + 1
+            worth = tables[_u(money + fish)]
+            iwork[_u(W_RUN + victim)] -= worth
+            iwork[_u(W_RUN + seat)] += worth
+            fwork[_u(seat)] += weight * float(worth)
+            fwork[_u(victim)] -= weight * float(worth)
 
 
 @inlined
@@ -1616,15 +1629,15 @@ def _richest_foreseen(
     best_worth, best_money = -1, -1
     for k in range(1, players):
         victim = _seat_after(seat, k, players)
-        worth = iwork[W_RUN + victim]
+        worth = iwork[_u(W_RUN + victim)]
         # (worth, money) beats the best only if worth is at least the best's.
-        if iwork[W_PROT + victim] != 0 or worth < best_worth:
+        if iwork[_u(W_PROT + victim)] != 0 or worth < best_worth:
             continue
         base = victim * tcap
-        for i in range(iwork[W_TLEN + victim]):
-            if iwork[fresh + base + i] != 0:
+        for i in range(iwork[_u(W_TLEN + victim)]):
+            if iwork[_u(fresh + base + i)] != 0:
                 continue
-            value = tables[money + iwork[W_TERR + base + i]]
+            value = tables[_u(money + iwork[_u(W_TERR + base + i)])]
             if worth > best_worth or value > best_money:
                 best_victim, best_at = victim, i
                 best_worth, best_money = worth, value
@@ -1643,16 +1656,16 @@ def _richest(state: np.ndarray, tables: np.ndarray, seat: int) -> tuple[int, int
     best_worth, best_money = -1, -1
     for k in range(1, players):
         victim = _seat_after(seat, k, players)
-        worth = state[TWORTH + victim]
+        worth = state[_u(TWORTH + victim)]
         # (worth, money) beats the best only if worth is at least the best's.
-        if state[PROT + victim] != 0 or worth < best_worth:
+        if state[_u(PROT + victim)] != 0 or worth < best_worth:
             continue
         base = o_terr + victim * tcap
-        for i in range(state[TLEN + victim]):
-            fish = state[base + i]
+        for i in range(state[_u(TLEN + victim)]):
+            fish = state[_u(base + i)]
             if _in_plays(state, PCARD, turn, fish):
                 continue
-            value = tables[money + fish]
+            value = tables[_u(money + fish)]
             if worth > best_worth or (worth == best_worth and value > best_money):
                 best_victim, best_at = victim, i
                 best_worth, best_money = worth, value
@@ -1674,22 +1687,25 @@ def _heuristic_dash(
     victim, at = _richest(state, tables, seat)
     if victim < 0:
         return PROTECT
-    steal = state[o_terr + victim * tcap + at]
-    steal_worth = tables[money + steal]
+    steal = state[_u(o_terr + victim * tcap + at)]
+    steal_worth = tables[_u(money + steal)]
     mine = 0
     base = o_terr + seat * tcap
-    for i in range(state[TLEN + seat]):
-        fish = state[base + i]
+    for i in range(state[_u(TLEN + seat)]):
+        fish = state[_u(base + i)]
         if not _in_plays(state, PCARD, turn, fish):
-            mine += tables[money + fish]
+            mine += tables[_u(money + fish)]
     threatened = False
     for i in range(state[QAT] + 1, state[QLEN]):
-        if state[QSEAT + i] != seat and tables[eff + state[QCARD + i]] == EFFECT_STEAL_OR_PROTECT:
+        if (
+            state[_u(QSEAT + i)] != seat
+            and tables[_u(eff + state[_u(QCARD + i)])] == EFFECT_STEAL_OR_PROTECT
+        ):
             threatened = True
     if threatened and mine > steal_worth:
         return PROTECT
     for i in range(n):
-        if moves[i] == steal:
+        if moves[_u(i)] == steal:
             return steal
     return PROTECT
 
