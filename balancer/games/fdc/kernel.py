@@ -77,6 +77,7 @@ from balancer.games.api import GameRecord, held_words
 from balancer.games.fdc import bots as py_bots
 from balancer.games.fdc import rules as fdc
 from balancer.games.kernel_api import ChunkColumns, StepBuffer
+from balancer.games.step_kernels import block, draw_ahead
 from balancer.rng import CHANCE, ZERO, below, init_streams, next_u64, shuffle
 
 # -- effects, phases, actions ---------------------------------------------------
@@ -1886,22 +1887,18 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     outside decision (n >= 2 moves in the moves block, seat to act), or 0
     when the game is over.
     """
-    state = buf[buf[B_STATE] : buf[B_STATE + 1]]
-    tables = buf[buf[B_TABLES] : buf[B_TABLES + 1]]
-    moves = buf[buf[B_MOVES] : buf[B_MOVES + 1]]
-    iwork = buf[buf[B_IWORK] : buf[B_IWORK + 1]]
-    plan = buf[buf[B_PLAN] : buf[B_PLAN + 1]]
-    cashed = buf[buf[B_CASHED] : buf[B_CASHED + 1]]
-    rows = (buf[B_STREAMS + 1] - buf[B_STREAMS]) >> 1
-    streams = buf[buf[B_STREAMS] : buf[B_STREAMS + 1]].view(np.uint64).reshape((rows, 2))
-    params = buf[buf[B_PARAMS] : buf[B_PARAMS + 1]].view(np.float64)
-    fwork = buf[buf[B_FWORK] : buf[B_FWORK + 1]].view(np.float64)
+    state, tables, moves = block(buf, B_STATE), block(buf, B_TABLES), block(buf, B_MOVES)
+    iwork, plan, cashed = block(buf, B_IWORK), block(buf, B_PLAN), block(buf, B_CASHED)
+    words = block(buf, B_STREAMS)  # (key, counter) a row, seen as uint64
+    streams = words.view(np.uint64).reshape((words.shape[0] >> 1, 2))
+    params = block(buf, B_PARAMS).view(np.float64)
+    fwork = block(buf, B_FWORK).view(np.float64)
     if mode == STEP_DEAL:
         start_game(state, tables, streams, seed, game)
-        held = buf[buf[B_HELD] : buf[B_HELD + 1]].view(np.uint64)
+        held = block(buf, B_HELD).view(np.uint64)
         _deal_records(state, tables, cashed, held, buf[B_HELD_WORDS])
-        ahead = buf[buf[B_AHEAD] : buf[B_AHEAD + 1]].view(np.uint64)
-        _draw_ahead(state, streams, plan, ahead)
+        kinds = plan[PLAN_KIND : PLAN_KIND + state[PLAYERS]]
+        draw_ahead(streams, kinds, BOT_OUTSIDE, block(buf, B_AHEAD).view(np.uint64), AHEAD)
     elif mode == STEP_APPLY:
         apply(state, tables, streams, action)
         if cashed.shape[0] > 0:
@@ -1910,19 +1907,6 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     if n == 0:
         return 0
     return n * 8 + current_player(state)
-
-
-@inlined
-def _draw_ahead(
-    state: np.ndarray, streams: np.ndarray, plan: np.ndarray, ahead: np.ndarray
-) -> None:
-    """ahead[s * AHEAD + c]: number c of outside seat s's bot stream, the stream left
-    at its start (its numbers are a function of its key and counter alone)."""
-    for s in range(state[PLAYERS]):
-        if plan[PLAN_KIND + s] == BOT_OUTSIDE:
-            for c in range(AHEAD):
-                ahead[s * AHEAD + c] = next_u64(streams, 1 + s)
-            streams[1 + s, 1] = ZERO
 
 
 @inlined
