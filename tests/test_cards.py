@@ -211,3 +211,43 @@ def test_a_report_gives_its_card_impact_and_an_html_section(tmp_path: Path) -> N
     page = render_html(report)
     assert '<section id="cards">' in page and "http://" not in page  # embedded like the rest
     assert page.index('<section id="cards">') < page.index("<svg", page.index('id="cards"'))
+
+
+def _impact(card: str, difference: float, half: float) -> card_tally.CardImpact:
+    return card_tally.CardImpact(
+        card, 10, 0.5 + difference / 2, 30, 0.5 - difference / 2, difference,
+        difference - half, difference + half,
+    )  # fmt: skip
+
+
+def test_the_chart_draws_the_largest_effects_either_way_with_their_intervals() -> None:
+    import xml.etree.ElementTree as ET
+
+    rows = [_impact(f"kind {i}", (i - 12) / 200, 0.01 + i / 2000) for i in range(25)]
+    rows.append(_impact("<b>&", 0.2, 0.05))
+    root = ET.fromstring(cards.chart_svg(rows))
+    shown = sorted(rows, key=lambda r: (-abs(r.difference), r.card))[:20]
+    shown.sort(key=lambda r: (-r.difference, r.card))
+    texts = [t for t in root.iter("text")]
+    labels = [t.text for t in texts if t.get("class") == "label"]
+    assert labels == [r.card for r in shown] and labels[0] == "<b>&"  # largest first, escaped
+    ticks = [t for t in texts if t.get("class") == "tick"]
+    (v0, x0), (v1, x1) = [
+        (float((t.text or "").rstrip("%")) / 100, float(t.get("x", "nan"))) for t in ticks[:2]
+    ]
+
+    def x(v: float) -> float:
+        return x0 + (v - v0) * (x1 - x0) / (v1 - v0)
+
+    bars = [r for r in root.iter("rect") if r.get("class") == "bar"]
+    whiskers = [ln for ln in root.iter("line") if ln.get("class") == "ci"]
+    assert len(bars) == len(whiskers) == 20
+    for row, bar, ci in zip(shown, bars, whiskers, strict=True):
+        left, width = float(bar.get("x", "nan")), float(bar.get("width", "nan"))
+        ends = sorted([x(0), x(row.difference)])
+        assert (left, left + width) == pytest.approx(ends, abs=0.15)
+        low, high = float(ci.get("x1", "nan")), float(ci.get("x2", "nan"))
+        assert (low, high) == pytest.approx((x(row.low), x(row.high)), abs=0.15)
+    (zero,) = [ln for ln in root.iter("line") if ln.get("class") == "zero"]
+    assert float(zero.get("x1", "nan")) == pytest.approx(x(0), abs=0.1)
+    assert cards.chart_svg(list(reversed(rows))) == cards.chart_svg(rows)  # same bytes

@@ -9,11 +9,12 @@ import shutil
 import subprocess
 import sys
 import warnings
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
-import matplotlib
 import numpy as np
 import pytest
 
@@ -21,7 +22,8 @@ import balancer
 from balancer.analysis import cards
 from balancer.config import variant
 from balancer.report import html as report_html
-from balancer.report.model import Report, load_report
+from balancer.report import svg
+from balancer.report.model import Report, load_report, value_counts
 from balancer.sim import runner
 from tests.helpers import VARIANTS, Processes, subprocess_env
 
@@ -123,6 +125,57 @@ def drawn_charts(page: str) -> dict[str, bool]:
     }
 
 
+def svg_of(markup: str) -> ET.Element:
+    """A chart's <svg>, parsed as XML: its escaping must hold for a strict parser too."""
+    return ET.fromstring(markup[markup.index("<svg") : markup.rindex("</svg>") + 6])
+
+
+def marks(root: ET.Element, tag: str, cls: str) -> list[ET.Element]:
+    return [e for e in root.iter(tag) if e.get("class") == cls]
+
+
+def text_of(element: ET.Element) -> str:
+    """A <text>'s lines joined with newlines, as the chart was given it."""
+    return "\n".join([element.text or "", *((t.text or "") for t in element.findall("tspan"))])
+
+
+def labels(root: ET.Element) -> list[str]:
+    return [text_of(t) for t in marks(root, "text", "label")]
+
+
+def coords(element: ET.Element, *names: str) -> list[float]:
+    return [float(element.get(n, "nan")) for n in names]
+
+
+def tick_scale(root: ET.Element, axis: str) -> Callable[[float], float]:
+    """The chart's value-to-position mapping, read off its tick labels: "y" from the
+    horizontal gridlines its percent labels name, "x" from where its labels stand."""
+    ticks = [t for t in marks(root, "text", "tick")]
+    if axis == "y":
+        ticks = [t for t in ticks if t.get("text-anchor") == "end"]
+        grids = [g for g in marks(root, "line", "grid") if g.get("y1") == g.get("y2")]
+        assert len(grids) == len(ticks)
+        at = [float(g.get("y1", "nan")) for g in grids]
+    else:
+        ticks = [t for t in ticks if t.get("text-anchor") == "middle"]
+        at = [float(t.get("x", "nan")) for t in ticks]
+    assert len(ticks) >= 2
+    value = [
+        float(text_of(t).rstrip("%")) / (100 if text_of(t).endswith("%") else 1) for t in ticks
+    ]
+    (v0, p0), (v1, p1) = (value[0], at[0]), (value[-1], at[-1])
+    return lambda v: p0 + (v - v0) * (p1 - p0) / (v1 - v0)
+
+
+_charts: dict[int, tuple[Report, dict[str, str]]] = {}
+
+
+def charts_for(report: Report) -> dict[str, str]:
+    if id(report) not in _charts:
+        _charts[id(report)] = (report, report_html.render_charts(report))
+    return _charts[id(report)][1]
+
+
 # -- the page itself -------------------------------------------------------------
 
 
@@ -193,6 +246,19 @@ def test_names_are_escaped(fdc) -> None:
     assert "&lt;script&gt;x&lt;/script&gt;" in page and "a&lt;b &amp; c" in page
     bots_chart = page.split('data-chart="win-by-bot"', 1)[1].split("</figure>", 1)[0]
     assert "キメラ&lt;bot&gt;" in bots_chart and "$x$" in bots_chart  # text, not mathtext
+    events_chart = page.split('data-chart="events"', 1)[1].split("</figure>", 1)[0]
+    assert "a&lt;b &amp; c" in events_chart
+    # Read back by an XML parser, each label is the very name, whatever it holds.
+    # (A label is wrapped onto lines of at most 16 characters.)
+    shown = [label.replace("\n", "") for label in labels(svg_of(bots_chart))]
+    assert shown == ["<script>x</script>", "キメラ<bot>", "$x$"]
+
+
+def test_names_with_controls_or_bidi_overrides_stay_visible_in_charts(fdc) -> None:
+    assert fdc.bots is not None
+    report = replace(fdc, bots={"a\u202eb": fdc.bots["heuristic"], "c\x07d": fdc.bots["random"]})
+    root = svg_of(report_html.render_charts(report)["win-by-bot"])
+    assert labels(root) == ["a\\u202eb", "c\\x07d"]
 
 
 def test_same_inputs_same_bytes(fdc, tmp_path: Path) -> None:
@@ -223,38 +289,179 @@ def test_same_bytes_in_another_process(fdc, tmp_path: Path, processes: Processes
     assert (tmp_path / "report.html").read_text(encoding="utf-8") == report_html.render_html(fdc)
 
 
-def test_leaves_matplotlib_settings_alone(kk_solo) -> None:
-    had_pyplot = "matplotlib.pyplot" in sys.modules
-    # dict.items, not rcParams[...]: reading an unresolved 'backend' imports pyplot.
-    before = dict(dict.items(matplotlib.rcParams))
-    with matplotlib.rc_context({"font.size": 23.0, "svg.hashsalt": None}):
-        report_html.render_html(kk_solo)
-        assert matplotlib.rcParams["font.size"] == 23.0
-        assert matplotlib.rcParams["svg.hashsalt"] is None
-    assert dict(dict.items(matplotlib.rcParams)) == before
-    assert had_pyplot or "matplotlib.pyplot" not in sys.modules
-
-
-def test_user_style_does_not_change_the_page(kk_solo) -> None:
-    plain = report_html.render_html(kk_solo)
-    with matplotlib.rc_context({"axes.facecolor": "#ff0000", "font.size": 30.0}):
-        assert report_html.render_html(kk_solo) == plain
-
-
-def test_oversized_charts_fall_back_to_png(kk_solo, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(report_html, "SVG_LIMIT", 0)
-    page = report_html.render_html(kk_solo)
-    assert "<svg" not in page
-    assert drawn_charts(page) == dict.fromkeys(charts_of(kk_solo), True)
-    assert page.count('src="data:image/png;base64,') == len(charts_of(kk_solo))
-
-
 def test_saving_a_report_writes_its_page(tmp_path: Path) -> None:
     loaded = variant.load(VARIANTS / "kk-2p.yaml").with_overrides(games=6, seed=None)
     balancer.run(loaded).save(tmp_path / "r")
     page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
     drawn = ["win-by-seat", "scores", "length", "events", "cards"]  # kk records the cards held
     assert drawn_charts(page) == dict.fromkeys(drawn, True)
+
+
+# -- what each chart draws --------------------------------------------------------
+
+
+def test_win_by_seat_draws_a_bar_and_an_interval_per_seat(fdc) -> None:
+    root = svg_of(charts_for(fdc)["win-by-seat"])
+    y = tick_scale(root, "y")
+    bars, whiskers = marks(root, "rect", "bar"), marks(root, "line", "ci")
+    assert len(bars) == len(whiskers) == fdc.players == 5
+    assert labels(root) == [f"seat {s.seat}" for s in fdc.seats]  # rotating: no bot under it
+    for seat, bar, ci in zip(fdc.seats, bars, whiskers, strict=True):
+        bx, by, bw, bh = coords(bar, "x", "y", "width", "height")
+        assert by == pytest.approx(y(seat.win_share), abs=0.15)
+        assert by + bh == pytest.approx(y(0), abs=0.15)
+        x1, y1, x2, y2 = coords(ci, "x1", "y1", "x2", "y2")
+        assert x1 == x2 == pytest.approx(bx + bw / 2, abs=0.15)
+        assert (y1, y2) == pytest.approx((y(seat.win_ci95.low), y(seat.win_ci95.high)), abs=0.15)
+    (even,) = marks(root, "line", "even")
+    assert coords(even, "y1")[0] == pytest.approx(y(1 / 5), abs=0.15)
+    values = [text_of(t) for t in marks(root, "text", "value")]
+    assert values == [f"{100 * s.win_share:.1f}%" for s in fdc.seats]
+    assert any(text_of(t) == "equal\n20%" for t in root.iter("text"))
+    assert any(text_of(t) == "win share" for t in root.iter("text"))
+
+
+def test_win_by_bot_draws_each_bot_in_its_own_colour(fdc) -> None:
+    assert fdc.bots is not None
+    root = svg_of(charts_for(fdc)["win-by-bot"])
+    y = tick_scale(root, "y")
+    bars = marks(root, "rect", "bar")
+    assert labels(root) == list(fdc.bots) == ["heuristic", "random"]
+    assert [b.get("fill") for b in bars] == list(report_html.BOT_COLOURS[:2])
+    for bot, bar, ci in zip(fdc.bots.values(), bars, marks(root, "line", "ci"), strict=True):
+        assert coords(bar, "y")[0] == pytest.approx(y(bot.win_share), abs=0.15)
+        assert coords(ci, "y1", "y2") == pytest.approx(
+            [y(bot.win_ci95.low), y(bot.win_ci95.high)], abs=0.1
+        )
+
+
+def _label_extents(root: ET.Element) -> list[tuple[float, float]]:
+    """Each upright bar label's left and right ends, from its widest line."""
+    out = []
+    for t in marks(root, "text", "label"):
+        x, half = float(t.get("x", "nan")), svg.text_width(text_of(t), svg.SMALL) / 2
+        out.append((x - half, x + half))
+    return out
+
+
+def test_long_seat_names_wrap_without_running_into_each_other(fdc) -> None:
+    seats = tuple(replace(s, bot="a very long heuristic bot name, version 2") for s in fdc.seats)
+    root = svg_of(report_html.render_charts(replace(fdc, seats=seats))["win-by-seat"])
+    assert labels(root)[0] == "seat 0\na very long\nheuristic bot"  # two lines at most
+    assert all(t.get("transform") is None for t in marks(root, "text", "label"))
+    extents = _label_extents(root)
+    assert all(a[1] < b[0] for a, b in zip(extents, extents[1:], strict=False))
+
+
+def test_twenty_bots_get_slanted_labels_that_stay_apart_and_inside(fdc) -> None:
+    assert fdc.bots is not None
+    names = [f"plugin_bot_with_a_long_name_{i}" for i in range(20)]
+    bots = {n: fdc.bots["heuristic" if i % 2 else "random"] for i, n in enumerate(names)}
+    root = svg_of(report_html.render_charts(replace(fdc, bots=bots))["win-by-bot"])
+    assert len(marks(root, "rect", "bar")) == 20
+    shown = marks(root, "text", "label")
+    assert [text_of(t) for t in shown] == [n[:23] + "…" for n in names]
+    assert all("rotate(-35 " in t.get("transform", "") for t in shown)
+    x = [float(t.get("x", "nan")) for t in shown]
+    # Parallel slanted lines: a gap across them of the spacing times sin 35°, over a line's height.
+    assert min(b - a for a, b in zip(x, x[1:], strict=False)) * 0.57 > 1.2 * svg.SMALL
+    reach = svg.text_width(text_of(shown[0]), svg.SMALL) * 0.82  # cos 35°
+    assert x[0] - reach >= 0
+    height = float(root.get("height", "nan"))
+    assert all(float(t.get("y", "nan")) + 0.58 * reach < height for t in shown)
+    # Upright value labels would overlap at this width: they are turned too.
+    assert all("rotate(-90 " in t.get("transform", "") for t in marks(root, "text", "value"))
+
+
+def test_scores_draws_a_row_per_seat_with_its_mean(fdc) -> None:
+    root = svg_of(charts_for(fdc)["scores"])
+    assert labels(root) == [f"seat {s.seat}" for s in fdc.seats]
+    x_ticks = [t for t in marks(root, "text", "tick") if not text_of(t).endswith("%")]
+    (v0, x0), (v1, x1) = [(float(text_of(t)), float(t.get("x", "nan"))) for t in x_ticks[::3][:2]]
+    means = marks(root, "line", "mean")
+    assert len(means) == fdc.players
+    for seat, line in zip(fdc.seats, means, strict=True):
+        at = x0 + (seat.score.mean - v0) * (x1 - x0) / (v1 - v0)
+        assert coords(line, "x1")[0] == pytest.approx(at, abs=0.15)
+    texts = [text_of(t) for t in root.iter("text")]
+    assert [t for t in texts if t.startswith("mean ")] == [
+        f"mean {report_html._num(s.score.mean)}" for s in fdc.seats
+    ]
+    counts = value_counts(fdc)
+    scores = np.concatenate([counts.score_counts(s).values for s in range(fdc.players)])
+    seen = sum(np.unique(counts.score_counts(s).values).size for s in range(fdc.players))
+    assert len(marks(root, "rect", "bar")) == seen  # one per score a seat reached
+    assert [float(text_of(t)) for t in x_ticks] == list(
+        range(int(scores.min()), int(scores.max()) + 1)
+    )
+
+
+def test_length_draws_every_length_seen_and_a_lone_length_in_the_middle(fdc, dqz) -> None:
+    root = svg_of(charts_for(fdc)["length"])
+    (bar,) = marks(root, "rect", "bar")  # every fdc game lasts 12 tricks
+    x = tick_scale(root, "x")
+    bx, bw = coords(bar, "x", "width")
+    assert bx + bw / 2 == pytest.approx(x(12), abs=0.15)
+    assert marks(root, "line", "mean") == []  # nothing to mark on a single bar
+    varied = svg_of(charts_for(dqz)["length"])
+    lengths = value_counts(dqz).length_counts()
+    assert len(marks(varied, "rect", "bar")) == np.unique(lengths.values).size
+    (mean,) = marks(varied, "line", "mean")
+    length = dqz.length
+    assert length is not None
+    assert coords(mean, "x1")[0] == pytest.approx(tick_scale(varied, "x")(length.mean), abs=0.15)
+
+
+def test_events_draws_two_bars_per_counted_event(dqz) -> None:
+    root = svg_of(charts_for(dqz)["events"])
+    counted = [n for n in dqz.events if n != "max_multiplier"]
+    assert labels(root) == counted
+    bars = marks(root, "rect", "bar")
+    assert len(bars) == 2 * len(counted)
+    # Each panel's bars are in proportion to their figures, all from one zero.
+    for panel, figure in (
+        (bars[: len(counted)], [dqz.events[n].per_game for n in counted]),
+        (bars[len(counted) :], [dqz.events[n].share_of_games for n in counted]),
+    ):
+        assert len({b.get("x") for b in panel}) == 1
+        widths = [coords(b, "width")[0] for b in panel]
+        top = max(range(len(figure)), key=figure.__getitem__)
+        assert widths == pytest.approx([widths[top] * f / figure[top] for f in figure], abs=0.11)
+    values = [text_of(t) for t in marks(root, "text", "value")]
+    assert values[: len(counted)] == [report_html._num(dqz.events[n].per_game) for n in counted]
+    assert values[len(counted) :] == [f"{100 * dqz.events[n].share_of_games:.0f}%" for n in counted]
+
+
+def test_no_counted_events_says_so(kk_solo) -> None:
+    report = replace(kk_solo, events={})
+    root = svg_of(report_html.render_charts(report)["events"])
+    assert [text_of(t) for t in root.iter("text")] == ["no events counted"]
+
+
+def test_the_japanese_charts_keep_their_text_as_text(dqz) -> None:
+    charts = report_html.render_charts(dqz, "ja")
+    root = svg_of(charts["win-by-seat"])
+    assert any(text_of(t) == "勝率" for t in root.iter("text"))
+    assert labels(root)[0].startswith("席 0")
+    assert any(text_of(t) == "1ゲームあたりの平均" for t in svg_of(charts["events"]).iter("text"))
+
+
+def test_charts_are_the_same_bytes_every_time(fdc) -> None:
+    again = report_html.render_charts(replace(copy.deepcopy(fdc), games=fdc.games.clone()))
+    assert again == charts_for(fdc)
+
+
+def test_drawing_the_page_imports_no_matplotlib(tmp_path: Path, processes: Processes) -> None:
+    """report.html is drawn without matplotlib: importing it cost most of a short run."""
+    code = (
+        "import sys; from balancer.report.html import render_html; "
+        "from balancer.report.model import load_report; "
+        "render_html(load_report(sys.argv[1])); print('matplotlib' in sys.modules)"
+    )
+    loaded = variant.load(VARIANTS / "kk-2p.yaml").with_overrides(games=6, seed=None)
+    balancer.run(loaded).save(tmp_path / "r", html=False)
+    done = processes.run([sys.executable, "-c", code, str(tmp_path / "r")], env=subprocess_env())
+    assert done.stdout.split() == ["False"]
 
 
 # -- in a real browser -----------------------------------------------------------

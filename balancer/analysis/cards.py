@@ -33,6 +33,8 @@ from balancer.sim import table
 from balancer.stats.card_tally import BLOCK, CardImpact, CardTally
 
 CSV_NAME = "cards.csv"
+BAR = "#2f6fb0"  # report.html's accent
+X_TITLE = "win share held minus not held (95% interval)"
 CSV_HEADER = (
     "card",
     "held_seats",
@@ -82,7 +84,7 @@ def of_report(report: Any) -> list[CardImpact] | None:
 
 def html_section(chart: str) -> str:
     """report.html's card-impact section: a heading, a line of reading, the chart
-    (chart_figure, embedded by report/html.py)."""
+    (chart_svg, embedded by report/html.py)."""
     return (
         '<section id="cards"><h2>Card impact</h2>'
         "<p>Win share of seats that held each card kind against seats that did not "
@@ -126,27 +128,35 @@ def render(rows: Sequence[CardImpact]) -> str:
     return "\n".join(lines)
 
 
-def chart_figure(rows: Sequence[CardImpact], top: int = 20) -> Any:
-    """A matplotlib Figure: the `top` largest effects either way, with their intervals,
-    drawn from the summary rows only (report/html.py embeds it like its other charts)."""
-    from matplotlib.figure import Figure
+def chart_svg(rows: Sequence[CardImpact], top: int = 20) -> str:
+    """The `top` largest effects either way with their intervals, as inline SVG,
+    drawn from the summary rows only (report/html.py embeds it like its other charts).
 
-    shown = sorted(rows, key=lambda r: -abs(r.difference))[:top]
-    shown.sort(key=lambda r: r.difference)
-    fig = Figure(figsize=(6, 0.25 * len(shown) + 1))
-    ax = fig.subplots()
-    y = np.arange(len(shown))
-    ax.barh(y, [r.difference for r in shown], color="#4c72b0")
-    ax.errorbar(
-        [r.difference for r in shown],
-        y,
-        xerr=[[r.difference - r.low for r in shown], [r.high - r.difference for r in shown]],
-        fmt="none",
-        ecolor="black",
-        linewidth=0.8,
-    )
-    ax.set_yticks(y, [r.card for r in shown])
-    ax.axvline(0, color="grey", linewidth=0.8)
-    ax.set_xlabel("win share held minus not held (95% interval)")
-    fig.tight_layout()
-    return fig
+    The largest difference at the top; a bar per kind from zero to its
+    difference, its 95% interval as a whisker, and zero as a grey line.
+    """
+    from balancer.report import svg
+
+    # Ties broken by name: the same rows in any order draw the same chart.
+    shown = sorted(rows, key=lambda r: (-abs(r.difference), r.card))[:top]
+    shown.sort(key=lambda r: (-r.difference, r.card))
+    labels = [r.card if len(r.card) <= 28 else r.card[:27] + "…" for r in shown]
+    left = max((svg.text_width(label) for label in labels), default=40) + 18
+    right, top_margin, row = 20.0, 10.0, 20.0
+    base = top_margin + row * len(shown)
+    chart = svg.Chart(base + 46)
+    lo = min([0.0, *(r.low for r in shown)])
+    hi = max([0.0, *(r.high for r in shown)])
+    pad = 0.05 * (hi - lo) or 0.01
+    xs = svg.Scale(lo - pad, hi + pad, left, svg.WIDTH - right)
+    ticks = [v for v in svg.ticks(xs.lo, xs.hi, 6) if xs.lo <= v <= xs.hi]
+    svg.x_grid(chart, xs, ticks, top_margin, base, svg.pct_labels(ticks, signed=True))
+    for i, (r, label) in enumerate(zip(shown, labels, strict=True)):
+        y = top_margin + (i + 0.5) * row
+        chart.rect(xs(0), y - 0.35 * row, xs(r.difference) - xs(0), 0.7 * row, BAR, cls="bar")
+        chart.whisker(y, xs(r.low), xs(r.high), 0.4 * row, vertical=False)
+        chart.text(left - 8, y, label, anchor="end", middle=True, cls="label")
+    chart.line(xs(0), top_margin, xs(0), base, "#8a929e", 1.2, cls="zero")
+    chart.text((left + svg.WIDTH - right) / 2, base + 38, X_TITLE, anchor="middle",
+               fill=svg.MUTED)  # fmt: skip
+    return chart.render()

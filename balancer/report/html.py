@@ -1,7 +1,7 @@
 """report.html: the whole report as one page a designer opens in a browser.
 
-The page is a single self-contained file: charts are matplotlib SVG inlined in
-the markup, the CSS is inline, and a Content-Security-Policy forbids every
+The page is a single self-contained file: charts are SVG written here (report/svg.py)
+inlined in the markup, the CSS is inline, and a Content-Security-Policy forbids every
 fetch, so it reads the same offline, attached to an e-mail or years later.
 It is a pure function of (report.json, games.parquet): same inputs, same
 bytes, so a rerun of the same seed reproduces it exactly.
@@ -12,22 +12,18 @@ values) is HTML-escaped; names may hold Japanese or markup characters.
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 import json
 import math
-import re
 import textwrap
-import unicodedata
-import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from balancer import i18n
+from balancer.report import svg
 from balancer.report.model import (
     BotFigures,
     Interval,
@@ -38,9 +34,6 @@ from balancer.report.model import (
     value_counts,
 )
 from balancer.report.text import seat_verdict, tricks_per_deal
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
 
 REPORT_HTML = "report.html"
 
@@ -53,40 +46,7 @@ ACCENT = "#2f6fb0"
 ACCENT_LIGHT = "#9dbfe0"
 INK = "#1d2330"
 MUTED = "#5b6472"
-GRID = "#e6e8ec"
 BOT_COLOURS = ("#2f6fb0", "#d9822b", "#3a9a5b", "#b5464b", "#7a5cae", "#8c6d46", "#c15f9e")
-
-WIDTH = 7.2  # inches; every figure is this wide so the page has one rhythm
-SVG_LIMIT = 600_000  # bytes; past this a chart is embedded as PNG instead
-
-_RC: dict[str, Any] = {
-    # Fixed ids and no timestamp: identical inputs give identical bytes.
-    "svg.hashsalt": "balancer-report",
-    # Text stays text: small, selectable, and the browser draws CJK names
-    # with its own fonts where DejaVu has no glyph.
-    "svg.fonttype": "none",
-    # A bot called "a$b$" must not be typeset as mathematics.
-    "text.parse_math": False,
-    "font.family": "sans-serif",
-    "font.size": 9.5,
-    "axes.titlesize": 10,
-    "axes.labelsize": 9.5,
-    "axes.edgecolor": "#9aa1ab",
-    "axes.labelcolor": MUTED,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.axisbelow": True,
-    "axes.grid": True,
-    "grid.color": GRID,
-    "grid.linewidth": 0.8,
-    "xtick.color": MUTED,
-    "ytick.color": MUTED,
-    "xtick.labelcolor": INK,
-    "ytick.labelcolor": INK,
-    "legend.frameon": False,
-    "figure.facecolor": "white",
-    "savefig.facecolor": "white",
-}
 
 CSS = """
 :root { --ink: #1d2330; --muted: #5b6472; --line: #e3e6ea; --accent: #2f6fb0;
@@ -668,84 +628,27 @@ def _seat_knobs(seat: Any) -> str:
 
 # -- charts -------------------------------------------------------------------
 #
-# Margins are set in inches from the label lengths instead of by matplotlib's
-# constrained layout: that layout pass was over a third of the page's time,
-# and fixed arithmetic also keeps every figure's geometry reproducible.
+# Each chart is hand-written SVG (report/svg.py): its geometry is fixed arithmetic
+# from the label lengths and the number of rows, so the same report draws the
+# same bytes, and the browser draws the text (CJK names included).
 
 
 def render_charts(report: Report, lang: str | None = None) -> dict[str, str]:
-    """Every chart as inline markup (<svg>, or <img> for an oversized one), by name."""
-    import matplotlib
-
+    """Every chart as inline <svg> markup, by name."""
     lang = lang or i18n.report_lang(report.variant)
-    value_events = _value_events(report)
-    out: dict[str, str] = {}
-    # rcdefaults inside the context: the page looks the same whatever the
-    # user's matplotlibrc says, and the caller's settings come back on exit.
-    with matplotlib.rc_context(), warnings.catch_warnings():
-        matplotlib.rcdefaults()
-        matplotlib.rcParams.update(_RC)  # type: ignore[arg-type]  # keys typed as Literals
-        # DejaVu lacks CJK glyphs; the browser draws that text, so the warning is noise.
-        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from", category=Warning)
-        out["win-by-seat"] = _embed(_win_by_seat(report, lang))
-        if report.bots is not None:
-            out["win-by-bot"] = _embed(_win_by_bot(report, report.bots, lang))
-        out["scores"] = _embed(_scores(report, lang))
-        out["length"] = _embed(_length(report, lang))
-        out["events"] = _embed(_events(report, value_events, lang))
-        from balancer.analysis.cards import chart_figure, of_report
+    out = {"win-by-seat": _win_by_seat(report, lang)}
+    if report.bots is not None:
+        out["win-by-bot"] = _win_by_bot(report, report.bots, lang)
+    out["scores"] = _scores(report, lang)
+    out["length"] = _length(report, lang)
+    out["events"] = _events(report, _value_events(report), lang)
+    from balancer.analysis.cards import chart_svg, of_report
 
-        # A run's report has its rows; one read from a folder sums them from games.parquet.
-        cards = report.cards if report.cards is not None else of_report(report)
-        if cards:
-            out["cards"] = _embed(chart_figure(cards))
+    # A run's report has its rows; one read from a folder sums them from games.parquet.
+    cards = report.cards if report.cards is not None else of_report(report)
+    if cards:
+        out["cards"] = chart_svg(cards)
     return out
-
-
-_SVG_START = re.compile(r"^.*?(?=<svg)", re.S)
-# Inline SVG in HTML needs no namespace declarations (the parser supplies
-# them), and matplotlib's RDF metadata names a dozen URLs: both go, so the
-# page holds no http(s) address at all.
-_SVG_NOISE = re.compile(r'\s*<metadata>.*?</metadata>|\s+xmlns(?::xlink)?="[^"]*"', re.S)
-
-
-def _embed(fig: Figure) -> str:
-    buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", metadata={"Date": None})
-    svg = _SVG_NOISE.sub("", _SVG_START.sub("", buffer.getvalue(), count=1)).strip()
-    if len(svg) <= SVG_LIMIT:
-        return svg
-    png = io.BytesIO()
-    fig.savefig(png, format="png", dpi=150, metadata={"Software": None})
-    data = base64.b64encode(png.getvalue()).decode("ascii")
-    return f'<img alt="" src="data:image/png;base64,{data}">'
-
-
-def _figure_in(
-    height: float, *, left: float, right: float, top: float, bottom: float, **subplots: Any
-) -> tuple[Figure, Any]:
-    """A figure WIDTH × height inches whose axes sit the given margins (inches) from its edges."""
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(WIDTH, height))
-    fig.subplots_adjust(
-        left=left / WIDTH,
-        right=1 - right / WIDTH,
-        bottom=bottom / height,
-        top=1 - top / height,
-        **{k: v for k, v in subplots.items() if k in ("hspace", "wspace")},
-    )
-    kwargs = {k: v for k, v in subplots.items() if k not in ("hspace", "wspace")}
-    return fig, fig.subplots(**kwargs)
-
-
-def _text_width(text: str, size: float) -> float:
-    """Roughly how wide `text` is in inches at `size` points (widest line)."""
-    widest = 0.0
-    for line in text.split("\n"):
-        ems = sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.6 for c in line)
-        widest = max(widest, ems)
-    return widest * size / 72
 
 
 def _label(text: str, width: int = 28) -> str:
@@ -762,111 +665,143 @@ def _tick_label(text: str) -> str:
     return "\n".join(lines)
 
 
+def _y_title(chart: svg.Chart, text: str, left: float, top: float, bottom: float) -> None:
+    """An axis title up the plot's left side, clear of its percent tick labels."""
+    chart.text(left - 48, (top + bottom) / 2, text, anchor="middle", fill=MUTED, rotate=-90)
+
+
+def _x_title(chart: svg.Chart, text: str, left: float, right: float, y: float) -> None:
+    chart.text((left + right) / 2, y, text, anchor="middle", fill=MUTED)
+
+
+def _bar_labels(labels: list[str], flat: list[str], slot: float) -> tuple[list[str], bool]:
+    """The labels under bars `slot` wide, and whether they are slanted: a wrapped
+    label wider than its slot would run into its neighbour's, so then every label
+    goes on one slanted line instead (`flat`: the labels as one line each)."""
+    fits = all(svg.text_width(label, svg.SMALL) <= 0.95 * slot for label in labels)
+    if fits:
+        return labels, False
+    return [_label(label, 24) for label in flat], True
+
+
+SLANT = -35.0  # degrees: slanted bar labels
+_HALF_SLOT = 14.0  # about half the narrowest slot: how far a first bar sits in from the axis
+
+
+def _slots(n: int, left: float, right: float) -> svg.Scale:
+    """Bar i's centre at scale(i); a lone bar or two would otherwise stretch across the chart."""
+    half = max(n / 2 + 0.1, 1.4)
+    return svg.Scale((n - 1) / 2 - half, (n - 1) / 2 + half, left, svg.WIDTH - right)
+
+
+def _share_value(
+    chart: svg.Chart, x: float, bar: float, foot: float, whisker_top: float, share: float,
+    slot: float,
+) -> None:  # fmt: skip
+    """A bar's win share: inside the bar's foot where there is room, so it never
+    collides with the whisker or the dashed line, else above the whisker; turned
+    upright when the bars are too narrow for it to read across."""
+    text = _pct(share)
+    wide = 1.1 * svg.text_width(text, svg.SMALL)  # bold
+    across = wide <= 0.95 * slot
+    inside = bar > (svg.SMALL + 8 if across else wide + 8)
+    y = foot - 5 if inside else whisker_top - 5
+    fill = "white" if inside else INK
+    if across:
+        chart.text(x, y, text, anchor="middle", size=svg.SMALL, bold=True, fill=fill, cls="value")
+    else:
+        chart.text(x + 0.35 * svg.SMALL, y, text, size=svg.SMALL, bold=True, fill=fill,
+                   rotate=-90, cls="value")  # fmt: skip
+
+
 def _share_bars(
     report: Report,
-    labels: list[str],
+    labels: list[tuple[str, str]],
     shares: list[float],
     cis: list[Interval],
     colours: list[str],
-    height: float,
+    plot_height: float,
     lang: str,
-) -> Figure:
-    """Win shares as bars with 95% interval whiskers and a dashed equal-share line."""
-    lines = max(label.count("\n") + 1 for label in labels)
-    fig, ax = _figure_in(
-        height + 0.16 * (lines - 1), left=0.7, right=0.85, top=0.12, bottom=0.22 + 0.16 * lines
-    )
+) -> str:
+    """Win shares as bars with 95% interval whiskers and a dashed equal-share line;
+    `labels` are each bar's (wrapped, one-line) names."""
+    n = len(labels)
+    right, top = 84.0, 12.0
+    xs = _slots(n, 64.0, right)
+    shown, slanted = _bar_labels([w for w, _ in labels], [f for _, f in labels], xs(1) - xs(0))
+    if slanted:
+        # A slanted label reaches left of its bar: the first one must stay in the chart.
+        reach = max(svg.text_width(label, svg.SMALL) for label in shown)
+        xs = _slots(n, max(64.0, reach * math.cos(math.radians(SLANT)) + 8 - _HALF_SLOT), right)
+        bottom = 16 + reach * math.sin(math.radians(-SLANT)) + svg.SMALL
+    else:
+        lines = max(label.count("\n") + 1 for label in shown)
+        bottom = 12 + lines * svg.LINE * svg.SMALL
+    left, slot = xs.start, xs(1) - xs(0)
+    base = top + plot_height
+    chart = svg.Chart(base + bottom)
     fair = 1 / report.players
-    x = np.arange(len(labels))
-    share = np.asarray(shares, dtype=float)
-    low = np.asarray([c.low for c in cis], dtype=float)
-    high = np.asarray([c.high for c in cis], dtype=float)
-    whiskers = np.vstack([np.clip(share - low, 0, None), np.clip(high - share, 0, None)])
-    ax.bar(x, share, width=0.6, color=colours, zorder=2)
-    ax.errorbar(x, share, yerr=whiskers, fmt="none", ecolor=INK, elinewidth=1.2, capsize=6)
-    ax.axhline(fair, color=INK, linestyle=(0, (5, 4)), linewidth=1.1, zorder=4)
-    top = 1.08 if fair >= 1 else min(1.08, max(float(high.max()), fair) * 1.15)
-    ax.set_ylim(0, top)
-    digits = 0 if (100 * fair).is_integer() else 1
-    ax.text(
-        1.0,
-        fair,
-        i18n.text("chart.equal", lang, share=_pct(fair, digits)),
-        transform=ax.get_yaxis_transform(),
-        va="center",
-        ha="left",
-        color=INK,
-        fontsize=8.5,
-        linespacing=1.1,
-    )
-    for xi, value, hi in zip(x, share, high, strict=True):
-        # Inside the bar's foot where there is room, so the label never
-        # collides with the whisker or the dashed line.
-        inside = value > 0.14 * top
-        ax.text(
-            xi,
-            0.012 * top if inside else hi + 0.03 * top,
-            _pct(float(value)),
-            ha="center",
-            va="bottom",
-            fontsize=9,
-            fontweight="bold",
-            color="white" if inside else INK,
-            zorder=5,
-        )
-    ax.set_xticks(x, labels)
-    ax.tick_params(axis="x", length=0)
-    # A lone bar or two would otherwise stretch across the whole chart.
-    half = max(len(labels) / 2 + 0.1, 1.4)
-    ax.set_xlim((len(labels) - 1) / 2 - half, (len(labels) - 1) / 2 + half)
-    ax.yaxis.set_major_locator(_max_n_locator(6))
-    ax.yaxis.set_major_formatter(_percent_formatter())
-    ax.set_ylabel(i18n.text("chart.win_share", lang))
-    ax.grid(axis="x", visible=False)
-    return fig
+    high = max(c.high for c in cis)
+    ymax = 1.08 if fair >= 1 else min(1.08, max(high, fair) * 1.15)
+    ys = svg.Scale(0, ymax, base, top)
+    values = [v for v in svg.ticks(0, ymax, 6) if v <= ymax]
+    svg.y_grid(chart, ys, values, left, svg.WIDTH - right, svg.pct_labels(values))
+    width = 0.6 * slot
+    for i, (share, colour) in enumerate(zip(shares, colours, strict=True)):
+        chart.rect(xs(i) - width / 2, ys(share), width, ys(0) - ys(share), colour, cls="bar")
+    for i, ci in enumerate(cis):
+        chart.whisker(xs(i), ys(max(ci.low, 0)), ys(min(ci.high, ymax)), min(12, 0.3 * slot))
+    chart.line(left, ys(fair), svg.WIDTH - right, ys(fair), INK, 1.1, dash="5 4", cls="even")
+    equal = i18n.text("chart.equal", lang, share=_pct(fair, 0 if (100 * fair).is_integer() else 1))
+    chart.text(svg.WIDTH - right + 6, ys(fair), "\n".join(x.strip() for x in equal.split("\n")),
+               size=svg.SMALL, middle=True)  # fmt: skip
+    for i, (share, ci) in enumerate(zip(shares, cis, strict=True)):
+        _share_value(chart, xs(i), ys(0) - ys(share), ys(0), ys(min(ci.high, ymax)), share, slot)
+    svg.axis_line(chart, left, base, svg.WIDTH - right, base)
+    svg.axis_line(chart, left, top, left, base)
+    for i, label in enumerate(shown):
+        if slanted:
+            chart.text(xs(i) + 4, base + 14, label, anchor="end", size=svg.SMALL, rotate=SLANT,
+                       cls="label")  # fmt: skip
+        else:
+            chart.text(xs(i), base + 6 + svg.SMALL, label, anchor="middle", size=svg.SMALL,
+                       cls="label")  # fmt: skip
+    _y_title(chart, i18n.text("chart.win_share", lang), left, top, base)
+    return chart.render()
 
 
-def _percent_formatter() -> Any:
-    from matplotlib.ticker import PercentFormatter
-
-    return PercentFormatter(1.0, decimals=0)
-
-
-def _max_n_locator(n: int, integer: bool = False) -> Any:
-    from matplotlib.ticker import MaxNLocator
-
-    # Steps of 1, 2, 2.5 and 5 only: 25% and 10 read at a glance, 30% and 8 don't.
-    return MaxNLocator(nbins=n, steps=[1, 2, 2.5, 5, 10], min_n_ticks=1, integer=integer)
-
-
-def _seat_name(seat: SeatFigures, lang: str) -> str:
+def _seat_name(seat: SeatFigures, lang: str, sep: str = "\n") -> str:
+    """ "seat 2" and, unless the bots rotate, its bot: wrapped onto lines under it,
+    or after it on one line (`sep`)."""
     bot = seat.bot
     name = i18n.text("html.seat_n", lang, n=seat.seat)
-    return name + ("" if bot == "rotating" else f"\n{_tick_label(bot)}")
+    if bot == "rotating":
+        return name
+    return name + sep + (_tick_label(bot) if sep == "\n" else bot)
 
 
-def _win_by_seat(report: Report, lang: str) -> Figure:
+def _win_by_seat(report: Report, lang: str) -> str:
     seats = report.seats
     return _share_bars(
         report,
-        [_seat_name(s, lang) for s in seats],
+        [(_seat_name(s, lang), _seat_name(s, lang, " ")) for s in seats],
         [s.win_share for s in seats],
         [s.win_ci95 for s in seats],
         [ACCENT] * len(seats),
-        height=2.9,
+        plot_height=200,
         lang=lang,
     )
 
 
-def _win_by_bot(report: Report, bots: Mapping[str, BotFigures], lang: str) -> Figure:
+def _win_by_bot(report: Report, bots: Mapping[str, BotFigures], lang: str) -> str:
     names = list(bots)
     return _share_bars(
         report,
-        [_tick_label(n) for n in names],
+        [(_tick_label(n), n) for n in names],
         [bots[n].win_share for n in names],
         [bots[n].win_ci95 for n in names],
         [BOT_COLOURS[i % len(BOT_COLOURS)] for i in range(len(names))],
-        height=2.5,
+        plot_height=170,
         lang=lang,
     )
 
@@ -889,140 +824,133 @@ def _bins(values: np.ndarray) -> np.ndarray:
     return np.linspace(lo, hi, 41)
 
 
-def _scores(report: Report, lang: str) -> Figure:
+def _histogram(
+    chart: svg.Chart, xs: svg.Scale, ys: svg.Scale, edges: np.ndarray, shares: np.ndarray, fill: str
+) -> None:
+    """One bar per bin, a little narrower than the bin so neighbours stay apart."""
+    for lo, hi, share in zip(edges[:-1], edges[1:], shares, strict=True):
+        if share > 0:
+            x = xs(lo + 0.06 * (hi - lo))
+            chart.rect(x, ys(share), xs(lo + 0.94 * (hi - lo)) - x, ys(0) - ys(share), fill,
+                       cls="bar")  # fmt: skip
+
+
+def _mean_mark(
+    chart: svg.Chart, x: float, top: float, bottom: float, text: str, colour: str, dash: bool
+) -> None:
+    """A mean's vertical line with its value at the top, turned left near the right edge."""
+    chart.line(x, top, x, bottom, colour, 1.6 if not dash else 1.2, dash="5 4" if dash else None,
+               cls="mean")  # fmt: skip
+    near_edge = x > svg.WIDTH - 110
+    chart.text(x - 4 if near_edge else x + 4, top + svg.SMALL, text.strip(), size=svg.SMALL,
+               fill=colour, anchor="end" if near_edge else "start")  # fmt: skip
+
+
+def _x_span(edges: np.ndarray) -> tuple[float, float]:
+    lo, hi = float(edges[0]), float(edges[-1])
+    pad = 0.02 * (hi - lo)
+    return lo - pad, hi + pad
+
+
+def _scores(report: Report, lang: str) -> str:
     players = report.players
     counts = value_counts(report)
     columns = [counts.score_counts(s) for s in range(players)]
     edges = _bins(np.concatenate([c.values for c in columns]))
     names = [_seat_name(s, lang) for s in report.seats]
-    left = max(_text_width(n, 9.5) for n in names) + 0.65
-    row, gap = 0.72, 0.14
-    height = 0.62 + players * row + (players - 1) * gap
-    fig, axes = _figure_in(
-        height,
-        left=left,
-        right=0.2,
-        top=0.12,
-        bottom=0.5,
-        nrows=players,
-        sharex=True,
-        sharey=True,
-        squeeze=False,
-        hspace=gap / row,
-    )
-    axes = axes[:, 0]
+    left = max(svg.text_width(n) for n in names) + 58
+    right, top, row, gap = 16.0, 8.0, 62.0, 14.0
+    bottom_of = [top + i * (row + gap) + row for i in range(players)]
+    chart = svg.Chart(bottom_of[-1] + 44)
     games = max(1, counts.games)
-    widths = np.diff(edges) * 0.88
-    peak = 0.0
-    for seat, (ax, seen) in enumerate(zip(axes, columns, strict=True)):
-        games_in, _ = np.histogram(seen.values, bins=edges, weights=seen.counts)
-        shares = games_in / games
-        peak = max(peak, float(shares.max(initial=0)))
-        ax.bar(edges[:-1] + 0.06 * np.diff(edges), shares, width=widths, align="edge",
-               color=ACCENT_LIGHT, zorder=2)  # fmt: skip
+    shares = [np.histogram(c.values, bins=edges, weights=c.counts)[0] / games for c in columns]
+    ymax = max(max(float(s.max(initial=0)) for s in shares) * 1.25, 0.01)
+    lo, hi = _x_span(edges)
+    xs = svg.Scale(lo, hi, left, svg.WIDTH - right)
+    values = [v for v in svg.ticks(0, ymax, 2) if v <= ymax]
+    for seat, (bar_shares, base) in enumerate(zip(shares, bottom_of, strict=True)):
+        ys = svg.Scale(0, ymax, base, base - row)
+        svg.y_grid(chart, ys, values, left, svg.WIDTH - right, svg.pct_labels(values))
+        _histogram(chart, xs, ys, edges, bar_shares, ACCENT_LIGHT)
         mean = report.seats[seat].score.mean
-        ax.axvline(mean, color=ACCENT, linewidth=1.6, zorder=3)
-        ax.text(
-            mean,
-            0.97,
-            i18n.text("chart.mean", lang, value=_num(mean)),
-            transform=ax.get_xaxis_transform(),
-            va="top",
-            ha="left",
-            fontsize=8.5,
-            color=ACCENT,
-        )
-        ax.set_ylabel(names[seat], rotation=0, ha="right", va="center", color=INK, labelpad=8)
-        ax.grid(axis="x", visible=False)
-        ax.tick_params(axis="y", labelsize=8)
-        ax.tick_params(axis="x", length=0 if ax is not axes[-1] else 3.5)
-    axes[0].set_ylim(0, max(peak * 1.25, 0.01))
-    axes[0].yaxis.set_major_locator(_max_n_locator(2))
-    axes[0].yaxis.set_major_formatter(_percent_formatter())
-    axes[-1].xaxis.set_major_locator(_max_n_locator(12, integer=edges.size > 2))
-    axes[-1].set_xlabel(i18n.text("chart.scores_x", lang, better=_better(report, lang)))
-    return fig
+        text = i18n.text("chart.mean", lang, value=_num(mean))
+        _mean_mark(chart, xs(mean), base - row, base, text, ACCENT, dash=False)
+        svg.axis_line(chart, left, base, svg.WIDTH - right, base)
+        chart.text(left - 44, base - row / 2, names[seat], anchor="end", middle=True, cls="label")
+    x_values = [v for v in svg.ticks(lo, hi, 12, integer=edges.size > 2) if lo <= v <= hi]
+    svg.x_grid(chart, xs, x_values, bottom_of[-1], bottom_of[-1],
+               [svg.tick_text(v) for v in x_values])  # fmt: skip
+    better = _better(report, lang)
+    _x_title(chart, i18n.text("chart.scores_x", lang, better=better), left, svg.WIDTH - right,
+             bottom_of[-1] + 38)  # fmt: skip
+    return chart.render()
 
 
-def _length(report: Report, lang: str) -> Figure:
+def _length(report: Report, lang: str) -> str:
     lengths = value_counts(report).length_counts()
     edges = _bins(lengths.values)
     counts, _ = np.histogram(lengths.values, bins=edges, weights=lengths.counts)
     shares = counts / max(1, lengths.n)
     length = present(report.length, "length")
     constant = length.min == length.max
-    fig, ax = _figure_in(1.7 if constant else 2.3, left=0.7, right=0.2, top=0.12, bottom=0.5)
-    ax.bar(edges[:-1] + 0.06 * np.diff(edges), shares, width=np.diff(edges) * 0.88,
-           align="edge", color=ACCENT, zorder=2)  # fmt: skip
+    left, right, top = 64.0, 16.0, 12.0
+    base = top + (100 if constant else 150)
+    chart = svg.Chart(base + 44)
+    # One length only: pad the axis so a lone bar doesn't fill the chart.
+    lo, hi = (max(-0.5, length.min - 6), length.min + 6) if constant else _x_span(edges)
+    xs = svg.Scale(lo, hi, left, svg.WIDTH - right)
+    ymax = max(float(shares.max(initial=0)) * 1.15, 0.01)
+    ys = svg.Scale(0, ymax, base, top)
+    values = [v for v in svg.ticks(0, ymax, 4) if v <= ymax]
+    svg.y_grid(chart, ys, values, left, svg.WIDTH - right, svg.pct_labels(values))
+    _histogram(chart, xs, ys, edges, shares, ACCENT)
     if not constant:
-        ax.axvline(length.mean, color=INK, linewidth=1.2, linestyle=(0, (5, 4)), zorder=3)
-        ax.text(
-            length.mean,
-            0.97,
-            i18n.text("chart.mean", lang, value=_num(length.mean)),
-            transform=ax.get_xaxis_transform(),
-            va="top",
-            ha="left",
-            fontsize=8.5,
-        )
-    else:
-        # One length only: pad the axis so a lone bar doesn't fill the chart.
-        ax.set_xlim(max(-0.5, length.min - 6), length.min + 6)
-    ax.xaxis.set_major_locator(_max_n_locator(14, integer=True))
-    ax.set_ylim(0, max(float(shares.max(initial=0)) * 1.15, 0.01))
-    ax.yaxis.set_major_locator(_max_n_locator(4))
-    ax.yaxis.set_major_formatter(_percent_formatter())
+        text = i18n.text("chart.mean", lang, value=_num(length.mean))
+        _mean_mark(chart, xs(length.mean), top, base, text, INK, dash=True)
+    svg.axis_line(chart, left, base, svg.WIDTH - right, base)
+    svg.axis_line(chart, left, top, left, base)
+    x_values = [v for v in svg.ticks(lo, hi, 14, integer=True) if lo <= v <= hi]
+    svg.x_grid(chart, xs, x_values, base, base, [svg.tick_text(v) for v in x_values])
     unit = i18n.game_texts(report.game, lang, report.length_unit).length_unit
-    ax.set_xlabel(i18n.text("chart.length_x", lang, unit=unit))
-    ax.set_ylabel(i18n.text("chart.share_of_games", lang))
-    ax.grid(axis="x", visible=False)
-    return fig
+    _x_title(chart, i18n.text("chart.length_x", lang, unit=unit), left, svg.WIDTH - right,
+             base + 38)  # fmt: skip
+    _y_title(chart, i18n.text("chart.share_of_games", lang), left, top, base)
+    return chart.render()
 
 
-def _events(report: Report, value_events: set[str], lang: str) -> Figure:
+def _events(report: Report, value_events: set[str], lang: str) -> str:
     names = [n for n in report.events if n not in value_events]
+    if not names:
+        chart = svg.Chart(60)
+        chart.text(svg.WIDTH / 2, 30, i18n.text("chart.no_events", lang), anchor="middle",
+                   fill=MUTED, middle=True)  # fmt: skip
+        return chart.render()
     words = i18n.game_texts(report.game, lang, report.length_unit)
     labels = [_label(words.event_name(n) if lang != i18n.DEFAULT_LANG else n) for n in names]
-    left = max((_text_width(n, 9.5) for n in labels), default=1.0) + 0.2
-    height = 0.75 + 0.27 * max(1, len(names))
-    fig, (per_ax, share_ax) = _figure_in(
-        height,
-        left=left,
-        right=0.4,
-        top=0.35,
-        bottom=0.4,
-        ncols=2,
-        sharey=True,
-        width_ratios=(1.2, 1),
-        wspace=0.12,
-    )
-    if not names:
-        for ax in (per_ax, share_ax):
-            ax.set_axis_off()
-        per_ax.text(
-            0.5, 0.5, i18n.text("chart.no_events", lang), ha="center", va="center", color=MUTED
-        )
-        return fig
-    y = np.arange(len(names))
-    per_game = np.asarray([report.events[n].per_game for n in names], dtype=float)
-    share = np.asarray([report.events[n].share_of_games for n in names], dtype=float)
-    per_ax.barh(y, per_game, height=0.64, color=ACCENT, zorder=2)
-    share_ax.barh(y, share, height=0.64, color=ACCENT_LIGHT, zorder=2)
-    per_ax.set_xlim(0, (float(per_game.max()) or 1.0) * 1.2)
-    share_ax.set_xlim(0, 1.0)
-    for yi, value, fraction in zip(y, per_game, share, strict=True):
-        per_ax.text(value, yi, f"  {_num(float(value))}", va="center", fontsize=8.5)
-        share_ax.text(fraction, yi, f"  {_pct(float(fraction), 0)}", va="center", fontsize=8.5,
-                      clip_on=False)  # fmt: skip
-    per_ax.set_yticks(y, labels)
-    per_ax.set_ylim(len(names) - 0.45, -0.55)
-    per_ax.set_title(i18n.text("chart.per_game", lang), loc="left", color=INK, fontsize=9.5)
-    share_ax.set_title(i18n.text("chart.share_fired", lang), loc="left", color=INK, fontsize=9.5)
-    per_ax.xaxis.set_major_locator(_max_n_locator(5))
-    share_ax.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
-    share_ax.xaxis.set_major_formatter(_percent_formatter())
-    for ax in (per_ax, share_ax):
-        ax.grid(axis="y", visible=False)
-        ax.grid(axis="x", visible=True)
-        ax.tick_params(axis="y", length=0)
-    return fig
+    left = max(svg.text_width(n) for n in labels) + 18
+    right, top, row, gap = 44.0, 28.0, 22.0, 28.0
+    base = top + row * len(names)
+    chart = svg.Chart(base + 26)
+    per_game = [report.events[n].per_game for n in names]
+    share = [report.events[n].share_of_games for n in names]
+    split = left + (svg.WIDTH - right - left - gap) * 1.2 / 2.2
+    per_max = (max(per_game) or 1.0) * 1.2
+    panels = [
+        (svg.Scale(0, per_max, left, split), per_game, ACCENT, "chart.per_game",
+         [v for v in svg.ticks(0, per_max, 5) if v <= per_max], _num),
+        (svg.Scale(0, 1, split + gap, svg.WIDTH - right), share, ACCENT_LIGHT, "chart.share_fired",
+         [0, 0.25, 0.5, 0.75, 1.0], lambda v: _pct(v, 0)),
+    ]  # fmt: skip
+    for xs, values, colour, title, ticks, show in panels:
+        tick_labels = svg.pct_labels(ticks) if xs.hi == 1 else [svg.tick_text(v) for v in ticks]
+        svg.x_grid(chart, xs, ticks, top, base, tick_labels)
+        for i, value in enumerate(values):
+            y = top + i * row
+            chart.rect(xs(0), y + 0.18 * row, xs(value) - xs(0), 0.64 * row, colour, cls="bar")
+            chart.text(xs(value) + 4, y + row / 2, show(value), size=svg.SMALL, middle=True,
+                       cls="value")  # fmt: skip
+        svg.axis_line(chart, xs(0), top, xs(0), base)
+        chart.text(xs.start, top - 10, i18n.text(title, lang), cls="title")
+    for i, label in enumerate(labels):
+        chart.text(left - 8, top + (i + 0.5) * row, label, anchor="end", middle=True, cls="label")
+    return chart.render()
