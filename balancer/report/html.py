@@ -695,9 +695,14 @@ def _slots(n: int, left: float, right: float) -> svg.Scale:
 
 
 def _share_value(
-    chart: svg.Chart, x: float, bar: float, foot: float, whisker_top: float, share: float,
+    chart: svg.Chart,
+    x: float,
+    bar: float,
+    foot: float,
+    whisker_top: float,
+    share: float,
     slot: float,
-) -> None:  # fmt: skip
+) -> None:
     """A bar's win share: inside the bar's foot where there is room, so it never
     collides with the whisker or the dashed line, else above the whisker; turned
     upright when the bars are too narrow for it to read across."""
@@ -714,6 +719,36 @@ def _share_value(
                    rotate=-90, cls="value")  # fmt: skip
 
 
+def _bar_layout(
+    labels: list[tuple[str, str]], right: float
+) -> tuple[svg.Scale, list[str], bool, float]:
+    """Where the bars stand, the labels as drawn, whether they are slanted, and the
+    room they take under the axis."""
+    xs = _slots(len(labels), 64.0, right)
+    shown, slanted = _bar_labels([w for w, _ in labels], [f for _, f in labels], xs(1) - xs(0))
+    if not slanted:
+        lines = max(label.count("\n") + 1 for label in shown)
+        return xs, shown, False, 12 + lines * svg.LINE * svg.SMALL
+    # A slanted label reaches left of its bar: the first one must stay in the chart.
+    reach = max(svg.text_width(label, svg.SMALL) for label in shown)
+    left = max(64.0, reach * math.cos(math.radians(SLANT)) + 8 - _HALF_SLOT)
+    bottom = 16 + reach * math.sin(math.radians(-SLANT)) + svg.SMALL
+    return _slots(len(labels), left, right), shown, True, bottom
+
+
+def _draw_bar_labels(
+    chart: svg.Chart, xs: svg.Scale, shown: list[str], slanted: bool, base: float
+) -> None:
+    for i, label in enumerate(shown):
+        if slanted:
+            # Anchored at the end, just right of the bar's centre: it reads down to its bar.
+            chart.text(xs(i) + 4, base + 14, label, anchor="end", size=svg.SMALL, rotate=SLANT,
+                       cls="label")  # fmt: skip
+        else:
+            chart.text(xs(i), base + 6 + svg.SMALL, label, anchor="middle", size=svg.SMALL,
+                       cls="label")  # fmt: skip
+
+
 def _share_bars(
     report: Report,
     labels: list[tuple[str, str]],
@@ -725,18 +760,8 @@ def _share_bars(
 ) -> str:
     """Win shares as bars with 95% interval whiskers and a dashed equal-share line;
     `labels` are each bar's (wrapped, one-line) names."""
-    n = len(labels)
     right, top = 84.0, 12.0
-    xs = _slots(n, 64.0, right)
-    shown, slanted = _bar_labels([w for w, _ in labels], [f for _, f in labels], xs(1) - xs(0))
-    if slanted:
-        # A slanted label reaches left of its bar: the first one must stay in the chart.
-        reach = max(svg.text_width(label, svg.SMALL) for label in shown)
-        xs = _slots(n, max(64.0, reach * math.cos(math.radians(SLANT)) + 8 - _HALF_SLOT), right)
-        bottom = 16 + reach * math.sin(math.radians(-SLANT)) + svg.SMALL
-    else:
-        lines = max(label.count("\n") + 1 for label in shown)
-        bottom = 12 + lines * svg.LINE * svg.SMALL
+    xs, shown, slanted, bottom = _bar_layout(labels, right)
     left, slot = xs.start, xs(1) - xs(0)
     base = top + plot_height
     chart = svg.Chart(base + bottom)
@@ -759,13 +784,7 @@ def _share_bars(
         _share_value(chart, xs(i), ys(0) - ys(share), ys(0), ys(min(ci.high, ymax)), share, slot)
     svg.axis_line(chart, left, base, svg.WIDTH - right, base)
     svg.axis_line(chart, left, top, left, base)
-    for i, label in enumerate(shown):
-        if slanted:
-            chart.text(xs(i) + 4, base + 14, label, anchor="end", size=svg.SMALL, rotate=SLANT,
-                       cls="label")  # fmt: skip
-        else:
-            chart.text(xs(i), base + 6 + svg.SMALL, label, anchor="middle", size=svg.SMALL,
-                       cls="label")  # fmt: skip
+    _draw_bar_labels(chart, xs, shown, slanted, base)
     _y_title(chart, i18n.text("chart.win_share", lang), left, top, base)
     return chart.render()
 
