@@ -47,24 +47,8 @@ print(json.dumps({"code": code, "loaded": loaded}), file=sys.stderr)
 """
 
 
-@pytest.mark.parametrize("args", QUICK, ids=" ".join)
-def test_a_quick_command_imports_no_numerical_library(args: list[str]) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(args)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    seen = json.loads(done.stderr.strip().splitlines()[-1])
-    assert seen["code"] == 0, done.stderr
-    assert [name for name in HEAVY if name in seen["loaded"]] == []
-
-
-def test_a_run_imports_no_matplotlib(tmp_path: Path) -> None:
-    """`balancer run` draws report.html's charts as its own SVG: importing and drawing
-    with matplotlib was about 1.4 s of CPU a run, most of a short run's fixed cost."""
-    args = ["run", "-q", "variants/kk-2p.yaml", "-n", "20", "-o", str(tmp_path / "r")]
+def probe(args: list[str]) -> list[str]:
+    """The top-level modules `balancer ARGS` loaded, in a fresh interpreter (it must succeed)."""
     done = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(args)],
         cwd=ROOT,
@@ -74,9 +58,22 @@ def test_a_run_imports_no_matplotlib(tmp_path: Path) -> None:
     )
     seen = json.loads(done.stderr.strip().splitlines()[-1])
     assert seen["code"] == 0, done.stderr
+    return list(seen["loaded"])
+
+
+@pytest.mark.parametrize("args", QUICK, ids=" ".join)
+def test_a_quick_command_imports_no_numerical_library(args: list[str]) -> None:
+    loaded = probe(args)
+    assert [name for name in HEAVY if name in loaded] == []
+
+
+def test_a_run_imports_no_matplotlib(tmp_path: Path) -> None:
+    """`balancer run` draws report.html's charts as its own SVG: importing and drawing
+    with matplotlib was about 1.4 s of CPU a run, most of a short run's fixed cost."""
+    loaded = probe(["run", "-q", "variants/kk-2p.yaml", "-n", "20", "-o", str(tmp_path / "r")])
     assert "<svg" in (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
-    assert "matplotlib" not in seen["loaded"]
-    assert "polars" in seen["loaded"]  # the probe sees the run's imports at all
+    assert "matplotlib" not in loaded
+    assert "polars" in loaded  # the probe sees the run's imports at all
 
 
 def test_the_command_table_names_every_command() -> None:
