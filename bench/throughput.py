@@ -327,6 +327,9 @@ def workers_runs(games_n: int, rounds: int) -> list[dict[str, Any]]:
                 "games": games_n,
                 "wall_seconds_1": [r["wall_seconds"] for r in runs[1]],
                 "wall_seconds_2": [r["wall_seconds"] for r in runs[2]],
+                # Two workers should cost no more CPU than one: the same games, the same writing.
+                "cpu_seconds_1": [r["cpu_seconds"] for r in runs[1]],
+                "cpu_seconds_2": [r["cpu_seconds"] for r in runs[2]],
                 "speed_up": round(one / two, 2),
                 "speed_up_each": [
                     round(a["wall_seconds"] / b["wall_seconds"], 2)
@@ -380,7 +383,8 @@ def main() -> None:
             print(
                 f"balancer run {w['variant']}, {w['games']:,} games: one worker "
                 f"{w['wall_seconds_1']} s, two {w['wall_seconds_2']} s wall: "
-                f"{w['speed_up']}x (rounds {w['speed_up_each']}); peak with two "
+                f"{w['speed_up']}x (rounds {w['speed_up_each']}); CPU "
+                f"{w['cpu_seconds_1']} / {w['cpu_seconds_2']} s; peak with two "
                 f"{w['peak_mb_2']} MB; CPU seconds stolen by the hypervisor meanwhile "
                 f"{w['stolen_seconds_1']} / {w['stolen_seconds_2']}"
             )
