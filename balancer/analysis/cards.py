@@ -140,7 +140,7 @@ def chart_svg(rows: Sequence[CardImpact], top: int = 20) -> str:
     # Ties broken by name: the same rows in any order draw the same chart.
     shown = sorted(rows, key=lambda r: (-abs(r.difference), r.card))[:top]
     shown.sort(key=lambda r: (-r.difference, r.card))
-    labels = [r.card if len(r.card) <= 28 else r.card[:27] + "…" for r in shown]
+    labels = [svg.shortened(r.card) for r in shown]
     left = max((svg.text_width(label) for label in labels), default=40) + 18
     right, top_margin, row = 20.0, 10.0, 20.0
     base = top_margin + row * len(shown)

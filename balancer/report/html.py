@@ -44,8 +44,6 @@ CHARTS = ("win-by-seat", "win-by-bot", "scores", "length", "events", "cards")
 
 ACCENT = "#2f6fb0"
 ACCENT_LIGHT = "#9dbfe0"
-INK = "#1d2330"
-MUTED = "#5b6472"
 BOT_COLOURS = ("#2f6fb0", "#d9822b", "#3a9a5b", "#b5464b", "#7a5cae", "#8c6d46", "#c15f9e")
 
 CSS = """
@@ -651,27 +649,21 @@ def render_charts(report: Report, lang: str | None = None) -> dict[str, str]:
     return out
 
 
-def _label(text: str, width: int = 28) -> str:
-    """A name for a chart: long plugin names are shortened to keep the axis readable."""
-    text = str(text)
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def _tick_label(text: str) -> str:
     """A bar's label under a narrow bar: wrapped onto at most two short lines."""
     lines = textwrap.wrap(str(text), 16, break_on_hyphens=False) or [""]
     if len(lines) > 2:
-        lines = [lines[0], _label(lines[1], 15)]
+        lines = [lines[0], svg.shortened(lines[1], 15)]
     return "\n".join(lines)
 
 
 def _y_title(chart: svg.Chart, text: str, left: float, top: float, bottom: float) -> None:
     """An axis title up the plot's left side, clear of its percent tick labels."""
-    chart.text(left - 48, (top + bottom) / 2, text, anchor="middle", fill=MUTED, rotate=-90)
+    chart.text(left - 48, (top + bottom) / 2, text, anchor="middle", fill=svg.MUTED, rotate=-90)
 
 
 def _x_title(chart: svg.Chart, text: str, left: float, right: float, y: float) -> None:
-    chart.text((left + right) / 2, y, text, anchor="middle", fill=MUTED)
+    chart.text((left + right) / 2, y, text, anchor="middle", fill=svg.MUTED)
 
 
 def _bar_labels(labels: list[str], flat: list[str], slot: float) -> tuple[list[str], bool]:
@@ -681,7 +673,7 @@ def _bar_labels(labels: list[str], flat: list[str], slot: float) -> tuple[list[s
     fits = all(svg.text_width(label, svg.SMALL) <= 0.95 * slot for label in labels)
     if fits:
         return labels, False
-    return [_label(label, 24) for label in flat], True
+    return [svg.shortened(label, 24) for label in flat], True
 
 
 SLANT = -35.0  # degrees: slanted bar labels
@@ -711,7 +703,7 @@ def _share_value(
     across = wide <= 0.95 * slot
     inside = bar > (svg.SMALL + 8 if across else wide + 8)
     y = foot - 5 if inside else whisker_top - 5
-    fill = "white" if inside else INK
+    fill = "white" if inside else svg.INK
     if across:
         chart.text(x, y, text, anchor="middle", size=svg.SMALL, bold=True, fill=fill, cls="value")
     else:
@@ -776,7 +768,7 @@ def _share_bars(
         chart.rect(xs(i) - width / 2, ys(share), width, ys(0) - ys(share), colour, cls="bar")
     for i, ci in enumerate(cis):
         chart.whisker(xs(i), ys(max(ci.low, 0)), ys(min(ci.high, ymax)), min(12, 0.3 * slot))
-    chart.line(left, ys(fair), svg.WIDTH - right, ys(fair), INK, 1.1, dash="5 4", cls="even")
+    chart.line(left, ys(fair), svg.WIDTH - right, ys(fair), svg.INK, 1.1, dash="5 4", cls="even")
     equal = i18n.text("chart.equal", lang, share=_pct(fair, 0 if (100 * fair).is_integer() else 1))
     chart.text(svg.WIDTH - right + 6, ys(fair), "\n".join(x.strip() for x in equal.split("\n")),
                size=svg.SMALL, middle=True)  # fmt: skip
@@ -925,7 +917,7 @@ def _length(report: Report, lang: str) -> str:
     _histogram(chart, xs, ys, edges, shares, ACCENT)
     if not constant:
         text = i18n.text("chart.mean", lang, value=_num(length.mean))
-        _mean_mark(chart, xs(length.mean), top, base, text, INK, dash=True)
+        _mean_mark(chart, xs(length.mean), top, base, text, svg.INK, dash=True)
     svg.axis_line(chart, left, base, svg.WIDTH - right, base)
     svg.axis_line(chart, left, top, left, base)
     x_values = [v for v in svg.ticks(lo, hi, 14, integer=True) if lo <= v <= hi]
@@ -942,10 +934,10 @@ def _events(report: Report, value_events: set[str], lang: str) -> str:
     if not names:
         chart = svg.Chart(60)
         chart.text(svg.WIDTH / 2, 30, i18n.text("chart.no_events", lang), anchor="middle",
-                   fill=MUTED, middle=True)  # fmt: skip
+                   fill=svg.MUTED, middle=True)  # fmt: skip
         return chart.render()
     words = i18n.game_texts(report.game, lang, report.length_unit)
-    labels = [_label(words.event_name(n) if lang != i18n.DEFAULT_LANG else n) for n in names]
+    labels = [svg.shortened(words.event_name(n) if lang != i18n.DEFAULT_LANG else n) for n in names]
     left = max(svg.text_width(n) for n in labels) + 18
     right, top, row, gap = 44.0, 28.0, 22.0, 28.0
     base = top + row * len(names)

@@ -52,6 +52,13 @@ def text_width(text: str, size: float = FONT) -> float:
     return widest * size
 
 
+def shortened(text: str, width: int = 28) -> str:
+    """A name as a chart shows it: a long (plugin) name cut to `width` characters,
+    its end an ellipsis, so it can't crowd the axis."""
+    text = str(text)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def _escaped(text: str) -> str:
     # visible(): a bidi override or a control character in a name shows as \uXXXX
     # instead of reordering or breaking the chart's text.
@@ -96,10 +103,6 @@ def ticks(lo: float, hi: float, bins: int, integer: bool = False) -> list[float]
     # Rounded to the step's own decimals: 0.1 * 3 is 0.30000000000000004.
     digits = max(0, -math.floor(math.log10(step)) + 2)
     return [round(i * step, digits) for i in range(first, last + 1)]
-
-
-def pct(x: float, digits: int = 0) -> str:
-    return f"{100 * x:.{digits}f}%"
 
 
 def tick_text(value: float) -> str:
