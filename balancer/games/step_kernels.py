@@ -1,7 +1,8 @@
 """The compiled pieces of a kernel's `step` entry that are the same in every game.
 
 A stepped game's arrays are blocks of one int64 buffer (games/kernel_api.py's
-StepBuffer): `block` is one of them as the kernel's `step` reads it, and
+StepBuffer): `block` is one of them as the kernel's `step` reads it
+(`stream_block` the streams' block, seen as uint64 rows), and
 `draw_ahead` draws the outside seats' first bot-stream numbers at the deal, for
 their plugins' rngs (sim/kernel_step.py's DrawnAhead). Compiled with numba, or
 plain Python under BALANCER_JIT=0.
@@ -21,6 +22,14 @@ from balancer.rng_kernels import ZERO, next_u64
 def block(buf: np.ndarray, b: int) -> np.ndarray:
     """The block of a step buffer whose (start, stop) is at header words b, b + 1."""
     return buf[buf[b] : buf[b + 1]]
+
+
+@njit(inline="always")
+def stream_block(buf: np.ndarray, b: int) -> np.ndarray:
+    """The streams block at header words b, b + 1 as the rng kernels take it: uint64,
+    one (key, counter) row a stream."""
+    words = block(buf, b)
+    return words.view(np.uint64).reshape((words.shape[0] >> 1, 2))
 
 
 @njit

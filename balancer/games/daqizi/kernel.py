@@ -66,7 +66,7 @@ from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi.rules import EVENTS, HAND, PLAYERS, State, View, _new_view
 from balancer.games.kernel_api import ChunkColumns, StepBuffer
 from balancer.games.step_kernels import block as _block
-from balancer.games.step_kernels import draw_ahead
+from balancer.games.step_kernels import draw_ahead, stream_block
 from balancer.jit import njit
 from balancer.rng import Stream
 
@@ -976,8 +976,7 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     game is over.
     """
     state, tables, plan = _block(buf, B_STATE), _block(buf, B_TABLES), _block(buf, B_PLAN)
-    words = _block(buf, B_STREAMS)  # (key, counter) a row, seen as uint64
-    streams = words.view(np.uint64).reshape((words.shape[0] >> 1, 2))
+    streams = stream_block(buf, B_STREAMS)
     hist = _block(buf, B_HIST)
     if mode == STEP_DEAL:
         rng.init_streams(streams, seed, game)

@@ -77,7 +77,7 @@ from balancer.games.api import GameRecord, held_words
 from balancer.games.fdc import bots as py_bots
 from balancer.games.fdc import rules as fdc
 from balancer.games.kernel_api import ChunkColumns, StepBuffer
-from balancer.games.step_kernels import block, draw_ahead
+from balancer.games.step_kernels import block, draw_ahead, stream_block
 from balancer.rng import CHANCE, ZERO, below, init_streams, next_u64, shuffle
 
 # -- effects, phases, actions ---------------------------------------------------
@@ -1889,8 +1889,7 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     """
     state, tables, moves = block(buf, B_STATE), block(buf, B_TABLES), block(buf, B_MOVES)
     iwork, plan, cashed = block(buf, B_IWORK), block(buf, B_PLAN), block(buf, B_CASHED)
-    words = block(buf, B_STREAMS)  # (key, counter) a row, seen as uint64
-    streams = words.view(np.uint64).reshape((words.shape[0] >> 1, 2))
+    streams = stream_block(buf, B_STREAMS)
     params = block(buf, B_PARAMS).view(np.float64)
     fwork = block(buf, B_FWORK).view(np.float64)
     if mode == STEP_DEAL:

@@ -69,7 +69,7 @@ from balancer.games.kernel_api import ChunkColumns, StepBuffer
 from balancer.games.kimekimera import bots as kk_bots
 from balancer.games.kimekimera import rules as kk
 from balancer.games.step_kernels import block as _block
-from balancer.games.step_kernels import draw_ahead
+from balancer.games.step_kernels import draw_ahead, stream_block
 from balancer.jit import njit
 from balancer.rng import CHANCE, Stream, below, init_streams, shuffle
 
@@ -795,8 +795,7 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     to act), or 0 when the game is over.
     """
     state, tables, plan = _block(buf, B_STATE), _block(buf, B_TABLES), _block(buf, B_PLAN)
-    words = _block(buf, B_STREAMS)  # (key, counter) a row, seen as uint64
-    streams = words.view(np.uint64).reshape((words.shape[0] >> 1, 2))
+    streams = stream_block(buf, B_STREAMS)
     if mode == STEP_DEAL:
         init_streams(streams, seed, game)
         new_game(state, tables, streams)
