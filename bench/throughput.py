@@ -313,12 +313,17 @@ WORKERS_VARIANTS = ("fdc-5p", "fdc-5p-random")
 
 
 def workers_runs(games_n: int, rounds: int) -> list[dict[str, Any]]:
-    """One worker against two, wall time, in alternating rounds (the median of each)."""
+    """One worker against two, wall time, in rounds (the median of each).
+
+    The rounds alternate which goes first (1, 2 / 2, 1 / ...): this machine's
+    speed drifts by tens of percent within minutes, and a fixed order would
+    hand the drift between a pair's two runs always to the same side.
+    """
     rows = []
     for variant in WORKERS_VARIANTS:
         runs: dict[int, list[dict[str, float]]] = {1: [], 2: []}
-        for _ in range(rounds):
-            for workers in (1, 2):
+        for round_ in range(rounds):
+            for workers in (1, 2) if round_ % 2 == 0 else (2, 1):
                 runs[workers].append(balancer_run(variant, games_n, workers))
         one, two = (statistics.median(r["wall_seconds"] for r in runs[w]) for w in (1, 2))
         rows.append(
@@ -377,7 +382,7 @@ def main() -> None:
             f"median {w['vs_straightforward']}x"
         )
     if args.workers_run:
-        result["workers"] = workers_runs(args.workers_run, rounds=3)
+        result["workers"] = workers_runs(args.workers_run, rounds=4)
         print()
         for w in result["workers"]:
             print(
