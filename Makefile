@@ -9,8 +9,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Compiled again only when a source has changed (numba's cache knows which piece).
 # The bytecode too: an editable install leaves none, and where PYTHONDONTWRITEBYTECODE
-# is set (as on our CI machines) Python would compile every module of every command
-# again (`balancer validate` of a dqz variant: 0.30-0.34 s of CPU without, 0.21-0.25 with).
+# is set (as on the machines this project is developed on) Python would compile every
+# module of every command again (`balancer validate` of a dqz variant: 0.30-0.34 s of
+# CPU without, 0.21-0.25 with).
 WARM := $(VENV)/.warm
 SOURCES := $(shell find balancer -name '*.py')
 
