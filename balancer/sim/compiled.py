@@ -1,6 +1,6 @@
 """The compiled path: a chunk of games played in one call to the game's kernel.
 
-A game package may hold `kernel.py` with `COMPILED_BOTS` (the bot names it
+A game's definition may name a kernel (games/kernel_api.py) with `COMPILED_BOTS` (the bot names it
 plays) and `play_chunk(rules, players, seed, start, stop, slots, rotate)`
 returning `games.kernel_api.ChunkColumns`. A run whose every seat holds a
 compiled bot plays here; any other run (a plugin bot, `--check`) is played
@@ -14,7 +14,6 @@ never pay for numba.
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
 import numpy as np
@@ -27,13 +26,7 @@ from balancer.games.kernel_api import ChunkColumns
 
 def kernel_of(game: str) -> ModuleType | None:
     """The game's compiled kernel module, or None if the game has none."""
-    name = f"{games.package(game)}.kernel"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:  # the kernel exists but something it imports is missing
-            raise
-        return None
+    return games.definition(game).kernel()
 
 
 def can_compile(variant: Variant) -> bool:
