@@ -21,10 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from types import MappingProxyType, ModuleType
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from balancer.games.api import Bounds, GameSpec
+from balancer.games.kernel_api import Kernel
 
 if TYPE_CHECKING:
     from balancer.rng import Stream
@@ -44,7 +45,7 @@ class LocalNames:
     events: Mapping[str, tuple[str, str]]  # event -> (name, meaning), keyed by spec.events
 
 
-def _no_kernel() -> ModuleType | None:
+def _no_kernel() -> Kernel | None:
     return None
 
 
@@ -58,7 +59,7 @@ class GameDefinition:
     # What every event counts, one line each, keyed by spec.events.
     event_meanings: Mapping[str, str]
     # The compiled kernel (games/kernel_api.py), or None: such a game plays step by step.
-    kernel: Callable[[], ModuleType | None] = _no_kernel
+    kernel: Callable[[], Kernel | None] = _no_kernel
     # The play-by-play of a traced game; None: a replay gives the record without one.
     narrator: Callable[[], Narrator] | None = None
     # language -> a loader of the game's words in it; English is the spec's own.

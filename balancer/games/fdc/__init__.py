@@ -1,6 +1,7 @@
 """Fish! Dash! Cash!: its definition, registered in games/__init__.py.
 
-The engine (the authority) is rules.py, the compiled kernel kernel.py, the
+The engine (the authority) is rules.py, the compiled kernel kernel.py (seen
+through the one kernel interface in compiled.py), the
 built-in bots bots.py; events.py says what each event counts, names_ja.py
 gives the game's words in Japanese, narrate.py tells a replay. Each part that
 costs an import is loaded on first use.
@@ -9,12 +10,12 @@ costs an import is loaded on first use.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any
 
 from balancer.games.definition import GameDefinition, LocalNames, Narrator
 from balancer.games.fdc.events import EVENT_MEANINGS
 from balancer.games.fdc.rules import SPEC
+from balancer.games.kernel_api import Kernel
 
 
 def _bots() -> Mapping[str, Any]:
@@ -23,10 +24,10 @@ def _bots() -> Mapping[str, Any]:
     return BOTS
 
 
-def _kernel() -> ModuleType:
-    from balancer.games.fdc import kernel
+def _kernel() -> Kernel:
+    from balancer.games.fdc.compiled import KERNEL
 
-    return kernel
+    return KERNEL
 
 
 def _narrator() -> Narrator:
