@@ -4,7 +4,7 @@
 0.3 s of CPU. Timing a command in a test would fail on a busy machine, so
 this checks the cause instead: numpy, numba, scipy, polars and matplotlib
 cost 0.1-1.2 s each to import, and none of them is imported by these
-commands (`make bench`-style timing is in the README). And the table of
+commands (their measured CPU times are in docs/performance.md). And the table of
 commands the command line loads lazily names every command there is.
 """
 
