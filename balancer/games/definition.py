@@ -25,9 +25,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from balancer.games.api import Bounds, GameSpec
-from balancer.games.kernel_api import Kernel
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the kernel interface imports numpy: `balancer knobs` needn't
+    from balancer.games.kernel_api import Kernel
     from balancer.rng import Stream
 
 # A replay's line: a plain string (seen by everyone) or (seat, text), seen by that seat only.

@@ -10,12 +10,14 @@ costs an import is loaded on first use.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from balancer.games.definition import GameDefinition, LocalNames, Narrator
 from balancer.games.fdc.events import EVENT_MEANINGS
 from balancer.games.fdc.rules import SPEC
-from balancer.games.kernel_api import Kernel
+
+if TYPE_CHECKING:  # it imports numpy, which `balancer knobs` needn't
+    from balancer.games.kernel_api import Kernel
 
 
 def _bots() -> Mapping[str, Any]:
