@@ -18,9 +18,11 @@ holds every game to: `bounds(rules, players)` (most moves, least and most
 length units, least and most score per seat) and `resample_hidden(state,
 seat, rng)`, which redeals the cards `seat` can't see (OpenSpiel's
 ResampleFromInfostate), so that two states differing only there are shown to
-give that seat the same view. `determinize(view, rng)` does the same from the
-view alone, as a search bot must (docs/determinize.md); every game's
-resample_hidden is determinize of the state's view.
+give that seat the same view. `determinize(view, rng)` samples such a state
+from the view alone, as a search bot must (docs/determinize.md). The two are
+kept apart on purpose: resample_hidden, working from the true state, shows
+that a view hides what it should; determinize, working from the view, shows
+that the view carries enough to rebuild the game.
 
 States hold plain ints and lists and do no I/O. All chance draws from the
 stream handed to `new_state` (rng.py).

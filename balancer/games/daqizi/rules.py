@@ -816,8 +816,59 @@ def determinize(view: View, rng: Stream) -> State:
 
 
 def resample_hidden(state: State, seat: int, rng: Stream) -> State:
-    """What `seat` can't see, redealt: `determinize` from the seat's view."""
-    return determinize(state.view(seat), rng)
+    """Redeal what `seat` can't see, from the true state: the other hands and the
+    other seats' face-down discards (in the discard and in this trick), entry by
+    entry. Every card played face up this deal (`public`) and `seat`'s own hand and
+    discards stay. Sizes stay; the must-beat revelations are not kept (that is
+    `determinize`'s job, from the view alone; this one, beside it, lets the
+    conformance check of what a view hides not rest on the view)."""
+    other = state.clone()
+    hidden = [
+        dc.KIND_COPIES[kind] - state.hands[seat][kind] - state.public[kind]
+        for kind in range(dc.N_KINDS)
+    ]
+    for move in state.own_down[seat]:
+        for kind in dc.MOVE_KINDS[move]:
+            hidden[kind] -= 1
+    pool = [kind for kind in range(dc.N_KINDS) for _ in range(hidden[kind])]
+    rng.shuffle(pool)
+    dealt = iter(pool)
+    for s in range(PLAYERS):
+        if s != seat:
+            hand = [0] * dc.N_KINDS
+            for _ in range(state.sizes[s]):
+                hand[next(dealt)] += 1
+            other.hands[s] = hand
+            other.packed[s] = dc.pack(hand)
+    # After the last deal the last trick's plays are still listed, though its cards are gone.
+    trick_up, trick_down = ((), 0) if state.over else (state.trick_up, state.trick_down)
+    in_trick = [0] * dc.N_KINDS
+    discard = list(state.public)
+    for kind in range(dc.N_KINDS):
+        discard[kind] -= sum(c[kind] for c in state.captured)
+    for _, move in trick_up:
+        for kind in dc.MOVE_KINDS[move]:
+            in_trick[kind] += 1
+            discard[kind] -= 1
+    own = iter(state.own_down[seat])
+    own_down: list[tuple[int, ...]] = [()] * PLAYERS
+    current = len(state.face_down) - trick_down  # entries from here on are this trick's
+    for j, (s, cards, _, _) in enumerate(state.face_down):
+        if s == seat:
+            move = next(own)
+        else:
+            counts = [0] * dc.N_KINDS
+            for _ in range(cards):
+                counts[next(dealt)] += 1
+            move = dc.DISCARD_OF_PACKED[dc.pack(counts)]
+        own_down[s] += (move,)
+        place = in_trick if j >= current else discard
+        for kind in dc.MOVE_KINDS[move]:
+            place[kind] += 1
+    for kind in dealt:  # unseen cards in no hand nor discard entry (a deal laid by hand)
+        discard[kind] += 1
+    other.in_trick, other.discard, other.own_down = in_trick, discard, own_down
+    return other
 
 
 # Card impact's kinds: each rank, then each suit (held: at least one such card).

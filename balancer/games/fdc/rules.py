@@ -866,8 +866,20 @@ def determinize(view: View, rng: Stream) -> State:
 
 
 def resample_hidden(state: State, seat: int, rng: Stream) -> State:
-    """What `seat` can't see, redealt: `determinize` from the seat's view."""
-    return determinize(state.view(seat), rng)
+    """Redeal what `seat` can't see, from the true state: the other hands and the pile.
+    Sizes stay; every card that was ever face up (the trick, territories, cashed fish,
+    the discard) and `seat`'s own cards stay put. (Kept beside `determinize`, which
+    works from the view alone, so that the conformance check of what a view hides
+    does not rest on the view: see games/conformance.py.)"""
+    other = state.clone()
+    others = [s for s in range(state.players) if s != seat]
+    pool = [c for s in others for c in state.hands[s]] + state.pile
+    rng.shuffle(pool)
+    dealt = iter(pool)
+    for s in others:
+        other.hands[s] = [next(dealt) for _ in state.hands[s]]
+    other.pile = list(dealt)
+    return other
 
 
 SPEC = GameSpec(

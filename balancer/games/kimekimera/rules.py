@@ -968,8 +968,11 @@ def determinize(view: View, rng: Stream) -> State:
 
 
 def resample_hidden(state: State, seat: int, rng: Stream) -> State:
-    """What `seat` can't see (the deck's order, the chance to come): `determinize`."""
-    return determinize(state.view(seat), rng)
+    """Every chimera, the theme and the discard are face up: only the deck's order is
+    hidden. From the true state, beside `determinize` (see games/conformance.py)."""
+    other = state.clone()
+    rng.shuffle(other.deck)
+    return other
 
 
 def card_kinds(rules: Mapping[str, Any]) -> tuple[str, ...]:
