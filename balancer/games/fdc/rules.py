@@ -317,9 +317,18 @@ class View:
     # that doesn't say (a compiled kernel's step view, for now).
     discard: tuple[int, ...] | None = None  # in the order the cards reached it
     cashed: tuple[tuple[int, ...], ...] | None = None  # every seat's cashed fish
-    seat_money: tuple[int, ...] | None = None  # every seat's money
 
-    RECALL: ClassVar[tuple[str, ...]] = ("discard", "cashed", "seat_money")
+    RECALL: ClassVar[tuple[str, ...]] = ("discard", "cashed")
+
+    @property
+    def seat_money(self) -> tuple[int, ...] | None:
+        """Every seat's money (its cashed fish by `cash_value`); None if `cashed` is unsaid.
+
+        Worked out when asked, not kept: a view is built at every decision."""
+        if self.cashed is None:
+            return None
+        value = self.money.__getitem__
+        return tuple([sum(map(value, fish)) for fish in self.cashed])
 
 
 _new_view = views.constructor(View)
@@ -501,7 +510,6 @@ class State:
             self.money_of,
             tuple(self.discard),
             tuple(map(tuple, self.cashed)),
-            tuple(map(self.money, range(self.players))),
         )
 
     def record(self) -> GameRecord:
