@@ -42,7 +42,6 @@ the same later shuffles (common random numbers).
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -53,6 +52,7 @@ from balancer.games import views
 from balancer.games.api import Bounds, GameRecord, GameSpec, pack_held
 from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi.combos import describe
+from balancer.games.daqizi.hidden import deal_hidden
 from balancer.games.worlds import reseeded_chance
 from balancer.rng import Stream
 
@@ -601,12 +601,6 @@ def bounds(rules: Mapping[str, Any], players: int) -> Bounds:
     return Bounds(moves=PLAYERS * HAND * deals, length=(1, deals), score=(low, high))
 
 
-# A world's multi-card revelations are met by rejection: after this many
-# rejected samples in a row, the revelation that failed most is dropped.
-MAX_ATTEMPTS = 32
-ANY_KIND = dc.N_KINDS - 1  # the cap of a slot no single revelation binds
-
-
 @dataclass(frozen=True)
 class World:
     """A sampled world, with what meeting the view's revelations cost."""
@@ -616,104 +610,19 @@ class World:
     dropped: int  # multi-card revelations given up (docs/determinize.md)
 
 
-@dataclass(frozen=True)
-class _Revelation:
-    """A multi-card must-beat revelation: these slots and known cards could not beat `best`."""
-
-    slots: tuple[int, ...]
-    known: tuple[int, ...]  # counts per kind: the seat's face-up plays since
-    best: int
-
-
 def sample_world(view: View, rng: Stream) -> World:
     """A world consistent with `view`, read from the view alone (docs/determinize.md).
 
     The cards the seat has not seen go to the other hands and to the other seats'
-    face-down discards; every must-beat discard's revelation holds (single ones
-    exactly, others by rejection, dropped after MAX_ATTEMPTS rejections in a row);
-    the world's chance stream (the deals to come) is reseeded from `rng`.
+    face-down discards, every must-beat revelation met (hidden.py); the world's
+    chance stream (the deals to come) is reseeded from `rng`.
     """
     if view.face_down is None or view.my_discards is None:
         raise ValueError("determinize needs a view with perfect recall (the engine's)")
-    seat, mixed = view.seat, bool(view.rules["mixed_suit_combos"])
-    hidden = list(dc.KIND_COPIES)
-    for kind in range(dc.N_KINDS):
-        hidden[kind] -= view.hand[kind] + view.public[kind]
-    for move in view.my_discards:
-        for kind in dc.MOVE_KINDS[move]:
-            hidden[kind] -= 1
-    if min(hidden) < 0:
-        raise ValueError("the view shows more of a kind than the deck holds")
-    # Slots: the other hands, seat by seat, then the others' face-down discards.
-    owner: list[int] = []  # the seat whose card the slot is
-    hand_slots: dict[int, list[int]] = {}
-    for other in range(PLAYERS):
-        if other != seat:
-            hand_slots[other] = list(range(len(owner), len(owner) + view.hand_sizes[other]))
-            owner += [other] * view.hand_sizes[other]
-    down_slots: list[list[int]] = []  # per face_down entry (the seat's own: none)
-    for entry_seat, cards, _, _ in view.face_down:
-        if entry_seat == seat:
-            down_slots.append([])
-        else:
-            down_slots.append(list(range(len(owner), len(owner) + cards)))
-            owner += [entry_seat] * cards
-    if len(owner) > sum(hidden):
-        raise ValueError("the view's unseen cards don't fill the other hands and discards")
-    cap = [ANY_KIND] * len(owner)
-    revelations: list[_Revelation] = []
-    for j, (entry_seat, _, best, plays_before) in enumerate(view.face_down):
-        if best < 0 or entry_seat == seat:
-            continue
-        # The cards the seat held then: its hand now, this discard and its later
-        # ones, and its face-up plays since.
-        bound = list(hand_slots[entry_seat])
-        for k in range(j, len(view.face_down)):
-            if view.face_down[k][0] == entry_seat:
-                bound += down_slots[k]
-        if dc.MOVE_SIZE[best] == 1:  # a single's strength is its kind
-            for slot in bound:
-                cap[slot] = min(cap[slot], dc.MOVE_KINDS[best][0])
-            continue
-        known = [0] * dc.N_KINDS
-        for play_seat, move in view.history[plays_before:]:
-            if play_seat == entry_seat:
-                for kind in dc.MOVE_KINDS[move]:
-                    known[kind] += 1
-        revelations.append(_Revelation(tuple(bound), tuple(known), best))
-    pool = [kind for kind in range(dc.N_KINDS) for _ in range(hidden[kind])]
-    order = sorted(range(len(owner)), key=cap.__getitem__)  # stable: slot order within a cap
-    attempts = dropped = 0
-    failures = [0] * len(revelations)
-    while True:
-        attempts += 1
-        remaining = list(pool)
-        got = [0] * len(owner)
-        for slot in order:
-            allowed = bisect_right(remaining, cap[slot])  # kinds <= cap: a prefix
-            if not allowed:
-                raise ValueError("the view's revelations can't all hold")
-            got[slot] = remaining.pop(rng.below(allowed))
-        failed = [i for i, r in enumerate(revelations) if not _holds(r, got, mixed)]
-        if not failed:
-            break
-        for i in failed:
-            failures[i] += 1
-        if attempts % MAX_ATTEMPTS == 0:  # MAX_ATTEMPTS rejected since the last drop
-            worst = failures.index(max(failures))  # the earliest of the most failed
-            del revelations[worst]
-            dropped += 1
-            failures = [0] * len(revelations)
-    state = _world(view, got, hand_slots, down_slots, remaining)
+    deal = deal_hidden(view, rng)
+    state = _world(view, deal.got, deal.hand_slots, deal.down_slots, deal.leftover)
     state.rng = reseeded_chance(rng)
-    return World(state, attempts, dropped)
-
-
-def _holds(revelation: _Revelation, got: list[int], mixed: bool) -> bool:
-    counts = list(revelation.known)
-    for slot in revelation.slots:
-        counts[got[slot]] += 1
-    return not dc.can_beat_packed(dc.pack(counts), revelation.best, mixed)
+    return World(state, deal.attempts, deal.dropped)
 
 
 def _world(
