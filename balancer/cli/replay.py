@@ -11,6 +11,7 @@ from balancer.cli.options import (
     MAX_SEED,
     allow_plugins_option,
     move_time_limit_option,
+    plugin_memory_option,
     trust_plugins_option,
 )
 from balancer.errors import UserError
@@ -28,6 +29,7 @@ from balancer.errors import UserError
     help="A knob's value as the run set it: rules.KNOB=VALUE (a sweep point's, say).",
 )
 @move_time_limit_option
+@plugin_memory_option
 @trust_plugins_option
 @allow_plugins_option
 def replay(
