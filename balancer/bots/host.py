@@ -475,8 +475,7 @@ def keep() -> None:
     """
     channel, lifeline, log_limit, memory = (int(arg) for arg in sys.argv[1:5])
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    subreaper = sys.platform.startswith("linux") and _prctl(_PR_SET_CHILD_SUBREAPER, 1)
     keeper = os.getpid()
     relay_out, relay_in = os.pipe() if log_limit else (-1, -1)
     bot = os.fork()
@@ -503,49 +502,72 @@ def keep() -> None:
     with contextlib.suppress(OSError):
         os.setpgid(bot, bot)  # whichever of the two runs first
     life = socket.socket(fileno=lifeline)
+    watched = _Watch(life, bot)
     try:
-        _watch(life, bot, relay_out, log_limit)
+        watched.run(relay_out, log_limit)
     finally:
-        _kill_descendants(bot)
+        _kill_descendants(bot, watched.bot_ended, subreaper)
         os._exit(0)
 
 
-def _watch(life: socket.socket, bot: int, relay: int, log_limit: int) -> None:
-    """Until the engine lets go of the lifeline: copy the bot's output to the log (fd 1),
-    at most `log_limit` bytes, reap whatever dies, and tell the engine how the bot ended."""
-    wake_out, wake_in = os.pipe()
-    os.set_blocking(wake_in, False)
-    signal.signal(signal.SIGCHLD, lambda *_: None)  # only to wake the poll below
-    signal.set_wakeup_fd(wake_in, warn_on_full_buffer=False)
-    poll = select.poll()
-    poll.register(life.fileno(), select.POLLIN)
-    poll.register(wake_out, select.POLLIN)
-    if relay >= 0:
-        poll.register(relay, select.POLLIN)
-    written = 0
-    while True:
-        _reap(life, bot)
-        for fd, _ in poll.poll():
-            if fd == life.fileno():
-                return  # the engine closed it, or died: the engine never writes on it
-            if fd == wake_out:
-                os.read(wake_out, 4096)
-            elif fd == relay:
-                data = os.read(relay, 1 << 16)
-                if not data:
-                    poll.unregister(relay)
-                    continue
-                kept = data[: max(0, log_limit - written)]
-                if kept:
-                    _append(kept)
-                if len(kept) < len(data) and written <= log_limit:
-                    _append(
-                        f"\n[balancer: this bot's process wrote more than {size_text(log_limit)}"
-                        " of output; the rest is cut]\n".encode()
-                    )
-                    written = log_limit + 1  # said once; the rest is read and dropped
-                else:
-                    written += len(kept)
+class _Watch:
+    """The keeper's watch over the bot's process, until the engine lets go of the lifeline."""
+
+    def __init__(self, life: socket.socket, bot: int) -> None:
+        self.life, self.bot = life, bot
+        self.bot_ended = False
+
+    def run(self, relay: int, log_limit: int) -> None:
+        """Copy the bot's output to the log (fd 1), at most `log_limit` bytes, and reap
+        whatever dies, until the engine closes the lifeline or dies."""
+        life = self.life
+        wake_out, wake_in = os.pipe()
+        os.set_blocking(wake_in, False)
+        signal.signal(signal.SIGCHLD, lambda *_: None)  # only to wake the poll below
+        signal.set_wakeup_fd(wake_in, warn_on_full_buffer=False)
+        poll = select.poll()
+        poll.register(life.fileno(), select.POLLIN)
+        poll.register(wake_out, select.POLLIN)
+        if relay >= 0:
+            poll.register(relay, select.POLLIN)
+        written = 0
+        while True:
+            self.reap()
+            for fd, _ in poll.poll():
+                if fd == life.fileno():
+                    return  # the engine closed it, or died: the engine never writes on it
+                if fd == wake_out:
+                    os.read(wake_out, 4096)
+                elif fd == relay:
+                    data = os.read(relay, 1 << 16)
+                    if not data:
+                        poll.unregister(relay)
+                        continue
+                    kept = data[: max(0, log_limit - written)]
+                    if kept:
+                        _append(kept)
+                    if len(kept) < len(data) and written <= log_limit:
+                        _append(
+                            f"\n[balancer: this bot's process wrote more than "
+                            f"{size_text(log_limit)} of output; the rest is cut]\n".encode()
+                        )
+                        written = log_limit + 1  # said once; the rest is read and dropped
+                    else:
+                        written += len(kept)
+
+    def reap(self) -> None:
+        """Collect every child that has ended; tell the engine how the bot's process ended."""
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            if pid == self.bot:
+                self.bot_ended = True
+                with contextlib.suppress(OSError):
+                    self.life.send(f"{os.waitstatus_to_exitcode(status)}\n".encode())
 
 
 def _append(data: bytes) -> None:
@@ -555,41 +577,34 @@ def _append(data: bytes) -> None:
             data = data[os.write(1, data) :]
 
 
-def _reap(life: socket.socket, bot: int) -> None:
-    """Collect every child that has ended; say how the bot's process ended, when it did."""
-    while True:
-        try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-        if pid == bot:
-            with contextlib.suppress(OSError):
-                life.send(f"{os.waitstatus_to_exitcode(status)}\n".encode())
-
-
-def _kill_descendants(bot: int) -> None:
+def _kill_descendants(bot: int, reaped: bool, subreaper: bool) -> None:
     """Kill the bot's process and every descendant, until this process has no child.
 
     A child's children become this process's when it dies (a subreaper's), so each
     round kills what the last one orphaned; a process that forks while being killed
     only adds one more round. Without a subreaper, the bot's process group is all
-    that can be reached.
+    that can be reached. Only pids not yet reaped are named, so none is another
+    process's: once the bot's process is reaped (`reaped`), a subreaper has its
+    leftovers as children, and without one its group lives on only while a member
+    does, which keeps the group's number from being reused.
     """
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    with contextlib.suppress(OSError):
-        os.killpg(bot, signal.SIGKILL)
+    if not (reaped and subreaper):
+        with contextlib.suppress(OSError):
+            os.killpg(bot, signal.SIGKILL)
+    alive = None if reaped else bot
     while True:
-        for pid in {bot, *_children()}:
+        for pid in {*([alive] if alive is not None else []), *_children()}:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         try:
-            os.waitpid(-1, 0)
+            done, _ = os.waitpid(-1, 0)
         except ChildProcessError:
             return
         except OSError:
             continue
+        if done == alive:
+            alive = None
 
 
 def _children() -> list[int]:

@@ -229,8 +229,20 @@ def many_runs_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def check_placement(backend: str, scheduler: str | None) -> None:
-    """--scheduler only means something with --backend dask."""
-    if scheduler is not None and backend != "dask":
-        from balancer.errors import UserError
+    """--scheduler only means something with --backend dask, and names a port that can be."""
+    if scheduler is None:
+        return
+    import re
 
+    from balancer.errors import UserError
+
+    if backend != "dask":
         raise UserError("a scheduler is for --backend dask", key="--scheduler")
+    port = re.search(r":(\d+)/*$", scheduler)
+    digits = port.group(1).lstrip("0") if port else "1"
+    if len(digits) > 5 or not 0 < int(digits or "0") <= 65535:
+        # Else the connection would be "refused", as if a scheduler might be there.
+        raise UserError(
+            f"port {(digits or '0')[:12]} can't exist: a port is a number from 1 to 65535",
+            key="--scheduler",
+        )

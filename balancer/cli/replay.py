@@ -54,8 +54,10 @@ def replay(
     from balancer.config.files import FOLDER, kind_of
     from balancer.report import model as reportio
     from balancer.report.escape import terminal
+    from balancer.report.folder import restore_interrupted
     from balancer.sim import replay as replay_mod
 
+    restore_interrupted(source)  # a report a run killed mid-swap set aside
     if kind_of(source) == FOLDER:
         data = reportio.load_report(source)
         where = str(source / reportio.REPORT_JSON)
