@@ -200,3 +200,19 @@ def test_tune_refuses_a_sweep_that_is_not_one(
     line = one_error_line(capsys)
     assert f"{sweep}: {says}" in line, line
     shutil.rmtree(tmp_path / "report")
+
+
+def test_tune_and_sweep_put_back_a_sweep_set_aside(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sweep = tmp_path / "s"
+    args = ["sweep", "-q", FDC3, "-n", "30", "-o", str(sweep), "--set", "hand_size=4,5"]
+    assert main(args) == 0
+    before = contents(sweep)
+    os.rename(sweep, tmp_path / ".s.old-99999")
+    tune = ["tune", FDC3, "--knob", "hand_size=4..5", "--target", "length.mean=8", "-q"]
+    assert main([*tune, "-n", "60", "--sweep", str(sweep)]) == 0, capsys.readouterr().err
+    assert contents(sweep) == before and [p.name for p in tmp_path.iterdir()] == ["s"]
+    os.rename(sweep, tmp_path / ".s.old-99999")
+    assert main(args) == 0  # the writer: it puts it back, then replaces it
+    assert [p.name for p in tmp_path.iterdir()] == ["s"]
