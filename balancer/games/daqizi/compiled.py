@@ -77,6 +77,9 @@ class DaQiZiKernel:
             position.moves,
         )  # fmt: skip
 
+    def scores(self, position: Position) -> np.ndarray:
+        return position.state[k.S_CHIPS : k.S_CHIPS + k.PLAYERS].astype(np.float64)
+
     def record(self, position: Position) -> GameRecord:
         s: list[int] = position.state.tolist()
         return GameRecord(
