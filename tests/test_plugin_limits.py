@@ -26,9 +26,6 @@ pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the subreaper and /proc are Linux's"
 )
 
-# The issue's figure: a process still there this long after the run ended is a survivor.
-GRACE = 2.0
-
 
 def variant_file(tmp_path: Path, seat: str, games: int = 4) -> Path:
     path = tmp_path / "v.yaml"
@@ -50,11 +47,31 @@ def _alive(pid: int) -> bool:
 
 
 def survivors(pids: list[int]) -> list[int]:
-    """The pids still alive GRACE seconds from now (or as soon as none is)."""
-    deadline = time.monotonic() + GRACE
-    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    """The pids alive now. Called once the keepers are gone: a keeper exits only after it
+    has killed and reaped every descendant, so nothing is left to wait for."""
     return [pid for pid in pids if _alive(pid)]
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` exists and has not exited (a zombie has exited)."""
+    try:
+        return "State:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+
+
+def _parent(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line for line in status.splitlines() if line.startswith("PPid:")).split()[1])
+
+
+def wait_until_gone(pids: list[int]) -> None:
+    """Until every process of `pids` has exited: the signal the code gives (SAFETY_TIMEOUT
+    is only a net for the bug of a keeper that never ends)."""
+    deadline = time.monotonic() + SAFETY_TIMEOUT
+    while any(_running(pid) for pid in pids):
+        assert time.monotonic() < deadline, "a keeper never ended"
+        time.sleep(0.01)
 
 
 def wait_until_sleeping(pids: list[int]) -> None:
@@ -111,8 +128,11 @@ def test_a_detached_grandchild_dies_when_the_run_is_killed_outright(
             time.sleep(0.05)
         pids = _pids(pid_file)
         wait_until_sleeping(pids)  # the run is under way, its sleep too
+        # Each sleep's parent is the hanging bot's process, whose parent is its keeper.
+        keepers = [_parent(_parent(pid)) for pid in pids]
         run.send_signal(signal.SIGKILL)
         run.wait()
+        wait_until_gone(keepers)
         assert survivors(pids) == []
     finally:
         run.kill()
