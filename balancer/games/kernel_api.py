@@ -268,3 +268,29 @@ class Kernel(Protocol):
     def scores(self, position: Position) -> np.ndarray:
         """A finished game's scores, float64 per seat: the record's, without building it."""
         ...
+
+
+class KernelModule:
+    """The part of every game's Kernel adapter that passes straight through to its
+    kernel module (`module`): the chunk loop, the seat to act, the legal moves."""
+
+    module: ClassVar[Any]
+
+    def play_chunk(
+        self,
+        rules: Mapping[str, Any],
+        players: int,
+        seed: int,
+        start: int,
+        stop: int,
+        slots: Sequence[tuple[str, Mapping[str, Any]]],
+        rotate: bool,
+    ) -> ChunkColumns:
+        out: ChunkColumns = self.module.play_chunk(rules, players, seed, start, stop, slots, rotate)
+        return out
+
+    def current_player(self, position: Position) -> int:
+        return int(self.module.current_player(position.state))
+
+    def legal(self, position: Position) -> int:
+        return int(self.module.legal(position.state, position.tables, position.moves))

@@ -4,33 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from balancer.games.api import GameRecord
 from balancer.games.daqizi import kernel as k
 from balancer.games.daqizi.rules import EVENTS, State
-from balancer.games.kernel_api import ChunkColumns, Position, SeatBots, StepBuffer
+from balancer.games.kernel_api import KernelModule, Position, SeatBots, StepBuffer
 from balancer.rng import Stream
 from balancer.rng_kernels import init_streams
 
 
-class DaQiZiKernel:
+class DaQiZiKernel(KernelModule):
+    module: ClassVar[Any] = k
     compiled_bots: frozenset[str] = k.COMPILED_BOTS
     step_game: type[StepBuffer] | None = k.StepGame
-
-    def play_chunk(
-        self,
-        rules: Mapping[str, Any],
-        players: int,
-        seed: int,
-        start: int,
-        stop: int,
-        slots: Sequence[tuple[str, Mapping[str, Any]]],
-        rotate: bool,
-    ) -> ChunkColumns:
-        return k.play_chunk(rules, players, seed, start, stop, slots, rotate)
 
     def _position(self, state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> Position:
         return Position(state, tables, streams, np.zeros(k.MAX_LEGAL, np.int64))
@@ -45,12 +34,6 @@ class DaQiZiKernel:
     def from_state(self, state: State, bot_streams: Sequence[Stream]) -> Position:
         streams = k.streams_from(state.rng, bot_streams)
         return self._position(k.from_python(state), _tables(state.rules), streams)
-
-    def current_player(self, position: Position) -> int:
-        return int(k.current_player(position.state))
-
-    def legal(self, position: Position) -> int:
-        return int(k.legal(position.state, position.tables, position.moves))
 
     def apply(self, position: Position, action: int) -> None:
         k.apply(position.state, position.tables, position.streams, action)

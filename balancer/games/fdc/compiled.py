@@ -3,32 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from balancer.games.api import GameRecord
 from balancer.games.fdc import kernel as k
 from balancer.games.fdc.rules import State
-from balancer.games.kernel_api import ChunkColumns, Position, SeatBots, StepBuffer
+from balancer.games.kernel_api import KernelModule, Position, SeatBots, StepBuffer
 from balancer.rng import Stream
 
 
-class FdcKernel:
+class FdcKernel(KernelModule):
+    module: ClassVar[Any] = k
     compiled_bots: frozenset[str] = k.COMPILED_BOTS
     step_game: type[StepBuffer] | None = k.StepGame
-
-    def play_chunk(
-        self,
-        rules: Mapping[str, Any],
-        players: int,
-        seed: int,
-        start: int,
-        stop: int,
-        slots: Sequence[tuple[str, Mapping[str, Any]]],
-        rotate: bool,
-    ) -> ChunkColumns:
-        return k.play_chunk(rules, players, seed, start, stop, slots, rotate)
 
     def _position(self, state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> Position:
         # scratch: the heuristic's work arrays; kept: the cashed cards (views show them).
@@ -53,12 +42,6 @@ class FdcKernel:
         position = self._position(arrays, tables, streams)
         position.kept[0][:] = k.cashed_of(state)
         return position
-
-    def current_player(self, position: Position) -> int:
-        return int(k.current_player(position.state))
-
-    def legal(self, position: Position) -> int:
-        return int(k.legal(position.state, position.tables, position.moves))
 
     def apply(self, position: Position, action: int) -> None:
         k.apply(position.state, position.tables, position.streams, action)

@@ -3,33 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from balancer.games.api import GameRecord
-from balancer.games.kernel_api import ChunkColumns, Position, SeatBots, StepBuffer
+from balancer.games.kernel_api import KernelModule, Position, SeatBots, StepBuffer
 from balancer.games.kimekimera import kernel as k
 from balancer.games.kimekimera.rules import EVENTS, State
 from balancer.rng import Stream
 from balancer.rng_kernels import init_streams
 
 
-class KimekimeraKernel:
+class KimekimeraKernel(KernelModule):
+    module: ClassVar[Any] = k
     compiled_bots: frozenset[str] = k.COMPILED_BOTS
     step_game: type[StepBuffer] | None = k.StepGame
-
-    def play_chunk(
-        self,
-        rules: Mapping[str, Any],
-        players: int,
-        seed: int,
-        start: int,
-        stop: int,
-        slots: Sequence[tuple[str, Mapping[str, Any]]],
-        rotate: bool,
-    ) -> ChunkColumns:
-        return k.play_chunk(rules, players, seed, start, stop, slots, rotate)
 
     def _position(self, state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> Position:
         moves = np.zeros(k.MAX_FREE + 1, np.int64)
@@ -47,12 +36,6 @@ class KimekimeraKernel:
     def from_state(self, state: State, bot_streams: Sequence[Stream]) -> Position:
         arrays, tables = k.from_state(state)
         return self._position(arrays, tables, k.streams_of(state.rng, bot_streams))
-
-    def current_player(self, position: Position) -> int:
-        return int(k.current_player(position.state))
-
-    def legal(self, position: Position) -> int:
-        return int(k.legal(position.state, position.tables, position.moves))
 
     def apply(self, position: Position, action: int) -> None:
         k.apply(position.state, position.tables, position.streams, action)
