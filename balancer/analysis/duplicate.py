@@ -22,6 +22,7 @@ from typing import Any
 
 from balancer import games
 from balancer.bots import registry as bot_registry
+from balancer.config.variant import bot_params_with_defaults
 from balancer.games.api import GameRecord, win_shares
 from balancer.sim.play import Seat, play_game
 
@@ -47,8 +48,7 @@ class Margin:
 
 def _seat(game: str, name: str, params: Mapping[str, Any]) -> Seat:
     spec = bot_registry.builtin(game)[name]
-    given = {**{p.name: p.default for p in spec.params}, **params}
-    return Seat(name, spec.factory(**given))
+    return Seat(name, spec.factory(**bot_params_with_defaults(spec, params)))
 
 
 def duplicate_margin(
