@@ -354,16 +354,24 @@ class Detaches:
 
 
 class Floods:
-    """Writes `lines` lines of 100 bytes to stdout at every move, then plays."""
+    """Writes `lines` lines of 100 bytes to stdout at every move, then plays.
 
-    def __init__(self, lines: int = 20_000) -> None:
+    With `tally`, it also adds one byte per move to that file, past the log's
+    reach, so a test can say how many lines the log should hold.
+    """
+
+    def __init__(self, lines: int = 20_000, tally: str = "") -> None:
         self.lines = lines
+        self.tally = tally
 
     def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
         line = "F" * 99 + "\n"
         for _ in range(self.lines):
             sys.stdout.write(line)
         sys.stdout.flush()
+        if self.tally:
+            with open(self.tally, "ab") as tally:
+                tally.write(b".")
         return legal[0]
 
 

@@ -535,25 +535,29 @@ class _Watch:
             self.reap()
             for fd, _ in poll.poll():
                 if fd == life.fileno():
-                    return  # the engine closed it, or died: the engine never writes on it
+                    # The engine closed it, or died (the engine never writes on it).
+                    # Whatever the bot wrote before its last answer is in the pipe
+                    # already: copy it before the bot is killed, or a log loses its end.
+                    if relay >= 0:
+                        self._drain(relay, log_limit, written)
+                    return
                 if fd == wake_out:
                     os.read(wake_out, 4096)
                 elif fd == relay:
                     data = os.read(relay, 1 << 16)
                     if not data:
                         poll.unregister(relay)
+                        relay = -1
                         continue
-                    kept = data[: max(0, log_limit - written)]
-                    if kept:
-                        _append(kept)
-                    if len(kept) < len(data) and written <= log_limit:
-                        _append(
-                            f"\n[balancer: this bot's process wrote more than "
-                            f"{size_text(log_limit)} of output; the rest is cut]\n".encode()
-                        )
-                        written = log_limit + 1  # said once; the rest is read and dropped
-                    else:
-                        written += len(kept)
+                    written = _copy(data, log_limit, written)
+
+    @staticmethod
+    def _drain(relay: int, log_limit: int, written: int) -> None:
+        """Copy what is waiting in the pipe now, without waiting for more."""
+        os.set_blocking(relay, False)
+        with contextlib.suppress(BlockingIOError, OSError):
+            while data := os.read(relay, 1 << 16):
+                written = _copy(data, log_limit, written)
 
     def reap(self) -> None:
         """Collect every child that has ended; tell the engine how the bot's process ended."""
@@ -568,6 +572,21 @@ class _Watch:
                 self.bot_ended = True
                 with contextlib.suppress(OSError):
                     self.life.send(f"{os.waitstatus_to_exitcode(status)}\n".encode())
+
+
+def _copy(data: bytes, log_limit: int, written: int) -> int:
+    """Add the bot's output to the log up to `log_limit` bytes in all; return the
+    count so far (past the limit once the cut has been said)."""
+    kept = data[: max(0, log_limit - written)]
+    if kept:
+        _append(kept)
+    if len(kept) < len(data) and written <= log_limit:
+        _append(
+            f"\n[balancer: this bot's process wrote more than "
+            f"{size_text(log_limit)} of output; the rest is cut]\n".encode()
+        )
+        return log_limit + 1  # said once; the rest is read and dropped
+    return written + len(kept)
 
 
 def _append(data: bytes) -> None:
