@@ -37,8 +37,10 @@ model (see `inlined`): that is what makes a move cheap.
 The package, one module a job: layout (the arrays' layouts and codes, the jit
 flavours), tables (the Python side: tables, states, conversion), resolution
 (the rules), heuristic (the compiled bots), chunk (whole games in one call),
-stepping (on to the next outside decision). Every public name is re-exported here,
-and by name the internals the kernel tests call in their hand-worked situations.
+stepping (on to the next outside decision), rollout (`play_out` from any
+position and `determinize` from a seat's view: a search bot's rollouts). Every
+public name is re-exported here, and by name the internals the kernel tests
+call in their hand-worked situations.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from balancer.games.fdc.kernel.heuristic import _prepare_play as _prepare_play
 from balancer.games.fdc.kernel.layout import *  # noqa: F403
 from balancer.games.fdc.kernel.resolution import *  # noqa: F403
 from balancer.games.fdc.kernel.resolution import _below as _below
+from balancer.games.fdc.kernel.rollout import *  # noqa: F403
 from balancer.games.fdc.kernel.stepping import *  # noqa: F403
 from balancer.games.fdc.kernel.tables import *  # noqa: F403
 from balancer.rng import below as below
