@@ -21,8 +21,13 @@ import numpy as np
 import pytest
 
 from balancer import knobs
+from balancer.games.daqizi import kernel as DQ
+from balancer.games.daqizi import rules as dqz
 from balancer.games.fdc import kernel as F
 from balancer.games.fdc import rules as fdc
+from balancer.games.kimekimera import kernel as KK
+from balancer.games.kimekimera import rules as kk
+from balancer.rng import init_streams
 
 # -- Fish! Dash! Cash! ----------------------------------------------------------------
 
@@ -207,3 +212,337 @@ def test_fdc_worlds_of_states_alike_to_the_seat_are_identical(
         fdc_world(state, seat, 7, determinize), fdc_world(other, seat, 7, determinize)
     )
     assert same != leaks
+
+
+# -- Kimekimera ------------------------------------------------------------------------
+
+KK_RULES = knobs.defaults(kk.KNOBS)
+KK_SEATS: list[tuple[str, dict[str, Any]]] = [
+    ("expected", {}), ("random", {}), ("cautious", {}), ("random", {})
+]  # fmt: skip
+
+
+def kk_game(seed: int, game: int) -> tuple[Any, ...]:
+    tables = KK.encode_rules(KK_RULES, 4)
+    state = np.zeros(KK.STATE_SIZE, np.int64)
+    streams = np.zeros((5, 2), np.uint64)
+    init_streams(streams, seed, game)
+    KK.new_game(state, tables, streams)
+    plan, params = KK.encode_bots(KK_SEATS)
+    return state, tables, streams, plan, params, KK.new_scratch(state)
+
+
+def kk_step(state, tables, streams, plan, params) -> None:
+    moves = np.zeros(KK.MAX_FREE + 1, np.int64)
+    n = KK.legal(state, tables, moves)
+    if n == 1:
+        action = moves[0]
+    else:
+        seat = int(state[KK.S_SEAT])
+        kind, at = plan[KK.PLAN_KIND + seat], plan[KK.PLAN_PARAMS + seat]
+        row = params[at : at + KK.N_PARAMS]
+        action = KK.bot_action(kind, row, state, tables, streams, moves, n, np.zeros(16, np.int64))
+    KK.apply(state, tables, streams, action)
+
+
+def kk_mid_game(seed: int, game: int, moves: int) -> tuple[Any, ...]:
+    parts = kk_game(seed, game)
+    for _ in range(moves):
+        kk_step(*parts[:5])
+    assert parts[0][KK.S_SEAT] >= 0
+    return parts
+
+
+@pytest.mark.parametrize("moves", [0, 5, 13])
+def test_kk_play_out_plays_the_step_paths_game(moves: int) -> None:
+    state, tables, streams, plan, params, scratch = kk_mid_game(21, 2, moves)
+    rolled, rolled_streams = state.copy(), streams.copy()
+    scores = np.zeros(4)
+    rounds = KK.play_out(rolled, tables, rolled_streams, plan, params, scratch, scores)
+    while state[KK.S_SEAT] >= 0:
+        kk_step(state, tables, streams, plan, params)
+    assert list(scores) == state[KK.S_TOTALS : KK.S_TOTALS + 4].tolist()
+    assert rounds == state[KK.S_ROUND] == KK_RULES["rounds"]
+    assert np.array_equal(rolled, state) and np.array_equal(rolled_streams, streams)
+
+
+def test_kk_play_out_from_the_deal_is_the_chunk_loops_game() -> None:
+    cols = KK.play_chunk(KK_RULES, 4, 21, 0, 4, KK_SEATS, False)
+    for game in range(4):
+        state, tables, streams, plan, params, scratch = kk_game(21, game)
+        scores = np.zeros(4)
+        KK.play_out(state, tables, streams, plan, params, scratch, scores)
+        assert list(scores) == list(cols.scores[game])
+
+
+def kk_public(state: np.ndarray) -> list[int]:
+    """Everything of a kk position but the deck's order (every seat sees the same)."""
+    n = int(state[KK.S_DECK_N])
+    out = state.copy()
+    out[KK.S_DECK : KK.S_DECK + n] = np.sort(state[KK.S_DECK : KK.S_DECK + n])
+    out[KK.S_DECK + n : KK.S_DECK + KK.DECK] = 0  # past the deck: no card
+    return out.tolist()
+
+
+def kk_world(state: np.ndarray, key: int, determinize: Callable[..., None]):
+    tables = KK.encode_rules(KK_RULES, 4)
+    out, out_streams = np.zeros_like(state), np.zeros((5, 2), np.uint64)
+    determinize(state, tables, 0, np.array([[key, 0]], np.uint64), out, out_streams)
+    return out, out_streams
+
+
+def kk_leaking_determinize(state, tables, seat, rng, out, out_streams) -> None:
+    """The control: the deck shuffled from the order the true state holds it."""
+    out[:] = state
+    KK.deal_unseen(rng, out, int(state[KK.S_DECK_N]), out_streams)
+
+
+KK_POSITIONS = [(21, 2, 3), (22, 0, 9), (23, 4, 14)]
+
+
+@pytest.mark.parametrize(("seed", "game", "moves"), KK_POSITIONS)
+def test_kk_world_keeps_what_the_seat_sees_and_reseeds_chance(
+    seed: int, game: int, moves: int
+) -> None:
+    state, _, streams = kk_mid_game(seed, game, moves)[:3]
+    before = state.copy()
+    world, world_streams = kk_world(state, 5, KK.determinize)
+    assert np.array_equal(state, before)
+    assert kk_public(world) == kk_public(state)
+    n = int(state[KK.S_DECK_N])
+    assert not np.array_equal(world[KK.S_DECK : KK.S_DECK + n], state[KK.S_DECK : KK.S_DECK + n])
+    # The world's chance stream is drawn from the bot's rng, not the game's.
+    assert world_streams[0, 1] == 0 and world_streams[0, 0] != streams[0, 0]
+    assert kk_world(state, 6, KK.determinize)[1][0, 0] != world_streams[0, 0]
+
+
+@pytest.mark.parametrize(
+    ("determinize", "leaks"), [(KK.determinize, False), (kk_leaking_determinize, True)]
+)
+@pytest.mark.parametrize(("seed", "game", "moves"), KK_POSITIONS)
+def test_kk_worlds_of_states_alike_to_the_seat_are_identical(
+    determinize: Callable[..., None], leaks: bool, seed: int, game: int, moves: int
+) -> None:
+    state = kk_mid_game(seed, game, moves)[0]
+    other = state.copy()
+    n = int(state[KK.S_DECK_N])
+    other[KK.S_DECK : KK.S_DECK + n] = np.random.default_rng(seed).permutation(
+        state[KK.S_DECK : KK.S_DECK + n]
+    )
+    assert kk_public(other) == kk_public(state) and not np.array_equal(other, state)
+    a, a_streams = kk_world(state, 7, determinize)
+    b, b_streams = kk_world(other, 7, determinize)
+    assert np.array_equal(a_streams, b_streams)
+    assert np.array_equal(a, b) != leaks
+
+
+# -- Da Qi Zi ---------------------------------------------------------------------------
+
+DQZ_RULES = knobs.defaults(dqz.KNOBS)  # must beat when able: discards reveal
+DQZ_SEATS: list[tuple[str, dict[str, Any]]] = [
+    ("heuristic", {}), ("random", {}), ("heuristic", {}), ("random", {})
+]  # fmt: skip
+DK = DQ.K
+
+
+def dqz_game(seed: int, game: int, rules: dict[str, Any] = DQZ_RULES) -> tuple[Any, ...]:
+    tables = DQ.encode_rules(rules)
+    state, streams = DQ.new_state(), DQ.new_streams()
+    init_streams(streams, seed, game)
+    DQ.new_game(state, tables, streams)
+    plan, params = DQ.encode_bots(DQZ_SEATS)
+    return state, tables, streams, plan, params, DQ.new_scratch(state)
+
+
+def dqz_step(state, tables, streams, plan, params) -> None:
+    moves = np.zeros(DQ.MAX_LEGAL, np.int64)
+    n = DQ.legal(state, tables, moves)
+    if n == 1:
+        action = moves[0]
+    else:
+        seat = int(state[DQ.S_TO_ACT])
+        kind, at = plan[DQ.PLAN_KIND + seat], plan[DQ.PLAN_PARAMS + seat]
+        action = DQ.choose(state, tables, streams, moves, n, kind, params[at : at + DQ.N_PARAMS])
+    DQ.apply(state, tables, streams, action)
+
+
+def dqz_mid_game(seed: int, game: int, moves: int, rules: dict[str, Any] = DQZ_RULES):
+    parts = dqz_game(seed, game, rules)
+    for _ in range(moves):
+        dqz_step(*parts[:5])
+    assert parts[0][DQ.S_OVER] == 0
+    return parts
+
+
+@pytest.mark.parametrize("moves", [0, 9, 30, 75])
+def test_dqz_play_out_plays_the_step_paths_game(moves: int) -> None:
+    state, tables, streams, plan, params, scratch = dqz_mid_game(31, 1, moves)
+    rolled, rolled_streams = state.copy(), streams.copy()
+    scores = np.zeros(4)
+    deals = DQ.play_out(rolled, tables, rolled_streams, plan, params, scratch, scores)
+    while state[DQ.S_OVER] == 0:
+        dqz_step(state, tables, streams, plan, params)
+    assert list(scores) == state[DQ.S_CHIPS : DQ.S_CHIPS + 4].tolist()
+    assert deals == state[DQ.S_EVENTS + DQ.E_DEALS] >= 1
+    assert np.array_equal(rolled, state) and np.array_equal(rolled_streams, streams)
+
+
+def test_dqz_play_out_from_the_deal_is_the_chunk_loops_game() -> None:
+    cols = DQ.play_chunk(DQZ_RULES, 4, 31, 0, 4, DQZ_SEATS, False)
+    for game in range(4):
+        state, tables, streams, plan, params, scratch = dqz_game(31, game)
+        scores = np.zeros(4)
+        DQ.play_out(state, tables, streams, plan, params, scratch, scores)
+        assert list(scores) == list(cols.scores[game])
+
+
+def dqz_entries(state: np.ndarray) -> list[list[int]]:
+    return [
+        state[DQ.S_FD + j * DQ.FD_WIDTH : DQ.S_FD + (j + 1) * DQ.FD_WIDTH].tolist()
+        for j in range(int(state[DQ.S_FD_N]))
+    ]
+
+
+def dqz_public(state: np.ndarray, seat: int) -> list[int]:
+    """A dqz position less what `seat` can't see: the other hands (their sizes stay),
+    the kinds of the other seats' face-down discards, the deal's shuffle."""
+    out = state.copy()
+    for r in range(4):
+        if r != seat:
+            out[DQ.S_HANDS + r * DK : DQ.S_HANDS + (r + 1) * DK] = 0
+            out[DQ.S_PACKED + r] = 0
+    for j, entry in enumerate(dqz_entries(state)):
+        if entry[DQ.FD_SEAT] != seat:
+            out[DQ.S_FD + j * DQ.FD_WIDTH + DQ.FD_PACKED] = 0
+    out[DQ.S_DECK : DQ.S_DECK + DQ.N_CARDS] = 0
+    return out.tolist()
+
+
+def dqz_hidden_slots(state: np.ndarray, seat: int) -> list[tuple[int, int]]:
+    """(owner, kind) of every card `seat` can't see, slot by slot: owner r < 4 a hand,
+    4 + j face-down discard j."""
+    slots = []
+    for r in range(4):
+        if r != seat:
+            for k in range(DK):
+                slots += [(r, k)] * int(state[DQ.S_HANDS + r * DK + k])
+    for j, entry in enumerate(dqz_entries(state)):
+        if entry[DQ.FD_SEAT] != seat:
+            packed = entry[DQ.FD_PACKED]
+            for k in range(DK):
+                slots += [(4 + j, k)] * ((packed >> (4 * k)) & 15)
+    return slots
+
+
+def dqz_with_hidden(state: np.ndarray, seat: int, slots: list[tuple[int, int]]) -> np.ndarray:
+    """`state` with the unseen cards laid as (owner, kind) `slots` say."""
+    out = state.copy()
+    for owner, _ in slots:
+        if owner < 4:
+            out[DQ.S_HANDS + owner * DK : DQ.S_HANDS + (owner + 1) * DK] = 0
+            out[DQ.S_PACKED + owner] = 0
+        else:
+            out[DQ.S_FD + (owner - 4) * DQ.FD_WIDTH + DQ.FD_PACKED] = 0
+    for owner, kind in slots:
+        if owner < 4:
+            out[DQ.S_HANDS + owner * DK + kind] += 1
+            out[DQ.S_PACKED + owner] += 1 << (4 * kind)
+        else:
+            out[DQ.S_FD + (owner - 4) * DQ.FD_WIDTH + DQ.FD_PACKED] += 1 << (4 * kind)
+    return out
+
+
+def dqz_world(state, seat, key, determinize, rules=DQZ_RULES):
+    tables = DQ.encode_rules(rules)
+    out, out_streams = np.zeros_like(state), DQ.new_streams()
+    dropped = determinize(state, tables, seat, np.array([[key, 0]], np.uint64), out, out_streams)
+    return out, out_streams, dropped
+
+
+def dqz_leaking_determinize(state, tables, seat, rng, out, out_streams) -> int:
+    """The control: the pool in the order the true state holds it (the other hands by
+    seat, then the others' discards), dealt by the same code."""
+    out[:] = state
+    pool = np.array([kind for _, kind in dqz_hidden_slots(state, seat)] + [0] * 32, np.int64)
+    return int(DQ.deal_unseen(state, tables, seat, rng, out, out_streams, pool, len(pool) - 32))
+
+
+def dqz_constraints_hold(world: np.ndarray, seat: int) -> int:
+    """Checks every must-beat revelation of the other seats on `world`; returns how many."""
+    tables = DQ.encode_rules(DQZ_RULES)
+    entries = dqz_entries(world)
+    checked = 0
+    for j, entry in enumerate(entries):
+        r, beat = entry[DQ.FD_SEAT], entry[DQ.FD_BEAT]
+        if r == seat or beat < 0:
+            continue
+        held = int(world[DQ.S_PACKED + r]) + int(world[DQ.S_UP_PLAYED + r]) - entry[DQ.FD_UP]
+        held += sum(e[DQ.FD_PACKED] for e in entries[j:] if e[DQ.FD_SEAT] == r)
+        assert not DQ.can_beat(tables, np.int64(held), beat)
+        checked += 1
+    return checked
+
+
+# Positions with face-down discards of every seat, some of them must-beat revelations.
+DQZ_POSITIONS = [(31, 0, 18), (32, 1, 26), (34, 0, 26), (35, 2, 18)]
+
+
+@pytest.mark.parametrize(("seed", "game", "moves"), DQZ_POSITIONS)
+def test_dqz_world_keeps_what_the_seat_sees_and_what_discards_revealed(
+    seed: int, game: int, moves: int
+) -> None:
+    state = dqz_mid_game(seed, game, moves)[0]
+    before = state.copy()
+    checked = 0
+    for seat in range(4):
+        world, world_streams, dropped = dqz_world(state, seat, 40 + seat, DQ.determinize)
+        assert np.array_equal(state, before)
+        assert dqz_public(world, seat) == dqz_public(state, seat)
+        hidden = sorted(k for _, k in dqz_hidden_slots(state, seat))
+        assert sorted(k for _, k in dqz_hidden_slots(world, seat)) == hidden
+        assert world_streams[0, 1] == 0
+        if dropped == 0:
+            checked += dqz_constraints_hold(world, seat)
+    assert checked > 0, "no revelation was checked: the position tests little"
+
+
+def test_dqz_positions_hold_revealing_discards() -> None:
+    """The positions above test both kinds of constraint: discards that could not beat a
+    single (sampled exactly) and a combination of several cards (by rejection)."""
+    beaten = [
+        e[DQ.FD_BEAT]
+        for seed, game, moves in DQZ_POSITIONS
+        for e in dqz_entries(dqz_mid_game(seed, game, moves)[0])
+        if e[DQ.FD_BEAT] >= 0
+    ]
+    tables = DQ.encode_rules(DQZ_RULES)
+    sizes = {int(tables[DQ.T_MOVE_SIZE + b]) for b in beaten}
+    assert 1 in sizes and max(sizes) > 1
+
+
+@pytest.mark.parametrize(
+    ("determinize", "leaks"), [(DQ.determinize, False), (dqz_leaking_determinize, True)]
+)
+@pytest.mark.parametrize(("seed", "game", "moves"), DQZ_POSITIONS)
+def test_dqz_worlds_of_states_alike_to_the_seat_are_identical(
+    determinize: Callable[..., int], leaks: bool, seed: int, game: int, moves: int
+) -> None:
+    state = dqz_mid_game(seed, game, moves)[0]
+    seat = int(state[DQ.S_TO_ACT])
+    slots = dqz_hidden_slots(state, seat)
+    kinds = [k for _, k in slots]
+    # Every strong card to one rival first (adversarially stacked), then shuffled.
+    for order in (
+        sorted(kinds, reverse=True),
+        list(np.random.default_rng(seed).permutation(kinds)),
+    ):
+        other = dqz_with_hidden(
+            state, seat, [(o, int(k)) for (o, _), k in zip(slots, order, strict=True)]
+        )
+        other[DQ.S_DECK : DQ.S_DECK + DQ.N_CARDS] = np.arange(DQ.N_CARDS)
+        if np.array_equal(other, state):
+            continue
+        assert dqz_public(other, seat) == dqz_public(state, seat)
+        a, a_streams, _ = dqz_world(state, seat, 9, determinize)
+        b, b_streams, _ = dqz_world(other, seat, 9, determinize)
+        assert (np.array_equal(a, b) and np.array_equal(a_streams, b_streams)) != leaks

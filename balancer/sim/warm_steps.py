@@ -88,9 +88,9 @@ def _dqz(kernel: Any, rules: dict[str, Any], players: int) -> None:
                 kernel.choose(state, tables, streams, out, n, kind, row)
             kernel.heuristic(state, tables, out, n, params[0])
         kernel.apply(state, tables, streams, int(out[0]))
-    seat_bots = np.zeros(players, dtype=np.int64)  # random in every seat
-    seat_params = np.zeros((players, params.shape[1]))
-    kernel.play_out(start, tables, start_streams, seat_bots, seat_params, out)
+    plan, flat = kernel.encode_bots([("random", {})] * players)
+    scores = np.zeros(players)
+    kernel.play_out(start, tables, start_streams, plan, flat, kernel.new_scratch(start), scores)
 
 
 _WALKS: dict[str, Callable[[Any, dict[str, Any], int], None]] = {
