@@ -41,12 +41,14 @@ POSITIONS = 16  # mid-game positions a contender cycles through (games 0..15 of 
 # The compiled rollout loops: n worlds for `seat` from `state`, each played out; the
 # bot streams go on from rollout to rollout (fresh draws), determinize reseeds chance.
 # One per kernel: the kernels share the signatures, numba needs the functions named.
+# Not cached on disk: numba would keep a loop's code until this file changes, and the
+# kernels it compiles in live in other files (an edited kernel would be timed stale).
 
 
 # As fdc's own loops are compiled (kernel/layout.py `outermost`): without reference
 # counting and with numpy's error model; with numba's defaults every move of its
 # inlined kernels paid for reference counts, and a rollout cost 1.8x a whole game.
-@njit(error_model="numpy", _nrt=False)
+@njit(cache=False, error_model="numpy", _nrt=False)
 def _fdc_rollouts(
     state: np.ndarray,
     tables: np.ndarray,
@@ -68,7 +70,7 @@ def _fdc_rollouts(
     return total
 
 
-@njit
+@njit(cache=False)
 def _kk_rollouts(
     state: np.ndarray,
     tables: np.ndarray,
@@ -90,7 +92,7 @@ def _kk_rollouts(
     return total
 
 
-@njit
+@njit(cache=False)
 def _dqz_rollouts(
     state: np.ndarray,
     tables: np.ndarray,

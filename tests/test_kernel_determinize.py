@@ -139,7 +139,7 @@ def fdc_reshuffled(state: np.ndarray, seat: int, seed: int) -> np.ndarray:
     return other
 
 
-def fdc_world(state: np.ndarray, seat: int, key: int, determinize: Callable[..., None]):
+def fdc_world(state: np.ndarray, seat: int, key: int, determinize: Callable[..., int]):
     tables = F.make_tables(FDC_RULES, int(state[F.PLAYERS]))
     out = np.zeros_like(state)
     rng = np.array([[key, 0]], np.uint64)
@@ -148,7 +148,7 @@ def fdc_world(state: np.ndarray, seat: int, key: int, determinize: Callable[...,
     return out
 
 
-def fdc_leaking_determinize(state, tables, seat, rng, out, out_streams) -> None:
+def fdc_leaking_determinize(state, tables, seat, rng, out, out_streams) -> int:
     """The control: the pool in the order the true state holds it (the other hands seat
     by seat, then the pile), not by card number; dealt by the same code."""
     out[:] = state
@@ -161,6 +161,7 @@ def fdc_leaking_determinize(state, tables, seat, rng, out, out_streams) -> None:
     ] + [int(state[pile + j]) for j in range(int(state[F.PILE_LEN]))]
     out[pile : pile + len(pool)] = pool
     F.deal_unseen(state, seat, rng, out, len(pool))
+    return 0
 
 
 FDC_POSITIONS = [(11, 3, 9), (12, 0, 17), (13, 5, 30)]
@@ -202,7 +203,7 @@ def fdc_hidden_layout(state: np.ndarray, seat: int) -> list[int]:
 )
 @pytest.mark.parametrize(("seed", "game", "moves"), FDC_POSITIONS)
 def test_fdc_worlds_of_states_alike_to_the_seat_are_identical(
-    determinize: Callable[..., None], leaks: bool, seed: int, game: int, moves: int
+    determinize: Callable[..., int], leaks: bool, seed: int, game: int, moves: int
 ) -> None:
     state = fdc_mid_game(seed, game, moves)[0]
     seat = int(F.current_player(state))
@@ -284,17 +285,18 @@ def kk_public(state: np.ndarray) -> list[int]:
     return out.tolist()
 
 
-def kk_world(state: np.ndarray, key: int, determinize: Callable[..., None]):
+def kk_world(state: np.ndarray, key: int, determinize: Callable[..., int]):
     tables = KK.encode_rules(KK_RULES, 4)
     out, out_streams = np.zeros_like(state), np.zeros((5, 2), np.uint64)
     determinize(state, tables, 0, np.array([[key, 0]], np.uint64), out, out_streams)
     return out, out_streams
 
 
-def kk_leaking_determinize(state, tables, seat, rng, out, out_streams) -> None:
+def kk_leaking_determinize(state, tables, seat, rng, out, out_streams) -> int:
     """The control: the deck shuffled from the order the true state holds it."""
     out[:] = state
     KK.deal_unseen(rng, out, int(state[KK.S_DECK_N]), out_streams)
+    return 0
 
 
 KK_POSITIONS = [(21, 2, 3), (22, 0, 9), (23, 4, 14)]
@@ -321,7 +323,7 @@ def test_kk_world_keeps_what_the_seat_sees_and_reseeds_chance(
 )
 @pytest.mark.parametrize(("seed", "game", "moves"), KK_POSITIONS)
 def test_kk_worlds_of_states_alike_to_the_seat_are_identical(
-    determinize: Callable[..., None], leaks: bool, seed: int, game: int, moves: int
+    determinize: Callable[..., int], leaks: bool, seed: int, game: int, moves: int
 ) -> None:
     state = kk_mid_game(seed, game, moves)[0]
     other = state.copy()

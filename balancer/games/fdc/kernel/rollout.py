@@ -163,10 +163,13 @@ def determinize(
     rng: np.ndarray,
     out: np.ndarray,
     out_streams: np.ndarray,
-) -> None:
+) -> int:
     """A world for `seat` into `out` (module docstring): `state` copied, then the other
     hands and the pile dealt again from the unseen pool on rng's stream 0 (a uint64
-    (key, counter) row, advanced). `state` is only read."""
+    (key, counter) row, advanced). `state` is only read. Returns the constraints
+    dropped, as every kernel's determinize: none in fdc, where every deal of the
+    pool is possible."""
     for i in range(state.shape[0]):
         out[i] = state[i]
     deal_unseen(state, seat, rng, out, unseen_pool(state, seat, out))
+    return 0

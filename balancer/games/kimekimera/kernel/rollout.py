@@ -115,10 +115,12 @@ def determinize(
     rng: np.ndarray,
     out: np.ndarray,
     out_streams: np.ndarray,
-) -> None:
+) -> int:
     """A world for `seat` into `out` (docs/determinize.md, draw for draw): `state`
     copied, the deck's cards shuffled again on rng's stream 0 (a uint64 (key,
     counter) row, advanced), the chance stream of `out_streams` reseeded from rng.
-    Every seat sees the same in kk, so `seat` changes nothing. `state` is only read."""
+    Every seat sees the same in kk, so `seat` changes nothing. `state` is only read.
+    Returns the constraints dropped, as every kernel's determinize: none in kk."""
     out[:] = state
     deal_unseen(rng, out, unseen_pool(state, out), out_streams)
+    return 0
