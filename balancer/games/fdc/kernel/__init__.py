@@ -36,7 +36,8 @@ model (see `inlined`): that is what makes a move cheap.
 
 The package, one module a job: layout (the arrays' layouts and codes, the jit
 flavours), tables (the Python side: tables, states, conversion), resolution
-(the rules), heuristic (the compiled bots), chunk (whole games in one call),
+(the rules), bots (the compiled bots: random, and the heuristic's dash), heuristic
+(the heuristic's play), chunk (whole games in one call),
 stepping (on to the next outside decision), rollout (`play_out` from any
 position and `determinize` from a seat's view: a search bot's rollouts). Every
 public name is re-exported here, and by name the internals the kernel tests
@@ -45,6 +46,7 @@ call in their hand-worked situations.
 
 from __future__ import annotations
 
+from balancer.games.fdc.kernel.bots import *  # noqa: F403
 from balancer.games.fdc.kernel.chunk import *  # noqa: F403
 from balancer.games.fdc.kernel.chunk import _play_games as _play_games
 from balancer.games.fdc.kernel.heuristic import *  # noqa: F403

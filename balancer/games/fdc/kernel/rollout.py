@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from balancer.games.fdc.kernel.heuristic import _choose
+from balancer.games.fdc.kernel.bots import _choose
 from balancer.games.fdc.kernel.layout import (
     BOT_KINDS,
     CMONEY,

@@ -17,7 +17,7 @@ import numpy as np
 
 from balancer.games.api import GameRecord, held_words
 from balancer.games.fdc import rules as fdc
-from balancer.games.fdc.kernel.heuristic import _choose
+from balancer.games.fdc.kernel.bots import _choose
 from balancer.games.fdc.kernel.layout import (
     BOT_KINDS,
     BOT_OUTSIDE,
