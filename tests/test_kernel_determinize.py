@@ -4,7 +4,8 @@ For each game, from mid-game positions reached by the compiled bots:
 
 - `play_out` from a position plays the game the step path plays from there
   (legal / choose / apply called one move at a time) with the same streams,
-  and from the deal the chunk loop's game;
+  from the deal the chunk loop's game, and from a Python engine position
+  (converted) the engine's game with the same bots and streams;
 - a world keeps everything the seat sees (its hand, every public array part,
   every hand size) and the original state is untouched;
 - two true states that differ only in cards the seat can't see give
@@ -15,19 +16,25 @@ For each game, from mid-game positions reached by the compiled bots:
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 from balancer import knobs
+from balancer.bots import registry as bot_registry
+from balancer.config.variant import bot_params_with_defaults, load
 from balancer.games.daqizi import kernel as DQ
 from balancer.games.daqizi import rules as dqz
 from balancer.games.fdc import kernel as F
 from balancer.games.fdc import rules as fdc
 from balancer.games.kimekimera import kernel as KK
 from balancer.games.kimekimera import rules as kk
-from balancer.rng import init_streams
+from balancer.rng import Stream, bot_stream, init_streams
+from tests.helpers import stopped_mid_game
+
+ROOT = Path(__file__).parent.parent
 
 # -- Fish! Dash! Cash! ----------------------------------------------------------------
 
@@ -548,3 +555,51 @@ def test_dqz_worlds_of_states_alike_to_the_seat_are_identical(
         a, a_streams, _ = dqz_world(state, seat, 9, determinize)
         b, b_streams, _ = dqz_world(other, seat, 9, determinize)
         assert (np.array_equal(a, b) and np.array_equal(a_streams, b_streams)) != leaks
+
+
+# -- play_out from an engine position ----------------------------------------------------
+
+
+def kernel_position(game: str, py: Any) -> tuple[Any, np.ndarray, np.ndarray]:
+    """(kernel, state, tables) of a Python State's position."""
+    if game == "fish-dash-cash":
+        return (F, *F.from_state(py))
+    if game == "kimekimera":
+        return (KK, *KK.from_state(py))
+    return DQ, DQ.from_python(py), DQ.encode_rules(py.rules)
+
+
+@pytest.mark.parametrize("name", ["fdc-5p", "kk-4p-bots", "dqz-4p"])
+def test_play_out_from_an_engine_position_is_the_engines_game(name: str) -> None:
+    """The engine stopped mid-game and converted: play_out ends the game as the engine
+    does with the same bots and streams (chance going on from the State's own stream,
+    each seat's bot stream from its start)."""
+    variant = load(ROOT / "variants" / f"{name}.yaml")
+    builtin = bot_registry.builtin(variant.game)
+    slots = [
+        (s.bot, dict(bot_params_with_defaults(builtin[s.bot], s.params))) for s in variant.seats
+    ]
+    players = variant.players
+    compared = 0
+    for index in range(6):
+        py, _ = stopped_mid_game(variant, 5, index, 3 + 2 * index)
+        if py.is_terminal():
+            continue
+        compared += 1
+        kernel, state, tables = kernel_position(variant.game, py)
+        streams = np.zeros((1 + players, 2), np.uint64)
+        init_streams(streams, 5, index)
+        chance = getattr(py, "rng", None)  # fdc draws chance only at the deal
+        if chance is not None:
+            streams[0] = chance.key, chance.counter
+        plan, params = kernel.encode_bots(slots)
+        scores = np.zeros(players)
+        kernel.play_out(state, tables, streams, plan, params, kernel.new_scratch(state), scores)
+        bots = [builtin[bot].factory(**given) for bot, given in slots]
+        rngs = [Stream(5, index, bot_stream(s)) for s in range(players)]
+        while not py.is_terminal():
+            seat, legal = py.current_player(), py.legal_actions()
+            move = legal[0] if len(legal) == 1 else bots[seat].act(py.view(seat), legal, rngs[seat])
+            py.apply_action(move)
+        assert tuple(scores) == py.record().scores, (name, index)
+    assert compared >= 4
