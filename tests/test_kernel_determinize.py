@@ -115,6 +115,7 @@ def fdc_public(state: np.ndarray, seat: int) -> dict[str, Any]:
     """What `seat` sees of a kernel position: the snapshot without the others' hands
     and the pile, with every hand's and the pile's size."""
     snap = F.snapshot(state)
+    snap.pop("events")  # no view shows them: a world resets them
     hands = snap.pop("hands")
     pile = snap.pop("pile")
     snap["my_hand"] = hands[seat]
@@ -185,6 +186,9 @@ def test_fdc_world_keeps_what_the_seat_sees_and_leaves_the_state(
         assert np.array_equal(state, before)
         assert fdc_public(world, seat) == fdc_public(state, seat)
         assert fdc_hidden(world, seat) == fdc_hidden(state, seat)  # the same cards, redealt
+        events = slice(F.EVENTS, F.EVENTS + F.N_EVENTS)
+        assert not world[events].any()
+        world[events] = state[events]
         assert world[: F.HANDS].tolist() == state[: F.HANDS].tolist()
 
 
@@ -289,6 +293,8 @@ def kk_public(state: np.ndarray) -> list[int]:
     out = state.copy()
     out[KK.S_DECK : KK.S_DECK + n] = np.sort(state[KK.S_DECK : KK.S_DECK + n])
     out[KK.S_DECK + n : KK.S_DECK + KK.DECK] = 0  # past the deck: no card
+    out[KK.S_EVENTS : KK.S_EVENTS + KK.N_EVENTS] = 0  # no view shows them: a world resets
+    out[KK.S_HELD : KK.S_HELD + KK.MAX_PLAYERS] = 0  # them, and card impact's bits
     return out.tolist()
 
 
@@ -424,6 +430,7 @@ def dqz_public(state: np.ndarray, seat: int) -> list[int]:
         if entry[DQ.FD_SEAT] != seat:
             out[DQ.S_FD + j * DQ.FD_WIDTH + DQ.FD_PACKED] = 0
     out[DQ.S_DECK : DQ.S_DECK + DQ.N_CARDS] = 0
+    out[DQ.S_EVENTS : DQ.S_EVENTS + DQ.N_EVENTS] = 0  # no view shows them: reset in a world
     return out.tolist()
 
 
@@ -549,6 +556,8 @@ def test_dqz_worlds_of_states_alike_to_the_seat_are_identical(
             state, seat, [(o, int(k)) for (o, _), k in zip(slots, order, strict=True)]
         )
         other[DQ.S_DECK : DQ.S_DECK + DQ.N_CARDS] = np.arange(DQ.N_CARDS)
+        # The last-trick rule's event counts a face-down single above the best: hidden.
+        other[DQ.S_EVENTS + DQ.E_LAST_RULE] += 1
         if np.array_equal(other, state):
             continue
         assert dqz_public(other, seat) == dqz_public(state, seat)

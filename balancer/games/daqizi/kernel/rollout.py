@@ -24,6 +24,7 @@ from balancer.games.daqizi.kernel.layout import (
     MAX_FD,
     MAX_LEGAL,
     N_CARDS,
+    N_EVENTS,
     N_PARAMS,
     PLAN_KIND,
     PLAN_PARAMS,
@@ -257,6 +258,10 @@ def deal_unseen(
             out[S_FD + (o - PLAYERS) * FD_WIDTH + FD_PACKED] += one
     for i in range(N_CARDS):  # the deal's shuffle, left behind: every hand in it
         out[S_DECK + i] = 0
+    # The event counts, as in every world (docs/determinize.md): no view shows them,
+    # and one tells what a face-down discard was (a last-trick single above the best).
+    for e in range(N_EVENTS):
+        out[S_EVENTS + e] = 0
     out_streams[CHANCE, 0] = draw_u64(rng, 0)
     out_streams[CHANCE, 1] = 0
     return dropped

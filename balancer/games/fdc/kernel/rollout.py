@@ -10,7 +10,7 @@ to `scores`; it returns the game's length (tricks). `encode_bots` makes the
 `determinize(state, tables, seat, rng, out, out_streams)` writes into `out` (a
 state shaped like `state`, not the same array) a world `seat` can't tell from
 `state`: everything it sees copied, the cards it can't see (the other hands and
-the pile) dealt again from the unseen pool. The pool is the set of cards the
+the pile) dealt again from the unseen pool, the event counts reset. The pool is the set of cards the
 seat has not seen, listed by card number before it is shuffled, never in the
 order the true state holds them, so two states that differ only in hidden
 cards give the same world from the same `rng` (docs/determinize.md, step for
@@ -29,9 +29,11 @@ from balancer.games.fdc.kernel.layout import (
     BOT_KINDS,
     CMONEY,
     DECK,
+    EVENTS,
     HANDS,
     HCAP,
     HLEN,
+    N_EVENTS,
     N_PARAMS,
     O_PILE,
     OVER,
@@ -141,7 +143,11 @@ def unseen_pool(state: np.ndarray, seat: int, out: np.ndarray) -> int:
 def deal_unseen(state: np.ndarray, seat: int, rng: np.ndarray, out: np.ndarray, n: int) -> None:
     """Shuffle the pool of n cards at out's pile block on rng's stream 0 and deal it:
     seat by seat from 0 (not `seat`) each its hand's size, from the pool's start, and
-    the rest, in pool order, is the pile (its last card drawn first)."""
+    the rest, in pool order, is the pile (its last card drawn first). The event counts
+    are reset, as in every world (docs/determinize.md): no view shows them, and a
+    play-out counts from the sampled position on."""
+    for i in range(EVENTS, EVENTS + N_EVENTS):
+        out[i] = 0
     pile = state[O_PILE]
     shuffle(rng, 0, out[pile : pile + n], n)
     hcap = state[HCAP]

@@ -13,12 +13,16 @@ from balancer.games.kimekimera.kernel.convert import encode_slots
 from balancer.games.kimekimera.kernel.layout import (
     DECK,
     MAX_FREE,
+    MAX_PLAYERS,
+    N_EVENTS,
     N_PARAMS,
     PLAN_KIND,
     PLAN_PARAMS,
     PLAN_SIZE,
     S_DECK,
     S_DECK_N,
+    S_EVENTS,
+    S_HELD,
     S_ROUND,
     S_TOTALS,
     T_PLAYERS,
@@ -101,7 +105,13 @@ def unseen_pool(state: np.ndarray, out: np.ndarray) -> int:
 def deal_unseen(rng: np.ndarray, out: np.ndarray, n: int, out_streams: np.ndarray) -> None:
     """Shuffle the pool of n cards at out's deck block on rng's stream 0 as the deck
     (its last card the top), then the world's chance stream: key one number of rng,
-    counter 0 (the last draw), so the world never knows a future lottery or shuffle."""
+    counter 0 (the last draw), so the world never knows a future lottery or shuffle.
+    What no view shows is reset, as in every world (docs/determinize.md): the event
+    counts and the card-impact bits (a play-out counts from the sampled position on)."""
+    for i in range(N_EVENTS):
+        out[S_EVENTS + i] = 0
+    for s in range(MAX_PLAYERS):
+        out[S_HELD + s] = 0
     shuffle(rng, 0, out[S_DECK : S_DECK + DECK], n)
     out_streams[CHANCE, 0] = next_u64(rng, 0)
     out_streams[CHANCE, 1] = 0
