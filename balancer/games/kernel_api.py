@@ -1,4 +1,4 @@
-"""The contract of a game's compiled kernel (games/<game>/kernel.py), optional per game.
+"""The contract of a game's compiled kernel (games/<game>/kernel/, a package), optional per game.
 
 A kernel module provides:
 
