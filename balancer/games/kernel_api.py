@@ -1,4 +1,4 @@
-"""The contract of a game's compiled kernel (games/<game>/kernel.py), optional per game.
+"""The contract of a game's compiled kernel (games/<game>/kernel/, a package), optional per game.
 
 A kernel module provides:
 
@@ -10,6 +10,20 @@ A kernel module provides:
   else slot s (Variant.bot_slot);
 - step functions over a state array that can be copied and stepped from any
   position (a search bot's rollouts), documented in each kernel;
+- rollouts from any position, the same names and signatures in every kernel (a
+  search bot's two steps; tests/test_kernel_determinize.py):
+  `encode_bots(seats) -> (plan, params)` (seats[s]: the compiled bot of physical
+  seat s, (name, parameters)), `new_scratch(state)`, and, compiled,
+  `play_out(state, tables, streams, plan, params, scratch, scores) -> length`
+  (plays `state` to the end in place, as the chunk loop plays: forced moves
+  unasked, seat s's bot drawing from streams[1 + s], chance from streams[0];
+  scores[s] gets the record's score) and
+  `determinize(state, tables, seat, rng, out, out_streams) -> dropped` (into `out`, shaped
+  like `state` and not the same array, a world `seat` can't tell from `state`:
+  what it sees copied, what it can't redealt from the unseen pool listed in a
+  canonical order, from rng's row 0 (uint64 key, counter), out_streams[0]
+  reseeded from rng where the game draws chance after the deal;
+  docs/determinize.md; `dropped`: the constraints given up, dqz's only);
 - optionally `StepGame(rules, players, slots)`, games stepped from Python to
   each decision of a seat played outside the kernel (a plugin: sim/kernel_step.py
   drives it; fdc's, kk's and dqz's kernels have one), built on `StepBuffer`
@@ -294,3 +308,18 @@ class KernelModule:
 
     def legal(self, position: Position) -> int:
         return int(self.module.legal(position.state, position.tables, position.moves))
+
+    def play_out(self, position: Position, bots: SeatBots) -> None:
+        """Play to the end through the module's compiled `play_out` (the module
+        docstring above), the seats' bots laid out as its `encode_bots` lays them."""
+        module = self.module
+        players = len(bots.kinds)
+        plan = np.zeros(module.PLAN_SIZE, np.int64)
+        plan[module.PLAN_KIND : module.PLAN_KIND + players] = bots.kinds
+        plan[module.PLAN_PARAMS : module.PLAN_PARAMS + players] = (
+            np.arange(players) * bots.params.shape[1]
+        )
+        module.play_out(
+            position.state, position.tables, position.streams, plan, bots.params.ravel(),
+            module.new_scratch(position.state), np.zeros(players, np.float64),
+        )  # fmt: skip

@@ -55,12 +55,6 @@ class DaQiZiKernel(KernelModule):
             )  # fmt: skip
         )
 
-    def play_out(self, position: Position, bots: SeatBots) -> None:
-        k.play_out(
-            position.state, position.tables, position.streams, bots.kinds, bots.params,
-            position.moves,
-        )  # fmt: skip
-
     def scores(self, position: Position) -> np.ndarray:
         return position.state[k.S_CHIPS : k.S_CHIPS + k.PLAYERS].astype(np.float64)
 

@@ -74,17 +74,6 @@ class FdcKernel(KernelModule):
             )  # fmt: skip
         )
 
-    def play_out(self, position: Position, bots: SeatBots) -> None:
-        plan = np.zeros(k.PLAN_SIZE, np.int64)
-        players = len(bots.kinds)
-        plan[k.PLAN_KIND : k.PLAN_KIND + players] = bots.kinds
-        plan[k.PLAN_PARAMS : k.PLAN_PARAMS + players] = np.arange(players) * bots.params.shape[1]
-        iwork, fwork = position.scratch
-        k.advance_to_outside(
-            position.state, position.tables, position.streams, plan, bots.params.ravel(),
-            position.moves, iwork, fwork, position.kept[0],
-        )  # fmt: skip
-
     def record(self, position: Position) -> GameRecord:
         return k.record(position.state, position.tables)
 

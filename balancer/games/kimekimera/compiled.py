@@ -58,16 +58,6 @@ class KimekimeraKernel(KernelModule):
             )  # fmt: skip
         )
 
-    def play_out(self, position: Position, bots: SeatBots) -> None:
-        plan = np.zeros(k.PLAN_SIZE, np.int64)
-        players = len(bots.kinds)
-        plan[k.PLAN_KIND : k.PLAN_KIND + players] = bots.kinds
-        plan[k.PLAN_PARAMS : k.PLAN_PARAMS + players] = np.arange(players) * bots.params.shape[1]
-        k.advance_to_outside(
-            position.state, position.tables, position.streams, plan, bots.params.ravel(),
-            position.moves, position.scratch[0],
-        )  # fmt: skip
-
     def scores(self, position: Position) -> np.ndarray:
         players = len(position.streams) - 1
         return position.state[k.S_TOTALS : k.S_TOTALS + players].astype(np.float64)
