@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.2.0"
+from balancer._version import __version__
 
 if TYPE_CHECKING:
     from balancer.analysis.diff import DiffTable

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from balancer.analysis import diff_setup
-from balancer.analysis.diff import DiffTable, compare, render
-from balancer.analysis.diff_render import WIDTH, decimals, interval_text, section_of
+from balancer.analysis.diff import DiffTable, compare
+from balancer.analysis.diff_render import WIDTH, decimals, interval_text, render, section_of
 from balancer.config import variant
 from balancer.report.model import Report
 from balancer.sim import runner

@@ -162,13 +162,3 @@ def compare(
     diff.family_size = result.family_size
     diff.stopped_at = result.stopped_at
     return diff
-
-
-# --- rendering (analysis/diff_render.py) ----------------------------------------
-
-
-def render(table: DiffTable, fmt: str) -> str:
-    """The table as aligned terminal text ("table"), Markdown, CSV or JSON."""
-    from balancer.analysis.diff_render import render as render_as
-
-    return render_as(table, fmt)

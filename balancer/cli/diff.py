@@ -40,7 +40,8 @@ def diff_reports(
     `fail_on_change` only adds a closing line to the text formats saying the
     command will exit 3; the exit itself is the caller's.
     """
-    from balancer.analysis.diff import compare, render
+    from balancer.analysis.diff import compare
+    from balancer.analysis.diff_render import render
     from balancer.report.model import load_report
     from balancer.stats.compare import parse_tolerances
 
@@ -183,7 +184,7 @@ def _prepare_decided(
     from balancer.cli.simulate import replay_command
     from balancer.config.variant import load
     from balancer.errors import GameFault
-    from balancer.report.escape import terminal
+    from balancer.escape import terminal
     from balancer.report.folder import REPORT_JSON, claim
     from balancer.report.model import Report
     from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT

@@ -28,8 +28,8 @@ from balancer.bots.api import BotSpec
 from balancer.config.files import FILE, kind_of, path_error
 from balancer.config.yamlsafe import format_keypath, load_yaml
 from balancer.errors import UserError
+from balancer.escape import BIDI_CONTROLS, visible
 from balancer.games.api import GameSpec
-from balancer.report.escape import BIDI_CONTROLS, visible
 
 TOP_KEYS = (
     "name",

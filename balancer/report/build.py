@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from balancer import __version__
+from balancer._version import __version__
 from balancer.report.model import (
     BotFigures,
     Distribution,

@@ -24,7 +24,7 @@ import polars as pl
 from balancer import games
 from balancer.config.yamlsafe import MAX_DEPTH
 from balancer.errors import UserError
-from balancer.report.escape import BIDI_CONTROLS
+from balancer.escape import BIDI_CONTROLS
 from balancer.sim import table
 
 if TYPE_CHECKING:

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import polars as pl
 
-from balancer import __version__, games
+from balancer import games
+from balancer._version import __version__
 from balancer.config.files import FILE, FOLDER, kind_of
 from balancer.errors import UserError
 from balancer.report.checks import MAX_VALUE, check_document, check_games, check_nesting

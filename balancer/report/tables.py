@@ -10,8 +10,8 @@ from pathlib import Path
 
 import polars as pl
 
+from balancer.escape import csv_frame
 from balancer.report.csv_numbers import for_csv
-from balancer.report.escape import csv_frame
 from balancer.report.model import Interval, Report, value_counts
 
 # What a report folder holds (DESIGN.md), and what `balancer csv` writes: the same and,

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 
 from balancer import i18n
+from balancer.escape import code_block, markdown
 from balancer.i18n import ljust, rjust
-from balancer.report.escape import code_block, markdown
 from balancer.report.model import Interval, Report, SeatAdvantage, present
 
 _SCORE_FIGURES = ("mean", "sd", "min", "q1", "median", "q3", "max")
