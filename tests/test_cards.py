@@ -13,6 +13,7 @@ from balancer import load_variant
 from balancer.analysis import cards
 from balancer.cli import main
 from balancer.games.fdc import rules as fdc
+from balancer.report.build import from_run
 from balancer.report.model import Report
 from balancer.rng import CHANCE
 from balancer.sim import runner, table
@@ -157,7 +158,7 @@ def test_a_planted_strong_card_comes_out_on_top(monkeypatch: pytest.MonkeyPatch)
     assert rows[0].low > 0
     assert rows[0].low > rows[1].high  # clear of the next card, not luck
     # Every report has it: summed as the games arrived, the same rows as from the table.
-    streamed = Report.from_run(result).cards
+    streamed = from_run(result).cards
     assert streamed is not None and streamed[0].card == "blue fish 4"
     by_card = {r.card: r for r in rows}
     for row in streamed:
@@ -169,21 +170,21 @@ def test_a_planted_strong_card_comes_out_on_top(monkeypatch: pytest.MonkeyPatch)
 
 def test_every_report_of_a_game_with_cards_has_cards_csv_and_its_chart(tmp_path: Path) -> None:
     variant = dataclasses.replace(load_variant(VARIANTS / "kk-4p.yaml"), games=60)
-    saved = Report.from_run(runner.run(variant)).save(tmp_path / "rep")
+    saved = from_run(runner.run(variant)).save(tmp_path / "rep")
     lines = (tmp_path / "rep" / cards.CSV_NAME).read_text().splitlines()
     assert lines[0] == ",".join(cards.CSV_HEADER) and len(lines) == 1 + 50
     assert '<section id="cards">' in (tmp_path / "rep" / "report.html").read_text()
     # The folder is still balancer's own: a report opened again, and run over again.
     assert Report.open(tmp_path / "rep").n_games == 60
     assert saved.cards is not None
-    Report.from_run(runner.run(variant)).save(tmp_path / "rep")
+    from_run(runner.run(variant)).save(tmp_path / "rep")
 
 
 def test_the_cards_command_prints_the_table_and_writes_cards_csv(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     variant = dataclasses.replace(load_variant(VARIANTS / "fdc-5p.yaml"), games=200)
-    Report.from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+    from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
     out = tmp_path / "cards.csv"
     assert main(["cards", str(tmp_path / "rep"), "-o", str(out)]) == 0
     printed = capsys.readouterr().out
@@ -202,7 +203,7 @@ def test_the_cards_command_prints_the_table_and_writes_cards_csv(
 
 def test_a_report_gives_its_card_impact_and_an_html_section(tmp_path: Path) -> None:
     variant = dataclasses.replace(load_variant(VARIANTS / "fdc-5p.yaml"), games=100)
-    report = Report.from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+    report = from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
     rows = cards.of_report(Report.open(tmp_path / "rep"))
     assert rows is not None and len(rows) == 60
     assert rows == cards.of_report(report)

@@ -22,7 +22,9 @@ from balancer.cli.events import event_meanings
 from balancer.config import variant
 from balancer.errors import UserError
 from balancer.i18n import en, ja
-from balancer.report.model import BotFigures, EventFigures, Interval, Report, SeatAdvantage
+from balancer.report.build import from_run
+from balancer.report.figures import BotFigures, EventFigures, Interval, SeatAdvantage
+from balancer.report.model import Report
 from balancer.report.tables import CSV_TABLES, REPORT_TABLES
 from balancer.report.text import headline, ratio_of_events, seat_verdict, summary_markdown
 from balancer.sim import runner, table
@@ -42,7 +44,7 @@ SEED_WORDS = {
 
 def make_report(name: str, n: int) -> Report:
     loaded = variant.load(VARIANTS / name).with_overrides(games=n, seed=None)
-    return Report.from_run(runner.run(loaded))
+    return from_run(runner.run(loaded))
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,8 @@ import balancer
 from balancer.analysis.diff import compare as compare_reports
 from balancer.analysis.until_decided import play_until_decided
 from balancer.cli import main
-from balancer.report.model import Report, load_report
+from balancer.report.build import from_run
+from balancer.report.model import load_report
 from balancer.sim import table
 from balancer.sim.runner import CHECK_ENV
 from balancer.stats.sequential import MONITOR_GRID, BettingCS, UntilWatch, parse_until
@@ -132,8 +133,8 @@ def test_play_until_decided_stops_and_matches_the_anytime_rows(compiled: None) -
     assert decided.a.games == decided.b.games == stopped
     # The same numbers from the whole runs at once (the batches do not matter).
     table = compare_reports(
-        Report.from_run(decided.a),
-        Report.from_run(decided.b),
+        from_run(decided.a),
+        from_run(decided.b),
         tolerances={"win": "0.05"},
         anytime=True,
     )

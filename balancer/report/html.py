@@ -18,22 +18,18 @@ import math
 import textwrap
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from balancer import i18n
 from balancer.report import svg
-from balancer.report.model import (
-    BotFigures,
-    Interval,
-    Report,
-    SeatAdvantage,
-    SeatFigures,
-    present,
-    value_counts,
-)
+from balancer.report.figures import BotFigures, Interval, SeatAdvantage, SeatFigures, present
+from balancer.report.games_table import value_counts
 from balancer.report.text import seat_verdict, tricks_per_deal
+
+if TYPE_CHECKING:
+    from balancer.report.model import Report
 
 REPORT_HTML = "report.html"
 
