@@ -1,4 +1,4 @@
-"""Card impact: the held_* columns (both play paths), analysis/cards.py, `balancer cards`."""
+"""Card impact: the held_* columns (both play paths), stats/card_tally.py, `balancer cards`."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import numpy as np
 import polars as pl
 import pytest
 
-from balancer import load_variant
-from balancer.analysis import cards
+from balancer import load_variant, table
 from balancer.cli import main
 from balancer.games.fdc import rules as fdc
+from balancer.report import cards
 from balancer.report.build import from_run
 from balancer.report.model import Report
 from balancer.rng import CHANCE
-from balancer.sim import runner, table
+from balancer.sim import runner
 from balancer.sim.play import derive_rng
 from balancer.stats import card_tally
 
@@ -36,7 +36,7 @@ def test_a_hand_made_table_gives_the_shares_and_interval_worked_out_by_hand() ->
             table.held(1, 0): pl.Series([2, 2, 1, 1], dtype=pl.UInt64),
         }
     )
-    a, b = cards.card_impact(games, 2, ["A", "B"])
+    a, b = card_tally.card_impact(games, 2, ["A", "B"])
     assert (a.card, a.held_seats, a.other_seats) == ("A", 4, 4)
     assert a.held_win_share == pytest.approx(0.875)
     assert a.other_win_share == pytest.approx(0.125)
@@ -54,7 +54,7 @@ def test_a_kind_nobody_held_is_a_neutral_row() -> None:
             table.held(1, 0): pl.Series([0, 0], dtype=pl.UInt64),
         }
     )
-    rows = {r.card: r for r in cards.card_impact(games, 2, ["A", "B"])}
+    rows = {r.card: r for r in card_tally.card_impact(games, 2, ["A", "B"])}
     assert rows["B"].held_seats == 0
     assert (rows["B"].difference, rows["B"].low, rows["B"].high) == (0.0, 0.0, 0.0)
 
@@ -153,7 +153,7 @@ def test_a_planted_strong_card_comes_out_on_top(monkeypatch: pytest.MonkeyPatch)
     fdc._TABLES.clear()
     result = runner.run(variant)
     fdc._TABLES.clear()
-    rows = cards.card_impact(pl.DataFrame(result.columns()), 5, kinds)
+    rows = card_tally.card_impact(pl.DataFrame(result.columns()), 5, kinds)
     assert rows[0].card == "blue fish 4"
     assert rows[0].low > 0
     assert rows[0].low > rows[1].high  # clear of the next card, not luck

@@ -19,10 +19,9 @@ import numpy as np
 import pytest
 
 import balancer
-from balancer.analysis import cards
 from balancer.config import variant
+from balancer.report import cards, svg
 from balancer.report import html as report_html
-from balancer.report import svg
 from balancer.report.build import from_run
 from balancer.report.games_table import value_counts
 from balancer.report.model import Report, load_report

@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from balancer import games, i18n
+from balancer import games, i18n, table
 from balancer.cli import main
 from balancer.cli.events import event_meanings
 from balancer.config import variant
@@ -27,7 +27,7 @@ from balancer.report.figures import BotFigures, EventFigures, Interval, SeatAdva
 from balancer.report.model import Report
 from balancer.report.tables import CSV_TABLES, REPORT_TABLES
 from balancer.report.text import headline, ratio_of_events, seat_verdict, summary_markdown
-from balancer.sim import runner, table
+from balancer.sim import runner
 from tests.helpers import VARIANTS, load_report, one_error_line, variant_file, write_file
 
 # About reports, the command line and diffs, not the engine: runs play as a user's do

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 import balancer
+from balancer import table
 from balancer.analysis.diff import compare as compare_reports
 from balancer.analysis.until_decided import play_until_decided
 from balancer.cli import main
 from balancer.report.build import from_run
 from balancer.report.model import load_report
-from balancer.sim import table
 from balancer.sim.runner import CHECK_ENV
 from balancer.stats.sequential import MONITOR_GRID, BettingCS, UntilWatch, parse_until
 from tests.helpers import VARIANTS, one_error_line, variant_file

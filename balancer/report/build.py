@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from balancer import table
 from balancer._version import __version__
 from balancer.report.figures import (
     BotFigures,
@@ -24,7 +25,6 @@ from balancer.report.figures import (
 )
 from balancer.report.model import Report
 from balancer.rng import RNG_VERSION
-from balancer.sim import table
 from balancer.stats.figures import RunFigures
 from balancer.stats.streamed import Counted, GameCounts
 
@@ -185,7 +185,7 @@ def _card_rows(result: RunResult, frame: pl.DataFrame | None) -> tuple[CardImpac
         return None
     kinds = kinds_of(result.variant.rules)
     if frame is not None:
-        from balancer.analysis.cards import card_impact, has_cards
+        from balancer.stats.card_tally import card_impact, has_cards
 
         if not has_cards(frame):
             return None

@@ -21,11 +21,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from balancer import games
+from balancer import games, table
 from balancer.config.yamlsafe import MAX_DEPTH
 from balancer.errors import UserError
 from balancer.escape import BIDI_CONTROLS
-from balancer.sim import table
 
 if TYPE_CHECKING:
     from balancer.report.model import Report

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from balancer.sim import table
+from balancer import table
 from balancer.stats.streamed import GameCounts
 
 if TYPE_CHECKING:

@@ -32,7 +32,7 @@ from typing import Any
 
 import polars as pl
 
-from balancer import games
+from balancer import games, table
 from balancer._version import __version__
 from balancer.config.files import FILE, FOLDER, kind_of
 from balancer.errors import UserError
@@ -53,7 +53,6 @@ from balancer.report.figures import (
 )
 from balancer.report.folder import REPORT_JSON
 from balancer.report.games_table import SavedGames, _GamesTable, games_given
-from balancer.sim import table
 from balancer.stats.card_tally import CardImpact
 from balancer.stats.streamed import GameCounts
 
@@ -144,7 +143,7 @@ class Report:
                 games.place(tmp / GAMES_PARQUET)  # the run's file as it is: never read here
             write_csv_tables(self, tmp, games=False)  # games.csv: `balancer csv` writes it
             if self.cards is not None:
-                from balancer.analysis.cards import CSV_NAME, write_csv
+                from balancer.report.cards import CSV_NAME, write_csv
 
                 write_csv(self.cards, tmp / CSV_NAME)
             (tmp / "summary.md").write_text(summary_markdown(self))

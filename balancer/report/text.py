@@ -141,7 +141,7 @@ def ratio_of_events(
     if per_deal <= 0:
         return None
     ratio = report.events[numerator].per_game / per_deal
-    from balancer.sim import table
+    from balancer import table
 
     columns = (table.event(numerator), table.event(denominator))
     from balancer.report.games_table import game_columns

@@ -260,7 +260,7 @@ class RunResult:
         return self.games_file.read()
 
     def columns(self) -> dict[str, Any]:
-        """The per-game table (games.parquet), column by column (sim/table.py)."""
+        """The per-game table (games.parquet), column by column (table.py)."""
         frame = self.frame()
         return {
             name: frame[name] if name.startswith("bot_") else frame[name].to_numpy()

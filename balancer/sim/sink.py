@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
+from balancer import table
 from balancer.errors import UserError
-from balancer.sim import table
 from balancer.stats.card_tally import CardTally
 from balancer.stats.streamed import GameCounts
 
@@ -238,7 +238,7 @@ class GamesWriter:
         self.labels = [s.label for s in variant.seats]
         self.counts = new_counts(variant)
         self.games = 0  # rows written or waiting
-        # Card impact's sums (analysis/cards.py), for a game that records the cards held.
+        # Card impact's sums (stats/card_tally.py), for a game that records the cards held.
         kinds = spec.card_kinds(variant.rules) if spec.card_kinds is not None else None
         self.card_kinds: tuple[str, ...] | None = tuple(kinds) if kinds is not None else None
         self.cards: CardTally | None = None
@@ -315,7 +315,7 @@ def batch_frame(
     held: np.ndarray | None = None,
     wins: np.ndarray | None = None,
 ) -> pl.DataFrame:
-    """Games start.. of the games table (sim/table.py), from per-game arrays
+    """Games start.. of the games table (table.py), from per-game arrays
     (`wins`: their win shares, when already computed)."""
     spec = variant.spec
     n, players = scores.shape[0], variant.players
