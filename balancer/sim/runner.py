@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from balancer import interrupts, jit
@@ -26,58 +25,15 @@ from balancer.bots import registry as bot_registry
 from balancer.bots.api import PluginFailure
 from balancer.config.variant import Variant, bot_params_with_defaults, resolve_bot
 from balancer.errors import GameFault, Terminated
-from balancer.games.api import GameRecord
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled, kernel_step
+from balancer.sim.chunks import Chunk, ChunkResult
 from balancer.sim.play import Seat, play_game
-from balancer.sim.sink import ChunkSummary, GamesFile, GamesWriter, summarize
+from balancer.sim.sink import GamesFile, GamesWriter, summarize
 from balancer.stats.card_tally import CardTally
 from balancer.stats.streamed import GameCounts
 
 # Set (to anything but "" or "0") to force --check on every run: the test suite does.
 CHECK_ENV = "BALANCER_CHECK"
-
-
-@dataclass(frozen=True)
-class Chunk:
-    variant: Variant
-    start: int
-    stop: int
-    check: bool
-    plugin_move_limit: float
-
-
-@dataclass
-class ChunkResult:
-    """Games start..start+n-1 as per-game arrays (cheap to send between processes)."""
-
-    start: int
-    scores: np.ndarray  # float64 [n, players], per physical seat
-    length: np.ndarray  # int64 [n]
-    events: np.ndarray  # float64 [n, events], in the game's event order
-    # uint64 [n, players * words]: card kinds held (GameRecord.held), or None
-    held: np.ndarray | None = None
-    # Its counts, taken where it was played (sim/sink.py's summarize), or None: then the
-    # run's writer takes them.
-    summary: ChunkSummary | None = None
-
-    @classmethod
-    def from_records(
-        cls, start: int, records: Sequence[GameRecord], events: Sequence[str]
-    ) -> ChunkResult:
-        n = len(records)
-        players = len(records[0].scores) if records else 0
-        held = None
-        if records and records[0].held:
-            held = np.array([r.held for r in records], dtype=np.uint64)
-        return cls(
-            start,
-            np.array([r.scores for r in records], dtype=np.float64).reshape(n, players),
-            np.array([r.length for r in records], dtype=np.int64),
-            np.array([[r.events[e] for e in events] for r in records], dtype=np.float64).reshape(
-                n, len(events)
-            ),
-            held,
-        )
 
 
 def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0) -> list[Seat]:

@@ -25,7 +25,6 @@ import tempfile
 import threading
 import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,12 +33,12 @@ import polars as pl
 
 from balancer import table
 from balancer.errors import UserError
+from balancer.sim.chunks import ChunkResult, ChunkSummary
 from balancer.stats.card_tally import CardTally
 from balancer.stats.streamed import GameCounts
 
 if TYPE_CHECKING:
     from balancer.config.variant import Variant
-    from balancer.sim.runner import ChunkResult
 
 GAMES_PARQUET = "games.parquet"
 # Games per batch counted and written (one row group each): about 12 MB of table.
@@ -179,15 +178,6 @@ def _as_user_error(error: BaseException, path: Path) -> BaseException:
         first = reason.splitlines()[0] if reason else type(error).__name__
         return UserError(f"can't write the games: {first}", file=str(path))
     return error
-
-
-@dataclass
-class ChunkSummary:
-    """A chunk's share of the run's counts (`summarize`)."""
-
-    counts: GameCounts
-    wins: np.ndarray  # float64 [n, players]: table.win_shares_matrix of the chunk's scores
-    cards: CardTally | None  # card impact's sums, for a game that records the cards held
 
 
 def new_counts(variant: Variant) -> GameCounts:
