@@ -48,7 +48,7 @@ from collections.abc import Hashable, Iterator, Mapping, MutableSequence, Sequen
 from multiprocessing.connection import Connection
 from typing import Any
 
-from balancer.bots.api import PluginFailure
+from balancer.bot import PluginFailure
 from balancer.rng import Stream
 
 LOG_ENV = "BALANCER_PLUGIN_LOG"

@@ -20,10 +20,11 @@ from typing import Any
 import polars as pl
 
 from balancer import interrupts, jit
+from balancer.bot import PluginFailure
 from balancer.bots import host as plugin_host
 from balancer.bots import registry as bot_registry
-from balancer.bots.api import PluginFailure
-from balancer.config.variant import Variant, bot_params_with_defaults, resolve_bot
+from balancer.bots.build import slot_bots
+from balancer.config.variant import Variant
 from balancer.errors import GameFault, Terminated
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled, kernel_step
 from balancer.sim.chunks import Chunk, ChunkResult
@@ -44,15 +45,12 @@ def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0)
     """
     seats = []
     spec = variant.spec
-    for slot, seat_spec in enumerate(variant.seats):
-
-        def fail(message: str, slot: int = slot) -> Exception:
-            return ValueError(f"bot slot {slot}: {message}")
-
-        bot_spec = resolve_bot(spec, seat_spec.bot, fail)
+    bots = slot_bots(spec, variant.seats)
+    for slot, (seat_spec, (_, bot_spec, with_defaults)) in enumerate(
+        zip(variant.seats, bots, strict=True)
+    ):
         plugin = bot_registry.is_plugin(seat_spec.bot)
-        given = seat_spec.params
-        params = given if plugin else bot_params_with_defaults(bot_spec, given)
+        params = seat_spec.params if plugin else with_defaults
         # A plugin runs in a process of its own, which keeps its own time
         # limits (bots/host.py), unless plugins are trusted (--trust-plugins).
         hosted = plugin and not plugin_host.trusted()

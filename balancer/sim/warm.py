@@ -14,7 +14,7 @@ import numpy as np
 
 from balancer import games, jit, knobs
 from balancer.bots import registry as bot_registry
-from balancer.config.variant import bot_params_with_defaults
+from balancer.bots.build import bot_params_with_defaults
 from balancer.rng import Stream
 from balancer.sim import compiled
 
