@@ -110,7 +110,7 @@ def straightforward(game: str) -> Player:
 
 def compiled_bot(game: str, bot: str) -> Player | None:
     kernel = compiled.kernel_of(game)
-    if kernel is None or bot not in kernel.COMPILED_BOTS:
+    if kernel is None or bot not in kernel.compiled_bots:
         return None
     spec = games.get(game)
     rules = knobs.defaults(spec.knobs)

@@ -29,7 +29,7 @@ def builtin(game: str) -> dict[str, BotSpec]:
     """The built-in bots of a game (by full name)."""
     from balancer import games
 
-    return dict(importlib.import_module(f"{games.package(game)}.bots").BOTS)
+    return dict(games.definition(game).bots())
 
 
 def is_plugin(name: str) -> bool:

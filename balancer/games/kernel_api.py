@@ -27,9 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
+
+from balancer.games.api import GameRecord
 
 
 @dataclass(frozen=True)
@@ -158,3 +160,102 @@ class StepBuffer:
         """The moves of the decision `code` names, as the Python engine lists them."""
         moves: list[int] = self.moves[: code >> 3].tolist()
         return moves
+
+
+# -- the one kernel interface ---------------------------------------------------------
+
+
+@dataclass
+class Position:
+    """A compiled game in progress: the kernel's arrays for one game, at one point of play.
+
+    `tables` are the compiled rules (read only, shared by copies); `streams` the
+    uint64 [players + 1, 2] (key, counter) rows of chance and each seat's bot;
+    `moves` the buffer `legal` fills; `scratch` whatever else the kernel's bots need.
+    """
+
+    state: np.ndarray
+    tables: np.ndarray
+    streams: np.ndarray
+    moves: np.ndarray
+    scratch: tuple[np.ndarray, ...] = ()
+
+    def copy(self) -> Position:
+        """An independent copy: playing it on leaves this one as it is."""
+        return Position(
+            self.state.copy(),
+            self.tables,
+            self.streams.copy(),
+            np.zeros_like(self.moves),
+            tuple(np.zeros_like(a) for a in self.scratch),
+        )
+
+
+@dataclass(frozen=True)
+class SeatBots:
+    """The compiled bot of each physical seat: its kind and its float64 parameter row."""
+
+    kinds: np.ndarray  # int64 [players]
+    params: np.ndarray  # float64 [players, the kernel's parameter count]
+
+
+class Kernel(Protocol):
+    """One vocabulary for every game's compiled kernel (each game's `compiled.py`).
+
+    Game i played here is the game the engine (the authority) plays for the same
+    rules, players, seed, i and bots; tests/test_kernel_conformance.py checks it
+    for every registered game with a kernel.
+    """
+
+    compiled_bots: frozenset[str]  # the built-in bots the kernel plays
+    step_game: type[StepBuffer] | None  # games stepped to each outside decision (plugins)
+
+    def play_chunk(
+        self,
+        rules: Mapping[str, Any],
+        players: int,
+        seed: int,
+        start: int,
+        stop: int,
+        slots: Sequence[tuple[str, Mapping[str, Any]]],
+        rotate: bool,
+    ) -> ChunkColumns: ...
+
+    def new_position(self, rules: Mapping[str, Any], players: int) -> Position:
+        """Arrays for one game of these rules, before its deal."""
+        ...
+
+    def deal(self, position: Position, seed: int, game: int) -> None:
+        """Set the streams to game `game` of `seed` and deal it."""
+        ...
+
+    def from_state(self, state: Any, bot_streams: Sequence[Any]) -> Position:
+        """The position of an engine State, the seats' bots drawing from `bot_streams`
+        (rng.Streams, as they stand) and chance going on from the State's own."""
+        ...
+
+    def current_player(self, position: Position) -> int:
+        """The seat to act, or -1 once the game is over."""
+        ...
+
+    def legal(self, position: Position) -> int:
+        """Fill position.moves with the legal moves, as the engine lists them; their count."""
+        ...
+
+    def apply(self, position: Position, action: int) -> None: ...
+
+    def encode_bots(self, seats: Sequence[tuple[str, Mapping[str, Any]]]) -> SeatBots:
+        """Seat s's (bot name, parameters) as the kernel's arrays; ValueError if not compiled."""
+        ...
+
+    def choose(self, position: Position, bots: SeatBots, n: int) -> int:
+        """The current seat's bot's move among position.moves[:n] (n >= 2, `legal` just called)."""
+        ...
+
+    def play_out(self, position: Position, bots: SeatBots) -> None:
+        """Play from the position to the end, each seat with its bot."""
+        ...
+
+    def record(self, position: Position) -> GameRecord:
+        """A finished game's record (its held kinds are unknown for a position not dealt here)."""
+        ...

@@ -78,7 +78,8 @@ from balancer.games.fdc import bots as py_bots
 from balancer.games.fdc import rules as fdc
 from balancer.games.kernel_api import ChunkColumns, StepBuffer
 from balancer.games.step_kernels import block, draw_ahead, stream_block
-from balancer.rng import CHANCE, ZERO, below, init_streams, next_u64, shuffle
+from balancer.rng import CHANCE
+from balancer.rng_kernels import ZERO, below, init_streams, next_u64, shuffle
 
 # -- effects, phases, actions ---------------------------------------------------
 

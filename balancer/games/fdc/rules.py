@@ -226,20 +226,10 @@ def _deck(
     return Deck(len(colour), tuple(colour), tuple(role), tuple(number), colours, copies)
 
 
-# Rules mappings are built once per run and shared by every game; remember the
-# tables for the last few so a game's setup doesn't rebuild them.
-_TABLES: dict[int, tuple[Mapping[str, Any], Deck, tuple[int, ...]]] = {}
-
-
 def _tables(rules: Mapping[str, Any]) -> tuple[Deck, tuple[int, ...]]:
-    cached = _TABLES.get(id(rules))
-    if cached is not None and cached[0] is rules:
-        return cached[1], cached[2]
-    deck, money = deck_for(rules), money_values(rules)
-    if len(_TABLES) > 64:
-        _TABLES.clear()
-    _TABLES[id(rules)] = (rules, deck, money)
-    return deck, money
+    """The deck and money tables of `rules`: each made once per distinct deck and
+    cash value (both cached by value), so a game's setup never rebuilds them."""
+    return deck_for(rules), money_values(rules)
 
 
 def deck_for(rules: Mapping[str, Any]) -> Deck:
@@ -270,8 +260,11 @@ def parse(text: str, rules: Mapping[str, Any] | None = None) -> int:
 
 def money_values(rules: Mapping[str, Any]) -> tuple[int, ...]:
     """Money per card when cashed, by `cash_value`."""
-    deck = deck_for(rules)
-    mode = rules["cash_value"]
+    return _money(deck_for(rules), rules["cash_value"])
+
+
+@lru_cache(maxsize=64)
+def _money(deck: Deck, mode: str) -> tuple[int, ...]:
     if mode == "count":
         return (1,) * deck.size
     bonus = 1 if mode == "face_plus_one" else 0

@@ -71,7 +71,8 @@ from balancer.games.kimekimera import rules as kk
 from balancer.games.step_kernels import block as _block
 from balancer.games.step_kernels import draw_ahead, stream_block
 from balancer.jit import njit
-from balancer.rng import CHANCE, Stream, below, init_streams, shuffle
+from balancer.rng import CHANCE, Stream
+from balancer.rng_kernels import below, init_streams, shuffle
 
 DECK = kk.DECK_SIZE
 GREY0 = kk.FIRST_GREY

@@ -408,22 +408,21 @@ class View:
 
 _new_view = views.constructor(View)
 
-# A run hands every game the same read-only rules (a variant's): remember
-# them completed, rather than complete them again for every game.
-_COMPLETED: dict[int, tuple[Mapping[str, Any], Mapping[str, Any]]] = {}
-
 
 def _complete(rules: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The rules with every knob (defaults for those not given), read-only."""
-    cached = _COMPLETED.get(id(rules))
-    if cached is not None and cached[0] is rules:
-        return cached[1]
-    complete = knobs.freeze({**knobs.defaults(KNOBS), **rules})
-    if type(rules) is knobs.FrozenDict:  # a caller's own dict may change between games
-        if len(_COMPLETED) > 64:
-            _COMPLETED.clear()
-        _COMPLETED[id(rules)] = (rules, complete)
-    return complete
+    """The rules with every knob (defaults for those not given), read-only.
+
+    A run hands every game the same read-only rules (a variant's, a FrozenDict):
+    those are completed once, cached by value; a caller's own dict may change
+    between games, so it is completed each time."""
+    if type(rules) is knobs.FrozenDict:
+        return _completed(rules)
+    return knobs.freeze({**knobs.defaults(KNOBS), **rules})
+
+
+@lru_cache(maxsize=64)
+def _completed(rules: knobs.FrozenDict) -> Mapping[str, Any]:
+    return knobs.freeze({**knobs.defaults(KNOBS), **rules})
 
 
 class State:

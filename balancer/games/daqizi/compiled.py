@@ -1,0 +1,89 @@
+"""Da Qi Zi's kernel (kernel.py) seen through the one kernel interface (games/kernel_api.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from balancer.games.api import GameRecord
+from balancer.games.daqizi import kernel as k
+from balancer.games.daqizi.rules import EVENTS, State
+from balancer.games.kernel_api import ChunkColumns, Position, SeatBots, StepBuffer
+from balancer.rng import Stream
+from balancer.rng_kernels import init_streams
+
+
+class DaQiZiKernel:
+    compiled_bots: frozenset[str] = k.COMPILED_BOTS
+    step_game: type[StepBuffer] | None = k.StepGame
+
+    def play_chunk(
+        self,
+        rules: Mapping[str, Any],
+        players: int,
+        seed: int,
+        start: int,
+        stop: int,
+        slots: Sequence[tuple[str, Mapping[str, Any]]],
+        rotate: bool,
+    ) -> ChunkColumns:
+        return k.play_chunk(rules, players, seed, start, stop, slots, rotate)
+
+    def _position(self, state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> Position:
+        return Position(state, tables, streams, np.zeros(k.MAX_LEGAL, np.int64))
+
+    def new_position(self, rules: Mapping[str, Any], players: int) -> Position:
+        return self._position(k.new_state(), k.encode_rules(rules), k.new_streams())
+
+    def deal(self, position: Position, seed: int, game: int) -> None:
+        init_streams(position.streams, seed, game)
+        k.new_game(position.state, position.tables, position.streams)
+
+    def from_state(self, state: State, bot_streams: Sequence[Stream]) -> Position:
+        streams = k.streams_from(state.rng, bot_streams)
+        return self._position(k.from_python(state), k.encode_rules(state.rules), streams)
+
+    def current_player(self, position: Position) -> int:
+        return int(k.current_player(position.state))
+
+    def legal(self, position: Position) -> int:
+        return int(k.legal(position.state, position.tables, position.moves))
+
+    def apply(self, position: Position, action: int) -> None:
+        k.apply(position.state, position.tables, position.streams, action)
+
+    def encode_bots(self, seats: Sequence[tuple[str, Mapping[str, Any]]]) -> SeatBots:
+        return SeatBots(*k.bot_arrays(seats))
+
+    def choose(self, position: Position, bots: SeatBots, n: int) -> int:
+        seat = self.current_player(position)
+        return int(
+            k.choose(
+                position.state,
+                position.tables,
+                position.streams,
+                position.moves,
+                n,
+                int(bots.kinds[seat]),
+                bots.params[seat],
+            )  # fmt: skip
+        )
+
+    def play_out(self, position: Position, bots: SeatBots) -> None:
+        k.play_out(
+            position.state, position.tables, position.streams, bots.kinds, bots.params,
+            position.moves,
+        )  # fmt: skip
+
+    def record(self, position: Position) -> GameRecord:
+        s: list[int] = position.state.tolist()
+        return GameRecord(
+            tuple(float(c) for c in s[k.S_CHIPS : k.S_CHIPS + k.PLAYERS]),
+            s[k.S_EVENTS + k.E_DEALS],
+            {name: float(s[k.S_EVENTS + e]) for e, name in enumerate(EVENTS)},
+        )
+
+
+KERNEL = DaQiZiKernel()

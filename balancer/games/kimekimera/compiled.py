@@ -1,0 +1,99 @@
+"""Kimekimera's kernel (kernel.py) seen through the one kernel interface (games/kernel_api.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from balancer.games.api import GameRecord
+from balancer.games.kernel_api import ChunkColumns, Position, SeatBots, StepBuffer
+from balancer.games.kimekimera import kernel as k
+from balancer.games.kimekimera.rules import EVENTS, State
+from balancer.rng import Stream
+from balancer.rng_kernels import init_streams
+
+
+class KimekimeraKernel:
+    compiled_bots: frozenset[str] = k.COMPILED_BOTS
+    step_game: type[StepBuffer] | None = k.StepGame
+
+    def play_chunk(
+        self,
+        rules: Mapping[str, Any],
+        players: int,
+        seed: int,
+        start: int,
+        stop: int,
+        slots: Sequence[tuple[str, Mapping[str, Any]]],
+        rotate: bool,
+    ) -> ChunkColumns:
+        return k.play_chunk(rules, players, seed, start, stop, slots, rotate)
+
+    def _position(self, state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> Position:
+        moves = np.zeros(k.MAX_FREE + 1, np.int64)
+        return Position(state, tables, streams, moves, (np.zeros(16, np.int64),))
+
+    def new_position(self, rules: Mapping[str, Any], players: int) -> Position:
+        streams = np.zeros((1 + players, 2), np.uint64)
+        tables = k.encode_rules(rules, players)
+        return self._position(np.zeros(k.STATE_SIZE, np.int64), tables, streams)
+
+    def deal(self, position: Position, seed: int, game: int) -> None:
+        init_streams(position.streams, seed, game)
+        k.new_game(position.state, position.tables, position.streams)
+
+    def from_state(self, state: State, bot_streams: Sequence[Stream]) -> Position:
+        arrays, tables = k.from_state(state)
+        return self._position(arrays, tables, k.streams_of(state.rng, bot_streams))
+
+    def current_player(self, position: Position) -> int:
+        return int(k.current_player(position.state))
+
+    def legal(self, position: Position) -> int:
+        return int(k.legal(position.state, position.tables, position.moves))
+
+    def apply(self, position: Position, action: int) -> None:
+        k.apply(position.state, position.tables, position.streams, action)
+
+    def encode_bots(self, seats: Sequence[tuple[str, Mapping[str, Any]]]) -> SeatBots:
+        return SeatBots(*k.encode_slots(seats))
+
+    def choose(self, position: Position, bots: SeatBots, n: int) -> int:
+        seat = self.current_player(position)
+        return int(
+            k.bot_action(
+                int(bots.kinds[seat]),
+                bots.params[seat],
+                position.state,
+                position.tables,
+                position.streams,
+                position.moves,
+                n,
+                position.scratch[0],
+            )  # fmt: skip
+        )
+
+    def play_out(self, position: Position, bots: SeatBots) -> None:
+        plan = np.zeros(k.PLAN_SIZE, np.int64)
+        players = len(bots.kinds)
+        plan[k.PLAN_KIND : k.PLAN_KIND + players] = bots.kinds
+        plan[k.PLAN_PARAMS : k.PLAN_PARAMS + players] = np.arange(players) * bots.params.shape[1]
+        k.advance_to_outside(
+            position.state, position.tables, position.streams, plan, bots.params.ravel(),
+            position.moves, position.scratch[0],
+        )  # fmt: skip
+
+    def record(self, position: Position) -> GameRecord:
+        s: list[int] = position.state.tolist()
+        players = len(position.streams) - 1
+        return GameRecord(
+            tuple(float(t) for t in s[k.S_TOTALS : k.S_TOTALS + players]),
+            s[k.S_ROUND],
+            {name: float(s[k.S_EVENTS + e]) for e, name in enumerate(EVENTS)},
+            tuple(s[k.S_HELD : k.S_HELD + players]),
+        )
+
+
+KERNEL = KimekimeraKernel()
