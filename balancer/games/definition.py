@@ -75,6 +75,11 @@ class GameDefinition:
     def short(self) -> str:
         return self.spec.short
 
+    @property
+    def has_kernel(self) -> bool:
+        """Whether the game plays compiled, known without loading the kernel (numba)."""
+        return self.kernel is not _no_kernel
+
     def local_names(self, lang: str) -> LocalNames | None:
         """The game's words in `lang`, or None where it has none."""
         load = self.languages.get(lang)

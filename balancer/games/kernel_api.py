@@ -169,9 +169,12 @@ class StepBuffer:
 class Position:
     """A compiled game in progress: the kernel's arrays for one game, at one point of play.
 
-    `tables` are the compiled rules (read only, shared by copies); `streams` the
-    uint64 [players + 1, 2] (key, counter) rows of chance and each seat's bot;
-    `moves` the buffer `legal` fills; `scratch` whatever else the kernel's bots need.
+    `tables` are the compiled rules (read only); `streams` the uint64
+    [players + 1, 2] (key, counter) rows of chance and each seat's bot; `kept`
+    what the kernel keeps of the game beside `state` (fdc: the cards cashed).
+    `moves` (the buffer `legal` fills) and `scratch` (the bots' working memory)
+    hold nothing from one call to the next, so copies share them, and the tables:
+    a search copies a position for every rollout.
     """
 
     state: np.ndarray
@@ -179,6 +182,7 @@ class Position:
     streams: np.ndarray
     moves: np.ndarray
     scratch: tuple[np.ndarray, ...] = ()
+    kept: tuple[np.ndarray, ...] = ()
 
     def copy(self) -> Position:
         """An independent copy: playing it on leaves this one as it is."""
@@ -186,8 +190,9 @@ class Position:
             self.state.copy(),
             self.tables,
             self.streams.copy(),
-            np.zeros_like(self.moves),
-            tuple(np.zeros_like(a) for a in self.scratch),
+            self.moves,
+            self.scratch,
+            tuple(a.copy() for a in self.kept),
         )
 
 
@@ -258,4 +263,8 @@ class Kernel(Protocol):
 
     def record(self, position: Position) -> GameRecord:
         """A finished game's record (its held kinds are unknown for a position not dealt here)."""
+        ...
+
+    def scores(self, position: Position) -> np.ndarray:
+        """A finished game's scores, float64 per seat: the record's, without building it."""
         ...

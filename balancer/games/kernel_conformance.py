@@ -56,6 +56,8 @@ def _engine_play_out(state: Any, engine_bots: list, streams: Sequence[Stream]) -
 
 def _same_end(kernel: Kernel, position: Position, engine: GameRecord, what: str) -> None:
     got = kernel.record(position)
+    if tuple(kernel.scores(position).tolist()) != got.scores:
+        raise AssertionError(f"{what}: scores {kernel.scores(position)}, record {got.scores}")
     if (got.scores, got.length, dict(got.events)) != (
         engine.scores,
         engine.length,

@@ -31,9 +31,9 @@ class FdcKernel:
         return k.play_chunk(rules, players, seed, start, stop, slots, rotate)
 
     def _position(self, state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> Position:
-        # scratch: the heuristic's work arrays, then the cashed-cards record `play_out` keeps.
+        # scratch: the heuristic's work arrays; kept: the cashed cards (views show them).
         return Position(
-            state, tables, streams, k.new_legal(state), (*k.new_work(state), k.new_cashed(state))
+            state, tables, streams, k.new_legal(state), k.new_work(state), (k.new_cashed(state),)
         )
 
     def new_position(self, rules: Mapping[str, Any], players: int) -> Position:
@@ -51,7 +51,7 @@ class FdcKernel:
         for row, stream in enumerate(bot_streams, start=1):
             streams[row] = np.uint64(stream.key), np.uint64(stream.counter)
         position = self._position(arrays, tables, streams)
-        position.scratch[2][:] = k.cashed_of(state)
+        position.kept[0][:] = k.cashed_of(state)
         return position
 
     def current_player(self, position: Position) -> int:
@@ -62,7 +62,7 @@ class FdcKernel:
 
     def apply(self, position: Position, action: int) -> None:
         k.apply(position.state, position.tables, position.streams, action)
-        k.note_cashed(position.state, position.scratch[2])
+        k.note_cashed(position.state, position.kept[0])
 
     def encode_bots(self, seats: Sequence[tuple[str, Mapping[str, Any]]]) -> SeatBots:
         kinds = np.array([k.BOT_KINDS[self._compiled(name)] for name, _ in seats], np.int64)
@@ -76,7 +76,7 @@ class FdcKernel:
 
     def choose(self, position: Position, bots: SeatBots, n: int) -> int:
         seat = self.current_player(position)
-        iwork, fwork, _ = position.scratch
+        iwork, fwork = position.scratch
         return int(
             k.choose(
                 position.state,
@@ -96,14 +96,20 @@ class FdcKernel:
         players = len(bots.kinds)
         plan[k.PLAN_KIND : k.PLAN_KIND + players] = bots.kinds
         plan[k.PLAN_PARAMS : k.PLAN_PARAMS + players] = np.arange(players) * bots.params.shape[1]
-        iwork, fwork, cashed = position.scratch
+        iwork, fwork = position.scratch
         k.advance_to_outside(
             position.state, position.tables, position.streams, plan, bots.params.ravel(),
-            position.moves, iwork, fwork, cashed,
+            position.moves, iwork, fwork, position.kept[0],
         )  # fmt: skip
 
     def record(self, position: Position) -> GameRecord:
         return k.record(position.state, position.tables)
+
+    def scores(self, position: Position) -> np.ndarray:
+        players = int(position.state[k.PLAYERS])
+        scores = np.zeros(players, np.float64)
+        k.write_record(position.state, position.tables, scores, np.zeros(k.N_EVENTS, np.float64))
+        return scores
 
 
 KERNEL = FdcKernel()

@@ -85,6 +85,10 @@ class KimekimeraKernel:
             position.moves, position.scratch[0],
         )  # fmt: skip
 
+    def scores(self, position: Position) -> np.ndarray:
+        players = len(position.streams) - 1
+        return position.state[k.S_TOTALS : k.S_TOTALS + players].astype(np.float64)
+
     def record(self, position: Position) -> GameRecord:
         s: list[int] = position.state.tolist()
         players = len(position.streams) - 1
