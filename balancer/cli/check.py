@@ -8,6 +8,7 @@ from balancer.cli.base import command
 from balancer.cli.options import (
     games_option,
     move_time_limit_option,
+    plugin_memory_option,
     quiet_option,
     seed_option,
     trust_plugins_option,
@@ -26,6 +27,7 @@ LOOK_EVERY = 200
 @workers_option
 @quiet_option
 @move_time_limit_option
+@plugin_memory_option
 @trust_plugins_option
 @click.option(
     "--until-decided",
