@@ -86,6 +86,21 @@ def _import_nodes(nodes: Iterable[ast.AST]) -> Iterable[ast.Import | ast.ImportF
             yield from _import_nodes(ast.iter_child_nodes(node))
 
 
+def _imported(
+    node: ast.Import | ast.ImportFrom, module: str, is_package: bool
+) -> list[tuple[str, str]]:
+    """(module, name) per name an import statement binds: ("a.b", "") for `import a.b`,
+    ("a", "b") for `from a import b`, relative imports made absolute."""
+    if isinstance(node, ast.Import):
+        return [(alias.name, "") for alias in node.names]
+    prefix = node.module or ""
+    if node.level:
+        base = module.split(".") if is_package else module.split(".")[:-1]
+        base = base[: len(base) - (node.level - 1)]
+        prefix = ".".join([*base, *([node.module] if node.module else [])])
+    return [(prefix, alias.name) for alias in node.names]
+
+
 def imports_of(source: str, module: str, is_package: bool, known: set[str]) -> set[str]:
     """The modules of `known` that `module` (whose text is `source`) imports at run time.
 
@@ -94,25 +109,24 @@ def imports_of(source: str, module: str, is_package: bool, known: set[str]) -> s
     """
     found = set()
     for node in _import_nodes([ast.parse(source)]):
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        else:
-            if node.level:
-                base = module.split(".") if is_package else module.split(".")[:-1]
-                base = base[: len(base) - (node.level - 1)]
-                prefix = ".".join([*base, *([node.module] if node.module else [])])
-            else:
-                prefix = node.module or ""
-            targets = [
-                f"{prefix}.{alias.name}" if f"{prefix}.{alias.name}" in known else prefix
-                for alias in node.names
-            ]
-        for target in targets:
+        for imported, name in _imported(node, module, is_package):
+            target = f"{imported}.{name}" if f"{imported}.{name}" in known else imported
             while target not in known and "." in target:
                 target = target.rsplit(".", 1)[0]
             if target in known and target != module:
                 found.add(target)
     return found
+
+
+def missing_modules(source: str, module: str, is_package: bool, known: set[str]) -> set[str]:
+    """The library's modules that `module` imports from but that do not exist (one that
+    moved, say): mypy, told to ignore missing imports for numba's sake, says nothing."""
+    return {
+        imported
+        for node in _import_nodes([ast.parse(source)])
+        for imported, _ in _imported(node, module, is_package)
+        if imported.split(".")[0] == PACKAGE.name and imported not in known
+    }
 
 
 def import_graph(root: Path = ROOT, package: Path = PACKAGE) -> dict[str, set[str]]:
@@ -207,6 +221,18 @@ def test_no_modules_import_each_other_in_a_circle(graph: dict[str, set[str]]) ->
     assert import_cycles(graph) == []
 
 
+def test_every_import_of_the_library_names_a_module_that_exists() -> None:
+    paths = {module_name(p, ROOT): p for p in sorted(PACKAGE.rglob("*.py"))}
+    missing = {
+        name: found
+        for name, path in paths.items()
+        if (
+            found := missing_modules(path.read_text(), name, path.name == "__init__.py", set(paths))
+        )
+    }
+    assert missing == {}
+
+
 def test_the_graph_is_read_at_all(graph: dict[str, set[str]]) -> None:
     """The checks above pass on an empty graph too: a few imports every reader can see."""
     assert "balancer.table" in graph["balancer.stats.describe"]
@@ -258,6 +284,19 @@ def test_the_reader_counts_lazy_and_relative_imports_but_not_type_only_ones(
         "balancer.stats.describe",
     }
     assert graph["balancer.stats.describe"] == set()
+
+
+def test_an_import_of_a_module_that_moved_away_is_caught() -> None:
+    known = {"balancer", "balancer.bot", "balancer.bots", "balancer.bots.registry"}
+    source = (
+        "from balancer.bot import BotSpec\n"  # where it lives
+        "from balancer.bots import registry\n"
+        "from balancer.bots.api import RANDOM\n"  # where it was
+        "import balancer.table\n"  # never was
+        "import numpy\n"
+    )
+    found = missing_modules(source, "balancer.bots.search", False, known)
+    assert found == {"balancer.bots.api", "balancer.table"}
 
 
 def test_a_planted_upward_import_is_caught_and_only_it() -> None:
