@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.2.0"
+from balancer._version import __version__
 
 if TYPE_CHECKING:
     from balancer.analysis.diff import DiffTable
@@ -83,7 +83,7 @@ def run(
     `report.games` reads them when asked, and `report.save` puts the file in
     the report folder.
     """
-    from balancer.report.model import Report
+    from balancer.report.build import from_run
     from balancer.sim import runner
     from balancer.stats.sequential import UntilWatch, parse_until
 
@@ -110,9 +110,9 @@ def run(
         scratch=scratch,
     )
     if watch is None:
-        return Report.from_run(result)
+        return from_run(result)
     early = watch.stopped_at if result.games < variant.games else None
-    return Report.from_run(result, until=until, stopped_at=early)
+    return from_run(result, until=until, stopped_at=early)
 
 
 def open_report(folder: str | Path) -> Report:

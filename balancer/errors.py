@@ -7,6 +7,7 @@ else is a bug and keeps its traceback (exit 1).
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 
@@ -84,3 +85,9 @@ def _rebuild_fault(
     fault = GameFault(reason, index=index, seed=seed, seat=seat, bot=bot)
     fault.plugin_traceback = plugin_traceback
     return fault
+
+
+def nearest(word: Any, valid: list[str]) -> str:
+    """How a message about an unknown name ends: the closest valid one, or all of them."""
+    close = difflib.get_close_matches(str(word), valid, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else f" (valid: {', '.join(valid)})"

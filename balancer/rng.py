@@ -36,6 +36,8 @@ from collections.abc import MutableSequence, Sequence
 from functools import lru_cache
 from typing import Any, TypeVar
 
+from balancer.rng_hash import _GAMMA, _M1, _M2, TWO_53
+
 RNG_VERSION = 1
 
 CHANCE = 0
@@ -47,11 +49,6 @@ def bot_stream(seat: int) -> int:
 
 
 _MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_M1 = 0xBF58476D1CE4E5B9
-_M2 = 0x94D049BB133111EB
-
-TWO_53 = float(2**53)
 _TWO_64 = 1 << 64
 # Longer shuffles run the compiled kernel (numba), or compute their draws with
 # numpy, where a hash costs less than a Python call; shorter ones draw number

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from balancer.jit import njit
-from balancer.rng import _GAMMA, _M1, _M2, TWO_53
+from balancer.rng_hash import _GAMMA, _M1, _M2, TWO_53
 
 GAMMA = np.uint64(_GAMMA)
 M1 = np.uint64(_M1)

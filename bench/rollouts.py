@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from balancer.bot import bot_params_with_defaults
 from balancer.bots import registry as bot_registry
-from balancer.config.variant import Variant, bot_params_with_defaults, load
+from balancer.config.variant import Variant, load
 from balancer.games.daqizi import kernel as DQ
 from balancer.games.fdc import kernel as F
 from balancer.games.kimekimera import kernel as KK

@@ -60,9 +60,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from balancer import __version__, games, knobs
+from balancer import games, knobs
+from balancer._version import __version__
+from balancer.bot import bot_params_with_defaults
 from balancer.bots import registry as bot_registry
-from balancer.config.variant import bot_params_with_defaults
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled, kernel_step
 from balancer.sim.play import Seat, play_game
 

@@ -295,7 +295,7 @@ def assert_compiled_seats_play_positions_out(
     choice (`stopped_mid_game`) and loaded, the kernel plays it to the end in one call,
     and its record (held kinds too) is the engine's with the variant's bots (`builtin`:
     the game's built-in bots) from there, their streams from their start."""
-    from balancer.config.variant import bot_params_with_defaults
+    from balancer.bot import bot_params_with_defaults
     from balancer.rng import Stream, bot_stream
     from balancer.sim import kernel_step
 

@@ -1,4 +1,4 @@
-"""Card impact: the held_* columns (both play paths), analysis/cards.py, `balancer cards`."""
+"""Card impact: the held_* columns (both play paths), stats/card_tally.py, `balancer cards`."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ import numpy as np
 import polars as pl
 import pytest
 
-from balancer import load_variant
-from balancer.analysis import cards
+from balancer import load_variant, table
 from balancer.cli import main
 from balancer.games.fdc import rules as fdc
+from balancer.report import cards
+from balancer.report.build import from_run
 from balancer.report.model import Report
 from balancer.rng import CHANCE
-from balancer.sim import runner, table
+from balancer.sim import runner
 from balancer.sim.play import derive_rng
 from balancer.stats import card_tally
 
@@ -35,7 +36,7 @@ def test_a_hand_made_table_gives_the_shares_and_interval_worked_out_by_hand() ->
             table.held(1, 0): pl.Series([2, 2, 1, 1], dtype=pl.UInt64),
         }
     )
-    a, b = cards.card_impact(games, 2, ["A", "B"])
+    a, b = card_tally.card_impact(games, 2, ["A", "B"])
     assert (a.card, a.held_seats, a.other_seats) == ("A", 4, 4)
     assert a.held_win_share == pytest.approx(0.875)
     assert a.other_win_share == pytest.approx(0.125)
@@ -53,7 +54,7 @@ def test_a_kind_nobody_held_is_a_neutral_row() -> None:
             table.held(1, 0): pl.Series([0, 0], dtype=pl.UInt64),
         }
     )
-    rows = {r.card: r for r in cards.card_impact(games, 2, ["A", "B"])}
+    rows = {r.card: r for r in card_tally.card_impact(games, 2, ["A", "B"])}
     assert rows["B"].held_seats == 0
     assert (rows["B"].difference, rows["B"].low, rows["B"].high) == (0.0, 0.0, 0.0)
 
@@ -150,12 +151,12 @@ def test_a_planted_strong_card_comes_out_on_top(monkeypatch: pytest.MonkeyPatch)
     # Played compiled (the kernel's tables read money_values too), not --check step by step.
     monkeypatch.setenv(runner.CHECK_ENV, "0")
     result = runner.run(variant)
-    rows = cards.card_impact(pl.DataFrame(result.columns()), 5, kinds)
+    rows = card_tally.card_impact(pl.DataFrame(result.columns()), 5, kinds)
     assert rows[0].card == "blue fish 4"
     assert rows[0].low > 0
     assert rows[0].low > rows[1].high  # clear of the next card, not luck
     # Every report has it: summed as the games arrived, the same rows as from the table.
-    streamed = Report.from_run(result).cards
+    streamed = from_run(result).cards
     assert streamed is not None and streamed[0].card == "blue fish 4"
     by_card = {r.card: r for r in rows}
     for row in streamed:
@@ -167,21 +168,21 @@ def test_a_planted_strong_card_comes_out_on_top(monkeypatch: pytest.MonkeyPatch)
 
 def test_every_report_of_a_game_with_cards_has_cards_csv_and_its_chart(tmp_path: Path) -> None:
     variant = dataclasses.replace(load_variant(VARIANTS / "kk-4p.yaml"), games=60)
-    saved = Report.from_run(runner.run(variant)).save(tmp_path / "rep")
+    saved = from_run(runner.run(variant)).save(tmp_path / "rep")
     lines = (tmp_path / "rep" / cards.CSV_NAME).read_text().splitlines()
     assert lines[0] == ",".join(cards.CSV_HEADER) and len(lines) == 1 + 50
     assert '<section id="cards">' in (tmp_path / "rep" / "report.html").read_text()
     # The folder is still balancer's own: a report opened again, and run over again.
     assert Report.open(tmp_path / "rep").n_games == 60
     assert saved.cards is not None
-    Report.from_run(runner.run(variant)).save(tmp_path / "rep")
+    from_run(runner.run(variant)).save(tmp_path / "rep")
 
 
 def test_the_cards_command_prints_the_table_and_writes_cards_csv(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     variant = dataclasses.replace(load_variant(VARIANTS / "fdc-5p.yaml"), games=200)
-    Report.from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+    from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
     out = tmp_path / "cards.csv"
     assert main(["cards", str(tmp_path / "rep"), "-o", str(out)]) == 0
     printed = capsys.readouterr().out
@@ -200,7 +201,7 @@ def test_the_cards_command_prints_the_table_and_writes_cards_csv(
 
 def test_a_report_gives_its_card_impact_and_an_html_section(tmp_path: Path) -> None:
     variant = dataclasses.replace(load_variant(VARIANTS / "fdc-5p.yaml"), games=100)
-    report = Report.from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+    report = from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
     rows = cards.of_report(Report.open(tmp_path / "rep"))
     assert rows is not None and len(rows) == 60
     assert rows == cards.of_report(report)

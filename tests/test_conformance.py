@@ -1,4 +1,4 @@
-"""Every registered game and every shipped variant against games/conformance.py.
+"""Every registered game and every shipped variant against sim/conformance.py.
 
 Games come from the registry (`games.names()`) and variants from variants/,
 so a new game or variant is tested by being there. Below that: the bounds
@@ -22,8 +22,8 @@ from balancer.bots import registry as bots
 from balancer.config.variant import load
 from balancer.errors import InvariantError
 from balancer.games.api import Bounds, GameRecord, GameSpec
-from balancer.games.conformance import check_game
 from balancer.rng import CHANCE, Stream
+from balancer.sim.conformance import check_game
 from balancer.sim.runner import build_seats
 
 ROOT = Path(__file__).parent.parent
@@ -347,7 +347,7 @@ def test_bots_per_game_follow_the_given_function() -> None:
 
     def bots(index: int) -> Sequence[Any]:
         asked.append(index)
-        from balancer.bots.api import RandomBot
+        from balancer.bot import RandomBot
 
         return [RandomBot(), RandomBot()]
 

@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import balancer
-from balancer import jit
-from balancer.sim import runner, sink, table
+from balancer import jit, table
+from balancer.sim import runner, sink
 from balancer.stats.card_tally import CardTally
 from balancer.stats.count_kernels import count_chunk
 from balancer.stats.streamed import GameCounts

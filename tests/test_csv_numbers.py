@@ -34,14 +34,14 @@ def test_hand_made_table_is_written_as_a_designer_reads_it() -> None:
 
 def test_a_real_report_writes_integer_counts(tmp_path: Path) -> None:
     from balancer.config import variant
-    from balancer.report.model import Report
+    from balancer.report.build import from_run
     from balancer.sim import runner
     from tests.helpers import VARIANTS
 
     loaded = variant.load(VARIANTS / "fdc-3p.yaml").with_overrides(games=12, seed=None)
     from balancer.report.tables import write_csv_tables
 
-    saved = Report.from_run(runner.run(loaded)).save(tmp_path / "r")
+    saved = from_run(runner.run(loaded)).save(tmp_path / "r")
     write_csv_tables(saved, tmp_path / "r")  # as `balancer csv` does: games.csv too
     games = (tmp_path / "r" / "games.csv").read_text().splitlines()
     header = games[0].split(",")

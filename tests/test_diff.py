@@ -17,7 +17,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from balancer.analysis.diff import compare, render
+from balancer.analysis.diff import compare
+from balancer.analysis.diff_render import render
 from balancer.cli.diff import EXIT_CHANGED, diff_command, diff_reports
 from balancer.errors import UserError
 from balancer.report.model import Report, load_report

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from balancer.analysis import diff_setup
-from balancer.analysis.diff import DiffTable, compare, render
-from balancer.analysis.diff_render import WIDTH, decimals, interval_text, section_of
+from balancer.analysis.diff import DiffTable, compare
+from balancer.analysis.diff_render import WIDTH, decimals, interval_text, render, section_of
 from balancer.config import variant
+from balancer.report.build import from_run
 from balancer.report.model import Report
 from balancer.sim import runner
 from balancer.stats.compare import Row
@@ -130,7 +131,7 @@ SHIPPED_DIFFS = {
 
 def _report(name: str, games: int = 20) -> Report:
     loaded = variant.load(VARIANTS / f"{name}.yaml").with_overrides(games=games, seed=None)
-    report = Report.from_run(runner.run(loaded))
+    report = from_run(runner.run(loaded))
     return Report.from_json(
         report.to_json(), name, games=report.games, folder=Path("reports") / name
     )

@@ -23,7 +23,8 @@ import numpy as np
 import pytest
 
 from balancer import jit, knobs
-from balancer.config.variant import SeatSpec, Variant, bot_params_with_defaults, load
+from balancer.bot import bot_params_with_defaults
+from balancer.config.variant import SeatSpec, Variant, load
 from balancer.games.fdc import kernel as K
 from balancer.games.fdc import rules as fdc
 from balancer.games.fdc.bots import BOTS, Heuristic

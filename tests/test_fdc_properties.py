@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from balancer import knobs
-from balancer.bots.api import RandomBot
+from balancer.bot import RandomBot
 from balancer.games.fdc import rules as fdc
 from balancer.games.fdc.bots import Heuristic
 from balancer.rng import CHANCE, Stream

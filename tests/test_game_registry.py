@@ -16,7 +16,7 @@ import pytest
 
 import balancer
 from balancer import games, knobs
-from balancer.bots.api import RANDOM
+from balancer.bot import RANDOM
 from balancer.games.api import Bounds, GameRecord, GameSpec
 from balancer.games.definition import GameDefinition, LocalNames
 from balancer.rng import Stream

@@ -20,7 +20,7 @@ import polars as pl
 import pytest
 
 from balancer.cli import main
-from balancer.report.escape import BIDI_CONTROLS
+from balancer.escape import BIDI_CONTROLS
 from tests.helpers import (
     FDC3,
     SAFETY_TIMEOUT,

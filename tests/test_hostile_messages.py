@@ -17,7 +17,7 @@ from balancer.cli import diff as diff_cli
 from balancer.cli import main
 from balancer.cli.options import check_placement
 from balancer.errors import UserError
-from balancer.report.escape import contrast
+from balancer.escape import contrast
 from tests.helpers import FDC3, VARIANTS, one_error_line, subprocess_env, write_file
 
 pytestmark = pytest.mark.usefixtures("engine_unchecked")

@@ -19,11 +19,12 @@ import numpy as np
 import pytest
 
 import balancer
-from balancer.analysis import cards
 from balancer.config import variant
+from balancer.report import cards, svg
 from balancer.report import html as report_html
-from balancer.report import svg
-from balancer.report.model import Report, load_report, value_counts
+from balancer.report.build import from_run
+from balancer.report.games_table import value_counts
+from balancer.report.model import Report, load_report
 from balancer.sim import runner
 from tests.helpers import VARIANTS, Processes, subprocess_env
 
@@ -34,7 +35,7 @@ pytestmark = pytest.mark.usefixtures("engine_unchecked")
 
 def make_report(name: str, games: int) -> Report:
     loaded = variant.load(VARIANTS / name).with_overrides(games=games, seed=None)
-    return Report.from_run(runner.run(loaded))
+    return from_run(runner.run(loaded))
 
 
 @pytest.fixture(scope="module")
@@ -745,7 +746,7 @@ def test_japanese_report_is_painted(dqz, tmp_path: Path, processes: Processes) -
 
 
 def test_a_flagged_seat_advantage_is_said_in_words(dqz) -> None:
-    from balancer.report.model import SeatAdvantage
+    from balancer.report.figures import SeatAdvantage
 
     shares = [0.32, 0.20, 0.23, 0.25]  # 4 seats, 25% even: seat 0 is 7 points over
     seats = tuple(replace(s, win_share=w) for s, w in zip(dqz.seats, shares, strict=True))

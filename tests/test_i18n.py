@@ -15,16 +15,18 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from balancer import games, i18n
+from balancer import games, i18n, table
 from balancer.cli import main
 from balancer.cli.events import event_meanings
 from balancer.config import variant
 from balancer.errors import UserError
 from balancer.i18n import en, ja
-from balancer.report.model import BotFigures, EventFigures, Interval, Report, SeatAdvantage
+from balancer.report.build import from_run
+from balancer.report.figures import BotFigures, EventFigures, Interval, SeatAdvantage
+from balancer.report.model import Report
 from balancer.report.tables import CSV_TABLES, REPORT_TABLES
 from balancer.report.text import headline, ratio_of_events, seat_verdict, summary_markdown
-from balancer.sim import runner, table
+from balancer.sim import runner
 from tests.helpers import VARIANTS, load_report, one_error_line, variant_file, write_file
 
 # About reports, the command line and diffs, not the engine: runs play as a user's do
@@ -41,7 +43,7 @@ SEED_WORDS = {
 
 def make_report(name: str, n: int) -> Report:
     loaded = variant.load(VARIANTS / name).with_overrides(games=n, seed=None)
-    return Report.from_run(runner.run(loaded))
+    return from_run(runner.run(loaded))
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from balancer import games, knobs
-from balancer.config.variant import bot_params_with_defaults
+from balancer.bot import bot_params_with_defaults
 from balancer.games.kernel_api import Position, SeatBots
 from balancer.games.kernel_conformance import check_kernel
 

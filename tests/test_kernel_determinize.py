@@ -23,8 +23,9 @@ import numpy as np
 import pytest
 
 from balancer import knobs
+from balancer.bot import bot_params_with_defaults
 from balancer.bots import registry as bot_registry
-from balancer.config.variant import bot_params_with_defaults, load
+from balancer.config.variant import load
 from balancer.games.daqizi import kernel as DQ
 from balancer.games.daqizi import rules as dqz
 from balancer.games.fdc import kernel as F

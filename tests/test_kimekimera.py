@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from balancer import knobs
-from balancer.bots.api import RandomBot
+from balancer.bot import RandomBot
 from balancer.config import variant
 from balancer.errors import InvariantError
 from balancer.games.api import win_shares

@@ -14,14 +14,8 @@ import pytest
 import balancer
 from balancer.config import variant
 from balancer.errors import UserError
-from balancer.report.model import (
-    Distribution,
-    Figures,
-    Interval,
-    Report,
-    load_report,
-    present,
-)
+from balancer.report.figures import Distribution, Figures, Interval, present
+from balancer.report.model import Report, load_report
 from tests.test_diff import make_games, make_report
 
 VARIANTS = Path(__file__).parent.parent / "variants"

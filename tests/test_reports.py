@@ -16,6 +16,7 @@ from balancer.cli import main
 from balancer.cli.diff import EXIT_CHANGED
 from balancer.config import variant
 from balancer.report import build
+from balancer.report.build import from_run
 from balancer.report.model import Report
 from balancer.report.tables import REPORT_TABLES
 from balancer.sim import runner
@@ -259,7 +260,7 @@ def test_replay_for_one_seat_hides_the_other_hands(capsys: pytest.CaptureFixture
 
 def _in_memory(path: Path, games: int, seed: int) -> Report:
     v = variant.load(path).with_overrides(games=games, seed=seed)
-    return replace(Report.from_run(runner.run(v)), folder=Path(v.name))
+    return replace(from_run(runner.run(v)), folder=Path(v.name))
 
 
 def test_a_large_rule_change_is_flagged() -> None:

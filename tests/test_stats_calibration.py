@@ -31,9 +31,10 @@ import pytest
 from scipy import stats as sps
 
 import balancer
+from balancer import table
 from balancer.analysis.until_decided import play_until_decided
 from balancer.config.variant import Variant
-from balancer.sim import runner, table
+from balancer.sim import runner
 from balancer.stats import describe, intervals
 from balancer.stats.figures import RunData, anytime_diff_rows, diff_rows
 from balancer.stats.seat_advantage import seat_advantage

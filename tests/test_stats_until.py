@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 
 import balancer
+from balancer import table
 from balancer.analysis.diff import compare as compare_reports
 from balancer.analysis.until_decided import play_until_decided
 from balancer.cli import main
-from balancer.report.model import Report, load_report
-from balancer.sim import table
+from balancer.report.build import from_run
+from balancer.report.model import load_report
 from balancer.sim.runner import CHECK_ENV
 from balancer.stats.sequential import MONITOR_GRID, BettingCS, UntilWatch, parse_until
 from tests.helpers import VARIANTS, one_error_line, variant_file
@@ -132,8 +133,8 @@ def test_play_until_decided_stops_and_matches_the_anytime_rows(compiled: None) -
     assert decided.a.games == decided.b.games == stopped
     # The same numbers from the whole runs at once (the batches do not matter).
     table = compare_reports(
-        Report.from_run(decided.a),
-        Report.from_run(decided.b),
+        from_run(decided.a),
+        from_run(decided.b),
         tolerances={"win": "0.05"},
         anytime=True,
     )

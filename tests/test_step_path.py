@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from balancer import games, knobs
-from balancer.bots.api import RandomBot
+from balancer.bot import RandomBot
 from balancer.errors import GameFault
 from balancer.games.api import GameRecord
 from balancer.sim import lazyview

@@ -22,9 +22,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import balancer
+from balancer import table
 from balancer.config.variant import SeatSpec
 from balancer.report import build
-from balancer.sim import runner, sink, table
+from balancer.sim import runner, sink
 from balancer.stats import describe
 from balancer.stats.figures import RunData, figures_for_run
 from balancer.stats.streamed import Counted, GameCounts

@@ -13,7 +13,7 @@ from balancer.analysis import sweep
 from balancer.cli import main
 from balancer.config import variant
 from balancer.errors import UserError
-from balancer.report.model import Report
+from balancer.report.build import from_run
 from balancer.sim import runner
 from tests.helpers import VARIANTS, one_error_line
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.usefixtures("engine_unchecked")
 @pytest.mark.parametrize("name", ["fdc-5p.yaml", "kk-4p-bots.yaml", "dqz-4p.yaml"])
 def test_expected_columns_are_the_columns_a_point_gets(name: str) -> None:
     loaded = variant.load(VARIANTS / name).with_overrides(games=4, seed=None)
-    report = Report.from_run(runner.run(loaded))
+    report = from_run(runner.run(loaded))
     knobs = {"hand_size": 5} if name.startswith("fdc") else {}
     row = sweep.headline_row(knobs, report)
     assert sweep.expected_columns(loaded, list(knobs)) == list(row)

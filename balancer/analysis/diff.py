@@ -28,7 +28,7 @@ from balancer import games
 from balancer.analysis import diff_setup
 from balancer.analysis.until_decided import UNTIL_DECIDED
 from balancer.errors import UserError
-from balancer.report.escape import contrast
+from balancer.escape import contrast
 from balancer.report.model import Report
 from balancer.stats import compare as stats_compare
 from balancer.stats.compare import Row
@@ -166,13 +166,3 @@ def compare(
     diff.family_size = result.family_size
     diff.stopped_at = result.stopped_at
     return diff
-
-
-# --- rendering (analysis/diff_render.py) ----------------------------------------
-
-
-def render(table: DiffTable, fmt: str) -> str:
-    """The table as aligned terminal text ("table"), Markdown, CSV or JSON."""
-    from balancer.analysis.diff_render import render as render_as
-
-    return render_as(table, fmt)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from balancer.analysis.diff import DiffTable
 from balancer.errors import UserError
-from balancer.report.escape import code_span, markdown, terminal
+from balancer.escape import code_span, markdown, terminal
 from balancer.stats.compare import Row
 
 _HEADERS = ("figure", "A", "B", "B−A", "95% interval", "test", "p", "adjusted p", "verdict")

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from balancer import games
+from balancer.bot import bot_params_with_defaults
 from balancer.bots import registry as bot_registry
-from balancer.config.variant import bot_params_with_defaults
 from balancer.games.api import GameRecord, win_shares
 from balancer.sim.play import Seat, play_game
 

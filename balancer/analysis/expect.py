@@ -430,7 +430,7 @@ class Outcome:
     decisive: str = ""  # the member whose interval is shown (a family's least clear one)
 
     def line(self) -> str:
-        from balancer.report.escape import terminal
+        from balancer.escape import terminal
 
         t = self.target
         name = terminal(t.figure.name)

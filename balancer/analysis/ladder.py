@@ -290,7 +290,7 @@ def _cell(share: Share) -> str:
 
 
 def text(ladder: Ladder) -> str:
-    from balancer.report.escape import terminal
+    from balancer.escape import terminal
 
     width = max(len(terminal(b)) for b in ladder.bots)
     lines = [
@@ -329,7 +329,7 @@ def text(ladder: Ladder) -> str:
 
 
 def csv_rows(ladder: Ladder) -> list[dict[str, Any]]:
-    from balancer.report.escape import csv_cell
+    from balancer.escape import csv_cell
 
     rows = []
     for i in ladder.bots:

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balancer import table
 from balancer.config.variant import Variant
-from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, runner, table
+from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, runner
 
 
 @dataclass(frozen=True)

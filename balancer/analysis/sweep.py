@@ -25,7 +25,8 @@ from balancer import knobs
 from balancer.config.variant import Variant
 from balancer.config.yamlsafe import load_yaml_text
 from balancer.errors import UserError
-from balancer.report.model import Report, present
+from balancer.report.figures import present
+from balancer.report.model import Report
 
 SWEEP_CSV = "sweep.csv"
 

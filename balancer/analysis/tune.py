@@ -330,7 +330,7 @@ def _not_ruled_out(goal: Goal, c: Candidate, best: Candidate) -> bool:
 
 
 def text(result: TuneResult) -> str:
-    from balancer.report.escape import terminal
+    from balancer.escape import terminal
 
     best = result.best
     lines = [

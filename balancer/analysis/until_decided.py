@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from balancer import table
 from balancer.bots import registry as bot_registry
 from balancer.config.variant import Variant
 from balancer.errors import GameFault
-from balancer.sim import runner, table
+from balancer.sim import runner
 from balancer.sim.sink import GamesFile, GamesWriter
 from balancer.stats.figures import RunData, figure_pairs
 from balancer.stats.sequential import AnytimeDiff

@@ -1,1 +1,2 @@
-"""Bots: what a bot is (api.py) and where bots come from (registry.py)."""
+"""Bots: where they come from (registry.py, plugins hosted by host.py) and how a variant's are
+resolved (build.py). What a bot is, every game's bots use too: ../bot.py."""

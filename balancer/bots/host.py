@@ -62,7 +62,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from balancer.bots.api import PluginFailure
+from balancer.bot import PluginFailure
 from balancer.rng import Stream
 
 LOG_ENV = "BALANCER_PLUGIN_LOG"

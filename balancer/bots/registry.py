@@ -17,7 +17,7 @@ import importlib
 import re
 from typing import Any
 
-from balancer.bots.api import Bot, BotSpec
+from balancer.bot import Bot, BotSpec
 
 _IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"
 # ASCII identifiers only: no look-alike or right-to-left characters in a bot's name.

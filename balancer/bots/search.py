@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from balancer import knobs
-from balancer.bots.api import BotSpec
+from balancer.bot import BotSpec, bot_params_with_defaults
 from balancer.games.api import win_shares
 from balancer.rng import Stream, bot_stream
 
@@ -72,10 +72,7 @@ class FlatMonteCarlo:
         if name not in kernel.compiled_bots:
             raise ValueError(f"rollout bot {name!r} is not compiled for {definition.name}")
         self.rollout = name
-        self.rollout_params = {
-            **{p.name: p.default for p in bots[name].params},
-            **(rollout_params or {}),
-        }
+        self.rollout_params = bot_params_with_defaults(bots[name], rollout_params or {})
         self._seat_bots: dict[int, SeatBots] = {}
 
     def act(self, view: Any, legal: Sequence[Hashable], rng: Stream) -> Hashable:

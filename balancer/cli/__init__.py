@@ -54,7 +54,7 @@ import click
 from balancer import __version__
 from balancer.cli.base import Command, UserFacingError
 from balancer.errors import Terminated, UserError
-from balancer.report.escape import terminal
+from balancer.escape import terminal
 
 # Every command of balancer's own: its name, its module and the click command in it.
 # A game contributes commands of its own through its definition (`kk-odds`).

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from balancer.errors import UserError
-from balancer.report.escape import terminal
+from balancer.escape import terminal
 
 EXIT_USER_ERROR = 2
 

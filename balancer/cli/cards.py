@@ -1,4 +1,4 @@
-"""`balancer cards REPORT`: card impact (analysis/cards.py) from a report's stored games."""
+"""`balancer cards REPORT`: card impact (stats/card_tally.py) from a report's stored games."""
 
 from __future__ import annotations
 
@@ -26,9 +26,10 @@ def cards_command(report_dir: str, out: str) -> None:
     that did not, with a 95% interval (clustered by game), largest effect first;
     and write it as CSV. Needs a report whose games table records the cards held
     (fdc: opening hands)."""
-    from balancer.analysis import cards
     from balancer.config import variant
+    from balancer.report import cards
     from balancer.report import model as reportio
+    from balancer.stats.card_tally import card_impact, has_cards
 
     source = Path(report_dir)
     data = reportio.load_report(source)
@@ -37,12 +38,12 @@ def cards_command(report_dir: str, out: str) -> None:
     kinds_of = loaded.spec.card_kinds
     if kinds_of is None:
         raise UserError(f"{data.game} records no cards held: no card impact", file=where)
-    if not cards.has_cards(data.games):
+    if not has_cards(data.games):
         raise UserError(
             "games.parquet has no held_* columns (written before card impact): run it again",
             file=str(source / "games.parquet"),
         )
-    rows = cards.card_impact(data.games, data.players, kinds_of(loaded.rules))
+    rows = card_impact(data.games, data.players, kinds_of(loaded.rules))
     target = Path(out)
     if target.exists() and not _ours(target, cards.CSV_HEADER):
         raise UserError(

@@ -117,7 +117,7 @@ def check(
                 }
             )
         else:
-            from balancer.report.escape import terminal
+            from balancer.escape import terminal
 
             how = " (stopped when decided)" if until_decided and played.n < variant.games else ""
             click.echo(f"{terminal(variant.path)}: {played.n} games{how}")

@@ -52,7 +52,8 @@ def diff_reports(
     `fail_on_change` only adds a closing line to the text formats saying the
     command will exit 3; the exit itself is the caller's.
     """
-    from balancer.analysis.diff import compare, render
+    from balancer.analysis.diff import compare
+    from balancer.analysis.diff_render import render
     from balancer.report.model import load_report
 
     tolerances = checked_flags(alpha, tolerance)
@@ -189,9 +190,9 @@ def _prepare_decided(
     from balancer.cli.simulate import replay_command
     from balancer.config.variant import load
     from balancer.errors import GameFault
-    from balancer.report.escape import terminal
+    from balancer.escape import terminal
+    from balancer.report.build import from_run
     from balancer.report.folder import REPORT_JSON, claim
-    from balancer.report.model import Report
     from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT
     from balancer.stats.compare import parse_tolerances
 
@@ -243,7 +244,7 @@ def _prepare_decided(
                 f"{terminal(str(fault))}. Nothing was written. Replay it: {again}"
             ) from None
         for folder, result in zip(folders, (decided.a, decided.b), strict=True):
-            report = Report.from_run(result, until=UNTIL_DECIDED, stopped_at=decided.stopped_at)
+            report = from_run(result, until=UNTIL_DECIDED, stopped_at=decided.stopped_at)
             report.save(folder)
             click.echo(f"balancer: {result.variant.name} was run into {folder}/", err=True)
     return folders[0], folders[1]

@@ -52,8 +52,8 @@ def replay(
     from balancer.bots.host import trusting
     from balancer.config import variant
     from balancer.config.files import FOLDER, kind_of
+    from balancer.escape import terminal
     from balancer.report import model as reportio
-    from balancer.report.escape import terminal
     from balancer.report.folder import restore_interrupted
     from balancer.sim import replay as replay_mod
 

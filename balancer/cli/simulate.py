@@ -18,7 +18,7 @@ import click
 
 from balancer.cli.progress import Progress
 from balancer.errors import GameFault, UserError
-from balancer.report.escape import terminal
+from balancer.escape import terminal
 
 if TYPE_CHECKING:
     from balancer.config.variant import Variant

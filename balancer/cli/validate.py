@@ -32,7 +32,7 @@ def validate(variants: tuple[str, ...], import_plugins: bool, as_json: bool) -> 
     """
     from balancer.bots import registry
     from balancer.config import variant
-    from balancer.report.escape import terminal
+    from balancer.escape import terminal
 
     results = []
     failed = False

@@ -16,7 +16,6 @@ knob can be changed under the child's `scoring:`.
 
 from __future__ import annotations
 
-import difflib
 import os
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -25,13 +24,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from balancer import games, i18n, knobs
+from balancer.bot import BotSpec
 from balancer.bots import registry as bot_registry
-from balancer.bots.api import BotSpec
+from balancer.bots.build import resolve_bot
 from balancer.config.files import FILE, kind_of, path_error
 from balancer.config.yamlsafe import format_keypath, load_yaml
-from balancer.errors import UserError
+from balancer.errors import UserError, nearest
+from balancer.escape import BIDI_CONTROLS, visible
 from balancer.games.api import GameSpec
-from balancer.report.escape import BIDI_CONTROLS, visible
 
 TOP_KEYS = (
     "name",
@@ -173,11 +173,6 @@ class _Origins:
     def error(self, path: KeyPath, message: str) -> UserError:
         file, line = self.locate(path)
         return UserError(message, file=file, line=line, key=format_keypath(path) or None)
-
-
-def _nearest(word: Any, valid: list[str]) -> str:
-    close = difflib.get_close_matches(str(word), valid, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else f" (valid: {', '.join(valid)})"
 
 
 def load(path: str | Path) -> Variant:
@@ -434,7 +429,7 @@ def _validate(
     if not isinstance(game_name, str) or games.canonical(game_name) is None:
         problems.append(
             origins.error(
-                ("game",), f"unknown game {game_name!r}{_nearest(game_name, games.names())}"
+                ("game",), f"unknown game {game_name!r}{nearest(game_name, games.names())}"
             )
         )
         return None
@@ -445,7 +440,7 @@ def _validate(
 
     for key in data:
         if key not in TOP_KEYS:
-            message = f"unknown key{_nearest(key, [*TOP_KEYS, *knob_names])}"
+            message = f"unknown key{nearest(key, [*TOP_KEYS, *knob_names])}"
             problems.append(origins.error((key,), message))
 
     name = data.get("name", path.stem)
@@ -579,7 +574,7 @@ def _knob_values(
     for key, entry in entries.items():
         knob = by_name.get(key)
         if knob is None:
-            message = f"unknown knob for {spec.name}{_nearest(key, list(by_name))}"
+            message = f"unknown knob for {spec.name}{nearest(key, list(by_name))}"
             problems.append(origins.error(entry.where, message))
             continue
         try:
@@ -632,7 +627,7 @@ def _seat(entry: Any, spec: GameSpec, where: KeyPath, origins: _Origins) -> Seat
         extra = set(entry) - {"bot", "params"}
         if extra:
             key = sorted(map(str, extra))[0]
-            raise origins.error((*where, key), f"unknown key{_nearest(key, ['bot', 'params'])}")
+            raise origins.error((*where, key), f"unknown key{nearest(key, ['bot', 'params'])}")
         name, params = entry.get("bot"), entry.get("params", {})
         if params is None:
             params = {}
@@ -691,19 +686,6 @@ def _hidden_in(value: Any, depth: int = 0) -> str | None:
     return next((c for item in items if (c := _hidden_in(item, depth + 1))), None)
 
 
-def resolve_bot(spec: GameSpec, name: str, fail: Any) -> BotSpec:
-    """The BotSpec for a built-in or plugin bot name; `fail(message)` builds the error."""
-    if bot_registry.is_plugin(name):
-        try:
-            return bot_registry.plugin_spec(name)  # checked for form; nothing imported
-        except ValueError as exc:
-            raise fail(str(exc)) from None
-    known = bot_registry.builtin(spec.name)
-    if name not in known:
-        raise fail(f"unknown bot {name!r} for {spec.name}{_nearest(name, list(known))}")
-    return known[name]
-
-
 def _bot_params(
     bot: BotSpec, params: dict[str, Any], where: KeyPath, origins: _Origins
 ) -> dict[str, Any]:
@@ -715,14 +697,9 @@ def _bot_params(
         at = (*where, "params", key)
         if key not in by_name:
             valid = list(by_name) or ["(this bot takes no parameters)"]
-            raise origins.error(at, f"unknown parameter for bot {bot.name}{_nearest(key, valid)}")
+            raise origins.error(at, f"unknown parameter for bot {bot.name}{nearest(key, valid)}")
         try:
             out[key] = by_name[key].check(raw)
         except ValueError as exc:
             raise origins.error(at, str(exc)) from None
     return out
-
-
-def bot_params_with_defaults(bot: BotSpec, params: Mapping[str, Any]) -> dict[str, Any]:
-    """A built-in bot's parameters, defaults filled in (a plugin's are passed as given)."""
-    return {**{p.name: p.default for p in bot.params}, **params}

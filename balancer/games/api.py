@@ -13,7 +13,7 @@ state is a small state machine:
     check_invariants()  raises InvariantError (conservation of cards, chips)
     clone()          -> an independent copy, for search bots' rollouts
 
-Besides, the spec declares what the conformance test (games/conformance.py)
+Besides, the spec declares what the conformance test (sim/conformance.py)
 holds every game to: `bounds(rules, players)` (most moves, least and most
 length units, least and most score per seat) and `resample_hidden(state,
 seat, rng)`, which redeals the cards `seat` can't see (OpenSpiel's

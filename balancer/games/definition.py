@@ -54,7 +54,7 @@ class GameDefinition:
     """One game, registered once: see the module's docstring."""
 
     spec: GameSpec
-    # name -> BotSpec (bots/api.py) of the game's built-in bots.
+    # name -> BotSpec (bot.py) of the game's built-in bots.
     bots: Callable[[], Mapping[str, Any]]
     # What every event counts, one line each, keyed by spec.events.
     event_meanings: Mapping[str, str]

@@ -6,24 +6,25 @@ report.html (html.py) are then functions of the Report alone.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import polars as pl
 
-from balancer import __version__
-from balancer.report.model import (
+from balancer import table
+from balancer._version import __version__
+from balancer.report.figures import (
     BotFigures,
     Distribution,
     EventFigures,
     HeadToHead,
     Interval,
     LengthFigures,
-    Report,
     SeatAdvantage,
     SeatFigures,
 )
+from balancer.report.model import Report
 from balancer.rng import RNG_VERSION
-from balancer.sim import table
 from balancer.stats.figures import RunFigures
 from balancer.stats.streamed import Counted, GameCounts
 
@@ -79,6 +80,17 @@ def seat_advantage(figures: RunFigures) -> SeatAdvantage:
         p_value=adv.p_value,
         note=adv.note or None,
     )
+
+
+def from_run(
+    result: RunResult, *, until: str | None = None, stopped_at: int | None = None
+) -> Report:
+    """The report of a finished run; `until` names the rule a run stopped by,
+    `stopped_at` the games it had played when that rule stopped it (None: it didn't)."""
+    report = build_report(result)
+    if until is None:
+        return report
+    return replace(report, until=until.replace(" ", ""), stopped_at=stopped_at)
 
 
 def build_report(result: RunResult, frame: pl.DataFrame | None = None) -> Report:
@@ -173,7 +185,7 @@ def _card_rows(result: RunResult, frame: pl.DataFrame | None) -> tuple[CardImpac
         return None
     kinds = kinds_of(result.variant.rules)
     if frame is not None:
-        from balancer.analysis.cards import card_impact, has_cards
+        from balancer.stats.card_tally import card_impact, has_cards
 
         if not has_cards(frame):
             return None

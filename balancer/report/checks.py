@@ -22,11 +22,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from balancer import games
+from balancer import games, table
 from balancer.config.yamlsafe import MAX_DEPTH
 from balancer.errors import UserError
-from balancer.report.escape import BIDI_CONTROLS, contrast
-from balancer.sim import table
+from balancer.escape import BIDI_CONTROLS, contrast
 
 if TYPE_CHECKING:
     from balancer.report.model import Report

@@ -18,22 +18,18 @@ import math
 import textwrap
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from balancer import i18n
 from balancer.report import svg
-from balancer.report.model import (
-    BotFigures,
-    Interval,
-    Report,
-    SeatAdvantage,
-    SeatFigures,
-    present,
-    value_counts,
-)
+from balancer.report.figures import BotFigures, Interval, SeatAdvantage, SeatFigures, present
+from balancer.report.games_table import value_counts
 from balancer.report.text import seat_verdict, tricks_per_deal
+
+if TYPE_CHECKING:
+    from balancer.report.model import Report
 
 REPORT_HTML = "report.html"
 
@@ -490,10 +486,10 @@ def _length_section(
 
 
 def _cards_section(report: Report, charts: dict[str, str]) -> list[str]:
-    """Card impact's chart (analysis/cards.py), when the run recorded the cards held."""
+    """Card impact's chart (cards.py), when the run recorded the cards held."""
     if "cards" not in charts:
         return []
-    from balancer.analysis.cards import html_section
+    from balancer.report.cards import html_section
 
     return [html_section(_figure(charts, "cards", "card impact: win share held minus not held"))]
 
@@ -640,7 +636,7 @@ def render_charts(report: Report, lang: str | None = None) -> dict[str, str]:
     out["scores"] = _scores(report, lang)
     out["length"] = _length(report, lang)
     out["events"] = _events(report, _value_events(report), lang)
-    from balancer.analysis.cards import chart_svg, of_report
+    from balancer.report.cards import chart_svg, of_report
 
     # A run's report has its rows; one read from a folder sums them from games.parquet.
     cards = report.cards if report.cards is not None else of_report(report)

@@ -1,15 +1,19 @@
 """The typed Report: report.json's figures and the games table, read, written and checked here.
 
-A `Report` is built from a run (`Report.from_run`) or read back from a folder
-(`Report.open`, `load_report`); every renderer (terminal, summary.md, CSV,
-HTML) and every analysis (diff, sweep) reads its attributes, never the JSON.
+A `Report` is built from a run (build.py's `from_run`) or read back from a
+folder (`Report.open`, `load_report`); every renderer (terminal, summary.md,
+CSV, HTML) and every analysis (diff, sweep) reads its attributes, never the
+JSON. The Report stands above the rest of report/: its figure classes
+(figures.py), its games table (games_table.py) and the renderers sit beneath
+it and are handed a Report (they name it for the type checker alone), so
+`save` calls them without a cycle; build.py, which makes one, sits above.
 
 `diff`, `csv` and `replay` read reports that may be old, truncated or edited by
 hand: any damage is one UserError naming the file and the key path, and a
 report written under other rules (or another balancer) is said so rather
 than trusted.
 
-The figure classes map one to one onto report.json's objects: a class's
+The figure classes (figures.py) map one to one onto report.json's objects: a class's
 fields, in order, are its keys (`to_json` writes them in that order; `Interval`
 is a `[low, high]` pair). A field typed `X | None` with default None is a
 figure the file may lack: it is left out of the file when None and read when
@@ -21,188 +25,39 @@ open and still write the same bytes.
 from __future__ import annotations
 
 import json
-import math
-import types
-import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import Any
 
 import polars as pl
 
-from balancer import __version__, games
+from balancer import games, table
+from balancer._version import __version__
 from balancer.config.files import FILE, FOLDER, kind_of
 from balancer.errors import UserError
 from balancer.report.checks import MAX_VALUE, check_document, check_games, check_nesting
+from balancer.report.figures import (
+    BotFigures,
+    Distribution,
+    EventFigures,
+    HeadToHead,
+    LengthFigures,
+    SeatAdvantage,
+    SeatFigures,
+    _hints,
+    _optional,
+    _parse,
+    _short,
+    _to_json,
+)
 from balancer.report.folder import REPORT_JSON, restore_interrupted
-from balancer.sim import table
+from balancer.report.games_table import SavedGames, _GamesTable, games_given
 from balancer.stats.card_tally import CardImpact
 from balancer.stats.streamed import GameCounts
 
-if TYPE_CHECKING:
-    from balancer.sim.runner import RunResult
-
 GAMES_PARQUET = "games.parquet"
 MAX_SEED = 2**63 - 1  # as a variant's seed
-
-# --- figures -------------------------------------------------------------------
-
-
-def _share(value: float, where: str, path: str) -> None:
-    if not 0 <= value <= 1:
-        raise UserError(f"should be between 0 and 1, not {_short(value)}", file=path, key=where)
-
-
-# field(metadata=SHARE): also checked to lie in [0, 1] when read.
-SHARE = {"check": _share}
-# field(metadata=NULLABLE) on an `X | None` field: written as null when None (the key is
-# part of the contract, its absence of a value meaningful), and null read back as None.
-NULLABLE = {"nullable": True}
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A 95% interval, `[low, high]` in report.json."""
-
-    low: float
-    high: float
-
-    def __iter__(self) -> Iterator[float]:
-        return iter((self.low, self.high))
-
-    def to_json(self) -> list[float]:
-        return [self.low, self.high]
-
-    @classmethod
-    def from_json(cls, value: Any, where: str, path: str) -> Interval:
-        if not (isinstance(value, list) and len(value) == 2 and all(map(_is_number, value))):
-            raise UserError(
-                f"should be two numbers [low, high], not {_short(value)}", file=path, key=where
-            )
-        return cls(value[0], value[1])
-
-
-class Figures:
-    """A JSON object of figures: its dataclass fields, in order, are its keys."""
-
-    def to_json(self) -> dict[str, Any]:
-        out = {}
-        for f in fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if value is not None or f.metadata.get("nullable"):
-                out[f.name] = _to_json(value)
-        return out
-
-    @classmethod
-    def from_json(cls, value: Any, where: str, path: str) -> Self:
-        """Check `value` (at key path `where` of the file `path`) and build the figures."""
-        if not isinstance(value, dict):
-            raise UserError(f"should be a mapping, not {_short(value)}", file=path, key=where)
-        hints = _hints(cls)
-        found: dict[str, Any] = {}
-        for f in fields(cls):  # type: ignore[arg-type]
-            key = f"{where}.{f.name}"
-            kind, optional = _optional(hints[f.name])
-            if optional and f.name in value and value[f.name] is None:
-                found[f.name] = None  # a null the file wrote on purpose (NULLABLE)
-                continue
-            if f.name not in value:
-                if optional:
-                    continue
-                if kind is not Interval:  # an Interval says what it should be, even when missing
-                    raise UserError("missing", file=path, key=key)
-            found[f.name] = _parse(kind, value.get(f.name), key, path)
-            if check := f.metadata.get("check"):
-                check(found[f.name], key, path)
-        return cls(**found)
-
-
-@dataclass(frozen=True, kw_only=True)
-class Distribution(Figures):
-    """Mean, sample sd, min, quartiles and max (stats.describe.distribution)."""
-
-    mean: float
-    sd: float
-    min: float
-    q1: float
-    median: float
-    q3: float
-    max: float
-    ci95: Interval | None = None  # of the mean (the winning margin's; games are the units)
-
-
-@dataclass(frozen=True, kw_only=True)
-class LengthFigures(Figures):
-    """Game length in the game's unit (stats.describe.length_summary)."""
-
-    mean: float
-    sd: float
-    min: float
-    max: float
-    ci95: Interval | None = None  # of the mean
-
-
-@dataclass(frozen=True, kw_only=True)
-class SeatFigures(Figures):
-    seat: int
-    bot: str  # the seat's bot label, or "rotating" when bots rotate through the seats
-    win_share: float = field(metadata=SHARE)
-    win_ci95: Interval  # clustered by game: split ties count as the fractions they are
-    score_mean_ci95: Interval | None = None
-    score: Distribution
-
-
-@dataclass(frozen=True, kw_only=True)
-class SeatAdvantage(Figures):
-    """A test that the seats' win shares are equal (stats.seat_advantage).
-
-    `p_value` (and `statistic`) are null when no test is meaningful: seats
-    holding different bots without rotation confound seat with bot, and
-    `note` says so. A report from before this test holds `chi2` and
-    `p_value` only (a chi-square): read, and written back as it was.
-    """
-
-    chi2: float | None = None  # reports from before the test below; never written now
-    test: str | None = None
-    statistic: float | None = field(default=None, metadata=NULLABLE)
-    df: tuple[int, ...] | None = field(default=None, metadata=NULLABLE)
-    p_value: float | None = field(default=None, metadata=NULLABLE)
-    note: str | None = field(default=None, metadata=NULLABLE)
-
-    def to_json(self) -> dict[str, Any]:
-        out = super().to_json()
-        if self.test is None:  # an old report's figure: its own keys, no nulls it never had
-            out = {k: v for k, v in out.items() if v is not None}
-        return out
-
-
-@dataclass(frozen=True, kw_only=True)
-class EventFigures(Figures):
-    per_game: float
-    per_game_ci95: Interval | None = None
-    share_of_games: float = field(metadata=SHARE)
-    share_of_games_ci95: Interval | None = None  # absent for a value event
-
-
-@dataclass(frozen=True, kw_only=True)
-class BotFigures(Figures):
-    """A bot label's win share over the seat-games it played."""
-
-    win_share: float = field(metadata=SHARE)
-    win_ci95: Interval
-    seat_games: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class HeadToHead(Figures):
-    """How often one bot's seat finished ahead of another's, over games seating both."""
-
-    ahead_share: float = field(metadata=SHARE)
-    ci95: Interval
-    games: int
-    pairs: int
-
 
 # --- the report ----------------------------------------------------------------
 
@@ -222,90 +77,6 @@ _REQUIRED_KEYS = {
 # Report attributes that are not report.json's keys, and those named otherwise there.
 _NOT_IN_JSON = ("games", "counts", "cards", "folder")  # cards: in cards.csv
 _JSON_KEY = {"n_games": "games"}
-
-
-class GamesSource(typing.Protocol):
-    """A games.parquet on disk that a Report reads only when asked (sim/sink.py's GamesFile)."""
-
-    def read(self) -> pl.DataFrame: ...
-
-    def place(self, target: Path) -> None: ...
-
-
-class _GamesTable:
-    """`Report.games`: the games table, a frame given whole or read from a file on first use.
-
-    A run's Report is built from counts (stats.streamed) and keeps its games
-    on disk, so a run of 10,000,000 games never holds them; whoever reads
-    `report.games` (diff's paired tests, a library user) pays for it then.
-    """
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.given = f"_{name}_given"
-        self.read = f"_{name}_read"
-
-    @typing.overload
-    def __get__(self, report: None, owner: type | None = None) -> None: ...
-
-    @typing.overload
-    def __get__(self, report: Report, owner: type | None = None) -> pl.DataFrame: ...
-
-    def __get__(self, report: Report | None, owner: type | None = None) -> pl.DataFrame | None:
-        if report is None:
-            return None  # the field's default: no games (an empty frame)
-        given = report.__dict__[self.given]
-        if isinstance(given, pl.DataFrame):
-            return given
-        if self.read not in report.__dict__:
-            report.__dict__[self.read] = given.read()
-        frame: pl.DataFrame = report.__dict__[self.read]
-        return frame
-
-    def __set__(self, report: Report, value: pl.DataFrame | GamesSource | None) -> None:
-        if value is None or isinstance(value, _GamesTable):  # the default: no games
-            value = pl.DataFrame()
-        report.__dict__[self.given] = value
-        report.__dict__.pop(self.read, None)
-
-
-@dataclass(frozen=True)
-class SavedGames:
-    """The games.parquet of a report balancer just saved: read as it is when asked."""
-
-    path: Path
-
-    def read(self) -> pl.DataFrame:
-        return pl.read_parquet(self.path)
-
-    def place(self, target: Path) -> None:
-        import shutil
-
-        shutil.copyfile(self.path, target)
-
-
-def games_given(report: Report) -> pl.DataFrame | GamesSource:
-    """What the report's games were given as (a frame, or a file not yet read)."""
-    given: pl.DataFrame | GamesSource = report.__dict__["_games_given"]
-    return given
-
-
-def game_columns(report: Report, names: typing.Sequence[str]) -> pl.DataFrame:
-    """Just these columns of the games table (those it has), without reading the rest.
-
-    A headline figure that needs two per-game columns of a 10,000,000-game
-    run reads those two from games.parquet, never the whole table.
-    """
-    given = games_given(report)
-    if isinstance(given, pl.DataFrame) or "_games_read" in report.__dict__:
-        frame = report.games
-        return frame.select([n for n in names if n in frame.columns])
-    path = getattr(given, "path", None)
-    if path is None:
-        frame = report.games
-        return frame.select([n for n in names if n in frame.columns])
-    lazy = pl.scan_parquet(path)
-    present_names = [n for n in names if n in lazy.collect_schema().names()]
-    return lazy.select(present_names).collect()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -348,19 +119,6 @@ class Report:
     folder: Path | None = None
 
     @classmethod
-    def from_run(
-        cls, result: RunResult, *, until: str | None = None, stopped_at: int | None = None
-    ) -> Report:
-        """The report of a finished run; `until` names the rule a run stopped by,
-        `stopped_at` the games it had played when that rule stopped it (None: it didn't)."""
-        from balancer.report.build import build_report
-
-        report = build_report(result)
-        if until is None:
-            return report
-        return replace(report, until=until.replace(" ", ""), stopped_at=stopped_at)
-
-    @classmethod
     def open(cls, folder: str | Path) -> Report:
         """Read and check a report folder; any damage is a UserError naming the file."""
         return load_report(folder)
@@ -390,7 +148,7 @@ class Report:
                 raise write_error(exc, Path(folder) / GAMES_PARQUET) from None
             write_csv_tables(self, tmp, games=False)  # games.csv: `balancer csv` writes it
             if self.cards is not None:
-                from balancer.analysis.cards import CSV_NAME, write_csv
+                from balancer.report.cards import CSV_NAME, write_csv
 
                 write_csv(self.cards, tmp / CSV_NAME)
             (tmp / "summary.md").write_text(summary_markdown(self))
@@ -520,123 +278,6 @@ def version_notes(report: Report, where: str) -> list[str]:
             f"{where}: written by balancer {report.balancer_version}; this is {__version__}"
         )
     return notes
-
-
-def value_counts(report: Report) -> GameCounts:
-    """The report's per-game values counted (scores per seat, length, events): for charts.
-
-    A run's report has them already; a report read from a folder counts its
-    games table. Only the value counts are meant: the bots' figures are in
-    report.json.
-    """
-    if report.counts is not None:
-        return report.counts
-    if "_value_counts" in report.__dict__:  # counted once per report read
-        cached: GameCounts = report.__dict__["_value_counts"]
-        return cached
-    frame = report.games
-    players = report.players
-    names = list(report.events)
-    report.__dict__["_value_counts"] = GameCounts.from_arrays(
-        frame.select([table.score(s) for s in range(players)]).to_numpy().astype(float),
-        frame[table.LENGTH].to_numpy().astype(float),
-        frame.select([table.event(e) for e in names]).to_numpy().astype(float),
-        event_names=names,
-        labels=[""] * players,
-        value_events=report.value_events or (),
-        higher_is_better=report.higher_is_better,
-    )
-    return value_counts(report)
-
-
-_T = TypeVar("_T")
-
-
-def present(value: _T | None, name: str) -> _T:
-    """A figure a renderer needs, which a report read from an old or hand-made file may lack."""
-    if value is None:
-        raise ValueError(f"this report has no {name} (written before balancer recorded it?)")
-    return value
-
-
-# --- JSON in and out -----------------------------------------------------------
-
-
-def _to_json(value: Any) -> Any:
-    if isinstance(value, Interval | Figures):
-        return value.to_json()
-    if isinstance(value, tuple):
-        return [_to_json(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: _to_json(v) for k, v in value.items()}
-    return value
-
-
-_HINTS: dict[type, dict[str, Any]] = {}
-
-
-def _hints(cls: type) -> dict[str, Any]:
-    if cls not in _HINTS:
-        _HINTS[cls] = typing.get_type_hints(cls)
-    return _HINTS[cls]
-
-
-def _optional(kind: Any) -> tuple[Any, bool]:
-    """`X | None` -> (X, True); `X` -> (X, False)."""
-    if isinstance(kind, types.UnionType) or typing.get_origin(kind) is typing.Union:
-        inner = [k for k in typing.get_args(kind) if k is not type(None)]
-        if len(inner) == 1:
-            return inner[0], True
-    return kind, False
-
-
-def _parse(kind: Any, value: Any, where: str, path: str) -> Any:
-    """`value` checked to be of `kind` (a field's type), as the Report holds it."""
-    origin, args = typing.get_origin(kind), typing.get_args(kind)
-    if kind is Any:
-        return value
-    if kind is float:
-        if not _is_number(value):
-            raise UserError(f"should be a number, not {_short(value)}", file=path, key=where)
-        return value
-    if kind in (int, str, bool):
-        # bool is an int to Python; a count of True games is still wrong.
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise UserError(f"should be {kind.__name__}, not {_short(value)}", file=path, key=where)
-        return value
-    if isinstance(kind, type) and issubclass(kind, Interval | Figures):
-        return kind.from_json(value, where, path)
-    if origin is tuple:
-        if not isinstance(value, list):
-            raise UserError(f"should be a list, not {_short(value)}", file=path, key=where)
-        return tuple(_parse(args[0], v, f"{where}[{i}]", path) for i, v in enumerate(value))
-    if origin is Mapping:
-        if not isinstance(value, dict):
-            raise UserError(f"should be a mapping, not {_short(value)}", file=path, key=where)
-        if args[1] is Any:
-            return value
-        return {k: _parse(args[1], v, f"{where}.{k}", path) for k, v in value.items()}
-    raise TypeError(f"no reader for {kind!r}")  # a field of a type this module can't read
-
-
-def _is_number(value: Any) -> bool:
-    """A finite int or float no figure exceeds (JSON's NaN and Infinity are no figures).
-
-    1e308 is finite, but no figure of these games comes near it and the
-    arithmetic of a diff on it overflows: past MAX_VALUE it is damage.
-    """
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    try:
-        return math.isfinite(value) and abs(value) <= MAX_VALUE
-    except OverflowError:  # an int past any float
-        return False
-
-
-def _short(value: Any) -> str:
-    """A value for a one-line message: its repr, cut short."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # report.json holds figures and the resolved variant (whose file is at most

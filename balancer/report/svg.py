@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from balancer.report.escape import visible
+from balancer.escape import visible
 
 WIDTH = 720.0  # every chart is this wide so the page has one rhythm
 FONT = 12.5  # the base text size, in user units

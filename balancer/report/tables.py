@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
+from balancer.escape import csv_frame
 from balancer.report.csv_numbers import for_csv
-from balancer.report.escape import csv_frame
-from balancer.report.model import Interval, Report, value_counts
+from balancer.report.figures import Interval
+from balancer.report.games_table import value_counts
+
+if TYPE_CHECKING:
+    from balancer.report.model import Report
 
 # What a report folder holds (DESIGN.md), and what `balancer csv` writes: the same and,
 # for a spreadsheet, the per-game table (95 MB at 1,000,000 games, so not by default).

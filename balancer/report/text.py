@@ -8,11 +8,15 @@ the game's own package, the figures from the Report alone.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from balancer import i18n
+from balancer.escape import code_block, markdown
 from balancer.i18n import ljust, rjust
-from balancer.report.escape import code_block, markdown
-from balancer.report.model import Interval, Report, SeatAdvantage, present
+from balancer.report.figures import Interval, SeatAdvantage, present
+
+if TYPE_CHECKING:
+    from balancer.report.model import Report
 
 _SCORE_FIGURES = ("mean", "sd", "min", "q1", "median", "q3", "max")
 SIGNIFICANCE = 0.05  # the level at which the verdict calls a seat advantage
@@ -137,10 +141,10 @@ def ratio_of_events(
     if per_deal <= 0:
         return None
     ratio = report.events[numerator].per_game / per_deal
-    from balancer.sim import table
+    from balancer import table
 
     columns = (table.event(numerator), table.event(denominator))
-    from balancer.report.model import game_columns
+    from balancer.report.games_table import game_columns
 
     frame = game_columns(report, columns)  # two columns, not the whole table
     if frame.height < 2 or not all(c in frame.columns for c in columns):

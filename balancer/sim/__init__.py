@@ -1,4 +1,4 @@
-"""Playing games: the move loop (play.py), the games table (table.py), runs (runner.py)."""
+"""Playing games: the move loop (play.py), and runs in chunks into a games table (runner.py)."""
 
 # A plugin bot gets this long per move unless the run says otherwise; the
 # built-in bots are ours and tested, and pay no timer cost. Here, not in

@@ -18,7 +18,8 @@ import numpy as np
 
 from balancer import games
 from balancer.bots import registry as bot_registry
-from balancer.config.variant import Variant, bot_params_with_defaults, resolve_bot
+from balancer.bots.build import slot_bots
+from balancer.config.variant import Variant
 from balancer.games.kernel_api import ChunkColumns, Kernel
 
 
@@ -39,15 +40,7 @@ def can_compile(variant: Variant) -> bool:
 
 def slot_plan(variant: Variant) -> list[tuple[str, dict]]:
     """Per bot slot: (bot name, its parameters with every default filled in)."""
-    plan = []
-    for slot, seat in enumerate(variant.seats):
-
-        def fail(message: str, slot: int = slot) -> Exception:
-            return ValueError(f"bot slot {slot}: {message}")
-
-        spec = resolve_bot(variant.spec, seat.bot, fail)
-        plan.append((seat.bot, dict(bot_params_with_defaults(spec, seat.params))))
-    return plan
+    return [(name, params) for name, _, params in slot_bots(variant.spec, variant.seats)]
 
 
 def play(variant: Variant, start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

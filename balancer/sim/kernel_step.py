@@ -30,7 +30,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from balancer.bots import registry as bot_registry
-from balancer.config.variant import Variant, bot_params_with_defaults, resolve_bot
+from balancer.bots.build import slot_bots as slot_bots_of
+from balancer.config.variant import Variant
 from balancer.games.api import GameRecord
 from balancer.rng import _TWO_64, Stream
 from balancer.sim import compiled
@@ -109,18 +110,10 @@ def stepper(
 
 def slot_bots(variant: Variant) -> list[tuple[str, Mapping[str, Any]] | None]:
     """Per bot slot: None for a plugin, else (bot name, its parameters with defaults)."""
-    out: list[tuple[str, Mapping[str, Any]] | None] = []
-    for slot, seat in enumerate(variant.seats):
-        if bot_registry.is_plugin(seat.bot):
-            out.append(None)
-            continue
-
-        def fail(message: str, slot: int = slot) -> Exception:
-            return ValueError(f"bot slot {slot}: {message}")
-
-        spec = resolve_bot(variant.spec, seat.bot, fail)
-        out.append((seat.bot, dict(bot_params_with_defaults(spec, seat.params))))
-    return out
+    return [
+        None if bot_registry.is_plugin(name) else (name, params)
+        for name, _, params in slot_bots_of(variant.spec, variant.seats)
+    ]
 
 
 def warm(variant: Variant) -> None:

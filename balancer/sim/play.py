@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from balancer import interrupts
-from balancer.bots.api import Bot, PluginFailure
+from balancer.bot import Bot, PluginFailure
 from balancer.bots.host import HostedBot, choose, describe
 from balancer.errors import GameFault, Terminated
 from balancer.games.api import GameRecord, GameSpec

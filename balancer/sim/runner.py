@@ -17,67 +17,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from balancer import interrupts, jit
+from balancer.bot import PluginFailure
 from balancer.bots import host as plugin_host
 from balancer.bots import registry as bot_registry
-from balancer.bots.api import PluginFailure
-from balancer.config.variant import Variant, bot_params_with_defaults, resolve_bot
+from balancer.bots.build import slot_bots
+from balancer.config.variant import Variant
 from balancer.errors import GameFault, Terminated
-from balancer.games.api import GameRecord
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled, kernel_step
+from balancer.sim.chunks import Chunk, ChunkResult
 from balancer.sim.play import Seat, play_game
-from balancer.sim.sink import ChunkSummary, GamesFile, GamesWriter, summarize
+from balancer.sim.sink import GamesFile, GamesWriter, summarize
 from balancer.stats.card_tally import CardTally
 from balancer.stats.streamed import GameCounts
 
 # Set (to anything but "" or "0") to force --check on every run: the test suite does.
 CHECK_ENV = "BALANCER_CHECK"
-
-
-@dataclass(frozen=True)
-class Chunk:
-    variant: Variant
-    start: int
-    stop: int
-    check: bool
-    plugin_move_limit: float
-
-
-@dataclass
-class ChunkResult:
-    """Games start..start+n-1 as per-game arrays (cheap to send between processes)."""
-
-    start: int
-    scores: np.ndarray  # float64 [n, players], per physical seat
-    length: np.ndarray  # int64 [n]
-    events: np.ndarray  # float64 [n, events], in the game's event order
-    # uint64 [n, players * words]: card kinds held (GameRecord.held), or None
-    held: np.ndarray | None = None
-    # Its counts, taken where it was played (sim/sink.py's summarize), or None: then the
-    # run's writer takes them.
-    summary: ChunkSummary | None = None
-
-    @classmethod
-    def from_records(
-        cls, start: int, records: Sequence[GameRecord], events: Sequence[str]
-    ) -> ChunkResult:
-        n = len(records)
-        players = len(records[0].scores) if records else 0
-        held = None
-        if records and records[0].held:
-            held = np.array([r.held for r in records], dtype=np.uint64)
-        return cls(
-            start,
-            np.array([r.scores for r in records], dtype=np.float64).reshape(n, players),
-            np.array([r.length for r in records], dtype=np.int64),
-            np.array([[r.events[e] for e in events] for r in records], dtype=np.float64).reshape(
-                n, len(events)
-            ),
-            held,
-        )
 
 
 def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0) -> list[Seat]:
@@ -88,15 +45,12 @@ def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0)
     """
     seats = []
     spec = variant.spec
-    for slot, seat_spec in enumerate(variant.seats):
-
-        def fail(message: str, slot: int = slot) -> Exception:
-            return ValueError(f"bot slot {slot}: {message}")
-
-        bot_spec = resolve_bot(spec, seat_spec.bot, fail)
+    bots = slot_bots(spec, variant.seats)
+    for slot, (seat_spec, (_, bot_spec, with_defaults)) in enumerate(
+        zip(variant.seats, bots, strict=True)
+    ):
         plugin = bot_registry.is_plugin(seat_spec.bot)
-        given = seat_spec.params
-        params = given if plugin else bot_params_with_defaults(bot_spec, given)
+        params = seat_spec.params if plugin else with_defaults
         # A plugin runs in a process of its own, which keeps its own time
         # limits (bots/host.py), unless plugins are trusted (--trust-plugins).
         hosted = plugin and not plugin_host.trusted()
@@ -260,7 +214,7 @@ class RunResult:
         return self.games_file.read()
 
     def columns(self) -> dict[str, Any]:
-        """The per-game table (games.parquet), column by column (sim/table.py)."""
+        """The per-game table (games.parquet), column by column (table.py)."""
         frame = self.frame()
         return {
             name: frame[name] if name.startswith("bot_") else frame[name].to_numpy()

@@ -25,21 +25,20 @@ import tempfile
 import threading
 import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
 
+from balancer import table
 from balancer.errors import UserError
-from balancer.sim import table
+from balancer.sim.chunks import ChunkResult, ChunkSummary
 from balancer.stats.card_tally import CardTally
 from balancer.stats.streamed import GameCounts
 
 if TYPE_CHECKING:
     from balancer.config.variant import Variant
-    from balancer.sim.runner import ChunkResult
 
 GAMES_PARQUET = "games.parquet"
 # Games per batch counted and written (one row group each): about 12 MB of table.
@@ -200,15 +199,6 @@ def _free_space_note(path: Path) -> str:
     return f" (the disk has {free // 1024} KB free)" if free < (16 << 20) else ""
 
 
-@dataclass
-class ChunkSummary:
-    """A chunk's share of the run's counts (`summarize`)."""
-
-    counts: GameCounts
-    wins: np.ndarray  # float64 [n, players]: table.win_shares_matrix of the chunk's scores
-    cards: CardTally | None  # card impact's sums, for a game that records the cards held
-
-
 def new_counts(variant: Variant) -> GameCounts:
     """The run's counts, empty: every chunk's and the run's are made here alike."""
     spec = variant.spec
@@ -257,7 +247,7 @@ class GamesWriter:
         self.labels = [s.label for s in variant.seats]
         self.counts = new_counts(variant)
         self.games = 0  # rows written or waiting
-        # Card impact's sums (analysis/cards.py), for a game that records the cards held.
+        # Card impact's sums (stats/card_tally.py), for a game that records the cards held.
         kinds = spec.card_kinds(variant.rules) if spec.card_kinds is not None else None
         self.card_kinds: tuple[str, ...] | None = tuple(kinds) if kinds is not None else None
         self.cards: CardTally | None = None
@@ -334,7 +324,7 @@ def batch_frame(
     held: np.ndarray | None = None,
     wins: np.ndarray | None = None,
 ) -> pl.DataFrame:
-    """Games start.. of the games table (sim/table.py), from per-game arrays
+    """Games start.. of the games table (table.py), from per-game arrays
     (`wins`: their win shares, when already computed)."""
     spec = variant.spec
     n, players = scores.shape[0], variant.players

@@ -13,8 +13,8 @@ import time
 import numpy as np
 
 from balancer import games, jit, knobs
+from balancer.bot import bot_params_with_defaults
 from balancer.bots import registry as bot_registry
-from balancer.config.variant import bot_params_with_defaults
 from balancer.rng import Stream
 from balancer.sim import compiled
 

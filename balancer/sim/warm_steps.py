@@ -17,8 +17,8 @@ callers use; a copy of the deal is played out.
 from __future__ import annotations
 
 from balancer import games, knobs
+from balancer.bot import bot_params_with_defaults
 from balancer.bots import registry as bot_registry
-from balancer.config.variant import bot_params_with_defaults
 from balancer.sim import compiled
 
 

@@ -1,8 +1,24 @@
-"""Card impact's sums, gathered as a run's games arrive (analysis/cards.py says what they mean).
+"""Card impact: for every card kind, how seats that held it fared against seats that did not.
 
-For kind k, over every (game, seat): the win share of the seats that held
-k against those that did not, and the difference's 95% interval clustered
-by game (the sandwich variance of its linearisation; analysis/cards.py).
+Its sums are gathered as a run's games arrive (CardTally), or from a whole
+games table (card_impact); report/cards.py shows the rows.
+
+From the games table's held_<s>_<w> columns (table.py; fdc: the opening
+hand). For kind k, over every (game, seat): the win share of the seats that
+held k, of those that did not, and their difference with a 95% interval.
+Win shares split ties (1/k each for a k-way tie), as everywhere in stats/.
+
+The seats of one game are not independent (one seat's win is the others'
+loss, and the kinds in one hand are the kinds missing from the others), so
+the interval is clustered by game: each share is a ratio of per-game sums,
+and the difference's variance is the cluster-robust (sandwich) variance of
+its linearisation, sum over games of z_g^2 times G / (G - 1), with
+
+    z_g = (a_g - p1 n_g) / N1 - (b_g - p0 m_g) / N0
+
+where a_g, n_g are game g's win shares and seat count among holders, b_g,
+m_g among the others, and N1, N0 their totals. Rows come sorted by effect,
+the difference from the largest down.
 """
 
 from __future__ import annotations
@@ -12,7 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import polars as pl
 
+from balancer import table
 from balancer.jit import njit
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -86,7 +104,7 @@ class CardTally:
 
     Per kind and game: a (the holders' win shares), n (the holders), b (the
     others' win shares) and m (the others). The shares are ratios of their
-    totals, and the clustered variance (analysis/cards.py) expands into sums
+    totals, and the clustered variance (the module docstring) expands into sums
     of products of a, n, b, m over games. A game's win shares add up to 1
     (ties split), so b = 1 - a and m = players - n, and five sums per kind
     are all it takes: Σa, Σn, Σa², Σan, Σn². One pass, nothing per game
@@ -153,3 +171,21 @@ class CardTally:
             )  # fmt: skip
         rows.sort(key=lambda r: -r.difference)
         return rows
+
+
+def has_cards(games: pl.DataFrame) -> bool:
+    """Whether the games table records the card kinds each seat held."""
+    return table.held(0, 0) in games.columns
+
+
+def card_impact(games: pl.DataFrame, players: int, kinds: Sequence[str]) -> list[CardImpact]:
+    """Every kind's impact from a games table (CardTally.impact)."""
+    n_words = table.held_words(len(kinds))
+    tally = CardTally(players, len(kinds))
+    columns = [table.held(s, w) for s in range(players) for w in range(n_words)]
+    for lo in range(0, games.height, BLOCK):
+        block = games.slice(lo, BLOCK)
+        wins = np.stack([block[table.win(s)].to_numpy() for s in range(players)], axis=1)
+        held = np.stack([block[c].to_numpy().astype(np.uint64) for c in columns], axis=1)
+        tally.add(wins.astype(np.float64), held)
+    return tally.impact(kinds)

@@ -21,7 +21,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from balancer.sim import table
+from balancer import table
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 

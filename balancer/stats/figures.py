@@ -1,7 +1,7 @@
 """The entry points the report and the diff call: one run's figures, and A/B rows.
 
 `RunData` holds a run's per-game arrays (read from the games table through
-sim/table.py only). `figures_for_run` gives every interval of one run;
+table.py only). `figures_for_run` gives every interval of one run;
 `diff_rows` every row of a diff. Both return plain dataclasses with a
 `to_json()` / `record()` that is already JSON-safe.
 """
@@ -55,8 +55,8 @@ class RunData:
         higher_is_better: bool,
         rotate: bool,
     ) -> RunData:
-        """From a games table (polars frame), naming columns only through sim/table.py."""
-        from balancer.sim import table
+        """From a games table (polars frame), naming columns only through table.py."""
+        from balancer import table
 
         def column(name: str) -> np.ndarray:
             return frame[name].cast(float).to_numpy().astype(float)

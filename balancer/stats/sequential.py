@@ -554,7 +554,7 @@ class UntilWatch:
     Each chunk's per-seat scores become win shares (ties split), and each
     bot's per-game share is the mean over the seats it holds in that game
     (`slot_labels[slot]` names the bot of each slot; which slot sits where
-    comes from sim.table.seat_slots). `stopped_at` is the number of games
+    comes from table.seat_slots). `stopped_at` is the number of games
     seen when the rule first held.
     """
 
@@ -576,7 +576,7 @@ class UntilWatch:
         self.stopped_at: int | None = None
 
     def __call__(self, chunk: Any) -> bool:
-        from balancer.sim import table
+        from balancer import table
 
         scores = np.asarray(chunk.scores, dtype=float)
         n, players = scores.shape

@@ -270,7 +270,7 @@ class GameCounts:
         with the GIL released: a run's main thread counts chunks played on threads
         while they play on, and worker processes count their own (sim/sink.py).
         Without numba, or for a chunk the pass does not count, it is `add`.
-        Returns the pass's win shares [n, players] (sim/table.py's
+        Returns the pass's win shares [n, players] (table.py's
         win_shares_matrix, which the caller computes when this returns None).
         """
         from balancer import jit

@@ -26,7 +26,7 @@ import numpy as np
 from scipy import stats as sps
 
 from balancer import knobs
-from balancer.bots.api import RandomBot
+from balancer.bot import RandomBot
 from balancer.games.api import GameSpec, win_shares
 from balancer.sim.play import Seat, play_game
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from balancer import knobs
-from balancer.bots.api import RANDOM, BotSpec
+from balancer.bot import RANDOM, BotSpec
 from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi.rules import PLAYERS, View
 from balancer.rng import Stream

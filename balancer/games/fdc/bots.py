@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from balancer import knobs
-from balancer.bots.api import RANDOM, BotSpec
+from balancer.bot import RANDOM, BotSpec
 from balancer.games.fdc.rules import CASH, DASH, FISH, PLAY, PROTECT, View, sort_out
 from balancer.rng import Stream
 

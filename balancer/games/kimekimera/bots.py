@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from balancer import knobs
-from balancer.bots.api import RANDOM, BotSpec
+from balancer.bot import RANDOM, BotSpec
 from balancer.games.kimekimera.rules import KEEP, View, lottery, pair_score, theme_rows
 from balancer.rng import Stream
 

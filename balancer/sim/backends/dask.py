@@ -132,7 +132,7 @@ def _refused_at_once(scheduler: str) -> None:
 def _in_order(
     client: Any, play: Callable[[C], R], chunks: Sequence[C], modules: tuple[str, ...]
 ) -> Iterator[R]:
-    import balancer
+    from balancer._version import __version__
 
     run = uuid.uuid4().hex[:12]
     threads = max(1, sum(client.nthreads().values()))
@@ -147,7 +147,7 @@ def _in_order(
                     play,
                     chunks[submitted],
                     modules,
-                    balancer.__version__,
+                    __version__,
                     key=f"balancer-{run}-chunk-{submitted}",
                     retries=RETRIES,
                     pure=False,
@@ -171,12 +171,11 @@ def _in_order(
 
 def _task(play: Callable[[C], R], chunk: C, modules: tuple[str, ...], version: str) -> R:
     """Runs on a worker: check it has what the run needs, then play the chunk."""
-    import balancer
+    from balancer._version import __version__
 
-    if balancer.__version__ != version:
+    if __version__ != version:
         raise WorkerSetupError(
-            f"Dask worker {_where()} has balancer {balancer.__version__}, this run "
-            f"{version}: {INSTALL_HINT}"
+            f"Dask worker {_where()} has balancer {__version__}, this run {version}: {INSTALL_HINT}"
         )
     for module in modules:
         try:

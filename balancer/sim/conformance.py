@@ -40,9 +40,10 @@ import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
-from balancer.bots.api import Bot, RandomBot
+from balancer.bot import Bot, RandomBot
 from balancer.games.api import GameRecord, GameSpec
 from balancer.rng import CHANCE, Stream, bot_stream
+from balancer.sim.play import Seat, play_game
 
 # Streams the checks draw from, apart from every stream a game or bot uses
 # (CHANCE is 0 and bot streams are small): probing never shifts the game played.
@@ -328,8 +329,6 @@ def check_game(
     uniform random bot in every seat. `rules` holds every knob of the game.
     Returns the records.
     """
-    from balancer.sim.play import Seat, play_game
-
     reason = spec.unplayable(rules, players)
     if reason is not None:
         raise ValueError(f"{spec.name} can't be played so: {reason}")

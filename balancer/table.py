@@ -15,7 +15,9 @@ Columns, in order:
 
 Every writer builds rows through `columns` (or `frame`) and every reader
 names columns through the functions below, so a column is renamed here or
-nowhere.
+nowhere. It stands at the top of the package, beside the record it lays out
+(games/api.py) and under everyone who writes or reads it: sim writes it,
+stats, report and analysis read it.
 """
 
 from __future__ import annotations

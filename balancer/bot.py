@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -28,6 +28,11 @@ class BotSpec:
     meaning: str
     factory: Callable[..., Any]  # called with the bot's params (and nothing else): a Bot
     params: tuple[Knob, ...] = ()
+
+
+def bot_params_with_defaults(bot: BotSpec, params: Mapping[str, Any]) -> dict[str, Any]:
+    """A built-in bot's parameters, defaults filled in (a plugin's are passed as given)."""
+    return {**{p.name: p.default for p in bot.params}, **params}
 
 
 class RandomBot:

@@ -1,21 +1,7 @@
-"""Card impact: for every card kind, how seats that held it fared against seats that did not.
+"""Card impact as a report shows it: cards.csv, report.html's chart, `balancer cards`' table.
 
-From the games table's held_<s>_<w> columns (sim/table.py; fdc: the opening
-hand). For kind k, over every (game, seat): the win share of the seats that
-held k, of those that did not, and their difference with a 95% interval.
-Win shares split ties (1/k each for a k-way tie), as everywhere in stats/.
-
-The seats of one game are not independent (one seat's win is the others'
-loss, and the kinds in one hand are the kinds missing from the others), so
-the interval is clustered by game: each share is a ratio of per-game sums,
-and the difference's variance is the cluster-robust (sandwich) variance of
-its linearisation, sum over games of z_g^2 times G / (G - 1), with
-
-    z_g = (a_g - p1 n_g) / N1 - (b_g - p0 m_g) / N0
-
-where a_g, n_g are game g's win shares and seat count among holders, b_g,
-m_g among the others, and N1, N0 their totals. Rows come sorted by effect,
-the difference from the largest down.
+The figures themselves (win shares held and not held, the difference's 95%
+interval clustered by game) are stats/card_tally.py's.
 """
 
 from __future__ import annotations
@@ -26,11 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import polars as pl
-
-from balancer.sim import table
-from balancer.stats.card_tally import BLOCK, CardImpact, CardTally
+from balancer.stats.card_tally import CardImpact, card_impact, has_cards
 
 CSV_NAME = "cards.csv"
 BAR = "#2f6fb0"  # report.html's accent
@@ -45,24 +27,6 @@ CSV_HEADER = (
     "low",
     "high",
 )
-
-
-def has_cards(games: pl.DataFrame) -> bool:
-    """Whether the games table records the card kinds each seat held."""
-    return table.held(0, 0) in games.columns
-
-
-def card_impact(games: pl.DataFrame, players: int, kinds: Sequence[str]) -> list[CardImpact]:
-    """Every kind's impact from a games table (CardTally.impact)."""
-    n_words = table.held_words(len(kinds))
-    tally = CardTally(players, len(kinds))
-    columns = [table.held(s, w) for s in range(players) for w in range(n_words)]
-    for lo in range(0, games.height, BLOCK):
-        block = games.slice(lo, BLOCK)
-        wins = np.stack([block[table.win(s)].to_numpy() for s in range(players)], axis=1)
-        held = np.stack([block[c].to_numpy().astype(np.uint64) for c in columns], axis=1)
-        tally.add(wins.astype(np.float64), held)
-    return tally.impact(kinds)
 
 
 def of_report(report: Any) -> list[CardImpact] | None:
