@@ -87,7 +87,7 @@ def test_header_lines_say_what_differs_and_what_does_not() -> None:
 
 def _row(change: float, low: float, high: float, a: float = 0.2) -> Row:
     return Row(
-        "win share seat 0", "win", a, a + change, change, (low, high), "paired t",
+        "seat_win_share.0", "win", a, a + change, change, (low, high), "paired t",
         0.5, 0.5, "", True, 100, 100,
     )  # fmt: skip
 
@@ -105,16 +105,25 @@ def test_numbers_show_the_interval_to_two_significant_digits() -> None:
 
 
 def test_figures_group_into_sections() -> None:
-    assert section_of("win share seat 3") == ("win share", "seat 3")
-    assert section_of("win share bot cautious(rank=1)") == ("win share", "bot cautious(rank=1)")
-    assert section_of("score seat 0 mean") == ("score, mean", "seat 0")
-    assert section_of("event neko_ni_koban per game") == ("events per game", "neko_ni_koban")
-    assert section_of("event max_multiplier mean") == ("events, mean per game", "max_multiplier")
-    assert section_of("event steals share of games") == (
-        "share of games with the event",
+    # Each section is headed by the pattern of the names under it (the names of
+    # expect:, tune --target and sweep --figure); a row's label is what varies.
+    assert section_of("seat_win_share.3") == ("seat_win_share.<seat>", "3")
+    assert section_of("bots.cautious(rank=1).win_share") == (
+        "bots.<bot>.win_share",
+        "cautious(rank=1)",
+    )
+    assert section_of("seat_score_mean.0") == ("seat_score_mean.<seat>", "0")
+    assert section_of("events.neko_ni_koban.per_game") == (
+        "events.<event>.per_game",
+        "neko_ni_koban",
+    )
+    assert section_of("events.steals.share_of_games") == (
+        "events.<event>.share_of_games",
         "steals",
     )
-    assert section_of("length mean") == ("game", "length mean")
+    assert section_of("length.mean") == ("game", "length.mean")
+    # A name of no family is its own label: not swallowed by a pattern it only resembles.
+    assert section_of("seat_win_share.x") == ("game", "seat_win_share.x")
 
 
 # The shipped variants that change one thing about a shipped table, against it.
@@ -195,10 +204,10 @@ def test_a_long_bot_label_is_cut_to_fit() -> None:
     b = make_games(100, noise_seed=2, deal_seed=1, labels=(long, "random"))
     text = render(compare(in_memory(a, 5), in_memory(b, 5)), "table")
     assert max(len(line) for line in text.splitlines()) <= WIDTH
-    assert "  bot plugins.my_module:VeryCareful" in text and "…  0." in text
+    assert "  plugins.my_module:VeryCareful" in text and "…  0." in text
     # The full name is in the details.
     name = long.split("(")[0]
-    assert f"| win share bot {name} |" in render(compare(in_memory(a, 5), in_memory(b, 5)), "md")
+    assert f"| bots.{name}.win_share |" in render(compare(in_memory(a, 5), in_memory(b, 5)), "md")
 
 
 # --- where a diff of variant files runs them ----------------------------------

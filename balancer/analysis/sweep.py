@@ -22,10 +22,11 @@ from typing import Any
 import polars as pl
 
 from balancer import knobs
+from balancer.analysis.figure_names import HIGH, LOW, nearest, report_figures, variant_figures
 from balancer.config.variant import Variant
 from balancer.config.yamlsafe import load_yaml_text
 from balancer.errors import UserError
-from balancer.report.model import Report, present
+from balancer.report.model import Report
 
 SWEEP_CSV = "sweep.csv"
 
@@ -104,23 +105,17 @@ def folder_name(index: int, point: dict[str, Any]) -> str:
 
 
 def headline_row(point: dict[str, Any], report: Report) -> dict[str, Any]:
-    """One sweep.csv row: the knob values, then the headline figures with intervals."""
+    """One sweep.csv row: the knob values, then every figure by its name with its interval.
+
+    Figures keep the names of `expect:`, `tune --target` and `diff`
+    (analysis/figure_names.py); a figure's 95% interval is in the columns
+    `<figure>.ci95_low` and `<figure>.ci95_high` when it has one.
+    """
     row: dict[str, Any] = {name: _show(value) for name, value in point.items()}
-    for seat in report.seats:
-        s = seat.seat
-        row[f"seat{s}_win_share"] = seat.win_share
-        row[f"seat{s}_win_low"], row[f"seat{s}_win_high"] = seat.win_ci95
-        row[f"seat{s}_score_mean"] = seat.score.mean
-    for label, bot in (report.bots or {}).items():
-        row[f"bot_{label}_win_share"] = bot.win_share
-        row[f"bot_{label}_win_low"], row[f"bot_{label}_win_high"] = bot.win_ci95
-    margin = present(report.margin, "margin")
-    row["seat_advantage_p"] = present(report.seat_advantage, "seat_advantage").p_value
-    row["margin_mean"] = margin.mean
-    row["margin_sd"] = margin.sd
-    row["length_mean"] = present(report.length, "length").mean
-    for name, event in report.events.items():
-        row[f"{name}_per_game"] = event.per_game
+    for name, (value, interval) in report_figures(report).items():
+        row[name] = value
+        if interval is not None:
+            row[name + LOW], row[name + HIGH] = interval
     return row
 
 
@@ -131,40 +126,34 @@ def expected_columns(variant: Variant, knob_names: list[str]) -> list[str]:
     grid) has been played. tests/test_sweep.py checks it against real runs.
     """
     columns = list(knob_names)
-    for s in range(variant.players):
-        columns += [f"seat{s}_win_share", f"seat{s}_win_low", f"seat{s}_win_high"]
-        columns.append(f"seat{s}_score_mean")
-    labels = sorted({seat.label for seat in variant.seats})
-    if len(labels) > 1:  # a report has `bots` only when its seats' bots differ
-        for label in labels:
-            columns += [f"bot_{label}_win_share", f"bot_{label}_win_low", f"bot_{label}_win_high"]
-    columns += ["seat_advantage_p", "margin_mean", "margin_sd", "length_mean"]
-    columns += [f"{name}_per_game" for name in variant.spec.events]
+    for name in variant_figures(variant):
+        columns.append(name)
+        if name not in _NO_INTERVAL:
+            columns += [name + LOW, name + HIGH]
     return columns
 
 
+# The figures that are not a mean of per-game values, so have no 95% interval.
+_NO_INTERVAL = frozenset({"margin.sd", "seat_advantage.p_value"})
+
+
 def check_figure(figure: str, variant: Variant, knob_names: list[str]) -> None:
-    """A UserError naming --figure unless it is a figure column every point will have."""
-    columns = expected_columns(variant, knob_names)
+    """A UserError naming --figure unless every point's report will have that figure."""
     if figure in knob_names:
         raise UserError(f"{figure!r} is a knob, not a figure to chart", key="--figure")
-    if figure not in columns:
-        import difflib
-
-        figures = [c for c in columns if c not in knob_names]
-        near = difflib.get_close_matches(figure, figures, n=1)
-        hint = f" (did you mean {near[0]!r}?)" if near else ""
+    figures = variant_figures(variant)
+    if figure not in figures:
+        near = nearest(figure, figures)
+        hint = f" (did you mean {near!r}?)" if near else ""
         raise UserError(
-            f"no figure {figure!r}{hint}; sweep.csv will have: {', '.join(figures)}",
-            key="--figure",
+            f"no figure {figure!r}{hint}; figures: {', '.join(figures)}", key="--figure"
         )
 
 
 def _interval_columns(table: pl.DataFrame, figure: str) -> tuple[str, str] | None:
-    if figure.endswith("_win_share"):
-        low, high = (figure.replace("_win_share", f"_win_{end}") for end in ("low", "high"))
-        if low in table.columns and high in table.columns:
-            return low, high
+    low, high = figure + LOW, figure + HIGH
+    if low in table.columns and high in table.columns:
+        return low, high
     return None
 
 
@@ -289,10 +278,3 @@ def _heatmaps(table: pl.DataFrame, figure: str, knob_columns: list[str]) -> Any:
     if image is not None:
         fig.colorbar(image, ax=list(axes.flat), label=figure, shrink=0.9)
     return fig
-
-
-def table_text(table: pl.DataFrame, knob_columns: list[str], figure: str) -> str:
-    shown = [*knob_columns, figure, "margin_mean", "length_mean", "seat_advantage_p"]
-    shown = list(dict.fromkeys(c for c in shown if c in table.columns))
-    with pl.Config(tbl_rows=len(table), tbl_cols=len(shown), tbl_hide_dataframe_shape=True):
-        return str(table.select(shown))

@@ -16,8 +16,10 @@ from urllib.parse import quote
 
 import polars as pl
 
+from balancer.analysis.figure_names import HIGH, LOW
+
 INDEX_HTML = "index.html"
-_SHOWN = ("margin_mean", "length_mean", "seat_advantage_p")
+_SHOWN = ("margin.mean", "length.mean", "seat_advantage.p_value")
 
 _CSS = """
 .points td.figure { font-weight: 600; }
@@ -39,11 +41,9 @@ def _number(value: Any) -> str:
 
 def _figure_cell(row: dict[str, Any], figure: str) -> str:
     text = _number(row[figure])
-    if figure.endswith("_win_share"):
-        low = row.get(figure.replace("_win_share", "_win_low"))
-        high = row.get(figure.replace("_win_share", "_win_high"))
-        if low is not None and high is not None:
-            text += f" [{_number(low)}, {_number(high)}]"
+    low, high = row.get(figure + LOW), row.get(figure + HIGH)
+    if low is not None and high is not None:
+        text += f" [{_number(low)}, {_number(high)}]"
     return text
 
 

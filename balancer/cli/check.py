@@ -6,6 +6,7 @@ import click
 
 from balancer.cli.base import command
 from balancer.cli.options import (
+    format_option,
     games_option,
     move_time_limit_option,
     quiet_option,
@@ -38,7 +39,7 @@ LOOK_EVERY = 200
     type=float,
     help="Error rate per target (default: the file's expect.alpha, else 0.05).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
+@format_option("Print the verdicts as a table or as JSON.")
 def check(
     variants: tuple[str, ...],
     games: int | None,
@@ -49,7 +50,7 @@ def check(
     trust_plugins: bool,
     until_decided: bool,
     alpha: float | None,
-    as_json: bool,
+    fmt: str,
 ) -> None:
     """Test the expect: targets of VARIANTS: pass, fail or undecided per target.
 
@@ -58,6 +59,7 @@ def check(
     some target failed, 4 none failed but some are undecided (play more games,
     or use --until-decided); 2 a bad variant or target.
     """
+    as_json = fmt == "json"
     import json
 
     from balancer.analysis import expect

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from balancer.cli.base import command
-from balancer.cli.options import check_placement, simulation_options
+from balancer.cli.options import check_placement, format_option, simulation_options
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
 
@@ -246,14 +246,7 @@ def _prepare_decided(
 @command("diff")
 @click.argument("a", type=click.Path(path_type=Path))
 @click.argument("b", type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="table",
-    show_default=True,
-    help="Output: aligned text, Markdown, CSV or JSON.",
-)
+@format_option("Output: aligned text, Markdown, CSV or JSON.", FORMATS)
 @click.option(
     "--fail-on-change",
     is_flag=True,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from balancer.cli.base import command
-from balancer.cli.options import check_placement, simulation_options
+from balancer.cli.options import check_placement, format_option, simulation_options
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
 
@@ -27,12 +27,9 @@ if TYPE_CHECKING:
     type=click.Path(file_okay=False),
     help="Report folder (default reports/<name>/); only with one variant.",
 )
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print a JSON list on stdout, one summary per variant (its folder and headline "
-    "figures), and nothing else there.",
+@format_option(
+    "Print a table, or (json) a list on stdout with one summary per variant (its folder "
+    "and headline figures) and nothing else there."
 )
 @click.option(
     "--until",
@@ -54,9 +51,10 @@ def run(
     check: bool,
     move_time_limit: float,
     trust_plugins: bool,
-    as_json: bool,
+    fmt: str,
 ) -> None:
     """Simulate VARIANTS and write a report folder for each."""
+    as_json = fmt == "json"
     if out is not None and len(variants) > 1:
         raise UserError("--out takes one variant; give each its own run", key="--out")
     check_placement(backend, scheduler)

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import click
 
+from balancer.analysis.sweep_table import FORMATS as SWEEP_FORMATS
 from balancer.cli.base import command
-from balancer.cli.options import MAX_GAMES, check_placement, simulation_options
+from balancer.cli.options import MAX_GAMES, check_placement, format_option, simulation_options
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
 
 # The sweep.csv column charted unless --figure says otherwise.
-DEFAULT_FIGURE = "margin_mean"
+DEFAULT_FIGURE = "margin.mean"
 # Each point is a report folder of its own.
 MAX_POINTS = 10_000
 
@@ -31,11 +32,17 @@ MAX_POINTS = 10_000
 @click.option(
     "--out", "-o", type=click.Path(file_okay=False), help="Default reports/<name>-sweep/."
 )
+@format_option(
+    "How the points are printed: a table (the charted figure and those the knobs move "
+    "most, with 95% intervals), Markdown, CSV (sweep.csv) or JSON.",
+    SWEEP_FORMATS,
+)
 @click.option(
     "--figure",
     default=DEFAULT_FIGURE,
     show_default=True,
-    help="The sweep.csv column to chart over the grid (checked before any game is played).",
+    help="The figure to chart over the grid, named as in expect: and tune --target "
+    "(checked before any game is played).",
 )
 def sweep(
     variant_path: str,
@@ -51,6 +58,7 @@ def sweep(
     trust_plugins: bool,
     out: str | None,
     figure: str,
+    fmt: str,
 ) -> None:
     """Run VARIANT for every combination of knob values, with common seeds.
 
@@ -69,9 +77,9 @@ def sweep(
         headline_row,
         parse_setting,
         point_label,
-        table_text,
     )
     from balancer.analysis.sweep_html import INDEX_HTML, write_index
+    from balancer.analysis.sweep_table import render
     from balancer.config.variant import load
     from balancer.report.csv_numbers import for_csv
     from balancer.report.folder import claim
@@ -133,10 +141,12 @@ def sweep(
             for_csv(table).write_csv(tmp / SWEEP_CSV)
             chart(table, figure, knob_columns, tmp / "sweep.svg")
             write_index(tmp, base.name, table, figure, knob_columns, point_folders)
-            click.echo(table_text(table, knob_columns, figure))
+            click.echo(render(table, knob_columns, figure, fmt))
 
         held.write(fill)
+    # Where it went: on stderr when stdout is for a tool (csv, json), so that stays clean.
     click.echo(
         f"\nsweep: {folder}/ (sweep.csv, sweep.svg, {INDEX_HTML} linking one report folder "
-        "per point)"
+        "per point)",
+        err=fmt in ("csv", "json"),
     )

@@ -9,7 +9,7 @@ import click
 from balancer.cli.base import command
 from balancer.cli.options import (
     budget_option,
-    json_option,
+    format_option,
     many_runs_options,
     out_folder_option,
 )
@@ -41,7 +41,7 @@ TUNE_CSV = "tune.csv"
     "when it exists).",
 )
 @many_runs_options
-@json_option("Print the result as JSON.")
+@format_option("Print the result as a table or as JSON.")
 @out_folder_option("Also write tune.csv, tune.svg and tune.html (self-contained) into this folder.")
 def tune(
     variant_path: str,
@@ -54,7 +54,7 @@ def tune(
     quiet: bool,
     move_time_limit: float,
     trust_plugins: bool,
-    as_json: bool,
+    fmt: str,
     out: str | None,
 ) -> None:
     """Find the value of one or two knobs that brings a figure to a target, or to its min or max.
@@ -64,6 +64,7 @@ def tune(
     left. Prints the best value with its figure's 95% interval, the values not
     ruled out, the figure at every candidate, and the games spent.
     """
+    as_json = fmt == "json"
     import contextlib
     import csv
     import json

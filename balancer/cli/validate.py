@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from balancer.cli.base import EXIT_USER_ERROR, command
+from balancer.cli.options import format_option
 from balancer.errors import UserError
 
 
@@ -23,13 +24,14 @@ from balancer.errors import UserError
     is_flag=True,
     help="Also import each plugin bot's module to check it exists (this runs its code).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON for tools.")
-def validate(variants: tuple[str, ...], import_plugins: bool, as_json: bool) -> None:
+@format_option("Print the results as text, or JSON for tools.")
+def validate(variants: tuple[str, ...], import_plugins: bool, fmt: str) -> None:
     """Check variant files without playing: every key, value and bot, every mistake.
 
     A plugin bot's name is checked for form only, without importing it,
     unless --import is given.
     """
+    as_json = fmt == "json"
     from balancer.bots import registry
     from balancer.config import variant
     from balancer.report.escape import terminal

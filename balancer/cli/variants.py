@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from balancer.cli.base import command
+from balancer.cli.options import format_option
 from balancer.errors import UserError
 
 
@@ -46,9 +47,10 @@ def description(path: Path) -> str:
 
 @command("variants")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for tools.")
-def variants_command(directory: str | None, as_json: bool) -> None:
+@format_option("Print a table, or JSON for tools.")
+def variants_command(directory: str | None, fmt: str) -> None:
     """List the shipped variants (or those in DIRECTORY), with a line each."""
+    as_json = fmt == "json"
     from balancer import games
     from balancer.config import variant
 
