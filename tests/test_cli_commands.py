@@ -68,6 +68,20 @@ def test_init_writes_a_valid_variant_with_every_knob_at_its_default(
         assert " ".join(knob.meaning.split()) in lines[at - 1]
 
 
+@pytest.mark.parametrize("game", games.names())
+def test_init_keeps_the_seed_and_games_of_the_shipped_base_so_diffs_are_paired(
+    tmp_path: Path, game: str
+) -> None:
+    spec = games.get(game)
+    path = tmp_path / "mine.yaml"
+    assert invoke("init", game, str(path)).exit_code == 0
+    base = variant.load(VARIANTS / f"{spec.short}-base.yaml")
+    mine = variant.load(path)
+    assert (mine.seed, mine.games) == (base.seed, base.games)
+    # Not the old 1 and 1000, which no shipped variant uses.
+    assert mine.seed != 1 and mine.games != 1000
+
+
 def test_init_never_overwrites_a_file(tmp_path: Path) -> None:
     path = write_file(tmp_path, "mine\n", "mine.yaml")
     result = invoke("init", "fdc", str(path))

@@ -303,6 +303,19 @@ def test_different_game_or_players_is_a_user_error() -> None:
         compare(in_memory(games, 1), in_memory(three, 1))
 
 
+def test_an_unpaired_diff_says_how_to_make_it_paired() -> None:
+    a = make_games(300, noise_seed=1, deal_seed=1)
+    same = make_games(300, noise_seed=2, deal_seed=1)
+    shorter = make_games(200, noise_seed=2, deal_seed=1)
+    unpaired = compare(in_memory(a, 5), in_memory(shorter, 6))
+    [hint] = [w for w in unpaired.warnings if w.startswith("unpaired")]
+    assert "A played 300 games from seed 5, B 200 from seed 6" in hint
+    assert "--seed 5 --games 300" in hint
+    assert "--seed 5 --games 300" in render(unpaired, "table").replace("\n  ", " ")
+    # A paired diff has nothing to fix.
+    assert not any("unpaired" in w for w in compare(in_memory(a, 5), in_memory(same, 5)).warnings)
+
+
 def test_version_differences_are_warnings() -> None:
     games = make_games(50, noise_seed=1, deal_seed=1)
     a = in_memory(games, 1)

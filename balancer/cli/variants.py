@@ -14,15 +14,8 @@ import click
 
 from balancer.cli.base import command
 from balancer.cli.options import format_option
+from balancer.config.shipped import shipped_dir
 from balancer.errors import UserError
-
-
-def shipped_dir() -> Path:
-    """`variants/` beside the package (a clone or an editable install), else ./variants."""
-    import balancer
-
-    beside = Path(balancer.__file__).resolve().parent.parent / "variants"
-    return beside if beside.is_dir() else Path("variants")
 
 
 def shown_path(folder: Path) -> str:
