@@ -251,3 +251,40 @@ def test_the_chart_draws_the_largest_effects_either_way_with_their_intervals() -
     (zero,) = [ln for ln in root.iter("line") if ln.get("class") == "zero"]
     assert float(zero.get("x1", "nan")) == pytest.approx(x(0), abs=0.1)
     assert cards.chart_svg(list(reversed(rows))) == cards.chart_svg(rows)  # same bytes
+
+
+def test_cards_writes_into_the_report_folder_not_the_current_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    variant = dataclasses.replace(load_variant(VARIANTS / "fdc-5p.yaml"), games=120)
+    Report.from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+    written = (tmp_path / "rep" / cards.CSV_NAME).read_bytes()
+    (tmp_path / "rep" / cards.CSV_NAME).unlink()  # as a report from before cards.csv
+    # A report without cards.csv must stay balancer's own once it gets one: rewritten
+    # through its manifest, so remove the manifest's entry the unlink broke.
+    from balancer.report.folder import MANIFEST, REPORT_JSON, write_manifest
+
+    (tmp_path / "rep" / MANIFEST).unlink()
+    write_manifest(tmp_path / "rep", REPORT_JSON)
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    assert main(["cards", str(tmp_path / "rep")]) == 0
+    assert list(here.iterdir()) == []  # nothing stray in the current folder
+    assert (tmp_path / "rep" / cards.CSV_NAME).read_bytes() == written
+    assert f"written to {tmp_path / 'rep' / cards.CSV_NAME}" in capsys.readouterr().err
+    # The folder is still the report's: run over again, and read.
+    assert Report.open(tmp_path / "rep").n_games == 120
+    Report.from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+
+
+def test_balancer_csv_regenerates_cards_csv_byte_for_byte(tmp_path: Path) -> None:
+    variant = dataclasses.replace(load_variant(VARIANTS / "fdc-4p.yaml"), games=150)
+    Report.from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+    ran = {p.name: p.read_bytes() for p in (tmp_path / "rep").glob("*.csv")}
+    assert cards.CSV_NAME in ran
+    assert main(["csv", str(tmp_path / "rep"), "-o", str(tmp_path / "again")]) == 0
+    again = {p.name: p.read_bytes() for p in (tmp_path / "again").glob("*.csv")}
+    assert set(again) == set(ran) | {"games.csv"}
+    for name, data in ran.items():
+        assert again[name] == data, name

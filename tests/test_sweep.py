@@ -173,3 +173,59 @@ def test_a_win_share_cell_says_its_interval() -> None:
     fig = sweep._heatmaps(table, "seat_win_share.0", ["hand_size", "neko"])
     texts = {t.get_text() for ax in fig.axes for t in ax.texts}
     assert "0.2\n[0.10, 0.30]" in texts and "0.45\n[0.35, 0.55]" in texts
+
+
+def test_the_default_folder_names_what_was_swept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = ["sweep", "-q", str(VARIANTS / "fdc-3p.yaml"), "-n", "4", "--set", "hand_size=3,4"]
+    assert main(args) == 0
+    assert main([*args[:5], "--set", "neko_ni_koban=true,false"]) == 0
+    # Two sweeps of other knobs of one variant: side by side, neither replaced.
+    assert sorted(p.name for p in (tmp_path / "reports").iterdir() if p.is_dir()) == [
+        "fdc-3p-sweep-hand_size",
+        "fdc-3p-sweep-neko_ni_koban",
+    ]
+
+
+def test_a_different_sweep_is_not_replaced_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "s"
+    base = ["sweep", "-q", str(VARIANTS / "fdc-3p.yaml"), "-n", "4", "-o", str(out)]
+    assert main([*base, "--set", "hand_size=3,4"]) == 0
+    first = (out / "sweep.csv").read_bytes()
+    # The same sweep again is a rerun: it replaces itself.
+    assert main([*base, "--set", "hand_size=3,4"]) == 0
+    capsys.readouterr()
+    assert main([*base, "--set", "hand_size=4,5"]) == 2
+    line = one_error_line(capsys)
+    assert "holds another sweep (fdc-3p: hand_size=3,4)" in line and "--force" in line
+    assert (out / "sweep.csv").read_bytes() == first
+    assert main([*base, "--set", "hand_size=4,5", "--force"]) == 0
+    assert pl.read_csv(out / "sweep.csv")["hand_size"].to_list() == [4, 5]
+
+
+def test_a_point_report_names_its_point_and_links_its_sweep(tmp_path: Path) -> None:
+    import json
+
+    out = tmp_path / "s"
+    args = ["sweep", "-q", str(VARIANTS / "fdc-3p.yaml"), "-n", "4", "-o", str(out)]
+    assert main([*args, "--set", "hand_size=3,4"]) == 0
+    points = sorted(p for p in out.iterdir() if p.is_dir())
+    assert len(points) == 2
+    second = json.loads((points[1] / "report.json").read_text())["sweep_point"]
+    assert second == {"sweep": "fdc-3p", "point": "hand_size=4", "index": 2, "points": 2}
+    page = (points[1] / "report.html").read_text(encoding="utf-8")
+    assert "point 2 of 2 of the sweep of fdc-3p: hand_size=4" in page
+    links = Links()
+    links.feed(page)
+    assert "../index.html" in links.hrefs and (points[1] / "../index.html").is_file()
+    assert "point 2 of 2" in (points[1] / "summary.md").read_text(encoding="utf-8")
+    # A report that is no sweep's point says nothing of the kind (the control).
+    read = Report.open(points[1]).sweep_point  # read back from report.json
+    assert read is not None and (read.point, read.index) == ("hand_size=4", 2)
+    plain = Report.from_run(runner.run(variant.load(VARIANTS / "fdc-3p.yaml").with_overrides(
+        games=4, seed=None)))  # fmt: skip
+    assert plain.sweep_point is None and "sweep_point" not in plain.to_json()

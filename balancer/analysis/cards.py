@@ -21,6 +21,7 @@ the difference from the largest down.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -94,24 +95,30 @@ def html_section(chart: str) -> str:
     )
 
 
-def write_csv(rows: Sequence[CardImpact], path: Path) -> None:
-    """cards.csv: one row per kind, in the order given (by effect)."""
-    with path.open("w", newline="", encoding="utf-8") as out:
-        writer = csv.writer(out)
-        writer.writerow(CSV_HEADER)
-        for r in rows:
-            writer.writerow(
-                [
-                    r.card,
-                    r.held_seats,
-                    f"{r.held_win_share:.6f}",
-                    r.other_seats,
-                    f"{r.other_win_share:.6f}",
-                    f"{r.difference:.6f}",
-                    f"{r.low:.6f}",
-                    f"{r.high:.6f}",
-                ]
-            )
+def csv_text(rows: Sequence[CardImpact]) -> str:
+    """cards.csv's text: one row per kind, in the order given (by effect)."""
+    out = io.StringIO(newline="")
+    writer = csv.writer(out)
+    writer.writerow(CSV_HEADER)
+    for r in rows:
+        writer.writerow(
+            [
+                r.card,
+                r.held_seats,
+                f"{r.held_win_share:.6f}",
+                r.other_seats,
+                f"{r.other_win_share:.6f}",
+                f"{r.difference:.6f}",
+                f"{r.low:.6f}",
+                f"{r.high:.6f}",
+            ]
+        )
+    return out.getvalue()
+
+
+def write_csv(rows: Sequence[CardImpact], path: Path, *, excel: bool = False) -> None:
+    """cards.csv (csv_text) into `path`; `excel`: with a BOM, as `balancer csv --excel`."""
+    path.write_bytes(csv_text(rows).encode("utf-8-sig" if excel else "utf-8"))
 
 
 def render(rows: Sequence[CardImpact]) -> str:

@@ -29,6 +29,49 @@ from balancer.errors import UserError
 from balancer.report.model import Report
 
 SWEEP_CSV = "sweep.csv"
+# What was swept (the variant and every knob's values), so a second, different sweep
+# onto the same folder is told apart from a rerun of the same one.
+SWEEP_JSON = "sweep.json"
+
+
+def default_folder(variant_name: str, knob_names: list[str]) -> Path:
+    """reports/<variant>-sweep-<knob>[-<knob>...]: the folder's name says what was swept,
+    so sweeps of other knobs of the same variant land side by side."""
+    return Path("reports") / "-".join([f"{variant_name}-sweep", *knob_names])
+
+
+def swept_settings(variant_name: str, parsed: list[tuple[str, list[Any]]]) -> dict[str, Any]:
+    """sweep.json's identity part: the variant and each knob's values, as sweep.csv shows them."""
+    return {
+        "variant": variant_name,
+        "knobs": {name: [_show(v) for v in values] for name, values in parsed},
+    }
+
+
+def replaced_sweep(folder: Path, wanted: dict[str, Any]) -> str | None:
+    """Why writing the sweep `wanted` into `folder` would replace a different sweep, or None.
+
+    None for a missing folder, one that holds no sweep (report/folder.py then
+    decides whether it may be written), or the same sweep (a rerun).
+    """
+    import json
+
+    if not (folder / SWEEP_CSV).is_file():
+        return None
+    try:
+        held = json.loads((folder / SWEEP_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "holds a sweep whose knobs this balancer can't read (no sweep.json)"
+    if not isinstance(held, dict):
+        return "holds a sweep whose sweep.json is not one"
+    same = {key: held.get(key) for key in wanted} == wanted
+    if same:
+        return None
+    knobs = held.get("knobs")
+    what = "other knobs"
+    if isinstance(knobs, dict) and all(isinstance(v, list) for v in knobs.values()):
+        what = " ".join(f"{k}={','.join(map(str, v))}" for k, v in knobs.items())
+    return f"holds another sweep ({held.get('variant')}: {what})"
 
 
 def parse_setting(text: str, variant: Variant) -> tuple[str, list[Any]]:

@@ -30,7 +30,15 @@ MAX_POINTS = 10_000
 )
 @simulation_options
 @click.option(
-    "--out", "-o", type=click.Path(file_okay=False), help="Default reports/<name>-sweep/."
+    "--out",
+    "-o",
+    type=click.Path(file_okay=False),
+    help="Default reports/<name>-sweep-<knob>[-<knob>...]/.",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace a different sweep already in the folder (a rerun of the same one needs none).",
 )
 @format_option(
     "How the points are printed: a table (the charted figure and those the knobs move "
@@ -59,30 +67,39 @@ def sweep(
     out: str | None,
     figure: str,
     fmt: str,
+    force: bool,
 ) -> None:
     """Run VARIANT for every combination of knob values, with common seeds.
 
-    Writes sweep.csv (a row per point), sweep.svg (the --figure over the grid:
-    a line for one knob, a heatmap for two, small multiples for more) and
-    index.html linking each point's report beside its figure.
+    Writes sweep.csv (a row per point), sweep.json (what was swept), sweep.svg
+    (the --figure over the grid: a line for one knob, a heatmap for two, small
+    multiples for more) and index.html linking each point's report beside its
+    figure. A different sweep already in the folder is replaced only with --force.
     """
+    import json
+
     import polars as pl
 
     from balancer.analysis.sweep import (
         SWEEP_CSV,
+        SWEEP_JSON,
         chart,
         check_figure,
+        default_folder,
         folder_name,
         grid,
         headline_row,
         parse_setting,
         point_label,
+        replaced_sweep,
+        swept_settings,
     )
     from balancer.analysis.sweep_html import INDEX_HTML, write_index
     from balancer.analysis.sweep_table import render
     from balancer.config.variant import load
     from balancer.report.csv_numbers import for_csv
     from balancer.report.folder import claim
+    from balancer.report.model import SweepPoint
 
     check_placement(backend, scheduler)
     base = load(variant_path).with_overrides(games=games, seed=seed)
@@ -104,9 +121,14 @@ def sweep(
     check_figure(figure, base, names)
     points = grid(parsed)
     knob_columns = names
-    folder = Path(out) if out is not None else Path("reports") / f"{base.name}-sweep"
+    folder = Path(out) if out is not None else default_folder(base.name, names)
+    swept = swept_settings(base.name, parsed)
     # Checked and locked before the first point is played, held until it is written.
     with claim(folder, SWEEP_CSV) as held:
+        # The folder is balancer's own (or new): is it another sweep, to keep unless --force?
+        why = replaced_sweep(folder, swept)
+        if why is not None and not force:
+            raise UserError(f"{why}: not replaced without --force", file=str(folder))
         # Every point is checked before the first one is played.
         variants = [base.with_knobs(point) for point in points]
         for point, variant in zip(points, variants, strict=True):
@@ -135,10 +157,15 @@ def sweep(
                     output=folder,
                     backend=backend,
                     scheduler=scheduler,
+                    sweep_point=SweepPoint(
+                        sweep=base.name, point=label, index=index + 1, points=len(points)
+                    ),
                 )
                 rows.append(headline_row(point, report))
             table = pl.DataFrame(rows)
             for_csv(table).write_csv(tmp / SWEEP_CSV)
+            record = {**swept, "seed": base.seed, "games": base.games, "figure": figure}
+            (tmp / SWEEP_JSON).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
             chart(table, figure, knob_columns, tmp / "sweep.svg")
             write_index(tmp, base.name, table, figure, knob_columns, point_folders)
             click.echo(render(table, knob_columns, figure, fmt))

@@ -37,7 +37,7 @@ TUNE_CSV = "tune.csv"
     "--sweep",
     "sweep_folder",
     type=click.Path(file_okay=False, exists=True),
-    help="A sweep folder whose points' games are reused (default: reports/<name>-sweep/ "
+    help="A sweep folder whose points' games are reused (default: reports/<name>-sweep-<knobs>/ "
     "when it exists).",
 )
 @many_runs_options
@@ -85,7 +85,10 @@ def tune(
         raise UserError(f"knob {ranges[0].name!r} is given twice", key="--knob")
     goal = analysis.parse_target(target, base)
     if sweep_folder is None:
-        default = Path("reports") / f"{base.name}-sweep"
+        from balancer.analysis.sweep import default_folder
+
+        # Where `sweep` writes a sweep of the same knobs by default.
+        default = default_folder(base.name, [r.name for r in ranges])
         sweep_folder = str(default) if default.is_dir() else None
     reuse = analysis.sweep_reuse(sweep_folder) if sweep_folder else None
     pool, _ = analysis.candidates_for(base, ranges)

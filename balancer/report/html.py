@@ -297,9 +297,21 @@ def _header(report: Report, lang: str, words: i18n.GameTexts) -> str:
         "<header>"
         f"<h1>{_e(name)}</h1>"
         f'<p class="sub">{_e(sub)}</p>'
+        f"{_sweep_point(report, lang)}"
         f'<dl class="facts">{items}</dl>'
         "</header>"
     )
+
+
+def _sweep_point(report: Report, lang: str) -> str:
+    """A sweep point's report names its point and links the sweep's page, one folder up."""
+    at = report.sweep_point
+    if at is None:
+        return ""
+    t = i18n.text
+    point = t("sweep.point", lang, index=at.index, points=at.points, sweep=at.sweep, point=at.point)
+    link = f'<a href="../index.html" data-link="sweep">{_e(t("sweep.link", lang))}</a>'
+    return f'<p class="sub" data-sweep-point>{_e(point)} · {link}</p>'
 
 
 def _wins_section(report: Report, charts: dict[str, str], lang: str) -> str:

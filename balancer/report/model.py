@@ -195,6 +195,20 @@ class BotFigures(Figures):
 
 
 @dataclass(frozen=True, kw_only=True)
+class SweepPoint(Figures):
+    """Which point of which sweep a report is: `sweep_point` in report.json, a sweep's only.
+
+    The report sits in the sweep's folder, one level down, so `../index.html`
+    is the sweep's page.
+    """
+
+    sweep: str  # the swept variant's name
+    point: str  # the knob values, as `hand_size=3 neko_ni_koban=false`
+    index: int  # 1-based
+    points: int  # how many the sweep has
+
+
+@dataclass(frozen=True, kw_only=True)
 class HeadToHead(Figures):
     """How often one bot's seat finished ahead of another's, over games seating both."""
 
@@ -338,6 +352,7 @@ class Report:
     head_to_head: Mapping[str, Mapping[str, HeadToHead]] | None = None
     until: str | None = None  # the early-stopping rule of `run --until` ("win_ci<=0.02")
     stopped_at: int | None = None  # games played when that rule stopped the run early
+    sweep_point: SweepPoint | None = None  # the point of a sweep this report is, if it is one
     games: _GamesTable = field(default=_GamesTable(), compare=False, repr=False)
     # The counts of the games (stats.streamed), when the report comes from a run; else
     # computed from `games` by whoever needs them (game_counts below).
