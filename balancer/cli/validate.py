@@ -34,6 +34,7 @@ def validate(variants: tuple[str, ...], import_plugins: bool, fmt: str) -> None:
     as_json = fmt == "json"
     from balancer.bots import registry
     from balancer.config import variant
+    from balancer.config.dead_rules import dead_rules
     from balancer.report.escape import terminal
 
     results = []
@@ -59,8 +60,11 @@ def validate(variants: tuple[str, ...], import_plugins: bool, fmt: str) -> None:
         problems = _in_file_order(problems)
         failed = failed or bool(problems)
         result: dict[str, Any] = {"file": path, "ok": not problems}
+        # Playable, so no error: a knob that leaves a rule nothing to do is said, exit 0.
+        dead = dead_rules(found) if found is not None else []
         if found is not None:
             result.update(game=found.game, players=found.players, games=found.games)
+            result["warnings"] = dead
         result["errors"] = [
             {"file": e.file, "line": e.line, "key": e.key, "message": e.message} for e in problems
         ]
@@ -71,6 +75,8 @@ def validate(variants: tuple[str, ...], import_plugins: bool, fmt: str) -> None:
             click.echo(
                 terminal(f"{path}: ok ({found.game}, {found.players} players, {found.games} games)")
             )
+        for why in dead:
+            click.echo(terminal(f"balancer: warning: {path}: {why}"), err=True)
         for problem in problems:
             click.echo(terminal(f"balancer: error: {problem.message}"), err=True)
     if as_json:

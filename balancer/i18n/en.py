@@ -42,6 +42,7 @@ CATALOG: dict[str, str] = {
     "sweep.point": "point {index} of {points} of the sweep of {sweep}: {point}",
     "sweep.page": "the whole sweep: ../index.html",
     "sweep.link": "the whole sweep",
+    "command_line": "changed on the command line, for this run only: {changes}",
     "headline.length": "length: {mean} {unit} (min {min}, max {max})",
     "headline.head_to_head": "head to head: how often the row's bot finishes ahead of the column's",
     "headline.rules_fired": "rules fired",

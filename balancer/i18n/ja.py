@@ -44,6 +44,7 @@ CATALOG: dict[str, str] = {
     "sweep.point": "{sweep} のスイープ {points} 点中 {index} 点目: {point}",
     "sweep.page": "スイープ全体: ../index.html",
     "sweep.link": "スイープ全体",
+    "command_line": "この実行だけコマンドラインで変更: {changes}",
     "headline.length": "長さ: 平均 {mean} {unit}（最小 {min}、最大 {max}）",
     "headline.head_to_head": "直接対決: 行のボットが列のボットより上位で終えた割合",
     "headline.rules_fired": "ルールの発生",

@@ -298,9 +298,18 @@ def _header(report: Report, lang: str, words: i18n.GameTexts) -> str:
         f"<h1>{_e(name)}</h1>"
         f'<p class="sub">{_e(sub)}</p>'
         f"{_sweep_point(report, lang)}"
+        f"{_command_line(report, lang)}"
         f'<dl class="facts">{items}</dl>'
         "</header>"
     )
+
+
+def _command_line(report: Report, lang: str) -> str:
+    """A one-off run says what the command line changed over its variant file."""
+    if not report.command_line:
+        return ""
+    said = i18n.text("command_line", lang, changes=" ".join(report.command_line))
+    return f'<p class="sub" data-command-line>{_e(said)}</p>'
 
 
 def _sweep_point(report: Report, lang: str) -> str:

@@ -57,6 +57,14 @@ def sweep_point_lines(report: Report, lang: str | None = None) -> list[str]:
     return [point, i18n.text("sweep.page", lang)]
 
 
+def command_line_lines(report: Report, lang: str | None = None) -> list[str]:
+    """What `run --set/--players/--bots` changed over the variant file, if anything."""
+    if not report.command_line:
+        return []
+    changes = " ".join(report.command_line)
+    return [i18n.text("command_line", lang_of(report, lang), changes=changes)]
+
+
 def stopping_lines(report: Report, lang: str | None = None) -> list[str]:
     """What early stopping did: stopped after how many games, or played them all."""
     if report.until is None:
@@ -203,6 +211,7 @@ def headline(report: Report, lang: str | None = None) -> str:
         ),
         *stopping_lines(report, lang),
         *sweep_point_lines(report, lang),
+        *command_line_lines(report, lang),
         "",
         f"{rjust(i18n.text('seat', lang), 4)}  {ljust(i18n.text('bot', lang), 24)} "
         f"{rjust(i18n.text('win share', lang), 9)}  {ljust(i18n.text('95% interval', lang), 17)} "
