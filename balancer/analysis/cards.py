@@ -23,7 +23,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +31,15 @@ import numpy as np
 import polars as pl
 
 from balancer.sim import table
-from balancer.stats.card_tally import BLOCK, CardImpact, CardTally
+from balancer.stats.card_tally import ALPHA, BLOCK, CardImpact, CardTally
 
 CSV_NAME = "cards.csv"
-BAR = "#2f6fb0"  # report.html's accent
+BAR = "#2f6fb0"  # report.html's accent: a kind that differs beyond chance
+PALE = "#b8cbe0"  # a kind whose difference chance explains
 X_TITLE = "win share held minus not held (95% interval)"
-CSV_HEADER = (
+# cards.csv's columns before p_value, p_holm and significant were added: a file with
+# this header is still one balancer wrote (`cards -o` may replace it).
+OLD_CSV_HEADER = (
     "card",
     "held_seats",
     "held_win_share",
@@ -46,6 +49,8 @@ CSV_HEADER = (
     "low",
     "high",
 )
+# p_holm: p after Holm's correction over the kinds compared; significant: p_holm <= 0.05.
+CSV_HEADER = (*OLD_CSV_HEADER, "p_value", "p_holm", "significant")
 
 
 def has_cards(games: pl.DataFrame) -> bool:
@@ -90,7 +95,10 @@ def html_section(chart: str) -> str:
         '<section id="cards"><h2>Card impact</h2>'
         "<p>Win share of seats that held each card kind against seats that did not "
         "(95% interval, clustered by game); the largest effects either way. "
-        "Every kind is in cards.csv. With many kinds, a few intervals miss 0 by chance.</p>"
+        "With many kinds a few intervals miss 0 by chance, so each kind's test is corrected "
+        "for the number of kinds compared (Holm, 5% family-wise): only the kinds drawn dark "
+        "and marked ● differ beyond chance. Every kind is in cards.csv (p_holm, significant)."
+        "</p>"
         f"{chart}</section>"
     )
 
@@ -111,6 +119,9 @@ def csv_text(rows: Sequence[CardImpact]) -> str:
                 f"{r.difference:.6f}",
                 f"{r.low:.6f}",
                 f"{r.high:.6f}",
+                f"{r.p_value:.3g}",
+                f"{r.p_holm:.3g}",
+                "yes" if r.significant else "no",
             ]
         )
     return out.getvalue()
@@ -121,18 +132,36 @@ def write_csv(rows: Sequence[CardImpact], path: Path, *, excel: bool = False) ->
     path.write_bytes(csv_text(rows).encode("utf-8-sig" if excel else "utf-8"))
 
 
-def render(rows: Sequence[CardImpact]) -> str:
-    """The table as text, by effect: what `balancer cards` prints."""
+def render(rows: Sequence[CardImpact], paint: Callable[[str, str], str] | None = None) -> str:
+    """The table as text, by effect: what `balancer cards` prints.
+
+    `paint(text, verdict)` colours a verdict for a terminal (cli/colour.py); None: plain.
+    """
     width = max([len("card"), *(len(r.card) for r in rows)])
     lines = [
-        f"{'card':<{width}}  {'held':>6}  {'others':>6}  {'difference':>10}  95% interval",
+        f"{'card':<{width}}  {'held':>6}  {'others':>6}  {'difference':>10}  {'95% interval':<16}"
+        f"  {'p (Holm)':>8}  verdict",
     ]
     for r in rows:
+        verdict = ("helps" if r.difference > 0 else "hurts") if r.significant else ""
+        shown = paint(verdict, "changed") if paint and verdict else verdict
         lines.append(
             f"{r.card:<{width}}  {r.held_win_share:>6.3f}  {r.other_win_share:>6.3f}  "
-            f"{r.difference:>+10.3f}  [{r.low:+.3f}, {r.high:+.3f}]"
+            f"{r.difference:>+10.3f}  {f'[{r.low:+.3f}, {r.high:+.3f}]':<16}  "
+            f"{_p(r.p_holm):>8}  {shown}".rstrip()
         )
+    tested = sum(r.low != r.high or r.difference != 0 for r in rows)
+    significant = sum(r.significant for r in rows)
+    lines += [
+        "",
+        f"{significant} of {tested} kinds compared differ beyond chance after Holm's correction",
+        f"over the {tested} (p (Holm) <= {ALPHA:g}: helps or hurts; blank: can't tell).",
+    ]
     return "\n".join(lines)
+
+
+def _p(p: float) -> str:
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def chart_svg(rows: Sequence[CardImpact], top: int = 20) -> str:
@@ -147,7 +176,8 @@ def chart_svg(rows: Sequence[CardImpact], top: int = 20) -> str:
     # Ties broken by name: the same rows in any order draw the same chart.
     shown = sorted(rows, key=lambda r: (-abs(r.difference), r.card))[:top]
     shown.sort(key=lambda r: (-r.difference, r.card))
-    labels = [svg.shortened(r.card) for r in shown]
+    # A kind that differs beyond chance (after Holm) is marked and drawn dark; the rest pale.
+    labels = [("● " if r.significant else "") + svg.shortened(r.card) for r in shown]
     left = max((svg.text_width(label) for label in labels), default=40) + 18
     right, top_margin, row = 20.0, 10.0, 20.0
     base = top_margin + row * len(shown)
@@ -160,7 +190,8 @@ def chart_svg(rows: Sequence[CardImpact], top: int = 20) -> str:
     svg.x_grid(chart, xs, ticks, top_margin, base, svg.pct_labels(ticks, signed=True))
     for i, (r, label) in enumerate(zip(shown, labels, strict=True)):
         y = top_margin + (i + 0.5) * row
-        chart.rect(xs(0), y - 0.35 * row, xs(r.difference) - xs(0), 0.7 * row, BAR, cls="bar")
+        colour, kind = (BAR, "bar significant") if r.significant else (PALE, "bar")
+        chart.rect(xs(0), y - 0.35 * row, xs(r.difference) - xs(0), 0.7 * row, colour, cls=kind)
         chart.whisker(y, xs(r.low), xs(r.high), 0.4 * row, vertical=False)
         chart.text(left - 8, y, label, anchor="end", middle=True, cls="label")
     chart.line(xs(0), top_margin, xs(0), base, "#8a929e", 1.2, cls="zero")

@@ -31,7 +31,10 @@ def cards_command(report_dir: str, out: str | None) -> None:
     and write it as CSV into the report folder (or where -o says), never into the
     current folder unasked. Needs a report whose games table records the cards
     held (fdc: opening hands)."""
+    import sys
+
     from balancer.analysis import cards
+    from balancer.cli.colour import painter
     from balancer.config import variant
     from balancer.report import model as reportio
 
@@ -50,11 +53,13 @@ def cards_command(report_dir: str, out: str | None) -> None:
     rows = cards.card_impact(data.games, data.players, kinds_of(loaded.rules))
     if out is None:
         target = _into_report(source, rows)
-        click.echo(cards.render(rows))
+        click.echo(cards.render(rows, painter(sys.stdout)))
         click.echo(f"written to {target}", err=True)
         return
     target = Path(out)
-    if target.exists() and not _ours(target, cards.CSV_HEADER):
+    if target.exists() and not any(
+        _ours(target, h) for h in (cards.CSV_HEADER, cards.OLD_CSV_HEADER)
+    ):
         raise UserError(
             "exists and is not a cards.csv balancer wrote: not overwritten", key="--out", file=out
         )
@@ -66,7 +71,7 @@ def cards_command(report_dir: str, out: str | None) -> None:
         raise UserError(f"cannot write: {exc.strerror or exc}", file=out) from None
     finally:
         tmp.unlink(missing_ok=True)
-    click.echo(cards.render(rows))
+    click.echo(cards.render(rows, painter(sys.stdout)))
     click.echo(f"written to {target}", err=True)
 
 

@@ -60,6 +60,11 @@ def check(
     or use --until-decided); 2 a bad variant or target.
     """
     as_json = fmt == "json"
+    import sys
+
+    from balancer.cli.colour import painter
+
+    paint = None if as_json else painter(sys.stdout)
     import json
 
     from balancer.analysis import expect
@@ -122,7 +127,10 @@ def check(
             how = " (stopped when decided)" if until_decided and played.n < variant.games else ""
             click.echo(f"{terminal(variant.path)}: {played.n} games{how}")
             for outcome in outcomes:
-                click.echo(f"  {outcome.line()}")
+                line = outcome.line()
+                if paint is not None:  # the verdict leads the line, padded to 9
+                    line = paint(line[:9].rstrip(), outcome.verdict) + line[len(outcome.verdict) :]
+                click.echo(f"  {line}")
     code = expect.exit_code(everything)
     if as_json:
         click.echo(json.dumps({"exit_code": code, "variants": report}, indent=2))

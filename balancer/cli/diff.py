@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -352,7 +353,7 @@ def diff_command(
         text, changed = diff_reports(
             a, b, fmt, fail_on_change, alpha, tolerance, html=html, anytime=True
         )
-        click.echo(text)
+        click.echo(coloured(text) if fmt == "table" else text)
         if fail_on_change and changed:
             click.get_current_context().exit(EXIT_CHANGED)
         return
@@ -370,6 +371,26 @@ def diff_command(
         trust_plugins=trust_plugins,
     )
     text, changed = diff_reports(a, b, fmt, fail_on_change, alpha, tolerance, html)
-    click.echo(text)
+    click.echo(coloured(text) if fmt == "table" else text)
     if fail_on_change and changed:
         click.get_current_context().exit(EXIT_CHANGED)
+
+
+# A row of the terminal table: indented, an interval (or "no variation"), a verdict last.
+_VERDICT_ROW = re.compile(r"^(  .*(?:\]|no variation).*  )(changed|equivalent)$")
+
+
+def coloured(text: str) -> str:
+    """The terminal table with its verdicts coloured, when stdout is a terminal that wants it."""
+    import sys
+
+    from balancer.cli.colour import painter
+
+    paint = painter(sys.stdout)
+    if paint is None:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        match = _VERDICT_ROW.match(line)
+        lines.append(match.group(1) + paint(match.group(2), match.group(2)) if match else line)
+    return "\n".join(lines)
