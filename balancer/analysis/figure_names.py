@@ -22,10 +22,9 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from balancer.report.model import Interval, Report, present
-
 if TYPE_CHECKING:
     from balancer.config.variant import Variant
+    from balancer.report.model import Interval, Report
 
 # The columns of a figure's 95% interval in sweep.csv: `<figure>.ci95_low`, `<figure>.ci95_high`.
 LOW, HIGH = ".ci95_low", ".ci95_high"
@@ -59,6 +58,8 @@ def nearest(name: str, valid: list[str]) -> str | None:
 
 def report_figures(report: Report) -> dict[str, tuple[float, Interval | None]]:
     """Every figure of a report by its name: (value, its 95% interval or None)."""
+    from balancer.report.model import present
+
     found: dict[str, tuple[float, Interval | None]] = {}
     for seat in report.seats:
         found[f"seat_win_share.{seat.seat}"] = (seat.win_share, seat.win_ci95)

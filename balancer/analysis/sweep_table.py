@@ -14,12 +14,14 @@ from __future__ import annotations
 import json
 import math
 import textwrap
-from typing import Any
-
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 from balancer.analysis.figure_names import HIGH, LOW
 from balancer.report.escape import code_span, terminal
+
+# Imported by `balancer sweep --help` (its FORMATS): polars only when a table is made.
+if TYPE_CHECKING:
+    import polars as pl
 
 # Besides the charted figure, how many of the most-moved figures the table shows.
 MOVED_SHOWN = 3

@@ -6,6 +6,7 @@ import click
 
 from balancer.cli.base import command
 from balancer.cli.options import (
+    VARIANT_PATH,
     format_option,
     games_option,
     move_time_limit_option,
@@ -21,7 +22,7 @@ LOOK_EVERY = 200
 
 
 @command()
-@click.argument("variants", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("variants", nargs=-1, required=True, type=VARIANT_PATH)
 @games_option
 @seed_option
 @workers_option

@@ -25,6 +25,22 @@ seed_option = click.option(
 MAX_WORKERS = 256
 
 
+class VariantPath(click.ParamType):
+    """A variant file's path, or a shipped variant's name (`fdc-5p`): works from any folder."""
+
+    name = "VARIANT"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from balancer.config.shipped import find
+
+        text = str(value)
+        shipped = find(text)
+        return str(shipped) if shipped is not None else text
+
+
+VARIANT_PATH = VariantPath()
+
+
 class WorkerCount(click.ParamType):
     """A number of worker processes, or `auto`: every core this process may use."""
 

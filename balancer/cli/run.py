@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from balancer.cli.base import command
-from balancer.cli.options import check_placement, format_option, simulation_options
+from balancer.cli.options import VARIANT_PATH, check_placement, format_option, simulation_options
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 @command()
-@click.argument("variants", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("variants", nargs=-1, required=True, type=VARIANT_PATH)
 @simulation_options
 @click.option(
     "--out",

@@ -9,7 +9,13 @@ import click
 
 from balancer.analysis.sweep_table import FORMATS as SWEEP_FORMATS
 from balancer.cli.base import command
-from balancer.cli.options import MAX_GAMES, check_placement, format_option, simulation_options
+from balancer.cli.options import (
+    MAX_GAMES,
+    VARIANT_PATH,
+    check_placement,
+    format_option,
+    simulation_options,
+)
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
 
@@ -20,7 +26,7 @@ MAX_POINTS = 10_000
 
 
 @command()
-@click.argument("variant_path", metavar="VARIANT", type=click.Path(dir_okay=False))
+@click.argument("variant_path", metavar="VARIANT", type=VARIANT_PATH)
 @click.option(
     "--set",
     "settings",

@@ -8,6 +8,7 @@ import click
 
 from balancer.cli.base import command
 from balancer.cli.options import (
+    VARIANT_PATH,
     budget_option,
     format_option,
     many_runs_options,
@@ -18,7 +19,7 @@ TUNE_CSV = "tune.csv"
 
 
 @command()
-@click.argument("variant_path", metavar="VARIANT", type=click.Path(dir_okay=False))
+@click.argument("variant_path", metavar="VARIANT", type=VARIANT_PATH)
 @click.option(
     "--knob",
     "knob_texts",

@@ -12,12 +12,12 @@ from typing import Any
 import click
 
 from balancer.cli.base import EXIT_USER_ERROR, command
-from balancer.cli.options import format_option
+from balancer.cli.options import VARIANT_PATH, format_option
 from balancer.errors import UserError
 
 
 @command()
-@click.argument("variants", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("variants", nargs=-1, required=True, type=VARIANT_PATH)
 @click.option(
     "--import",
     "import_plugins",

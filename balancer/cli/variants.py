@@ -69,9 +69,12 @@ def variants_command(directory: str | None, fmt: str) -> None:
     if not rows:
         click.echo(f"{folder}: no variant files (*.yaml)")
         return
-    # The hint names a path `show` accepts from here: a bare NAME.yaml is
-    # only found when the shell is in the variants folder itself.
-    hint = f"balancer show {shown_path(folder)}/NAME.yaml"
+    # The hint names what `show` accepts from here: a shipped variant by its bare name
+    # (found from any folder), another folder's by its path.
+    if directory is None:
+        hint = "balancer show NAME"
+    else:
+        hint = f"balancer show {shown_path(folder)}/NAME.yaml"
     click.echo(f"{len(rows)} variants in {folder} ({hint} prints one merged):")
     width = max(len(row["name"]) for row in rows)
     for row in rows:

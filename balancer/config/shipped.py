@@ -1,4 +1,4 @@
-"""The variants shipped with balancer: where they are, and each game's base.
+"""The variants shipped with balancer: where they are, one by name, and each game's base.
 
 Every shipped game has a base variant, `<short>-base.yaml` (fdc-base.yaml:
 the game as printed), that the other shipped variants extend; its seed and
@@ -12,11 +12,22 @@ from pathlib import Path
 
 
 def shipped_dir() -> Path:
-    """`variants/` beside the package (a clone or an editable install), else ./variants."""
-    import balancer
+    """balancer/variants/: package data, in a clone, an editable or a regular install alike
+    (the clone's top-level variants/ links to it)."""
+    return Path(__file__).resolve().parent.parent / "variants"
 
-    beside = Path(balancer.__file__).resolve().parent.parent / "variants"
-    return beside if beside.is_dir() else Path("variants")
+
+def find(text: str) -> Path | None:
+    """The shipped variant a command line names (`fdc-5p` or `fdc-5p.yaml`), or None.
+
+    Only a bare name is looked up, and only when no such file is in the way:
+    `./fdc-5p.yaml` or `variants/x.yaml` always mean that path.
+    """
+    if not text or "/" in text or "\\" in text or Path(text).exists():
+        return None
+    name = text if text.endswith((".yaml", ".yml")) else f"{text}.yaml"
+    path = shipped_dir() / name
+    return path if path.is_file() else None
 
 
 def base_file(short: str) -> Path | None:
