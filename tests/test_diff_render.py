@@ -268,6 +268,30 @@ def test_row_chart_places_the_change_and_its_interval_around_zero() -> None:
     assert diff_html.ACCENT in drawn and "<rect" in drawn
 
 
+def test_rows_of_a_kind_share_one_scale_so_their_lengths_compare() -> None:
+    import re
+
+    from balancer.analysis import diff_html
+
+    small = _row(0.01, 0.005, 0.015)  # a win share moving by 1 point
+    big = _row(0.2, 0.15, 0.25)  # another by 20
+    score = Row(**{**_row(5.2, 4.0, 6.4).__dict__, "kind": "score", "figure": "seat_score_mean.0"})
+    reaches = diff_html.kind_reaches([small, big, score])
+    assert reaches == {"win": 0.25, "score": 6.4}
+
+    def half_length(svg: str) -> float:
+        x = [float(v) for v in re.findall(r'x1="([\d.]+)"', svg)]
+        return x[3] - x[2]  # the caps at the interval's ends (after the zero line and bar)
+
+    shared = [half_length(diff_html.row_chart(r, reaches["win"])) for r in (small, big)]
+    # On one scale the bars keep their ratio (0.01 wide against 0.1 wide: ten times)...
+    assert shared[1] / shared[0] == pytest.approx(10, rel=0.02)
+    # ...where each on its own scale, the ten times wider interval drew shorter (0.6 times).
+    own = [half_length(diff_html.row_chart(r)) for r in (small, big)]
+    assert own[1] / own[0] == pytest.approx((0.1 / 0.25) / (0.01 / 0.015), rel=0.02)
+    assert "±0.26" in diff_html.row_chart(small, reaches["win"])  # the scale is written
+
+
 def test_the_page_is_self_contained_and_escapes_names(tmp_path: Path) -> None:
     from balancer.analysis import diff_html
 
