@@ -172,7 +172,7 @@ def test_a_win_share_cell_says_its_interval() -> None:
     )
     fig = sweep._heatmaps(table, "seat_win_share.0", ["hand_size", "neko"])
     texts = {t.get_text() for ax in fig.axes for t in ax.texts}
-    assert "0.2\n[0.10, 0.30]" in texts and "0.45\n[0.35, 0.55]" in texts
+    assert "0.20\n[0.10, 0.30]" in texts and "0.45\n[0.35, 0.55]" in texts
 
 
 def test_the_default_folder_names_what_was_swept(

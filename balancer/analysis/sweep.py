@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import textwrap
 import warnings
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ import polars as pl
 
 from balancer import knobs
 from balancer.analysis.figure_names import HIGH, LOW, nearest, report_figures, variant_figures
+from balancer.analysis.sweep_points import Point, axis_limits, differs_from, highest, tiers
+from balancer.analysis.sweep_table import decimals
 from balancer.config.variant import Variant
 from balancer.config.yamlsafe import load_yaml_text
 from balancer.errors import UserError
@@ -222,24 +225,53 @@ def chart(table: pl.DataFrame, figure: str, knob_columns: list[str], target: Pat
         fig.savefig(target, format="svg", metadata={"Date": None})
 
 
+def points_of(table: pl.DataFrame, figure: str) -> list[Point | None]:
+    """Each row's figure with its 95% interval (None where it has none)."""
+    bounds = _interval_columns(table, figure)
+    values = table[figure].to_list()
+    if bounds is None:
+        return [None] * len(values)
+    lows, highs = (table[c].to_list() for c in bounds)
+    return [
+        None if v is None or lo is None or hi is None else Point(float(v), float(lo), float(hi))
+        for v, lo, hi in zip(values, lows, highs, strict=True)
+    ]
+
+
 def _line_chart(table: pl.DataFrame, figure: str, knob: str) -> Any:
     from matplotlib.figure import Figure
 
     labels = [str(v) for v in table[knob].to_list()]
     values = table[figure].to_list()
-    fig = Figure(figsize=(max(5.0, 0.9 * len(labels) + 2), 4))
+    fig = Figure(figsize=(max(5.0, 0.9 * len(labels) + 2), 4.4))
     ax = fig.add_subplot()
-    bounds = _interval_columns(table, figure)
-    if bounds is not None:
-        low, high = (table[c].to_list() for c in bounds)
+    points = points_of(table, figure)
+    xs = list(range(len(values)))
+    if any(p is not None for p in points):
         errors = [
-            [v - lo for v, lo in zip(values, low, strict=True)],
-            [h - v for v, h in zip(values, high, strict=True)],
+            [0.0 if p is None else p.value - p.low for p in points],
+            [0.0 if p is None else p.high - p.value for p in points],
         ]
-        ax.errorbar(range(len(values)), values, yerr=errors, fmt="o-", capsize=4)
+        ax.errorbar(xs, values, yerr=errors, fmt="-", color="#2f6fb0", ecolor="#2f6fb0",
+                    capsize=4, lw=1.2)  # fmt: skip
+        top = highest(points)
+        apart = differs_from(points, top) if top is not None else [False] * len(points)
+        same = [i for i in xs if points[i] is not None and not apart[i]]
+        below = [i for i in xs if apart[i]]
+        ax.plot(same, [values[i] for i in same], "o", color="#2f6fb0", ms=7,
+                label="can't be told from the highest point")  # fmt: skip
+        if below:
+            ax.plot(below, [values[i] for i in below], "o", mfc="white", mec="#2f6fb0", ms=7,
+                    mew=1.6, label="differs from the highest (Holm, 5%)")  # fmt: skip
+        limits = axis_limits(points)
+        if limits is not None:
+            ax.set_ylim(*limits)
+        ax.legend(loc="best", fontsize=8, frameon=False)
+        ax.set_title("bars: 95% intervals", fontsize=9, loc="left", color="#5b6472")
     else:
-        ax.plot(range(len(values)), values, "o-")
-    ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
+        ax.plot(xs, values, "o-")
+        ax.set_title("no interval for this figure", fontsize=9, loc="left", color="#5b6472")
+    ax.set_xticks(xs, labels, rotation=20, ha="right")
     ax.set_xlabel(knob)
     ax.set_ylabel(figure)
     ax.grid(alpha=0.3)
@@ -268,48 +300,68 @@ def heatmap_grid(
     return [(title, xs, ys, cells) for title, cells in panels.items()]
 
 
+# A heatmap's shades (sweep_points.tiers): only differences the test can see.
+SHADES = ("#dbe6f2", "#8fb3d9", "#2f6fb0")  # lowest tier, between, with the highest
+NO_INTERVAL = "#e8e8e8"
+ONE_SHADE = "#b9cde3"  # every cell alike: the highest and lowest can't be told apart
+
+
 def _heatmaps(table: pl.DataFrame, figure: str, knob_columns: list[str]) -> Any:
+    """One heatmap per panel whose shades say only what the intervals can tell apart.
+
+    Cells that can't be told from the highest share the dark shade, those that
+    can't be told from the lowest the pale one, the rest a middle one (Holm
+    over the comparisons, sweep_points.py); each cell shows its value and 95%
+    interval. When the highest and lowest cells can't be told apart every
+    cell has one shade and the title says so.
+    """
     import numpy as np
+    from matplotlib.colors import ListedColormap
     from matplotlib.figure import Figure
 
     panels = heatmap_grid(table, figure, knob_columns)
-    bounds = _interval_columns(table, figure)
-    # A win share's cell also says its 95% interval: a colour alone hides the noise.
-    lows, highs = (
-        (heatmap_grid(table, column, knob_columns) for column in bounds)
-        if bounds is not None
-        else (None, None)
-    )
+    points = points_of(table, figure)
+    shade_of = tiers(points)
+    flat = all(t == 2 for t in shade_of if t is not None)
+    # Each table row's place in the panels: (panel, y, x), the order heatmap_grid fills.
+    x_knob, y_knob, *rest = knob_columns
+    titles = [title for title, *_ in panels]
     xs, ys = panels[0][1], panels[0][2]
-    values = [v for *_, cells in panels for line in cells for v in line if v is not None]
-    low, high = (min(values), max(values)) if values else (0.0, 1.0)
-    if low == high:
-        low, high = low - 0.5, high + 0.5
+    where = [
+        (titles.index(" ".join(f"{k}={row[k]}" for k in rest)), ys.index(str(row[y_knob])),
+         xs.index(str(row[x_knob])))
+        for row in table.iter_rows(named=True)
+    ]  # fmt: skip
     columns = min(3, len(panels))
     rows = -(-len(panels) // columns)
     width = max(3.2, 0.95 * len(xs) + 1.8)
     height = max(2.6, 0.6 * len(ys) + 1.6)
-    fig = Figure(figsize=(width * columns + 1.0, height * rows), layout="constrained")
+    fig = Figure(figsize=(width * columns + 1.0, height * rows + 0.6), layout="constrained")
     axes = fig.subplots(rows, columns, squeeze=False)
-    image = None
+    colours = [ONE_SHADE] * 3 if flat else list(SHADES)
+    cmap = ListedColormap([NO_INTERVAL, *colours])
     for index, (ax, (title, _, _, cells)) in enumerate(zip(axes.flat, panels, strict=False)):
-        grid = np.array([[np.nan if v is None else v for v in line] for line in cells])
-        image = ax.imshow(
-            grid, cmap="viridis", vmin=low, vmax=high, aspect="auto", interpolation="nearest"
-        )
-        middle = (low + high) / 2
-        for yi, line in enumerate(cells):
-            for xi, value in enumerate(line):
-                if value is None:
-                    continue
-                colour = "black" if value > middle else "white"
-                text = f"{value:.3g}"
-                if lows is not None and highs is not None:
-                    lo, hi = lows[index][3][yi][xi], highs[index][3][yi][xi]
-                    if lo is not None and hi is not None:
-                        text += f"\n[{lo:.2f}, {hi:.2f}]"
-                ax.text(xi, yi, text, ha="center", va="center", color=colour,
-                        fontsize=8.5)  # fmt: skip
+        grid = np.full((len(ys), len(xs)), np.nan)
+        texts: dict[tuple[int, int], str] = {}
+        for i, (panel, yi, xi) in enumerate(where):
+            if panel != index or cells[yi][xi] is None:
+                continue
+            tier = shade_of[i]
+            grid[yi, xi] = 0 if tier is None else tier + 1
+            point = points[i]
+            places = None if point is None else decimals(point.low, point.high)
+            if point is None or places is None:
+                text = f"{cells[yi][xi]:.3g}"
+            else:  # at the interval's precision, as the terminal table shows it
+                text = (
+                    f"{point.value:.{places}f}\n[{point.low:.{places}f}, {point.high:.{places}f}]"
+                )
+            texts[(yi, xi)] = text
+        ax.imshow(grid, cmap=cmap, vmin=0, vmax=3, aspect="auto", interpolation="nearest")
+        for (yi, xi), text in texts.items():
+            dark = grid[yi, xi] == 3 and not flat
+            ax.text(xi, yi, text, ha="center", va="center", color="white" if dark else "black",
+                    fontsize=8.5)  # fmt: skip
         ax.set_xticks(range(len(xs)), xs, rotation=20, ha="right")
         ax.set_yticks(range(len(ys)), ys)
         ax.set_xlabel(knob_columns[0])
@@ -318,6 +370,16 @@ def _heatmaps(table: pl.DataFrame, figure: str, knob_columns: list[str]) -> Any:
             ax.set_title(title, fontsize=10)
     for ax in list(axes.flat)[len(panels) :]:
         ax.set_axis_off()
-    if image is not None:
-        fig.colorbar(image, ax=list(axes.flat), label=figure, shrink=0.9)
+    if not any(p is not None for p in points):
+        caption = f"{figure}: no interval, so no shading (values only)"
+    elif flat:
+        caption = f"{figure}: no two cells can be told apart (95% intervals, Holm): one shade"
+    else:
+        caption = (
+            f"{figure}, value [95% interval]. Dark: can't be told from the highest; pale: "
+            "can't be told from the lowest; middle: differs from both (Holm, 5%)"
+        )
+    # Wrapped to the figure's width (about 14 characters an inch at this size).
+    lines = textwrap.wrap(caption, max(30, int(14 * (width * columns + 1.0))))
+    fig.suptitle("\n".join(lines), fontsize=9, color="#3b4250")
     return fig

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 
 # Besides the charted figure, how many of the most-moved figures the table shows.
 MOVED_SHOWN = 3
+# A figure whose points spread by less than one interval half-width has not moved beyond
+# its noise: not shown as one the knobs move.
+NOISE = 1.0
 FORMATS = ("table", "md", "csv", "json")
 WIDTH = 100  # the terminal table fits a 100-column terminal, as diff's does
 
@@ -58,12 +61,12 @@ def movement(table: pl.DataFrame, figure: str) -> float:
 
 
 def shown_figures(table: pl.DataFrame, knob_columns: list[str], figure: str) -> list[str]:
-    """The charted figure, then the MOVED_SHOWN figures the knobs move most (moved at all)."""
+    """The charted figure, then the MOVED_SHOWN figures the knobs move most (beyond NOISE)."""
     ranked = sorted(
         (f for f in figures_of(table, knob_columns) if f != figure),
         key=lambda f: -movement(table, f),
     )
-    moved = [f for f in ranked if movement(table, f) > 0][:MOVED_SHOWN]
+    moved = [f for f in ranked if movement(table, f) > NOISE][:MOVED_SHOWN]
     return [figure, *moved]
 
 
