@@ -288,3 +288,31 @@ def test_balancer_csv_regenerates_cards_csv_byte_for_byte(tmp_path: Path) -> Non
     assert set(again) == set(ran) | {"games.csv"}
     for name, data in ran.items():
         assert again[name] == data, name
+
+
+def test_games_csv_names_the_cards_held_instead_of_bitmasks(tmp_path: Path) -> None:
+    import polars as pl
+
+    # Two seats, 66 kinds (two words a seat): seat 0 held kinds 0 and 2, seat 1 kind 65 only.
+    kinds = [f"k{i}" for i in range(66)]
+    frame = pl.DataFrame(
+        {
+            "game": [0],
+            "held_0_0": pl.Series([0b101], dtype=pl.UInt64),
+            "held_0_1": pl.Series([0], dtype=pl.UInt64),
+            "held_1_0": pl.Series([0], dtype=pl.UInt64),
+            "held_1_1": pl.Series([0b10], dtype=pl.UInt64),
+            "rules_version": [1],
+        }
+    )
+    readable = cards.readable_held(frame, 2, kinds)
+    assert readable.columns == ["game", "held_0", "held_1", "rules_version"]
+    assert readable.row(0) == (0, "k0; k2", "k65", 1)
+    # And `balancer csv` writes it so: no 18-digit masks in a spreadsheet's file.
+    variant = dataclasses.replace(load_variant(VARIANTS / "fdc-4p.yaml"), games=20)
+    Report.from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+    assert main(["csv", str(tmp_path / "rep"), "-o", str(tmp_path / "out")]) == 0
+    games = pl.read_csv(tmp_path / "out" / "games.csv")
+    assert "held_0_0" not in games.columns
+    hands = games["held_0"].to_list()
+    assert all(len(hand.split("; ")) == 5 for hand in hands)  # fdc deals 5 cards a seat

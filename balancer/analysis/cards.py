@@ -71,6 +71,39 @@ def card_impact(games: pl.DataFrame, players: int, kinds: Sequence[str]) -> list
     return tally.impact(kinds)
 
 
+def readable_held(games: pl.DataFrame, players: int, kinds: Sequence[str]) -> pl.DataFrame:
+    """The games table with each seat's held_<s>_<w> bitmask words replaced by `held_<s>`,
+    the kinds it held as a readable list ("blue fish 3; red cash 9"), in kind order.
+
+    For games.csv: an 18-digit mask is no number a spreadsheet keeps exactly
+    (it holds 15 significant digits), and no one can read one anyway.
+    """
+    held = table.held_matrix(games, players, len(kinds))
+    names = np.asarray(kinds, dtype=object)
+    words = table.held_words(len(kinds))
+    masks = [table.held(s, w) for s in range(players) for w in range(words)]
+    first = games.columns.index(masks[0])
+    readable = [
+        pl.Series(f"held_{s}", ["; ".join(names[row]) for row in held[:, s, :]], dtype=pl.String)
+        for s in range(players)
+    ]
+    rest = games.drop(masks)
+    columns = [*rest.columns[:first], *(c.name for c in readable), *rest.columns[first:]]
+    return rest.with_columns(readable).select(columns)
+
+
+def kinds_of_report(report: Any) -> list[str] | None:
+    """The card kinds of a report's game and rules, or None when its games hold no cards."""
+    from balancer.config import variant as variants
+
+    if not has_cards(report.games):
+        return None
+    as_stored = json.loads(json.dumps(report.variant))
+    loaded = variants.from_resolved(as_stored, "report.json", allow_plugins=True)
+    kinds_of = loaded.spec.card_kinds
+    return None if kinds_of is None else list(kinds_of(loaded.rules))
+
+
 def of_report(report: Any) -> list[CardImpact] | None:
     """Card impact of a report.model.Report, or None when its game or games table
     records no cards held: what report/build.py and report/html.py call to add

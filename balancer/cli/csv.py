@@ -51,14 +51,21 @@ def csv_command(report_dir: str, out: str | None, excel: bool) -> None:
     # here (a bot this balancer doesn't know) still gets its other tables, and is told.
     try:
         card_rows = cards.of_report(data)
+        kinds = cards.kinds_of_report(data)
     except UserError as exc:
-        card_rows = None
+        card_rows = kinds = None
         click.echo(f"balancer: note: cards.csv not written: {exc.message}", err=True)
+    # games.csv names the cards each seat held instead of the parquet's bitmask words.
+    tables_of = data
+    if kinds is not None:
+        from dataclasses import replace
+
+        tables_of = replace(data, games=cards.readable_held(data.games, data.players, kinds))
 
     def fill(tmp: Path) -> None:
         if in_place:
             copy_report(source, tmp)
-        written = write_csv_tables(data, tmp, excel=excel)
+        written = write_csv_tables(tables_of, tmp, excel=excel)
         if card_rows is not None:
             cards.write_csv(card_rows, tmp / cards.CSV_NAME, excel=excel)
             written.append(tmp / cards.CSV_NAME)
