@@ -10,7 +10,7 @@ import pytest
 from balancer.cli import main
 from balancer.config import variant
 from balancer.config.dead_rules import dead_rules
-from balancer.config.one_off import apply, folder_suffix
+from balancer.config.one_off import apply, folder_suffix, knobs_set
 from balancer.errors import UserError
 from tests.helpers import VARIANTS, one_error_line, variant_file
 
@@ -34,6 +34,7 @@ def test_changes_are_applied_checked_and_kept_as_written() -> None:
     assert folder_suffix(changes) == (
         "-neko_ni_koban=false-hand_size=4-players=4-bots=heuristic,random,random,random"
     )
+    assert knobs_set(changed, changes) == {"neko_ni_koban": False, "hand_size": 4}
     # Nothing asked: the variant itself, no suffix.
     assert apply(base) == (base, ()) and folder_suffix(()) == ""
 

@@ -120,6 +120,9 @@ def run(
                 trust_plugins=trust_plugins,
                 until=until,
                 command_line=changes,
+                # A fault's replay command then sets the knobs the run set (not --players
+                # or --bots, which replay has no flags for).
+                knobs=one_off.knobs_set(variant, changes),
             )
         if as_json:
             summaries.append(json_summary(report, folder))

@@ -111,6 +111,12 @@ def apply(
     return replace(changed, name=variant.name, path=variant.path, lang=variant.lang), tuple(changes)
 
 
+def knobs_set(variant: Variant, changes: tuple[str, ...]) -> dict[str, Any]:
+    """The knobs `--set` changed, with the values the variant now has (for a replay)."""
+    names = [c.partition("=")[0].split(".", 1)[1] for c in changes if c.startswith(knobs.SECTIONS)]
+    return {name: variant.rules[name] for name in names}
+
+
 def folder_suffix(changes: tuple[str, ...]) -> str:
     """The changes as part of a folder name: `-neko_ni_koban=false-players=4`, or ''.
 
