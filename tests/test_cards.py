@@ -316,3 +316,20 @@ def test_games_csv_names_the_cards_held_instead_of_bitmasks(tmp_path: Path) -> N
     assert "held_0_0" not in games.columns
     hands = games["held_0"].to_list()
     assert all(len(hand.split("; ")) == 5 for hand in hands)  # fdc deals 5 cards a seat
+
+
+def test_the_card_section_speaks_the_reports_language() -> None:
+    from balancer.report.html import render_html
+
+    variant = dataclasses.replace(load_variant(VARIANTS / "fdc-4p.yaml"), games=40)
+    report = Report.from_run(runner.run(variant))
+    english, japanese = render_html(report, "en"), render_html(report, "ja")
+
+    def section(page: str) -> str:
+        start = page.index('<section id="cards">')
+        return page[start : page.index("</section>", start)]
+
+    assert "<h2>Card impact</h2>" in section(english) and "Holm" in section(english)
+    assert "<h2>カードの影響</h2>" in section(japanese)
+    assert "Card impact" not in section(japanese) and "win share held" not in section(japanese)
+    assert "持っていた席の勝率" in section(japanese)  # the chart's axis title too

@@ -36,7 +36,6 @@ from balancer.stats.card_tally import ALPHA, BLOCK, CardImpact, CardTally
 CSV_NAME = "cards.csv"
 BAR = "#2f6fb0"  # report.html's accent: a kind that differs beyond chance
 PALE = "#b8cbe0"  # a kind whose difference chance explains
-X_TITLE = "win share held minus not held (95% interval)"
 # cards.csv's columns before p_value, p_holm and significant were added: a file with
 # this header is still one balancer wrote (`cards -o` may replace it).
 OLD_CSV_HEADER = (
@@ -121,19 +120,17 @@ def of_report(report: Any) -> list[CardImpact] | None:
     return card_impact(report.games, report.players, kinds_of(loaded.rules))
 
 
-def html_section(chart: str) -> str:
-    """report.html's card-impact section: a heading, a line of reading, the chart
-    (chart_svg, embedded by report/html.py)."""
-    return (
-        '<section id="cards"><h2>Card impact</h2>'
-        "<p>Win share of seats that held each card kind against seats that did not "
-        "(95% interval, clustered by game); the largest effects either way. "
-        "With many kinds a few intervals miss 0 by chance, so each kind's test is corrected "
-        "for the number of kinds compared (Holm, 5% family-wise): only the kinds drawn dark "
-        "and marked ● differ beyond chance. Every kind is in cards.csv (p_holm, significant)."
-        "</p>"
-        f"{chart}</section>"
+def html_section(chart: str, lang: str | None = None) -> str:
+    """report.html's card-impact section in the report's language: a heading, a line of
+    reading, the chart (chart_svg, embedded by report/html.py)."""
+    import html
+
+    from balancer import i18n
+
+    title, note = (
+        html.escape(i18n.text(key, lang), quote=False) for key in ("cards.title", "cards.note")
     )
+    return f'<section id="cards"><h2>{title}</h2><p>{note}</p>{chart}</section>'
 
 
 def csv_text(rows: Sequence[CardImpact]) -> str:
@@ -197,7 +194,7 @@ def _p(p: float) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
-def chart_svg(rows: Sequence[CardImpact], top: int = 20) -> str:
+def chart_svg(rows: Sequence[CardImpact], top: int = 20, lang: str | None = None) -> str:
     """The `top` largest effects either way with their intervals, as inline SVG,
     drawn from the summary rows only (report/html.py embeds it like its other charts).
 
@@ -228,6 +225,8 @@ def chart_svg(rows: Sequence[CardImpact], top: int = 20) -> str:
         chart.whisker(y, xs(r.low), xs(r.high), 0.4 * row, vertical=False)
         chart.text(left - 8, y, label, anchor="end", middle=True, cls="label")
     chart.line(xs(0), top_margin, xs(0), base, "#8a929e", 1.2, cls="zero")
-    chart.text((left + svg.WIDTH - right) / 2, base + 38, X_TITLE, anchor="middle",
-               fill=svg.MUTED)  # fmt: skip
+    from balancer import i18n
+
+    chart.text((left + svg.WIDTH - right) / 2, base + 38, i18n.text("cards.x_title", lang),
+               anchor="middle", fill=svg.MUTED)  # fmt: skip
     return chart.render()

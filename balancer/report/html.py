@@ -151,7 +151,7 @@ def render_html(report: Report, lang: str | None = None) -> str:
         _scores_section(report, charts, lang),
         _length_section(report, charts, lang, words),
         _events_section(report, charts, value_events, lang, words),
-        *_cards_section(report, charts),
+        *_cards_section(report, charts, lang),
         _variant_section(report, lang),
         "<footer>",
         _e(
@@ -510,13 +510,14 @@ def _length_section(
     )
 
 
-def _cards_section(report: Report, charts: dict[str, str]) -> list[str]:
+def _cards_section(report: Report, charts: dict[str, str], lang: str) -> list[str]:
     """Card impact's chart (analysis/cards.py), when the run recorded the cards held."""
     if "cards" not in charts:
         return []
     from balancer.analysis.cards import html_section
 
-    return [html_section(_figure(charts, "cards", "card impact: win share held minus not held"))]
+    alt = i18n.text("cards.x_title", lang)
+    return [html_section(_figure(charts, "cards", alt), lang)]
 
 
 def _event_cell(name: str, lang: str, words: i18n.GameTexts) -> str:
@@ -666,7 +667,7 @@ def render_charts(report: Report, lang: str | None = None) -> dict[str, str]:
     # A run's report has its rows; one read from a folder sums them from games.parquet.
     cards = report.cards if report.cards is not None else of_report(report)
     if cards:
-        out["cards"] = chart_svg(cards)
+        out["cards"] = chart_svg(cards, lang=lang)
     return out
 
 
