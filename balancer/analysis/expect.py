@@ -202,8 +202,13 @@ def resolve(name: str, variant: Variant) -> FigureDef:
             return FigureDef(name, (Member(name, _event(event, False), None),))
         if parts[2] == "share_of_games" and event not in spec.value_events:
             return FigureDef(name, (Member(name, _event(event, True), (0.0, 1.0), share=True),))
-    from balancer.analysis.figure_names import nearest
+    from balancer.analysis.figure_names import NOT_MEANS, nearest
 
+    if name in NOT_MEANS:
+        raise ValueError(
+            f"{name} is no mean of per-game values, so it has no interval to test: "
+            "sweep can chart it, a target can't hold it"
+        )
     valid = figure_names(variant)
     close = nearest(name, valid)
     hint = f"did you mean {close!r}?" if close else "figures: " + ", ".join(valid)

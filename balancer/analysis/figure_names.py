@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from balancer.config.variant import Variant
     from balancer.report.model import Interval, Report
 
+# Figures that are no mean of per-game values (a spread, a test's p): charted by sweep,
+# but with no interval, so no target (expect:, tune) can be tested on them.
+NOT_MEANS = frozenset({"margin.sd", "seat_advantage.p_value"})
+
 # The columns of a figure's 95% interval in sweep.csv: `<figure>.ci95_low`, `<figure>.ci95_high`.
 LOW, HIGH = ".ci95_low", ".ci95_high"
 

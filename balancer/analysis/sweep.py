@@ -23,7 +23,14 @@ from typing import Any
 import polars as pl
 
 from balancer import knobs
-from balancer.analysis.figure_names import HIGH, LOW, nearest, report_figures, variant_figures
+from balancer.analysis.figure_names import (
+    HIGH,
+    LOW,
+    NOT_MEANS,
+    nearest,
+    report_figures,
+    variant_figures,
+)
 from balancer.analysis.sweep_points import Point, axis_limits, differs_from, highest, tiers
 from balancer.analysis.sweep_table import decimals
 from balancer.config.variant import Variant
@@ -174,13 +181,9 @@ def expected_columns(variant: Variant, knob_names: list[str]) -> list[str]:
     columns = list(knob_names)
     for name in variant_figures(variant):
         columns.append(name)
-        if name not in _NO_INTERVAL:
+        if name not in NOT_MEANS:
             columns += [name + LOW, name + HIGH]
     return columns
-
-
-# The figures that are not a mean of per-game values, so have no 95% interval.
-_NO_INTERVAL = frozenset({"margin.sd", "seat_advantage.p_value"})
 
 
 def check_figure(figure: str, variant: Variant, knob_names: list[str]) -> None:
