@@ -52,6 +52,9 @@ def diff_reports(
     except ValueError as exc:
         raise UserError(str(exc), key="--tolerance") from None
     table = compare(load_report(a_folder), load_report(b_folder), alpha, tolerances, anytime)
+    from balancer.analysis.overview import refresh_for
+
+    refresh_for(Path(b_folder))  # a diff of variant files ran them under reports/diff/
     text = render(table, fmt)
     if html is not None:
         from balancer.analysis.diff_html import write_html

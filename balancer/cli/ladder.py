@@ -103,3 +103,6 @@ def ladder(
             held.write(fill)
             if not as_json:
                 click.echo(f"\nladder: {out}/ (ladder.csv, ladder.html)")
+            from balancer.analysis.overview import refresh_for
+
+            refresh_for(Path(str(out)))

@@ -124,6 +124,9 @@ def run(
                 # or --bots, which replay has no flags for).
                 knobs=one_off.knobs_set(variant, changes),
             )
+        from balancer.analysis.overview import refresh_for
+
+        refresh_for(folder)  # reports/index.html lists the run
         if as_json:
             summaries.append(json_summary(report, folder))
             continue

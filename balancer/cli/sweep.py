@@ -177,6 +177,9 @@ def sweep(
             click.echo(render(table, knob_columns, figure, fmt))
 
         held.write(fill)
+    from balancer.analysis.overview import refresh_for
+
+    refresh_for(folder)  # reports/index.html lists the sweep
     # Where it went: on stderr when stdout is for a tool (csv, json), so that stays clean.
     click.echo(
         f"\nsweep: {folder}/ (sweep.csv, sweep.svg, {INDEX_HTML} linking one report folder "

@@ -136,3 +136,6 @@ def tune(
             held.write(fill)
             if not as_json:
                 click.echo(f"\ntune: {out}/ (tune.csv, tune.svg, tune.html)")
+            from balancer.analysis.overview import refresh_for
+
+            refresh_for(Path(str(out)))
