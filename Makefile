@@ -55,7 +55,7 @@ test-fast: $(STAMP)
 	$(BIN)/pytest -n auto -m "not quality"
 
 bench: $(WARM)
-	$(BIN)/python -m bench.throughput --whole-run --workers-run
+	$(BIN)/python -m bench.throughput --whole-run --workers-run --rollouts
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

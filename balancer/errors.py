@@ -30,12 +30,23 @@ class UserError(Exception):
             where += ": "
         if key:
             message = f"{key}: {message}"
-        # Keep it to one line whatever the message holds.
-        self.message = " ".join(f"{where}{message}".split())
+        # Keep it to one line whatever the message holds, and no word in it longer than
+        # a line: a value of 991 digits says no more than its ends do.
+        self.message = " ".join(map(_cut_word, f"{where}{message}".split()))
         super().__init__(self.message)
 
     def format_message(self) -> str:
         return self.message
+
+
+# The longest run of characters without a space a message shows whole.
+MAX_WORD = 200
+
+
+def _cut_word(word: str) -> str:
+    if len(word) <= MAX_WORD:
+        return word
+    return f"{word[:120]}...({len(word) - 160} characters)...{word[-40:]}"
 
 
 class Terminated(BaseException):

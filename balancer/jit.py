@@ -11,6 +11,7 @@ where they wrap, no Python-only constructs).
 from __future__ import annotations
 
 import copy
+import hashlib
 import os
 import warnings
 from collections.abc import Callable
@@ -29,6 +30,7 @@ def _numba() -> Any:
     except ImportError:
         return None
     _share_inlined_ir()
+    _stamp_kernel_packages()
     return numba
 
 
@@ -103,6 +105,54 @@ def _share_inlined_ir() -> None:
 
     setattr(worker, "inline_function", inline_function)  # noqa: B010 (mypy: no method assign)
     setattr(worker, "_balancer_shared", True)  # noqa: B010
+
+
+def package_stamp(folder: str) -> bytes:
+    """The hash of every module (.py file) of `folder`, names and contents."""
+    digest = hashlib.sha256()
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), "rb") as f:
+                digest.update(name.encode() + b"\0" + f.read() + b"\0")
+    return digest.digest()
+
+
+def _stamp_kernel_packages() -> None:
+    """Make a cached function of a kernel package stale when any module of the package changes.
+
+    numba keeps a function's compiled code until the source file the function is
+    defined in changes (its stamp is that file's hash). A kernel split into a
+    package (games/<game>/kernel/) inlines kernels from its sibling modules:
+    after an edit to the rules module, the chunk loop's cached code would still
+    be the old rules. For a function defined in a package directory named
+    `kernel`, the stamp is the hash of every module of that directory.
+    """
+    from numba.core import caching
+
+    if getattr(caching, "_balancer_package_stamp", False) or not (
+        hasattr(caching, "InTreeCacheLocator")
+        and caching.InTreeCacheLocator in getattr(caching.CacheImpl, "_locator_classes", ())
+    ):
+        return
+
+    class KernelPackageLocator(caching.InTreeCacheLocator):
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            folder = os.path.dirname(py_file)
+            if os.path.basename(folder) != "kernel" or not os.path.exists(
+                os.path.join(folder, "__init__.py")
+            ):
+                return None
+            return super().from_function(py_func, py_file)
+
+        def get_source_stamp(self) -> Any:
+            return package_stamp(os.path.dirname(self._py_file))
+
+    # Before numba's in-tree locator, which it stands in for (a NUMBA_CACHE_DIR set
+    # by the user still comes first, and stamps by the one file).
+    locators = caching.CacheImpl._locator_classes
+    locators.insert(locators.index(caching.InTreeCacheLocator), KernelPackageLocator)
+    setattr(caching, "_balancer_package_stamp", True)  # noqa: B010
 
 
 _NUMBA = _numba()

@@ -114,6 +114,11 @@ class FrozenDict(dict):
     def __reduce__(self) -> tuple[Any, ...]:
         return (FrozenDict, (dict(self),))
 
+    # Read-only, so hashable by value: a table made from the rules can be cached
+    # by the rules themselves (never by id(), which a freed mapping's successor reuses).
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
 
 def freeze(value: Any) -> Any:
     """Rules as read-only data: mappings become FrozenDicts, lists tuples."""

@@ -29,6 +29,9 @@ games by default, one worker, report included) as a child process, in CPU
 seconds, in three rounds, each against the straightforward implementation's time
 per game measured just before it; its figure is the median round's ratio.
 
+`--rollouts` times a search bot's rollout (compiled determinize + play_out) from
+mid-game beside a whole compiled game of the same variant (bench/rollouts.py).
+
 `--workers-run` times whole runs of fdc-5p and fdc-5p-random (1,000,000
 games by default) with one worker and with two, alternating, two rounds
 each, in wall seconds (what more workers are for), and the peak resident
@@ -38,7 +41,7 @@ Results are printed and written to bench/results/throughput.json with the
 machine's description.
 
     python -m bench.throughput [--rounds 5] [--seconds 0.5] [--game fdc] [--whole-run [N]]
-                               [--workers-run [N]]
+                               [--workers-run [N]] [--rollouts | --rollouts-only]
 """
 
 from __future__ import annotations
@@ -109,7 +112,7 @@ def straightforward(game: str) -> Player:
 
 def compiled_bot(game: str, bot: str) -> Player | None:
     kernel = compiled.kernel_of(game)
-    if kernel is None or bot not in kernel.COMPILED_BOTS:
+    if kernel is None or bot not in kernel.compiled_bots:
         return None
     spec = games.get(game)
     rules = knobs.defaults(spec.knobs)
@@ -360,11 +363,19 @@ def main() -> None:
     parser.add_argument(
         "--workers-run", nargs="?", type=int, const=1_000_000, default=None, metavar="GAMES"
     )
+    parser.add_argument(
+        "--rollouts",
+        action="store_true",
+        help="also a compiled determinize + play_out beside a whole game (bench/rollouts.py)",
+    )
+    parser.add_argument(
+        "--rollouts-only", action="store_true", help="--rollouts without the other contenders"
+    )
     args = parser.parse_args()
     chosen = [games.get(g).name for g in args.game] if args.game else games.names()
     rows: list[dict[str, Any]] = []
     print(f"{'game':<16} {'contender':<22} {'us/game':>10} {'vs straightforward':>19}")
-    for game in chosen:
+    for game in [] if args.rollouts_only else chosen:
         for row in measure_game(game, args.rounds, args.seconds):
             rows.append(row)
             print(
@@ -372,6 +383,16 @@ def main() -> None:
                 f"{row['vs_straightforward']:>18.2f}x"
             )
     result: dict[str, Any] = {"balancer": __version__, "results": rows}
+    if args.rollouts or args.rollouts_only:
+        from bench.rollouts import measure_rollouts
+
+        result["rollouts"] = measure_rollouts(chosen, args.rounds, args.seconds, interleaved)
+        print()
+        for r in result["rollouts"]:
+            print(
+                f"{r['variant']:<8} {r['contender']:<22} {r['cpu_us']:>10.2f} us "
+                f"{r['vs_whole_game']:>6.2f}x a whole game"
+            )
     if args.whole_run:
         result["whole_run"] = whole_run(args.whole_run, rounds=3, seconds=4 * args.seconds)
         w = result["whole_run"]

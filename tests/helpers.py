@@ -8,6 +8,7 @@ for a length of time; SAFETY_TIMEOUT only turns a hang into a clear failure.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import queue
@@ -233,6 +234,26 @@ def play_forced(py: Any) -> None:
         py.apply_action(py.legal_actions()[0])
 
 
+def kernel_view_matches(
+    kernel: Any, engine: Any, kernel_text: str = "", engine_text: str = ""
+) -> bool:
+    """A compiled kernel's step view shows what the engine's view shows: every field
+    equal, except a perfect-recall field (the View's `RECALL`) the kernel leaves
+    unsaid (None) until it learns it (docs/determinize.md, issue 28 point 2); and,
+    given the two views' texts, the same text up to those fields."""
+    recall = getattr(type(engine), "RECALL", ())
+    if type(kernel) is not type(engine):
+        return False
+    for field in dataclasses.fields(engine):
+        said, shown = getattr(kernel, field.name), getattr(engine, field.name)
+        if said != shown and not (field.name in recall and said is None):
+            return False
+    if recall and (kernel_text or engine_text):
+        cut = f", {recall[0]}="  # the recall fields come last in a View
+        return kernel_text[: kernel_text.find(cut)] == engine_text[: engine_text.find(cut)]
+    return kernel_text == engine_text
+
+
 def assert_plays_on_as_the_engine(steps: Any, code: int, py: Any, rngs: Sequence[Any]) -> None:
     """A StepGame at `code` (every seat outside) and the Python State `py` at the same
     position play on by the same draws (seat s picks from rngs[s]): the same seat to act,
@@ -241,7 +262,7 @@ def assert_plays_on_as_the_engine(steps: Any, code: int, py: Any, rngs: Sequence
     while code:
         seat = code & 7
         assert seat == py.current_player() and steps.legal(code) == py.legal_actions()
-        assert steps.view(seat) == py.view(seat)
+        assert kernel_view_matches(steps.view(seat), py.view(seat))
         action = steps.legal(code)[rngs[seat].randrange(code >> 3)]
         code = steps.play(action)
         py.apply_action(action)

@@ -327,3 +327,62 @@ class IllegalWhen:
     def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
         rules = getattr(view, "rules", None) or {}
         return "not a move" if rules.get(self.knob) == self.value else legal[0]
+
+
+# -- issue 32: a detached grandchild, a flood of output, a memory hog ------------------
+
+
+class Detaches:
+    """On its first move starts `sleep 300.32` in a session of its own (out of the bot's
+    process group, as a daemon would), appends its pid to `pid_file`; then plays the
+    first legal move, or with `hang` never answers (so a test can kill the run)."""
+
+    def __init__(self, pid_file: str, hang: bool = False) -> None:
+        self.pid_file, self.hang, self.started = pid_file, hang, False
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        import subprocess
+
+        if not self.started:
+            self.started = True
+            child = subprocess.Popen(["sleep", "300.32"], start_new_session=True)
+            with open(self.pid_file, "a") as handle:
+                handle.write(f"{child.pid}\n")
+        while self.hang:
+            time.sleep(60)
+        return legal[0]
+
+
+class Floods:
+    """Writes `lines` lines of 100 bytes to stdout at every move, then plays.
+
+    With `tally`, it also adds one byte per move to that file, past the log's
+    reach, so a test can say how many lines the log should hold.
+    """
+
+    def __init__(self, lines: int = 20_000, tally: str = "") -> None:
+        self.lines = lines
+        self.tally = tally
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        line = "F" * 99 + "\n"
+        for _ in range(self.lines):
+            sys.stdout.write(line)
+        sys.stdout.flush()
+        if self.tally:
+            with open(self.tally, "ab") as tally:
+                tally.write(b".")
+        return legal[0]
+
+
+class Hog:
+    """Asks for `megabytes` of memory on its first move, then plays."""
+
+    def __init__(self, megabytes: int = 2048) -> None:
+        self.megabytes = megabytes
+        self.kept: list[bytearray] = []
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        if not self.kept:
+            self.kept.append(bytearray(self.megabytes << 20))
+        return legal[0]

@@ -149,9 +149,7 @@ def test_a_planted_strong_card_comes_out_on_top(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(fdc, "money_values", strengthened)
     # Played compiled (the kernel's tables read money_values too), not --check step by step.
     monkeypatch.setenv(runner.CHECK_ENV, "0")
-    fdc._TABLES.clear()
     result = runner.run(variant)
-    fdc._TABLES.clear()
     rows = cards.card_impact(pl.DataFrame(result.columns()), 5, kinds)
     assert rows[0].card == "blue fish 4"
     assert rows[0].low > 0

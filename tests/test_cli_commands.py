@@ -32,11 +32,9 @@ def test_every_event_has_a_meaning_and_events_prints_them_in_report_order(game: 
 
 
 def test_events_meanings_are_keyed_exactly_by_the_specs_events() -> None:
-    import importlib
-
     for game in games.names():
-        module = importlib.import_module(games.package(game) + ".events")
-        assert list(module.EVENT_MEANINGS) == list(games.get(game).events)
+        meanings = games.definition(game).event_meanings
+        assert list(meanings) == list(games.get(game).events)
 
 
 def test_events_of_an_unknown_game_is_one_line_exit_2() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -152,8 +152,9 @@ def test_dqz_bounds_by_hand() -> None:
 # -- the resamplers, by hand ------------------------------------------------------
 
 
-def test_fdc_resample_keeps_what_the_seat_sees_and_cashes_only_fish() -> None:
-    from balancer.games.fdc.rules import FISH, State, parse, resample_hidden
+def test_fdc_resample_keeps_what_the_seat_sees_and_every_cashed_fish() -> None:
+    """Cashed fish were face up before they were cashed: a redeal leaves them where they are."""
+    from balancer.games.fdc.rules import State, parse, resample_hidden
 
     spec = games.get("fdc")
     rules = knobs.defaults(spec.knobs)
@@ -172,12 +173,9 @@ def test_fdc_resample_keeps_what_the_seat_sees_and_cashes_only_fish() -> None:
         other.check_invariants()
         assert other.view(0) == seen and other.hands[0] == [cards[0]]
         assert [len(h) for h in other.hands] == [1, 2, 1] and len(other.pile) == 1
-        assert all(state.deck.role[c] == FISH for s in (1, 2) for c in other.cashed[s])
-        hidden = {c for s in (1, 2) for c in other.hands[s] + other.cashed[s]} | set(other.pile)
-        assert hidden == {cards[1], cards[2], cards[3], parse("red cash 5")} | {
-            parse("red fish 7"),
-            parse("blue fish 8"),
-        }
+        assert other.cashed == state.cashed
+        hidden = {c for s in (1, 2) for c in other.hands[s]} | set(other.pile)
+        assert hidden == {cards[1], cards[2], cards[3], parse("red cash 5")}
         moved = moved or other.hands[1:] != hands_before[1:]
     assert state.hands == hands_before  # the state itself is untouched
     assert moved
@@ -271,6 +269,30 @@ def _toy_resample(state: _Toy, seat: int, rng: Stream) -> _Toy:
     return other
 
 
+def _toy_determinizer(flaw: str) -> Callable[[Any, Stream], _Toy]:
+    """The toy's determinize: the other hand and the rest dealt from the cards the view
+    doesn't show (the toy's view has no recall of won cards, so the rest is short by them)."""
+
+    def determinize(view: tuple[Any, ...], rng: Stream) -> _Toy:
+        seat, hand, trick, won = view
+        world = _Toy.__new__(_Toy)
+        world.flaw, world.trace, world.ties, world.won = flaw, None, 0, list(won)
+        world.trick = list(trick)
+        other_size = 2 - sum(won) - (1 if seat == 1 and trick else 0)
+        pool = [c for c in range(6) if c not in hand and c not in trick]
+        rng.shuffle(pool)
+        rest_size = 6 - 2 * sum(won) - len(hand) - other_size - len(trick)
+        world.hands = [[], []]
+        world.hands[seat] = list(hand)
+        world.hands[1 - seat] = pool[:other_size]
+        if flaw == "lying_world" and other_size == len(hand):  # the seat's hand swapped away
+            world.hands.reverse()
+        world.rest = pool[other_size : other_size + rest_size]
+        return world
+
+    return determinize
+
+
 def _toy(flaw: str) -> tuple[GameSpec, dict[str, Any]]:
     spec = GameSpec(
         name="toy",
@@ -286,6 +308,7 @@ def _toy(flaw: str) -> tuple[GameSpec, dict[str, Any]]:
         unplayable=lambda rules, players: None,
         bounds=lambda rules, players: Bounds(moves=4, length=(2, 2), score=(0.0, 2.0)),
         resample_hidden=_toy_resample,
+        determinize=_toy_determinizer(flaw),
     )
     return spec, {"flaw": flaw}
 
@@ -303,6 +326,7 @@ def test_the_toy_game_passes_as_it_is() -> None:
         ("over_bound", "outside the declared 0.0..2.0"),
         ("idle_resampler", "resample_hidden never changed"),
         ("stuck", "no legal move before the end"),
+        ("lying_world", "view shows it another view"),
     ],
 )
 def test_each_check_fails_on_an_engine_broken_that_way(flaw: str, message: str) -> None:

@@ -305,9 +305,8 @@ def test_a_copied_state_steps_on_its_own() -> None:
     kn.apply(copy, tables, copy_streams, out[n - 1])
     assert state[kn.S_TURN] == 0 and copy[kn.S_TURN] == 1
     assert kn.current_player(state) == 0 and kn.current_player(copy) == 1
-    seat_bots = np.zeros(4, dtype=np.int64)
-    params = np.zeros((4, kn.N_PARAMS))
-    kn.play_out(copy, tables, copy_streams, seat_bots, params, out)
+    plan, params = kn.encode_bots([("random", {})] * 4)
+    kn.play_out(copy, tables, copy_streams, plan, params, kn.new_scratch(copy), np.zeros(4))
     assert kn.current_player(copy) == -1 and state[kn.S_OVER] == 0
     assert copy[kn.S_CHIPS : kn.S_CHIPS + 4].sum() == 80
 

@@ -487,17 +487,23 @@ def test_a_bigger_deck_from_the_deck_knob() -> None:
 
 def test_a_view_holds_nothing_the_seat_cannot_see() -> None:
     """Two games that differ only in seat 1's hand and the pile order give
-    seat 0 the same view; seat 1's view differs."""
+    seat 0 the same view; seat 1's view differs. Seat 1's cashed fish are no
+    secret: each lay face up before it was cashed (perfect recall), so a game
+    where seat 1 cashed another fish shows seat 0 another view."""
     hands = [cards("red fish 1", "red dash 2"), cards("blue fish 3", "blue cash 4")]
     pile = cards("red cash 7", "blue dash 8", "red fish 9")
     other_hands = [hands[0], cards("red cash 7", "blue cash 4")]
     other_pile = cards("red fish 9", "blue fish 3", "blue dash 8")
-    a = State.arranged(DEFAULTS, hands, pile=pile, cashed=[[c("blue fish 5")], [c("red fish 0")]])
-    b = State.arranged(
-        DEFAULTS, other_hands, pile=other_pile, cashed=[[c("blue fish 5")], [c("red fish 6")]]
-    )
+    cashed = [[c("blue fish 5")], [c("red fish 0")]]
+    a = State.arranged(DEFAULTS, hands, pile=pile, cashed=cashed)
+    b = State.arranged(DEFAULTS, other_hands, pile=other_pile, cashed=cashed)
     assert a.view(0) == b.view(0)
     assert a.view(1) != b.view(1)
+    other_cash = State.arranged(
+        DEFAULTS, hands, pile=pile, cashed=[[c("blue fish 5")], [c("red fish 6")]]
+    )
+    assert other_cash.view(0).cashed == ((c("blue fish 5"),), (c("red fish 6"),))
+    assert other_cash.view(0) != a.view(0)
     play(a, "red fish 1")
     play(b, "red fish 1")
     assert a.view(0) == b.view(0)

@@ -364,3 +364,30 @@ def test_a_value_event_passed_off_as_a_count_is_refused(
     folder = damaged(good, tmp_path, put("value_events", value=[]))
     line = assert_refused(folder, good, tmp_path, capsys)[0]
     assert "report.json: value_events: leaves out 'max_multiplier'" in line
+
+
+# -- issue 32, Deliver 4: a variant that contradicts its games; a long value -----------
+
+
+def test_a_report_whose_variant_can_not_have_dealt_its_games_is_refused_by_every_reader(
+    report: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """hand_size 10**9 over games dealt 5: replay refused it; csv and diff do too."""
+    folder = damaged(report, tmp_path, put("variant", "rules", "hand_size", value=10**9))
+    line = assert_refused(folder, report, tmp_path, capsys)[0]
+    assert "report.json" in line and "hand_size" in line, line
+
+
+def test_the_same_report_with_its_variant_as_played_opens(report: Path, tmp_path: Path) -> None:
+    """The control: the copy with hand_size put back at what the games were dealt."""
+    folder = damaged(report, tmp_path, put("variant", "rules", "hand_size", value=5))
+    assert model.load_report(folder).n_games == 20
+
+
+def test_a_seat_number_of_991_digits_is_cut_in_the_message(
+    report: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = damaged(report, tmp_path, put("seats", 0, "seat", value=10**990))
+    line = assert_refused(folder, report, tmp_path, capsys)[0]
+    assert "seats[0].seat: should be 0, not 1000" in line and "..." in line, line
+    assert len(line) < 400

@@ -8,7 +8,6 @@ here, not read back from the code.
 from __future__ import annotations
 
 import copy
-import importlib
 import string
 from dataclasses import replace
 from pathlib import Path
@@ -103,13 +102,14 @@ def test_terminal_width_counts_wide_characters_twice() -> None:
 @pytest.mark.parametrize("game", games.names())
 def test_every_event_has_its_words_in_both_languages(game: str) -> None:
     spec = games.get(game)
-    names_ja = importlib.import_module(games.package(game) + ".names_ja")
-    assert list(names_ja.EVENTS) == list(spec.events)  # same events, report order
+    names_ja = games.definition(game).local_names("ja")
+    assert names_ja is not None
+    assert list(names_ja.events) == list(spec.events)  # same events, report order
     assert list(event_meanings(game)) == list(spec.events)
-    assert all(label and meaning for label, meaning in names_ja.EVENTS.values())
-    assert spec.length_unit in names_ja.LENGTH_UNITS
+    assert all(label and meaning for label, meaning in names_ja.events.values())
+    assert spec.length_unit in names_ja.length_units
     title, words = SEED_WORDS[game]
-    assert title == names_ja.TITLE
+    assert title == names_ja.title
     texts = i18n.game_texts(game, "ja")
     everything = " ".join([*texts.event_names.values(), *texts.event_meanings.values()])
     for word in words:

@@ -31,7 +31,7 @@ from balancer.games.fdc import kernel as K
 from balancer.games.fdc import rules as fdc
 from balancer.sim import compiled, kernel_step, runner
 from balancer.sim.play import Seat, play_game
-from tests.helpers import SAFETY_TIMEOUT, assert_plays_on_as_the_engine
+from tests.helpers import SAFETY_TIMEOUT, assert_plays_on_as_the_engine, kernel_view_matches
 from tests.test_fdc_kernel import KNOB_SETS, knob_variant
 
 ROOT = Path(__file__).parent.parent
@@ -196,7 +196,7 @@ def test_a_plugin_reading_its_view_sees_exactly_the_engines_view(variant: Varian
     for (a, text_a, legal_a), (b, text_b, legal_b) in zip(
         reader.seen[:half], reader.seen[half:], strict=True
     ):
-        assert type(a) is type(b) and a == b and text_a == text_b and legal_a == legal_b
+        assert kernel_view_matches(a, b, text_a, text_b) and legal_a == legal_b
     # Views that only a dash choice shows were among them.
     texts = [text for _, text, _ in reader.seen[:half]]
     assert any("phase=1" in t and "to_resolve=((" in t for t in texts)
@@ -214,7 +214,7 @@ def test_a_view_kept_unread_shows_its_own_moment() -> None:
     half = len(keeper.kept) // 2
     assert half > 100
     for a, b in zip(keeper.kept[:half], keeper.kept[half:], strict=True):
-        assert type(a) is type(b) and a == b and repr(a) == repr(b)
+        assert kernel_view_matches(a, b, repr(a), repr(b))
     assert len({repr(v) for v in keeper.kept[:half]}) > 100
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import ast
-import importlib
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,7 +22,8 @@ NARRATED = games.names()
 
 
 def _rules_source(name: str) -> str:
-    module = importlib.import_module(games.package(name) + ".rules")
+    # The engine's module: where the spec's new_state is defined.
+    module = sys.modules[games.get(name).new_state.__module__]
     assert module.__file__ is not None
     return Path(module.__file__).read_text()
 
@@ -67,7 +68,9 @@ def test_the_rules_build_no_narration(name: str) -> None:
     # may tell the rules in the same words): no string of rules.py matches a
     # template, fields standing for anything.
     strings = _strings_in_code(tree)
-    messages = importlib.import_module(games.package(name) + ".narrate").MESSAGES
+    told = narrator(games.get(name))
+    assert told is not None
+    messages = sys.modules[told.__module__].MESSAGES
     for lang, table in messages.items():
         for key, template in table.items():
             pattern, letters = _pattern(template)
@@ -76,11 +79,10 @@ def test_the_rules_build_no_narration(name: str) -> None:
                 assert not found, f"{lang} message {key!r} is spelled in rules.py: {found}"
 
 
-def test_every_registered_game_has_a_narrator_found_by_its_package() -> None:
-    for name in games.names():
-        told = narrator(games.get(name))
-        assert told is not None, name
-        assert told.__module__ == games.package(name) + ".narrate"
+def test_every_shipped_game_has_its_own_narrator() -> None:
+    told = {name: narrator(games.get(name)) for name in games.names()}
+    assert None not in told.values()
+    assert len({t.__module__ for t in told.values() if t is not None}) == len(told)
 
 
 def test_da_qi_zi_payments_are_told_from_who_pays_and_nothing_when_nothing_is_owed() -> None:

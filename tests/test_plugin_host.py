@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -189,11 +190,12 @@ def test_a_raising_uses_view_and_mixed_type_params_are_no_crash(
     assert run_cli(path, tmp_path / "a") == 0
     mixed = "{bot: 'tests.plugins:Params', params: {1: a, b: [1, x, 2.5], c: {d: null}}}"
     path = variant_file(tmp_path, f"[random, {mixed}, random]", "m")
-    assert main(["validate", str(path)]) == 0  # a label of mixed-type names: no crash
-    capsys.readouterr()
-    # A parameter named 1 can't be a Python keyword: the plugin's constructor fails, one line.
+    # A parameter named 1 can't be passed by name: validate refuses it as run does, one line
+    # (issue 32), never a crash on a label of mixed-type names.
+    assert main(["validate", str(path)]) == 2
+    assert "params[1]: a plugin's parameters are passed by name" in one_error_line(capsys)
     assert run_cli(path, tmp_path / "m") == 2
-    assert "building the bot raised TypeError" in one_error_line(capsys)
+    assert "params[1]: a plugin's parameters are passed by name" in one_error_line(capsys)
     mixed = "{bot: 'tests.plugins:Params', params: {a: 1, b: [1, x, 2.5], c: {d: null}}}"
     path = variant_file(tmp_path, f"[random, {mixed}, random]", "m2")
     assert run_cli(path, tmp_path / "m2") == 0
@@ -313,30 +315,49 @@ def test_a_malformed_plugin_name_is_refused_without_import(
     assert "v.yaml" in one_error_line(capsys)
 
 
-def test_a_bot_process_whose_engine_died_before_it_started_leaves_at_once() -> None:
-    """An engine killed before its bot's process set PR_SET_PDEATHSIG sends it no signal:
-    the process sees that its parent is not the engine that started it, and goes."""
-    import socket
-    import subprocess
-    import sys
+def _keeper(channel: socket.socket, lifeline: socket.socket) -> subprocess.Popen[bytes]:
+    """A bot's keeper (bots/host.py's keep) started by hand, no log, the default memory."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from balancer.bots.host import keep; keep()",
+            str(channel.fileno()),
+            str(lifeline.fileno()),
+            "0",
+            str(host.DEFAULT_MEMORY_LIMIT),
+        ],
+        pass_fds=(channel.fileno(), lifeline.fileno()),
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        start_new_session=True,
+    )
 
+
+@pytest.mark.parametrize("engine_gone_first", [False, True])
+def test_a_keeper_ends_its_bot_when_the_engine_lets_go_even_before_it_started(
+    engine_gone_first: bool,
+) -> None:
+    """The bot's channel reads end-of-file only once the bot's process is gone. While
+    the engine holds the lifeline the bot waits for its build message (the control);
+    once the lifeline is let go, or was before the keeper even started (an engine
+    killed at once), the keeper kills the bot and exits 0."""
     ours, theirs = socket.socketpair()
+    life_ours, life_theirs = socket.socketpair()
+    if engine_gone_first:
+        life_ours.close()
+    proc = _keeper(theirs, life_theirs)
+    theirs.close()
+    life_theirs.close()
     try:
-        proc = subprocess.Popen(
-            [sys.executable, "-c", "from balancer.bots.host import serve; serve()"],
-            pass_fds=(theirs.fileno(),),
-            env={
-                **os.environ,
-                "BALANCER_HOST_FD": str(theirs.fileno()),
-                "BALANCER_HOST_PARENT": "1",  # not this process: as if the engine had died
-            },
-        )
-        try:
-            # Never sent its build message, it would wait forever if it stayed.
-            assert proc.wait(timeout=120) == 0
-        finally:
-            proc.kill()
-            proc.wait()
+        ours.settimeout(1.0)
+        if not engine_gone_first:
+            with pytest.raises(TimeoutError):
+                ours.recv(1)  # the bot is there, waiting to be built
+            life_ours.close()
+        assert proc.wait(timeout=60) == 0
+        ours.settimeout(10.0)
+        assert ours.recv(1) == b""  # no process holds the bot's end any more
     finally:
+        proc.kill()
+        proc.wait()
         ours.close()
-        theirs.close()

@@ -234,10 +234,19 @@ def test_a_view_built_fast_is_the_views_own_kind_of_object() -> None:
 
     fields = [f.name for f in dataclasses.fields(View)]
     values = [0, 1, 7, (3, 4), (5, 6, 8, 9), (-1, -1), (2, 0), 40, 3, (0, 2, 5), True, False, {}]
+    values += [(12, 13), 1, 0]  # the perfect-recall fields: discard, first, turn
     fast, slow = views.constructor(View)(*values), View(*values)
     assert type(fast) is View and fast == slow and repr(fast) == repr(slow)
     assert pickle.loads(pickle.dumps(fast)) == slow and fast.my_chimera() == (5, 6)
     assert views.constructor(View)(**dict(zip(fields, values, strict=True))) == slow
+    # A producer that doesn't know the trailing recall fields leaves them to their default.
+    unsaid = views.constructor(View)(*values[:13])
+    assert unsaid == View(*values[:13]) and (unsaid.discard, unsaid.first, unsaid.turn) == (
+        None,
+        None,
+        None,
+    )
+    assert views.without_recall(fast) == unsaid
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.seat = 1  # type: ignore[misc]
 

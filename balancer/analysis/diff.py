@@ -24,9 +24,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from balancer import games
 from balancer.analysis import diff_setup
 from balancer.analysis.until_decided import UNTIL_DECIDED
 from balancer.errors import UserError
+from balancer.report.escape import contrast
 from balancer.report.model import Report
 from balancer.stats import compare as stats_compare
 from balancer.stats.compare import Row
@@ -127,14 +129,16 @@ def compare(
     `--until-decided` run stopped get these rows whether asked or not.
     """
     must_match: tuple[tuple[str, object, object], ...] = (
-        ("game", a.game, b.game),
+        # A game by its short name (fdc) is the game by its long one.
+        ("game", games.canonical(a.game) or a.game, games.canonical(b.game) or b.game),
         ("players", a.players, b.players),
     )
     for key, in_a, in_b in must_match:
         if in_a != in_b:
+            shown_a, shown_b = contrast(in_a, in_b)
             raise UserError(
-                f"can't compare: A ({a.folder}) has {key} {in_a!r}, "
-                f"B ({b.folder}) has {key} {in_b!r}"
+                f"can't compare: A ({a.folder}) has {key} {shown_a}, "
+                f"B ({b.folder}) has {key} {shown_b}"
             )
     paired = a.seed == b.seed and a.n_games == b.n_games
     # Runs a decided diff stopped: their game count was chosen by looking at this very

@@ -83,10 +83,13 @@ def game_variant(game: str, players: int, seed: int) -> Variant:
 
 
 def choose_bots(variant: Variant, names: list[str] | None, allow_plugins: bool) -> list[str]:
-    """The ladder's bots: the game's built-ins, or those named (plugins only if allowed)."""
+    """The ladder's bots: the game's built-ins but the search (it costs a thousand times a
+    scripted bot's move: name it in --bots), or those named (plugins only if allowed)."""
+    from balancer.bots.search import SEARCH
+
     builtin = list(bot_registry.builtin(variant.game))
     if not names:
-        return builtin
+        return [name for name in builtin if name != SEARCH]
     chosen: list[str] = []
     for name in names:
         if bot_registry.is_plugin(name):

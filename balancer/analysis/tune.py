@@ -483,11 +483,35 @@ def sweep_reuse(folder: Any) -> Callable[[Variant], Games | None]:
     """
     from pathlib import Path
 
+    from balancer.analysis.sweep import SWEEP_CSV
+    from balancer.config.files import FILE, FOLDER, kind_of
+    from balancer.errors import UserError
+    from balancer.report.folder import restore_interrupted
     from balancer.report.model import REPORT_JSON, Report
     from balancer.stats.figures import RunData
 
+    def refuse(why: str) -> UserError:
+        return UserError(why, file=str(folder), key="--sweep")
+
+    restore_interrupted(folder)  # a sweep a run killed mid-swap set aside
+    kind = kind_of(folder)
+    if kind is None:
+        raise refuse("no such sweep folder")
+    if kind != FOLDER:
+        raise refuse(f"is {kind}, not a sweep folder")
+    if kind_of(Path(folder) / SWEEP_CSV) != FILE:
+        if kind_of(Path(folder) / REPORT_JSON) == FILE:
+            raise refuse(
+                "is a report folder, not a sweep folder (which holds sweep.csv and a "
+                "report folder per point)"
+            )
+        raise refuse("is not a sweep folder: it holds no sweep.csv")
     points = []
-    for sub in sorted(Path(folder).iterdir()):
+    try:
+        subs = sorted(Path(folder).iterdir())
+    except OSError as exc:
+        raise refuse(f"can't be read: {exc.strerror or exc}") from None
+    for sub in subs:
         if (sub / REPORT_JSON).is_file():
             points.append(Report.open(sub))
 

@@ -9,16 +9,28 @@ no frame or gc walk reaches the state, and rewriting the rules changes only
 the plugin's copy.
 
 Limits are kept from outside: the bot's constructor and each move get a
-deadline, and a process past it is killed with its whole process group (so a
-plugin that forks dies with its children). A plugin that exits, raises
-anything (KeyboardInterrupt and SystemExit included), answers nonsense or
-dies is reported as the bot's fault (`PluginFailure`), never as the user's
-interrupt. The process runs in a session of its own, so the terminal's
-Ctrl-C reaches only balancer, which stops the run and kills the process.
+deadline, a process past it is killed, and the process may map at most
+`--plugin-memory` bytes (setrlimit RLIMIT_AS). A plugin that exits, raises
+anything (KeyboardInterrupt and SystemExit included), answers nonsense, runs
+out of memory or dies is reported as the bot's fault (`PluginFailure`), never
+as the user's interrupt. The process runs in a session of its own, so the
+terminal's Ctrl-C reaches only balancer, which stops the run and kills it.
 
-The plugin's stdout and stderr go to /dev/null, or appended to the file named
-by the environment variable `BALANCER_PLUGIN_LOG`: never into balancer's own
-output.
+Every process a plugin starts dies with it, however it detached: the bot's
+process is the child of a *keeper* (`keep`, plain code of ours, no plugin in
+it), which on Linux is a child subreaper (prctl PR_SET_CHILD_SUBREAPER), so
+a descendant whose parent dies, one that called setsid included, becomes
+the keeper's child rather than init's. The keeper holds one end of a socket
+(the lifeline) whose other end only the engine holds: when the engine closes
+it, or dies in any way (SIGKILL too: the kernel closes it), the keeper kills
+its children until it has none left, then exits. Where there is no subreaper
+(not Linux) the keeper kills the bot's process group: a descendant that left
+that group can outlive the run (docs/plugins.md).
+
+The plugin's stdout and stderr go to /dev/null, or, through the keeper, are
+appended to the file named by the environment variable `BALANCER_PLUGIN_LOG`
+(at most `LOG_LIMIT` bytes per bot process, then one line saying the rest was
+cut): never into balancer's own output.
 
 Randomness: the plugin is handed a `rng.Stream` that replays numbers the
 engine drew from the seat's stream (asking for more when it runs out), and
@@ -37,6 +49,7 @@ import contextlib
 import json
 import os
 import pickle
+import resource
 import select
 import signal
 import socket
@@ -46,6 +59,7 @@ import time
 import weakref
 from collections.abc import Hashable, Iterator, Mapping, MutableSequence, Sequence
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from balancer.bots.api import PluginFailure
@@ -59,8 +73,19 @@ BUILD_TIME_LIMIT = 20.0
 FIRST_DRAWS = 4
 # The biggest answer a plugin's process may send (an index and a count fit in far less).
 MAX_ANSWER = 64 * 1024
+# Bytes of output one bot's process may add to $BALANCER_PLUGIN_LOG before it is cut.
+LOG_LIMIT = 1 << 20
+# Bytes of address space a bot's process may map (--plugin-memory): far above a bot's
+# needs (a plugin's process with a game loaded maps some 25 MB), far below a machine's.
+DEFAULT_MEMORY_LIMIT = 4 << 30
+# Seconds the keeper has to kill a bot's processes once told to, before it is killed itself.
+KEEPER_GRACE = 5.0
+
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+_PR_SET_CHILD_SUBREAPER = 36
 
 _trusted = False
+_memory_limit = DEFAULT_MEMORY_LIMIT
 
 
 def trusted() -> bool:
@@ -80,6 +105,28 @@ def trusting(flag: bool) -> Iterator[None]:
         yield
     finally:
         _trusted = before
+
+
+def memory_limit() -> int:
+    """The bytes of address space each plugin bot's process may map (`--plugin-memory`)."""
+    return _memory_limit
+
+
+def set_memory_limit(limit: int) -> None:
+    """Set `memory_limit()` for the bots built from now on, in this process and the worker
+    processes it forks (the command line sets it from --plugin-memory)."""
+    global _memory_limit
+    if limit < 1:
+        raise ValueError("a memory limit is a positive number of bytes")
+    _memory_limit = limit
+
+
+def size_text(limit: int) -> str:
+    """A number of bytes as --plugin-memory would take it: 4G, 512M, 1500K, 123."""
+    for unit, size in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if limit % size == 0:
+            return f"{limit // size}{unit}"
+    return str(limit)
 
 
 # -- the exact type check both modes share -------------------------------------
@@ -154,9 +201,11 @@ class HostedBot:
     ) -> None:
         self.name = name
         self.move_limit = move_limit
+        self.memory = memory_limit()
         self.uses_view = True
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._conn: Connection | None = None
+        self._proc: subprocess.Popen[bytes] | None = None  # the keeper
+        self._conn: Connection | None = None  # to the bot's process
+        self._lifeline: socket.socket | None = None  # to the keeper
         if build_limit is None:
             build_limit = BUILD_TIME_LIMIT
         self._start()
@@ -171,36 +220,45 @@ class HostedBot:
             raise
         if "error" in answer:
             self.close()
-            raise PluginFailure(f"building the bot raised {answer['error']}")
+            raise PluginFailure(self._raised("building the bot raised", answer["error"]))
         self.uses_view = answer.get("uses_view") is not False
 
     def _start(self) -> None:
         ours, theirs = socket.socketpair()
+        life_ours, life_theirs = socket.socketpair()
         log = os.environ.get(LOG_ENV) or os.devnull
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        relay = LOG_LIMIT if log != os.devnull else 0
         try:
             with open(log, "ab") as output:
                 self._proc = subprocess.Popen(
-                    [sys.executable, "-c", "from balancer.bots.host import serve; serve()"],
+                    [
+                        sys.executable,
+                        "-c",
+                        "from balancer.bots.host import keep; keep()",
+                        str(theirs.fileno()),
+                        str(life_theirs.fileno()),
+                        str(relay),
+                        str(self.memory),
+                    ],
                     stdin=subprocess.DEVNULL,
                     stdout=output,
                     stderr=output,
-                    pass_fds=(theirs.fileno(),),
-                    env={
-                        **env,
-                        "BALANCER_HOST_FD": str(theirs.fileno()),
-                        "BALANCER_HOST_PARENT": str(os.getpid()),
-                    },
+                    pass_fds=(theirs.fileno(), life_theirs.fileno()),
+                    env=env,
                     start_new_session=True,  # the terminal's Ctrl-C is balancer's alone
                     close_fds=True,
                 )
         except OSError as exc:
             ours.close()
+            life_ours.close()
             raise PluginFailure(f"can't start the bot's process: {exc.strerror}") from None
         finally:
             theirs.close()
+            life_theirs.close()
+        self._lifeline = life_ours
         self._conn = Connection(ours.detach())
         # Polled directly: Connection.poll builds a selector for every call, every move.
         self._poll = select.poll()
@@ -241,15 +299,41 @@ class HostedBot:
         return answer
 
     def _ended(self, what: str) -> str:
-        code = None
-        if self._proc is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                code = self._proc.wait(timeout=1.0)
+        code = self._exit_code()
         self.close()
         status = f" (exit code {code})" if code is not None and code >= 0 else ""
         if code is not None and code < 0:
             status = f" (killed by signal {-code})"
+            if -code in (signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS):
+                # What a C library does when an allocation fails and it can't say so.
+                status += f"; it may have hit its memory limit of {size_text(self.memory)}"
         return f"the bot's process {what}{status}"
+
+    def _exit_code(self) -> int | None:
+        """How the bot's process ended, as its keeper saw it (a negative signal number):
+        None when that is not known within a second."""
+        life = self._lifeline
+        if life is None:
+            return None
+        life.settimeout(1.0)
+        try:
+            said = life.recv(64)
+        except OSError:
+            return None
+        try:
+            return int(said.decode("ascii").split()[0])
+        except (ValueError, IndexError, UnicodeDecodeError):
+            return None
+
+    def _raised(self, doing: str, error: Any) -> str:
+        """What a bot's failure says, a bot out of memory told as such."""
+        text = _text(error)
+        if text.startswith("MemoryError"):
+            return (
+                f"the bot ran out of memory: its process may map at most "
+                f"{size_text(self.memory)} (--plugin-memory)"
+            )
+        return f"{doing} {text}"
 
     def act(self, view: Any, legal: Sequence[Hashable], rng: Stream) -> Hashable:
         if self._conn is None:
@@ -269,7 +353,7 @@ class HostedBot:
                 raise PluginFailure("the bot's process answered something that is not an answer")
             self._send(("draws", [source.next_u64() for _ in range(wanted)]))
         if "error" in answer:
-            raise PluginFailure(f"the bot raised {_text(answer['error'])}")
+            raise PluginFailure(self._raised("the bot raised", answer["error"]))
         if "illegal" in answer:
             raise PluginFailure(f"illegal move {_text(answer['illegal'])}")
         index, used = answer.get("move"), answer.get("used")
@@ -283,16 +367,26 @@ class HostedBot:
         return legal[index]
 
     def close(self) -> None:
-        """Kill the process and everything it started (its process group)."""
-        conn, proc, self._conn, self._proc = self._conn, self._proc, None, None
+        """End the bot's process and every process it started, however they detached.
+
+        Closing the lifeline tells the keeper to kill them all and exit; a keeper
+        that doesn't within KEEPER_GRACE is killed itself.
+        """
+        conn, proc, life = self._conn, self._proc, self._lifeline
+        self._conn, self._proc, self._lifeline = None, None, None
         if conn is not None:
             conn.close()
+        if life is not None:
+            life.close()
         if proc is not None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            with contextlib.suppress(ProcessLookupError):
-                proc.kill()
-            proc.wait()
+            try:
+                proc.wait(timeout=KEEPER_GRACE)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                with contextlib.suppress(ProcessLookupError):
+                    proc.kill()
+                proc.wait()
         _live.discard(self)
 
     def __del__(self) -> None:
@@ -361,18 +455,206 @@ def _failure(exc: BaseException) -> str:
         return type(exc).__name__
 
 
-def serve() -> None:
-    """The plugin's process: build the bot, then answer moves until the engine hangs up."""
-    # Die with the engine even when it is killed outright (Linux only).
-    with contextlib.suppress(Exception):
+def _prctl(option: int, value: int) -> bool:
+    """prctl(2) where there is one (Linux); whether it took effect."""
+    try:
         import ctypes
 
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    # An engine killed before the line above ran sends no signal: then it is gone already.
-    if os.getppid() != int(os.environ.pop("BALANCER_HOST_PARENT", os.getppid())):
-        os._exit(0)
+        return bool(ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def keep() -> None:
+    """The keeper: start the bot's process, copy its output to the log, and when the
+    engine lets go of the lifeline (or dies), kill every process the bot started.
+
+    Its arguments (argv): the bot's channel's descriptor, the lifeline's, the bytes of
+    output to copy to the log (0: the output goes straight to /dev/null), and the
+    bot's memory limit in bytes.
+    """
+    channel, lifeline, log_limit, memory = (int(arg) for arg in sys.argv[1:5])
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    conn = Connection(int(os.environ.pop("BALANCER_HOST_FD")))
+    subreaper = sys.platform.startswith("linux") and _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    keeper = os.getpid()
+    relay_out, relay_in = os.pipe() if log_limit else (-1, -1)
+    bot = os.fork()
+    if bot == 0:  # the bot's process
+        try:
+            os.close(lifeline)
+            if log_limit:
+                os.close(relay_out)
+                os.dup2(relay_in, 1)
+                os.dup2(relay_in, 2)
+                os.close(relay_in)
+            os.setpgid(0, 0)  # a group of its own, so the keeper can kill it and its forks
+            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            if os.getppid() != keeper:  # the keeper died before the line above took effect
+                os._exit(0)
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+            _serve(Connection(channel))
+        finally:
+            os._exit(0)
+    os.close(channel)
+    if log_limit:
+        os.close(relay_in)
+    with contextlib.suppress(OSError):
+        os.setpgid(bot, bot)  # whichever of the two runs first
+    life = socket.socket(fileno=lifeline)
+    watched = _Watch(life, bot)
+    try:
+        watched.run(relay_out, log_limit)
+    finally:
+        _kill_descendants(bot, watched.bot_ended, subreaper)
+        os._exit(0)
+
+
+class _Watch:
+    """The keeper's watch over the bot's process, until the engine lets go of the lifeline."""
+
+    def __init__(self, life: socket.socket, bot: int) -> None:
+        self.life, self.bot = life, bot
+        self.bot_ended = False
+
+    def run(self, relay: int, log_limit: int) -> None:
+        """Copy the bot's output to the log (fd 1), at most `log_limit` bytes, and reap
+        whatever dies, until the engine closes the lifeline or dies."""
+        life = self.life
+        wake_out, wake_in = os.pipe()
+        os.set_blocking(wake_in, False)
+        signal.signal(signal.SIGCHLD, lambda *_: None)  # only to wake the poll below
+        signal.set_wakeup_fd(wake_in, warn_on_full_buffer=False)
+        poll = select.poll()
+        poll.register(life.fileno(), select.POLLIN)
+        poll.register(wake_out, select.POLLIN)
+        if relay >= 0:
+            poll.register(relay, select.POLLIN)
+        written = 0
+        while True:
+            self.reap()
+            for fd, _ in poll.poll():
+                if fd == life.fileno():
+                    # The engine closed it, or died (the engine never writes on it).
+                    # Whatever the bot wrote before its last answer is in the pipe
+                    # already: copy it before the bot is killed, or a log loses its end.
+                    if relay >= 0:
+                        self._drain(relay, log_limit, written)
+                    return
+                if fd == wake_out:
+                    os.read(wake_out, 4096)
+                elif fd == relay:
+                    data = os.read(relay, 1 << 16)
+                    if not data:
+                        poll.unregister(relay)
+                        relay = -1
+                        continue
+                    written = _copy(data, log_limit, written)
+
+    @staticmethod
+    def _drain(relay: int, log_limit: int, written: int) -> None:
+        """Copy what is waiting in the pipe now, without waiting for more."""
+        os.set_blocking(relay, False)
+        with contextlib.suppress(BlockingIOError, OSError):
+            while data := os.read(relay, 1 << 16):
+                written = _copy(data, log_limit, written)
+
+    def reap(self) -> None:
+        """Collect every child that has ended; tell the engine how the bot's process ended."""
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            if pid == self.bot:
+                self.bot_ended = True
+                with contextlib.suppress(OSError):
+                    self.life.send(f"{os.waitstatus_to_exitcode(status)}\n".encode())
+
+
+def _copy(data: bytes, log_limit: int, written: int) -> int:
+    """Add the bot's output to the log up to `log_limit` bytes in all; return the
+    count so far (past the limit once the cut has been said)."""
+    kept = data[: max(0, log_limit - written)]
+    if kept:
+        _append(kept)
+    if len(kept) < len(data) and written <= log_limit:
+        _append(
+            f"\n[balancer: this bot's process wrote more than "
+            f"{size_text(log_limit)} of output; the rest is cut]\n".encode()
+        )
+        return log_limit + 1  # said once; the rest is read and dropped
+    return written + len(kept)
+
+
+def _append(data: bytes) -> None:
+    """Add to the log; a log that can't be written (a full disk) is no failure of the run."""
+    with contextlib.suppress(OSError):
+        while data:
+            data = data[os.write(1, data) :]
+
+
+def _kill_descendants(bot: int, reaped: bool, subreaper: bool) -> None:
+    """Kill the bot's process and every descendant, until this process has no child.
+
+    A child's children become this process's when it dies (a subreaper's), so each
+    round kills what the last one orphaned; a process that forks while being killed
+    only adds one more round. Without a subreaper, the bot's process group is all
+    that can be reached. Only pids not yet reaped are named, so none is another
+    process's: once the bot's process is reaped (`reaped`), a subreaper has its
+    leftovers as children, and without one its group lives on only while a member
+    does, which keeps the group's number from being reused.
+    """
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    if not (reaped and subreaper):
+        with contextlib.suppress(OSError):
+            os.killpg(bot, signal.SIGKILL)
+    alive = None if reaped else bot
+    while True:
+        for pid in {*([alive] if alive is not None else []), *_children()}:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        try:
+            done, _ = os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+        except OSError:
+            continue
+        if done == alive:
+            alive = None
+
+
+def _children() -> list[int]:
+    """This process's children, from /proc (Linux); none where there is no /proc."""
+    me = os.getpid()
+    try:
+        return [int(pid) for pid in Path(f"/proc/{me}/task/{me}/children").read_text().split()]
+    except (OSError, ValueError):
+        pass
+    found = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{name}/stat").read_text()
+        except OSError:
+            continue
+        # "pid (command) state ppid ...": the command may hold spaces and parentheses.
+        fields = stat.rpartition(")")[2].split()
+        if len(fields) > 1 and fields[1] == str(me):
+            found.append(int(name))
+    return found
+
+
+def _serve(conn: Connection) -> None:
+    """The bot's process: build the bot, then answer moves until the engine hangs up."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         _, path, name, params, preload = conn.recv()
         sys.path[:] = path
@@ -418,5 +700,3 @@ def serve() -> None:
                 _say(conn, move=index, used=rng._used)
     except (EOFError, OSError, KeyboardInterrupt):
         pass
-    finally:
-        os._exit(0)

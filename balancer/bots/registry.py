@@ -28,8 +28,13 @@ MAX_PLUGIN_NAME = 200
 def builtin(game: str) -> dict[str, BotSpec]:
     """The built-in bots of a game (by full name)."""
     from balancer import games
+    from balancer.bots.search import SEARCH, can_search, search_spec
 
-    return dict(importlib.import_module(f"{games.package(game)}.bots").BOTS)
+    bots = dict(games.definition(game).bots())
+    # The search bot plays every game that has a kernel and a determinize.
+    if SEARCH not in bots and can_search(game):
+        bots[SEARCH] = search_spec(games.definition(game).name)
+    return bots
 
 
 def is_plugin(name: str) -> bool:

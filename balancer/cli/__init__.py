@@ -56,7 +56,8 @@ from balancer.cli.base import Command, UserFacingError
 from balancer.errors import Terminated, UserError
 from balancer.report.escape import terminal
 
-# Every command: its name, its module and the click command in it.
+# Every command of balancer's own: its name, its module and the click command in it.
+# A game contributes commands of its own through its definition (`kk-odds`).
 COMMANDS = {
     "cards": ("balancer.cli.cards", "cards_command"),
     "check": ("balancer.cli.check", "check"),
@@ -64,7 +65,6 @@ COMMANDS = {
     "diff": ("balancer.cli.diff", "diff_command"),
     "events": ("balancer.cli.events", "events_command"),
     "init": ("balancer.cli.init", "init_command"),
-    "kk-odds": ("balancer.cli.kk_odds", "kk_odds"),
     "knobs": ("balancer.cli.knobs", "knobs_command"),
     "ladder": ("balancer.cli.ladder", "ladder"),
     "replay": ("balancer.cli.replay", "replay"),
@@ -81,15 +81,28 @@ class _Commands(click.Group):
     """The group of COMMANDS, each module imported when its command is looked up."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
+        from balancer import games
+
+        return sorted({*COMMANDS, *games.contributed_commands()})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        where = COMMANDS.get(cmd_name)
+        where = COMMANDS.get(cmd_name) or _contributed(cmd_name)
         if where is None:
             return None
         found = getattr(importlib.import_module(where[0]), where[1])
         assert isinstance(found, Command) and found.name == cmd_name, cmd_name
         return found
+
+
+def _contributed(cmd_name: str) -> tuple[str, str] | None:
+    """(module, attribute) of a command a game contributes, as its definition names it."""
+    from balancer import games
+
+    game = games.contributed_commands().get(cmd_name)
+    if game is None:
+        return None
+    module, _, attribute = games.definition(game).commands[cmd_name].partition(":")
+    return module, attribute
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:

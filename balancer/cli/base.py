@@ -30,9 +30,23 @@ class UserFacingError(click.ClickException):
 class Command(click.Command):
     def invoke(self, ctx: click.Context) -> Any:
         try:
+            check_environment()
             return super().invoke(ctx)
         except UserError as exc:
             raise UserFacingError(exc.message) from None
+
+
+def check_environment() -> None:
+    """The environment a command reads, checked alike by every command before it starts:
+    a $BALANCER_LANG that names no language is refused by `diff` as by `run`, even
+    where a flag or a variant's lang: would have chosen first."""
+    import os
+
+    from balancer import i18n
+
+    value = os.environ.get(i18n.ENV_VAR)
+    if value:
+        i18n.check_lang(value, i18n.ENV_VAR)
 
 
 def command(name: str | None = None, **attrs: Any) -> Any:

@@ -10,6 +10,7 @@ from balancer.cli.options import (
     format_option,
     games_option,
     move_time_limit_option,
+    plugin_memory_option,
     quiet_option,
     seed_option,
     trust_plugins_option,
@@ -28,6 +29,7 @@ LOOK_EVERY = 200
 @workers_option
 @quiet_option
 @move_time_limit_option
+@plugin_memory_option
 @trust_plugins_option
 @click.option(
     "--until-decided",

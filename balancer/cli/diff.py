@@ -18,6 +18,18 @@ FORMATS = ("table", "md", "csv", "json")
 EXIT_CHANGED = 3
 
 
+def checked_flags(alpha: float, tolerance: str | None) -> Any:
+    """--alpha and --tolerance checked (the tolerances parsed): a UserError if either is wrong."""
+    from balancer.stats.compare import parse_tolerances
+
+    if not 0 < alpha < 1:  # nan fails it too
+        raise UserError(f"--alpha must be between 0 and 1, not {alpha:g}")
+    try:
+        return parse_tolerances(tolerance)
+    except ValueError as exc:
+        raise UserError(str(exc), key="--tolerance") from None
+
+
 def diff_reports(
     a_folder: str | Path,
     b_folder: str | Path,
@@ -43,14 +55,8 @@ def diff_reports(
     """
     from balancer.analysis.diff import compare, render
     from balancer.report.model import load_report
-    from balancer.stats.compare import parse_tolerances
 
-    if not 0 < alpha < 1:
-        raise UserError(f"--alpha must be between 0 and 1, not {alpha:g}")
-    try:
-        tolerances = parse_tolerances(tolerance)
-    except ValueError as exc:
-        raise UserError(str(exc), key="--tolerance") from None
+    tolerances = checked_flags(alpha, tolerance)
     table = compare(load_report(a_folder), load_report(b_folder), alpha, tolerances, anytime)
     from balancer.analysis.overview import refresh_for
 
@@ -330,6 +336,7 @@ def diff_command(
     report), 3 with --fail-on-change when some figure changed.
     """
     check_placement(backend, scheduler)
+    checked_flags(alpha, tolerance)  # before any variant is played
     if html is not None:
         from balancer.analysis.diff_html import check_target
 

@@ -13,13 +13,10 @@ from balancer.errors import UserError
 
 def event_meanings(game: str) -> dict[str, str]:
     """GAME's events, in report order, each with its one-line meaning."""
-    import importlib
-
     from balancer import games
 
-    spec = games.get(game)
-    meanings = importlib.import_module(games.package(game) + ".events").EVENT_MEANINGS
-    return {name: meanings[name] for name in spec.events}
+    definition = games.definition(game)
+    return {name: definition.event_meanings[name] for name in definition.spec.events}
 
 
 @command("events")

@@ -106,6 +106,42 @@ move_time_limit_option = click.option(
 )
 
 
+MIN_PLUGIN_MEMORY = 16 << 20
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def _plugin_memory(ctx: click.Context, param: click.Parameter, value: str) -> None:
+    # Set for the whole command (bots/host.py keeps it process-wide, as --trust-plugins),
+    # so every command that plays takes it without its signature changing.
+    text = value.strip().upper().removesuffix("B")
+    number, unit = (text[:-1], text[-1]) if text[-1:] in _UNITS else (text, "")
+    try:
+        amount = float(number)
+    except ValueError:
+        amount = float("nan")
+    if not amount > 0 or amount == float("inf"):  # nan fails every comparison
+        raise click.BadParameter(
+            f"{value[:40]!r} is not a size (a number of bytes, or with K, M, G: 4G, 512M)"
+        )
+    limit = int(amount * _UNITS[unit])
+    if limit < MIN_PLUGIN_MEMORY:
+        raise click.BadParameter(f"{value[:40]!r} is too small: at least 16M")
+    from balancer.bots import host
+
+    host.set_memory_limit(limit)
+
+
+plugin_memory_option = click.option(
+    "--plugin-memory",
+    metavar="SIZE",
+    default="4G",
+    show_default=True,
+    expose_value=False,
+    callback=_plugin_memory,
+    help="Memory each plugin bot's process may map (K, M, G): past it, the run fails "
+    "naming the bot.",
+)
+
 trust_plugins_option = click.option(
     "--trust-plugins",
     is_flag=True,
@@ -152,7 +188,7 @@ def chosen_lang() -> str | None:
 
 def simulation_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """--games, --seed, --workers, --backend, --scheduler, --quiet, --check,
-    --move-time-limit, --trust-plugins and --lang, in that order."""
+    --move-time-limit, --plugin-memory, --trust-plugins and --lang, in that order."""
     for option in reversed(
         (
             games_option,
@@ -163,6 +199,7 @@ def simulation_options(command: Callable[..., Any]) -> Callable[..., Any]:
             quiet_option,
             check_option,
             move_time_limit_option,
+            plugin_memory_option,
             trust_plugins_option,
             lang_option,
         )
@@ -220,18 +257,37 @@ def out_folder_option(help: str) -> Callable[..., Any]:
 
 
 def many_runs_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--seed, --workers, --quiet, --move-time-limit and --trust-plugins, in that
-    order: what a command playing many runs of one setup (ladder, tune) takes."""
+    """--seed, --workers, --quiet, --move-time-limit, --plugin-memory and --trust-plugins,
+    in that order: what a command playing many runs of one setup (ladder, tune) takes."""
     for option in reversed(
-        (seed_option, workers_option, quiet_option, move_time_limit_option, trust_plugins_option)
+        (
+            seed_option,
+            workers_option,
+            quiet_option,
+            move_time_limit_option,
+            plugin_memory_option,
+            trust_plugins_option,
+        )
     ):
         command = option(command)
     return command
 
 
 def check_placement(backend: str, scheduler: str | None) -> None:
-    """--scheduler only means something with --backend dask."""
-    if scheduler is not None and backend != "dask":
-        from balancer.errors import UserError
+    """--scheduler only means something with --backend dask, and names a port that can be."""
+    if scheduler is None:
+        return
+    import re
 
+    from balancer.errors import UserError
+
+    if backend != "dask":
         raise UserError("a scheduler is for --backend dask", key="--scheduler")
+    port = re.search(r":(\d+)/*$", scheduler)
+    digits = port.group(1).lstrip("0") if port else "1"
+    if len(digits) > 5 or not 0 < int(digits or "0") <= 65535:
+        # Else the connection would be "refused", as if a scheduler might be there.
+        raise UserError(
+            f"port {(digits or '0')[:12]} can't exist: a port is a number from 1 to 65535",
+            key="--scheduler",
+        )

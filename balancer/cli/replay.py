@@ -11,6 +11,7 @@ from balancer.cli.options import (
     MAX_SEED,
     allow_plugins_option,
     move_time_limit_option,
+    plugin_memory_option,
     trust_plugins_option,
 )
 from balancer.errors import UserError
@@ -28,6 +29,7 @@ from balancer.errors import UserError
     help="A knob's value as the run set it: rules.KNOB=VALUE (a sweep point's, say).",
 )
 @move_time_limit_option
+@plugin_memory_option
 @trust_plugins_option
 @allow_plugins_option
 def replay(
@@ -52,8 +54,10 @@ def replay(
     from balancer.config.files import FOLDER, kind_of
     from balancer.report import model as reportio
     from balancer.report.escape import terminal
+    from balancer.report.folder import restore_interrupted
     from balancer.sim import replay as replay_mod
 
+    restore_interrupted(source)  # a report a run killed mid-swap set aside
     if kind_of(source) == FOLDER:
         data = reportio.load_report(source)
         where = str(source / reportio.REPORT_JSON)

@@ -37,7 +37,7 @@ TUNE_CSV = "tune.csv"
 @click.option(
     "--sweep",
     "sweep_folder",
-    type=click.Path(file_okay=False, exists=True),
+    type=click.Path(),
     help="A sweep folder whose points' games are reused (default: reports/<name>-sweep-<knobs>/ "
     "when it exists).",
 )

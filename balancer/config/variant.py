@@ -17,6 +17,8 @@ knob can be changed under the child's `scoring:`.
 from __future__ import annotations
 
 import difflib
+import os
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -296,13 +298,16 @@ def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> list[_Layer
     if len(chain) > MAX_EXTENDS_DEPTH:
         raise UserError("extends chain too deep", file=where[0], line=where[1], key="extends")
     try:
-        kind = kind_of(parent, name=parent_name)
+        # As named, links followed by the system: /dev/stdin resolves to a "pipe:[N]"
+        # that names nothing, yet is a pipe.
+        kind = kind_of(path.parent / parent_name, name=parent_name)
     except UserError as exc:
         raise UserError(exc.message, file=where[0], line=where[1], key="extends") from None
     if kind is None:
-        raise UserError(
-            f"no such variant file {parent_name!r}", file=where[0], line=where[1], key="extends"
-        )
+        missing = f"no such variant file {parent_name!r}"
+        if os.path.lexists(path.parent / parent_name):
+            missing = f"{parent_name!r} is a link to nothing that exists"
+        raise UserError(missing, file=where[0], line=where[1], key="extends")
     if kind != FILE:
         raise UserError(
             f"{parent_name!r} is {kind}, not a variant file",
@@ -415,13 +420,16 @@ def _attempt(problems: list[UserError], check: Any, *args: Any) -> Any:
 def _validate(
     layers: list[_Layer], path: Path, origins: _Origins, problems: list[UserError]
 ) -> Variant | None:
-    game_name = None
+    game_name, game_given = None, False
     for layer in layers:
-        game_name = layer.data.get("game", game_name)
+        if "game" in layer.data:
+            game_name, game_given = layer.data["game"], True
     if game_name is None:
-        problems.append(
-            origins.error((), "missing key 'game' (one of " + ", ".join(games.names()) + ")")
-        )
+        names = ", ".join(games.names())
+        if game_given:  # `game:` with nothing after it (YAML's null)
+            problems.append(origins.error(("game",), f"is empty; name the game (one of {names})"))
+        else:
+            problems.append(origins.error((), f"missing key 'game' (one of {names})"))
         return None
     if not isinstance(game_name, str) or games.canonical(game_name) is None:
         problems.append(
@@ -495,12 +503,8 @@ def _check_name(name: Any, origins: _Origins) -> None:
         raise origins.error(
             ("name",), "must be text UTF-8 can write (it holds a lone surrogate)"
         ) from None
-    if bidi := [c for c in name if c in BIDI_CONTROLS]:
-        raise origins.error(
-            ("name",),
-            f"must not hold the bidirectional control U+{ord(bidi[0]):04X}, which makes "
-            "text read other than it is",
-        )
+    if found := _hidden_in(name):
+        raise origins.error(("name",), _hidden_message(found))
     if size > MAX_NAME_BYTES:
         # It names the report folder, reports/<name>/, and a sweep's <name>-sweep/.
         raise origins.error(
@@ -640,21 +644,42 @@ def _seat(entry: Any, spec: GameSpec, where: KeyPath, origins: _Origins) -> Seat
         raise origins.error((*where, "bot"), "expected a bot name")
     bot = resolve_bot(spec, name, lambda msg: origins.error(where, msg))
     for key, value in params.items():
-        found = _bidi_in(key) or _bidi_in(value)
+        found = _hidden_in(key) or _hidden_in(value)
         if found:
             # The parameters are part of the bot's label, which reports show.
+            raise origins.error((*where, "params", key), _hidden_message(found))
+        if bot_registry.is_plugin(name) and not isinstance(key, str):
+            # The plugin's constructor takes them by name: run would fail building it.
             raise origins.error(
                 (*where, "params", key),
-                f"must not hold the bidirectional control U+{ord(found):04X}, which makes "
-                "text read other than it is",
+                f"a plugin's parameters are passed by name, so each must be text, not "
+                f"{type(key).__name__} {_cut(repr(key))}",
             )
     return SeatSpec(name, _bot_params(bot, params, where, origins))
 
 
-def _bidi_in(value: Any, depth: int = 0) -> str | None:
-    """The first bidirectional control in a parameter's text (keys and values, nested)."""
+def _hidden(ch: str) -> bool:
+    """A character that changes how text reads without showing: a bidi control, or an
+    invisible format character (Unicode's Cf: zero-width joiner, soft hyphen, ...)."""
+    return ch in BIDI_CONTROLS or unicodedata.category(ch) == "Cf"
+
+
+def _hidden_message(ch: str) -> str:
+    if ch in BIDI_CONTROLS:
+        what = f"the bidirectional control U+{ord(ch):04X}, which makes text read"
+    else:
+        what = f"the invisible format character U+{ord(ch):04X}, which makes text look"
+    return f"must not hold {what} other than it is"
+
+
+def _cut(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _hidden_in(value: Any, depth: int = 0) -> str | None:
+    """The first hidden character (`_hidden`) in a text or parameter (keys and values, nested)."""
     if isinstance(value, str):
-        return next((c for c in value if c in BIDI_CONTROLS), None)
+        return next((c for c in value if _hidden(c)), None)
     if depth > 64:  # the YAML loader bounds nesting; this only keeps the walk bounded too
         return None
     if isinstance(value, dict):
@@ -663,7 +688,7 @@ def _bidi_in(value: Any, depth: int = 0) -> str | None:
         items = list(value)
     else:
         return None
-    return next((c for item in items if (c := _bidi_in(item, depth + 1))), None)
+    return next((c for item in items if (c := _hidden_in(item, depth + 1))), None)
 
 
 def resolve_bot(spec: GameSpec, name: str, fail: Any) -> BotSpec:

@@ -18,7 +18,11 @@ holds every game to: `bounds(rules, players)` (most moves, least and most
 length units, least and most score per seat) and `resample_hidden(state,
 seat, rng)`, which redeals the cards `seat` can't see (OpenSpiel's
 ResampleFromInfostate), so that two states differing only there are shown to
-give that seat the same view.
+give that seat the same view. `determinize(view, rng)` samples such a state
+from the view alone, as a search bot must (docs/determinize.md). The two are
+kept apart on purpose: resample_hidden, working from the true state, shows
+that a view hides what it should; determinize, working from the view, shows
+that the view carries enough to rebuild the game.
 
 States hold plain ints and lists and do no I/O. All chance draws from the
 stream handed to `new_state` (rng.py).
@@ -77,6 +81,12 @@ class Bounds:
     score: tuple[float, float]  # least and most of any seat's final score
 
 
+# A world sampled from what one seat has seen (docs/determinize.md): a full state
+# whose view for the view's seat is the view, every card that seat has not seen
+# dealt at random from `rng` (and any chance stream the state keeps reseeded
+# from it), read from the view alone, never from a true state.
+Determinizer = Callable[[Any, Stream], Any]
+
 # The cards a seat can't see, redealt: a new state (the one given is untouched)
 # that differs from it only in what `seat` can't see, consistent with the rules
 # (every invariant holds) and drawn with `rng`, never the state's own streams.
@@ -101,6 +111,8 @@ class GameSpec:
     bounds: Callable[[Mapping[str, Any], int], Bounds]
     # Redeals what a seat can't see (above); None for a game that hides nothing.
     resample_hidden: Resampler | None
+    # Samples a world from a seat's view (above); None for a game that hides nothing.
+    determinize: Determinizer | None = None
     # Events that are a value per game (e.g. a maximum), not a count.
     value_events: tuple[str, ...] = ()
     # Card impact: the names of the card kinds GameRecord.held counts, or None.

@@ -22,7 +22,11 @@ checks at every step:
   redealt shows the seat the same view (and, when it is to move, the same
   legal moves), keeps the invariants, and at least once in a game changes the
   game (another seat's view, or how it ends): a resampler that changes
-  nothing tests nothing.
+  nothing tests nothing;
+- worlds (`spec.determinize`): a state sampled from a seat's view alone keeps
+  the invariants, shows that seat the same view, has the same seat to move,
+  the same legal moves when it is that seat, and ends when the game ends
+  (docs/determinize.md).
 
 Each failure is an AssertionError naming the game, seed, game index and move.
 A game author calls it from a test:
@@ -44,6 +48,7 @@ from balancer.rng import CHANCE, Stream, bot_stream
 # (CHANCE is 0 and bot streams are small): probing never shifts the game played.
 _PROBE_STREAM = 1 << 40
 _RESAMPLE_STREAM = _PROBE_STREAM + 1
+_WORLD_STREAM = _PROBE_STREAM + 2
 # Steps per game at which a clone is played out to the end (with the original
 # played out beside it); resampling is checked at every step.
 CLONE_PROBES = 3
@@ -167,6 +172,38 @@ def _check_resample(state: Any, spec: GameSpec, players: int, rng: Stream, where
     return changed
 
 
+def _check_determinize(
+    state: Any, spec: GameSpec, players: int, rng: Stream, where: _Where
+) -> None:
+    """A world sampled from each seat's view is a game that seat can't tell from this one."""
+    assert spec.determinize is not None
+    over = state.is_terminal()
+    mover = None if over else state.current_player()
+    for seat in range(players):
+        view = state.view(seat)
+        world = spec.determinize(view, rng)
+        where.check(world is not state, "determinize returned the state itself")
+        try:
+            world.check_invariants()
+        except Exception as exc:
+            raise where.fail(
+                f"a world sampled from seat {seat}'s view breaks an invariant: {exc}"
+            ) from exc
+        where.check(
+            world.view(seat) == view,
+            f"a world sampled from seat {seat}'s view shows it another view",
+        )
+        where.check(
+            world.is_terminal() == over and (over or world.current_player() == mover),
+            f"a world sampled from seat {seat}'s view has another seat to move, or end",
+        )
+        if mover == seat:
+            where.check(
+                list(world.legal_actions()) == list(state.legal_actions()),
+                f"a world sampled from seat {seat}'s view offers it other moves",
+            )
+
+
 def _play_checked(
     spec: GameSpec,
     rules: Mapping[str, Any],
@@ -183,6 +220,7 @@ def _play_checked(
     bot_rngs = [Stream(seed, index, bot_stream(s)) for s in range(players)]
     probe_rng = Stream(seed, index, _PROBE_STREAM)
     resample_rng = Stream(seed, index, _RESAMPLE_STREAM)
+    world_rng = Stream(seed, index, _WORLD_STREAM)
     clone_at = {probe_rng.randrange(max(bounds.moves, 1)) for _ in range(CLONE_PROBES)} | {0}
     resample_mattered = spec.resample_hidden is None or not probes
     state.check_invariants()
@@ -200,6 +238,8 @@ def _play_checked(
         if probes:
             if spec.resample_hidden is not None:
                 resample_mattered |= _check_resample(state, spec, players, resample_rng, where)
+            if spec.determinize is not None:
+                _check_determinize(state, spec, players, world_rng, where)
             if len(moves) in clone_at:
                 resample_mattered |= _probe_clone(
                     state, spec, players, bounds.moves, probe_rng, where
@@ -226,6 +266,8 @@ def _play_checked(
     where.check(list(state.legal_actions()) == [], "legal moves after the end")
     if probes and spec.resample_hidden is not None:
         _check_resample(state, spec, players, resample_rng, where)
+    if probes and spec.determinize is not None:
+        _check_determinize(state, spec, players, world_rng, where)
     record: GameRecord = state.record()
     _check_record(record, spec, rules, players, where)
     if not resample_mattered:

@@ -1,4 +1,4 @@
-"""The contract of a game's compiled kernel (games/<game>/kernel.py), optional per game.
+"""The contract of a game's compiled kernel (games/<game>/kernel/, a package), optional per game.
 
 A kernel module provides:
 
@@ -10,6 +10,20 @@ A kernel module provides:
   else slot s (Variant.bot_slot);
 - step functions over a state array that can be copied and stepped from any
   position (a search bot's rollouts), documented in each kernel;
+- rollouts from any position, the same names and signatures in every kernel (a
+  search bot's two steps; tests/test_kernel_determinize.py):
+  `encode_bots(seats) -> (plan, params)` (seats[s]: the compiled bot of physical
+  seat s, (name, parameters)), `new_scratch(state)`, and, compiled,
+  `play_out(state, tables, streams, plan, params, scratch, scores) -> length`
+  (plays `state` to the end in place, as the chunk loop plays: forced moves
+  unasked, seat s's bot drawing from streams[1 + s], chance from streams[0];
+  scores[s] gets the record's score) and
+  `determinize(state, tables, seat, rng, out, out_streams) -> dropped` (into `out`, shaped
+  like `state` and not the same array, a world `seat` can't tell from `state`:
+  what it sees copied, what it can't redealt from the unseen pool listed in a
+  canonical order, from rng's row 0 (uint64 key, counter), out_streams[0]
+  reseeded from rng where the game draws chance after the deal;
+  docs/determinize.md; `dropped`: the constraints given up, dqz's only);
 - optionally `StepGame(rules, players, slots)`, games stepped from Python to
   each decision of a seat played outside the kernel (a plugin: sim/kernel_step.py
   drives it; fdc's, kk's and dqz's kernels have one), built on `StepBuffer`
@@ -27,9 +41,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
+
+from balancer.games.api import GameRecord
 
 
 @dataclass(frozen=True)
@@ -158,3 +174,152 @@ class StepBuffer:
         """The moves of the decision `code` names, as the Python engine lists them."""
         moves: list[int] = self.moves[: code >> 3].tolist()
         return moves
+
+
+# -- the one kernel interface ---------------------------------------------------------
+
+
+@dataclass
+class Position:
+    """A compiled game in progress: the kernel's arrays for one game, at one point of play.
+
+    `tables` are the compiled rules (read only); `streams` the uint64
+    [players + 1, 2] (key, counter) rows of chance and each seat's bot; `kept`
+    what the kernel keeps of the game beside `state` (fdc: the cards cashed).
+    `moves` (the buffer `legal` fills) and `scratch` (the bots' working memory)
+    hold nothing from one call to the next, so copies share them, and the tables:
+    a search copies a position for every rollout.
+    """
+
+    state: np.ndarray
+    tables: np.ndarray
+    streams: np.ndarray
+    moves: np.ndarray
+    scratch: tuple[np.ndarray, ...] = ()
+    kept: tuple[np.ndarray, ...] = ()
+
+    def copy(self) -> Position:
+        """An independent copy: playing it on leaves this one as it is."""
+        return Position(
+            self.state.copy(),
+            self.tables,
+            self.streams.copy(),
+            self.moves,
+            self.scratch,
+            tuple(a.copy() for a in self.kept),
+        )
+
+
+@dataclass(frozen=True)
+class SeatBots:
+    """The compiled bot of each physical seat: its kind and its float64 parameter row."""
+
+    kinds: np.ndarray  # int64 [players]
+    params: np.ndarray  # float64 [players, the kernel's parameter count]
+
+
+class Kernel(Protocol):
+    """One vocabulary for every game's compiled kernel (each game's `compiled.py`).
+
+    Game i played here is the game the engine (the authority) plays for the same
+    rules, players, seed, i and bots; tests/test_kernel_conformance.py checks it
+    for every registered game with a kernel.
+    """
+
+    compiled_bots: frozenset[str]  # the built-in bots the kernel plays
+    step_game: type[StepBuffer] | None  # games stepped to each outside decision (plugins)
+
+    def play_chunk(
+        self,
+        rules: Mapping[str, Any],
+        players: int,
+        seed: int,
+        start: int,
+        stop: int,
+        slots: Sequence[tuple[str, Mapping[str, Any]]],
+        rotate: bool,
+    ) -> ChunkColumns: ...
+
+    def new_position(self, rules: Mapping[str, Any], players: int) -> Position:
+        """Arrays for one game of these rules, before its deal."""
+        ...
+
+    def deal(self, position: Position, seed: int, game: int) -> None:
+        """Set the streams to game `game` of `seed` and deal it."""
+        ...
+
+    def from_state(self, state: Any, bot_streams: Sequence[Any]) -> Position:
+        """The position of an engine State, the seats' bots drawing from `bot_streams`
+        (rng.Streams, as they stand) and chance going on from the State's own."""
+        ...
+
+    def current_player(self, position: Position) -> int:
+        """The seat to act, or -1 once the game is over."""
+        ...
+
+    def legal(self, position: Position) -> int:
+        """Fill position.moves with the legal moves, as the engine lists them; their count."""
+        ...
+
+    def apply(self, position: Position, action: int) -> None: ...
+
+    def encode_bots(self, seats: Sequence[tuple[str, Mapping[str, Any]]]) -> SeatBots:
+        """Seat s's (bot name, parameters) as the kernel's arrays; ValueError if not compiled."""
+        ...
+
+    def choose(self, position: Position, bots: SeatBots, n: int) -> int:
+        """The current seat's bot's move among position.moves[:n] (n >= 2, `legal` just called)."""
+        ...
+
+    def play_out(self, position: Position, bots: SeatBots) -> None:
+        """Play from the position to the end, each seat with its bot."""
+        ...
+
+    def record(self, position: Position) -> GameRecord:
+        """A finished game's record (its held kinds are unknown for a position not dealt here)."""
+        ...
+
+    def scores(self, position: Position) -> np.ndarray:
+        """A finished game's scores, float64 per seat: the record's, without building it."""
+        ...
+
+
+class KernelModule:
+    """The part of every game's Kernel adapter that passes straight through to its
+    kernel module (`module`): the chunk loop, the seat to act, the legal moves."""
+
+    module: ClassVar[Any]
+
+    def play_chunk(
+        self,
+        rules: Mapping[str, Any],
+        players: int,
+        seed: int,
+        start: int,
+        stop: int,
+        slots: Sequence[tuple[str, Mapping[str, Any]]],
+        rotate: bool,
+    ) -> ChunkColumns:
+        out: ChunkColumns = self.module.play_chunk(rules, players, seed, start, stop, slots, rotate)
+        return out
+
+    def current_player(self, position: Position) -> int:
+        return int(self.module.current_player(position.state))
+
+    def legal(self, position: Position) -> int:
+        return int(self.module.legal(position.state, position.tables, position.moves))
+
+    def play_out(self, position: Position, bots: SeatBots) -> None:
+        """Play to the end through the module's compiled `play_out` (the module
+        docstring above), the seats' bots laid out as its `encode_bots` lays them."""
+        module = self.module
+        players = len(bots.kinds)
+        plan = np.zeros(module.PLAN_SIZE, np.int64)
+        plan[module.PLAN_KIND : module.PLAN_KIND + players] = bots.kinds
+        plan[module.PLAN_PARAMS : module.PLAN_PARAMS + players] = (
+            np.arange(players) * bots.params.shape[1]
+        )
+        module.play_out(
+            position.state, position.tables, position.streams, plan, bots.params.ravel(),
+            module.new_scratch(position.state), np.zeros(players, np.float64),
+        )  # fmt: skip

@@ -28,7 +28,15 @@ def constructor(view_class: type[T]) -> Callable[..., T]:
         raise TypeError(f"{view_class.__qualname__} is not a slots dataclass of its fields alone")
     draft = dataclasses.make_dataclass(
         f"_{view_class.__name__}Draft",
-        [(f.name, f.type) for f in fields],
+        # Trailing fields with a default keep it: a producer that doesn't know a
+        # field (a kernel's step view, before it learns the recall fields) may
+        # leave it out.
+        [
+            (f.name, f.type)
+            if f.default is dataclasses.MISSING
+            else (f.name, f.type, dataclasses.field(default=f.default))
+            for f in fields
+        ],
         slots=True,
         eq=False,
         repr=False,
@@ -41,3 +49,10 @@ def constructor(view_class: type[T]) -> Callable[..., T]:
         return view
 
     return build
+
+
+def without_recall(view: T) -> T:
+    """`view` with its class's recall fields (`RECALL`) left unsaid (None), as a
+    compiled kernel's step view gives them until it learns them (docs/determinize.md)."""
+    names: tuple[str, ...] = getattr(type(view), "RECALL", ())
+    return dataclasses.replace(view, **dict.fromkeys(names))  # type: ignore[type-var]

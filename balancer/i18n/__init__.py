@@ -109,23 +109,21 @@ def game_texts(game: str, lang: str, length_unit: str | None = None) -> GameText
     unit = length_unit or ""
     if games.canonical(game) is None:
         return GameTexts(game, unit, {}, {})
-    spec = games.get(game)
-    package = games.package(game)
-    english = importlib.import_module(package + ".events").EVENT_MEANINGS
-    texts = GameTexts(spec.name, unit or spec.length_unit, {}, dict(english))
+    definition = games.definition(game)
+    spec = definition.spec
+    texts = GameTexts(spec.name, unit or spec.length_unit, {}, dict(definition.event_meanings))
     if lang == DEFAULT_LANG:
         return texts
-    try:
-        local = importlib.import_module(f"{package}.names_{lang}")
-    except ModuleNotFoundError:
+    local = definition.local_names(lang)
+    if local is None:
         return texts
     return GameTexts(
-        title=local.TITLE,
-        length_unit=local.LENGTH_UNITS.get(texts.length_unit, texts.length_unit),
-        event_names={name: label for name, (label, _) in local.EVENTS.items()},
+        title=local.title,
+        length_unit=local.length_units.get(texts.length_unit, texts.length_unit),
+        event_names={name: label for name, (label, _) in local.events.items()},
         event_meanings={
             **texts.event_meanings,
-            **{name: meaning for name, (_, meaning) in local.EVENTS.items()},
+            **{name: meaning for name, (_, meaning) in local.events.items()},
         },
     )
 

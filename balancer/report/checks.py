@@ -16,6 +16,7 @@ intervals would cost as much as writing the report did.
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -24,7 +25,7 @@ import polars as pl
 from balancer import games
 from balancer.config.yamlsafe import MAX_DEPTH
 from balancer.errors import UserError
-from balancer.report.escape import BIDI_CONTROLS
+from balancer.report.escape import BIDI_CONTROLS, contrast
 from balancer.sim import table
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ def check_document(report: Report, path: str) -> None:
     for index, seat in enumerate(report.seats):
         if seat.seat != index:
             raise UserError(
-                f"should be {index}, not {seat.seat}", file=path, key=f"seats[{index}].seat"
+                f"should be {index}, not {_short(seat.seat)}", file=path, key=f"seats[{index}].seat"
             )
 
 
@@ -118,15 +119,17 @@ def _check_variant(report: Report, path: str) -> None:
             )
     _check_label(variant.get("name", ""), path, "variant.name")
     if "game" in variant and games.canonical(variant["game"]) != games.canonical(report.game):
+        named, played = contrast(variant["game"], report.game)
         raise UserError(
-            f"is {variant['game']!r}, but the report is of {report.game!r}",
+            f"is {named}, but the report is of {played}",
             file=path,
             key="variant.game",
         )
     for key, top in (("players", report.players), ("seed", report.seed)):
         if key in variant and variant[key] != top:
+            named, played = contrast(variant[key], top)
             raise UserError(
-                f"is {variant[key]}, but the report's {key} is {top}",
+                f"is {named}, but the report's {key} is {played}",
                 file=path,
                 key=f"variant.{key}",
             )
@@ -170,8 +173,9 @@ def _check_variant(report: Report, path: str) -> None:
             )
         figure = report.seats[index].bot
         if not rotation and figure != "rotating" and figure.split("(", 1)[0] != bot:
+            shown, seated = contrast(figure, bot)
             raise UserError(
-                f"is {_short(figure)}, but the variant seats {bot!r} there",
+                f"is {shown}, but the variant seats {seated} there",
                 file=path,
                 key=f"seats[{index}].bot",
             )
@@ -214,6 +218,13 @@ def _check_label(text: str, path: str, key: str) -> None:
                 file=path,
                 key=key,
             )
+        if unicodedata.category(ch) == "Cf":  # a zero-width joiner: "a\u200db" looks like "ab"
+            raise UserError(
+                f"holds the invisible format character U+{ord(ch):04X}, which makes text look "
+                "other than it is",
+                file=path,
+                key=key,
+            )
 
 
 def check_games(report: Report, games_frame: pl.DataFrame, path: str) -> None:
@@ -225,10 +236,9 @@ def check_games(report: Report, games_frame: pl.DataFrame, path: str) -> None:
     players = report.players
 
     def disagree(key: str, found: Any, table_says: Any) -> UserError:
+        said, given = contrast(found, table_says)
         return UserError(
-            f"report.json says {_short(found)}, but games.parquet gives {_short(table_says)}",
-            file=path,
-            key=key,
+            f"report.json says {said}, but games.parquet gives {given}", file=path, key=key
         )
 
     scores = np.column_stack(

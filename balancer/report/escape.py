@@ -57,6 +57,33 @@ def visible(text: str) -> str:
     return "".join(out)
 
 
+def contrast(a: object, b: object, limit: int = 60) -> tuple[str, str]:
+    """Two values a message says differ, shown so that they do: their reprs, with
+    every non-ASCII character escaped when they would look alike (an "é" composed
+    and one decomposed, a zero-width joiner), and a long one cut around where the
+    two first differ rather than both at the same place."""
+    first, second = repr(a), repr(b)
+    if first != second and (
+        terminal(first) == terminal(second)
+        or unicodedata.normalize("NFKC", first) == unicodedata.normalize("NFKC", second)
+    ):
+        first, second = ascii(a), ascii(b)
+    at = next(
+        (i for i, (x, y) in enumerate(zip(first, second, strict=False)) if x != y),
+        min(len(first), len(second)),
+    )
+    start = max(0, at - limit // 3)
+
+    def cut(text: str) -> str:
+        if len(text) <= limit:
+            return text
+        begin = start if len(text) > start else 0
+        piece = text[begin : begin + limit]
+        return ("..." if begin else "") + piece + ("..." if begin + limit < len(text) else "")
+
+    return cut(first), cut(second)
+
+
 def code_block(text: str) -> str:
     """`text` as a fenced Markdown code block that nothing in it can close or escape.
 

@@ -13,7 +13,12 @@ the next one, which also removes the killed run's temporary folders.
 
 The folder is written beside its final place and swapped in only when every
 file is complete, so a failed or interrupted run leaves the previous report
-as it was.
+as it was. The swap is one step where the system has one (Linux's renameat2
+with RENAME_EXCHANGE: the new folder and the old trade places, and the old is
+then removed), so there is no moment without a folder at the name; elsewhere
+it is two renames (the old folder aside as `.NAME.old-PID`, the new one in),
+and a run killed between them leaves the old folder aside and nothing at the
+name: whoever next reads or writes there puts it back (`restore_interrupted`).
 """
 
 from __future__ import annotations
@@ -27,10 +32,12 @@ import os
 import re
 import shutil
 import stat
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from balancer.errors import UserError
 
@@ -167,7 +174,7 @@ def check_target(folder: str | Path, marker: str = REPORT_JSON) -> Place:
         return place
     why = _not_ours(target, entries, marker)
     if why:
-        raise UserError(f"{why}: it is not balancer's output, so it is left alone", file=given)
+        raise UserError(f"{why}, so it is left alone", file=given)
     return place
 
 
@@ -206,10 +213,11 @@ def _digest(path: Path) -> str:
 def _not_ours(target: Path, entries: list[str], marker: str) -> str | None:
     """Why the folder is not exactly balancer's output, or None when it is."""
     manifest_path = target / MANIFEST
+    mine = "it is not balancer's output"
     if MANIFEST not in entries:
         if marker in entries:
-            return f"it holds a {marker} but no balancer manifest ({MANIFEST})"
-        return f"it holds no {marker}"
+            return f"it holds a {marker} but no balancer manifest ({MANIFEST}): {mine}"
+        return f"it holds no {marker}: {mine}"
     try:
         info = os.lstat(manifest_path)
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_MANIFEST_BYTES:
@@ -219,12 +227,16 @@ def _not_ours(target: Path, entries: list[str], marker: str) -> str | None:
         assert isinstance(files, dict) and manifest["format"] == MANIFEST_FORMAT
         kind = manifest["kind"]
     except (OSError, ValueError, KeyError, TypeError, AssertionError, RecursionError):
-        return f"its {MANIFEST} is not a manifest"
+        return f"its {MANIFEST} is not a manifest: {mine}"
     if kind != marker:
         # A report is not replaced by a lone CSV table, nor a sweep by a report.
-        return f"it is balancer's output of another kind ({_short(kind)}, not {marker})"
+        found = _OUTPUT_KINDS.get(kind) if isinstance(kind, str) else None
+        return (
+            f"it is balancer's output of another kind, {found or _short(kind)}, "
+            f"not {_OUTPUT_KINDS.get(marker, marker)}"
+        )
     if marker not in files:
-        return f"its manifest lists no {marker}"
+        return f"its manifest lists no {marker}: {mine}"
     listed = set(files)
     folders = {str(Path(name).parent.as_posix()) for name in files} - {"."}
     # Every folder a listed file sits in, and all of their parents.
@@ -261,6 +273,16 @@ def _not_ours(target: Path, entries: list[str], marker: str) -> str | None:
     return None
 
 
+# What each kind of output folder is, named by the file its manifest is marked with.
+_OUTPUT_KINDS = {
+    REPORT_JSON: "a report (report.json)",
+    "sweep.csv": "a sweep (sweep.csv)",
+    "games.csv": "CSV tables (games.csv)",
+    "ladder.csv": "a ladder (ladder.csv)",
+    "tune.csv": "a tune result (tune.csv)",
+}
+
+
 def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -278,6 +300,55 @@ def write_manifest(folder: Path, marker: str) -> None:
         {"format": MANIFEST_FORMAT, "kind": marker, "files": files}, indent=1, sort_keys=True
     )
     (folder / MANIFEST).write_text(text + "\n", encoding="utf-8")
+
+
+_AT_FDCWD = -100  # <fcntl.h>: a path relative to the current folder
+_RENAME_EXCHANGE = 2  # <linux/fs.h>
+
+
+def _renameat2() -> Any:
+    """libc's renameat2 (glibc 2.28 and later, on Linux), or None where there is none."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        found = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    found.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    found.restype = ctypes.c_int
+    return found
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """Swap what `a` and `b` name in one step; False where the system or the file system
+    can't (then nothing was changed). Any other failure is an OSError."""
+    renameat2 = _renameat2()
+    if renameat2 is None:
+        return False
+    import ctypes
+
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def _swap_in(tmp: Path, target: Path, old: Path) -> None:
+    """Put the folder `tmp` at `target`, whose folder ends at `tmp`'s name (atomic where
+    `exchange` can) or at `old` (two renames); the caller removes it."""
+    if exchange(tmp, target):
+        return
+    os.rename(target, old)
+    # A kill here leaves nothing at `target`: restore_interrupted puts `old` back.
+    try:
+        os.rename(tmp, target)
+    except BaseException:
+        os.rename(old, target)
+        raise
 
 
 class Claim:
@@ -306,12 +377,7 @@ class Claim:
                 fill(tmp)
                 write_manifest(tmp, self.marker)
                 if os.path.lexists(target):
-                    os.rename(target, old)
-                    try:
-                        os.rename(tmp, target)
-                    except BaseException:
-                        os.rename(old, target)
-                        raise
+                    _swap_in(tmp, target, old)  # the old folder is now at tmp or old
                     shutil.rmtree(old, ignore_errors=True)
                 else:
                     os.rename(tmp, target)
@@ -391,8 +457,16 @@ def _lock(place: Place) -> int:
         except FileNotFoundError:
             same = False
         if same:
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
+            try:
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode())
+            except OSError as exc:  # a full disk: no lock, and no empty lock file left
+                _unlock(place, fd)
+                reason = exc.strerror or str(exc)
+                raise UserError(
+                    f"can't write the lock file {place.lock.name} beside it: {reason}",
+                    file=place.given,
+                ) from None
             return fd
         os.close(fd)
     raise UserError("the lock beside this folder keeps changing; try again", file=place.given)
@@ -426,6 +500,60 @@ def _clean_leftovers(place: Place) -> None:
                 os.rename(path, place.target)
                 continue
         shutil.rmtree(path, ignore_errors=True)
+
+
+def restore_interrupted(folder: str | Path) -> None:
+    """Put back the folder a run killed between the two renames of its swap left aside
+    (`.NAME.old-PID`, nothing at NAME), for a reader or writer about to use `folder`.
+
+    Done under the folder's lock, so never under a live run's feet; when the lock is
+    held, or the folder can't be put back, the reader is told where it is instead.
+    """
+    target = Path(os.path.abspath(folder))
+    if not target.name or os.path.lexists(target):
+        return
+    place = Place(str(folder), target.parent, target.name)
+    aside = _set_aside(place)
+    if not aside:
+        return
+    fd = _try_lock(place)
+    if fd is not None:
+        try:
+            aside = _set_aside(place)  # again, under the lock
+            if aside and not os.path.lexists(target):
+                with contextlib.suppress(OSError):
+                    os.rename(aside[-1], target)
+        finally:
+            _unlock(place, fd)
+    if not os.path.lexists(target) and (aside := _set_aside(place)):
+        raise UserError(
+            f"is missing: a run replacing it was stopped, and the previous one is at "
+            f"{aside[-1].name}; rename that back to {target.name}",
+            file=str(folder),
+        )
+
+
+def _set_aside(place: Place) -> list[Path]:
+    """The folders a swap onto `place` set aside (`.NAME.old-PID`), the latest last."""
+    prefix = f".{place.name}.old-"
+    found = [p for p in place.leftovers() if p.name.startswith(prefix)]
+    return sorted(found, key=lambda p: os.lstat(p).st_mtime_ns)
+
+
+def _try_lock(place: Place) -> int | None:
+    """The folder's lock if no run holds it (and it can be made here), else None."""
+    try:
+        fd = os.open(place.lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if os.fstat(fd).st_ino == os.lstat(place.lock).st_ino:
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
 
 
 def write_folder(

@@ -35,7 +35,7 @@ from balancer import __version__, games
 from balancer.config.files import FILE, FOLDER, kind_of
 from balancer.errors import UserError
 from balancer.report.checks import MAX_VALUE, check_document, check_games, check_nesting
-from balancer.report.folder import REPORT_JSON
+from balancer.report.folder import REPORT_JSON, restore_interrupted
 from balancer.sim import table
 from balancer.stats.card_tally import CardImpact
 from balancer.stats.streamed import GameCounts
@@ -396,10 +396,15 @@ class Report:
         def fill(tmp: Path) -> None:
             (tmp / REPORT_JSON).write_text(self.json_text())
             games = games_given(self)
-            if isinstance(games, pl.DataFrame):
-                games.write_parquet(tmp / GAMES_PARQUET)
-            else:
-                games.place(tmp / GAMES_PARQUET)  # the run's file as it is: never read here
+            try:
+                if isinstance(games, pl.DataFrame):
+                    games.write_parquet(tmp / GAMES_PARQUET)
+                else:
+                    games.place(tmp / GAMES_PARQUET)  # the run's file as it is: never read here
+            except Exception as exc:  # a full disk, or polars' own words for one
+                from balancer.sim.sink import write_error
+
+                raise write_error(exc, Path(folder) / GAMES_PARQUET) from None
             write_csv_tables(self, tmp, games=False)  # games.csv: `balancer csv` writes it
             if self.cards is not None:
                 from balancer.analysis.cards import CSV_NAME, write_csv
@@ -486,6 +491,7 @@ class Report:
 def load_report(folder: str | Path) -> Report:
     """Read and check a report folder; any damage is a UserError naming the file."""
     folder = Path(folder)
+    restore_interrupted(folder)  # a run killed mid-swap set the report aside
     kind = kind_of(folder)
     if kind is None:
         raise UserError("no such report folder", file=str(folder))
@@ -502,6 +508,16 @@ def load_report(folder: str | Path) -> Report:
     games_path = folder / GAMES_PARQUET
     report = replace(report, games=_load_games(games_path, report))
     check_games(report, report.games, str(games_path))
+    if "game" in report.variant:
+        # The game, players and knobs its games were played under must make a variant
+        # that can be played, as `replay` checks them: a hand_size of 10**9 over games
+        # dealt 5 is a forgery. Its bots are checked against the games table above
+        # (a forged label is still shown, escaped), so any bot stands in for them here.
+        from balancer.config.variant import from_resolved
+
+        stand_in = {key: value for key, value in report.variant.items() if key != "bots"}
+        stand_in["seats"] = ["random"] * report.players
+        from_resolved(stand_in, str(path))
     return report
 
 

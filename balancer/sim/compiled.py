@@ -1,12 +1,12 @@
 """The compiled path: a chunk of games played in one call to the game's kernel.
 
-A game package may hold `kernel.py` with `COMPILED_BOTS` (the bot names it
-plays) and `play_chunk(rules, players, seed, start, stop, slots, rotate)`
-returning `games.kernel_api.ChunkColumns`. A run whose every seat holds a
-compiled bot plays here; any other run (a plugin bot, `--check`) is played
-step by step (sim/play.py). Both play the same games (the kernels are tested
-game for game against the step-by-step engines), so which path ran changes
-nothing but the speed.
+A game's definition may name a kernel (games/kernel_api.py's Kernel) with
+`compiled_bots` (the bot names it plays) and
+`play_chunk(rules, players, seed, start, stop, slots, rotate)` returning
+`games.kernel_api.ChunkColumns`. A run whose every seat holds a compiled bot
+plays here; any other run (a plugin bot, `--check`) is played step by step
+(sim/play.py). Both play the same games (the kernels are tested game for game
+against the step-by-step engines), so which path ran changes nothing but the speed.
 
 Kernels are imported only when a run needs them: commands that play no game
 never pay for numba.
@@ -14,26 +14,17 @@ never pay for numba.
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-
 import numpy as np
 
 from balancer import games
 from balancer.bots import registry as bot_registry
 from balancer.config.variant import Variant, bot_params_with_defaults, resolve_bot
-from balancer.games.kernel_api import ChunkColumns
+from balancer.games.kernel_api import ChunkColumns, Kernel
 
 
-def kernel_of(game: str) -> ModuleType | None:
+def kernel_of(game: str) -> Kernel | None:
     """The game's compiled kernel module, or None if the game has none."""
-    name = f"{games.package(game)}.kernel"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:  # the kernel exists but something it imports is missing
-            raise
-        return None
+    return games.definition(game).kernel()
 
 
 def can_compile(variant: Variant) -> bool:
@@ -43,7 +34,7 @@ def can_compile(variant: Variant) -> bool:
     kernel = kernel_of(variant.game)
     if kernel is None:
         return False
-    return all(s.bot in kernel.COMPILED_BOTS for s in variant.seats)
+    return all(s.bot in kernel.compiled_bots for s in variant.seats)
 
 
 def slot_plan(variant: Variant) -> list[tuple[str, dict]]:

@@ -79,17 +79,18 @@ class DrawnAhead(Stream):
 
 
 def can_step_game(game: str) -> bool:
-    """Whether the game's kernel can be stepped (it offers `StepGame`)."""
+    """Whether the game's kernel can be stepped (it offers a `step_game`)."""
     kernel = compiled.kernel_of(game)
-    return kernel is not None and hasattr(kernel, "StepGame")
+    return kernel is not None and kernel.step_game is not None
 
 
 def can_step(variant: Variant) -> bool:
     """Whether the variant's games can be stepped on its kernel: the kernel offers
-    `StepGame` and every seat is a plugin or a bot the kernel plays."""
-    if not can_step_game(variant.game):
+    `step_game` and every seat is a plugin or a bot the kernel plays."""
+    kernel = compiled.kernel_of(variant.game)
+    if kernel is None or kernel.step_game is None:
         return False
-    compiled_bots = compiled.kernel_of(variant.game).COMPILED_BOTS  # type: ignore[union-attr]
+    compiled_bots = kernel.compiled_bots
     return all(bot_registry.is_plugin(s.bot) or s.bot in compiled_bots for s in variant.seats)
 
 
@@ -99,11 +100,11 @@ def stepper(
     players: int,
     slots: Sequence[tuple[str, Mapping[str, Any]] | None],
 ) -> Any:
-    """The kernel's `StepGame` for (rules, players): slots[j] is bot slot j's compiled
+    """The kernel's `step_game` for (rules, players): slots[j] is bot slot j's compiled
     bot, (name, parameters with defaults), or None for a plugin."""
     kernel = compiled.kernel_of(game)
-    assert kernel is not None and hasattr(kernel, "StepGame"), "only where can_step_game says so"
-    return kernel.StepGame(rules, players, slots)
+    assert kernel is not None and kernel.step_game is not None, "only where can_step_game says"
+    return kernel.step_game(rules, players, slots)
 
 
 def slot_bots(variant: Variant) -> list[tuple[str, Mapping[str, Any]] | None]:

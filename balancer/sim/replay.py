@@ -2,29 +2,24 @@
 
 The game is played again from (seed, index) with the same seating, with the
 state's trace switched on: the rules record what happens as event tuples, and
-the game's own narrator, `<game package>.narrate` (found by that name, so a
-new game brings its own and no line changes here), tells them as lines. A
+the game's own narrator (its definition's, so a new game brings its own and no
+line changes here) tells them as lines. A
 line is a plain string (seen by everyone) or a (seat, text) pair (seen by that
 seat only, e.g. a hand or a face-down discard); `--seat S` keeps what seat S
-could see. A game without a narrate module is replayed without a play-by-play.
+could see. A game without a narrator is replayed without a play-by-play.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from balancer import games
 from balancer.config.variant import Variant
 from balancer.errors import GameFault
 from balancer.games.api import GameRecord, GameSpec, win_shares
+from balancer.games.definition import LogEntry, Narrator
 from balancer.sim.play import play_game
 from balancer.sim.runner import DEFAULT_PLUGIN_MOVE_LIMIT, build_seats
-
-LogEntry = str | tuple[int, str]
-# narrate.lines(trace, rules) -> the play-by-play
-Narrator = Callable[[Sequence[tuple[Any, ...]], Mapping[str, Any]], list[LogEntry]]
 
 
 class ReplayFault(Exception):
@@ -37,16 +32,9 @@ class ReplayFault(Exception):
 
 
 def narrator(spec: GameSpec) -> Narrator | None:
-    """The game's `narrate.lines`, or None when its package has no narrate module."""
-    name = games.package(spec.name) + ".narrate"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as missing:
-        if missing.name != name:
-            raise  # the narrator is there but imports something missing: a bug to show
-        return None
-    told: Narrator = module.lines
-    return told
+    """The game's narrator, or None when its definition has none."""
+    load = games.definition(spec.name).narrator
+    return None if load is None else load()
 
 
 def replay_game(

@@ -139,7 +139,7 @@ class _ParquetSink:
 
     def _raise(self) -> None:
         if self.error is not None:
-            raise _as_user_error(self.error, self.path)
+            raise write_error(self.error, self.path)
         if not self.thread.is_alive():
             raise RuntimeError("the games.parquet writer stopped early")
 
@@ -150,7 +150,7 @@ class _ParquetSink:
 
     def _raise_if_failed(self) -> None:
         if self.error is not None:
-            raise _as_user_error(self.error, self.path)
+            raise write_error(self.error, self.path)
 
     def abort(self) -> None:
         """Stop writing (the run failed): the thread ends, the file is not to be used."""
@@ -162,23 +162,42 @@ class _ParquetSink:
         self.thread.join(timeout=5)
 
 
-def _as_user_error(error: BaseException, path: Path) -> BaseException:
-    """A failed write (a full disk, a folder gone) is one line naming the file; a bug stays one.
+def write_error(error: BaseException, path: Path) -> BaseException:
+    """Any failure of the writer (a full disk, a folder gone, polars' own error) is one
+    line naming the file: "can't write the games: ...". Only the abort it was asked
+    for is not.
 
-    polars reports the system's error in its own exception, "... (os error 28)".
+    polars reports the system's error in its own exception, "... (os error 28)", and
+    on a nearly full disk sometimes only as "Invalid thrift: transport error": then
+    the free space is said beside it.
     """
     import re
 
+    if isinstance(error, _Aborted):
+        return error
     text = str(error).strip()
     code = re.search(r"\(os error (\d+)\)", text)
-    if isinstance(error, OSError) or code:
-        if isinstance(error, OSError) and error.strerror:
-            reason = error.strerror
-        else:  # polars' wording around the system's: say the system's alone
-            reason = os.strerror(int(code.group(1))) if code else text
-        first = reason.splitlines()[0] if reason else type(error).__name__
-        return UserError(f"can't write the games: {first}", file=str(path))
-    return error
+    if isinstance(error, OSError) and error.strerror:
+        reason = error.strerror
+    elif code:  # polars' wording around the system's: say the system's alone
+        reason = os.strerror(int(code.group(1)))
+    else:
+        reason = text.splitlines()[0] if text else type(error).__name__
+        reason += _free_space_note(path)
+    return UserError(f"can't write the games: {reason}", file=str(path))
+
+
+def _free_space_note(path: Path) -> str:
+    """ " (the disk has 4 KB free)" when the disk holding `path` is nearly full, else ""."""
+    folder = path.parent
+    while not folder.is_dir() and folder != folder.parent:  # a report folder not made yet
+        folder = folder.parent
+    try:
+        info = os.statvfs(folder)
+    except OSError:
+        return ""
+    free = info.f_bavail * info.f_frsize
+    return f" (the disk has {free // 1024} KB free)" if free < (16 << 20) else ""
 
 
 @dataclass

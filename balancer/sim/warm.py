@@ -77,15 +77,15 @@ def warm_piece(job: tuple[str, str]) -> list[str]:
     if piece == "games":
         builtin = bot_registry.builtin(name)
         done = []
-        for bot in sorted(kernel.COMPILED_BOTS):
+        for bot in sorted(kernel.compiled_bots):
             params = dict(bot_params_with_defaults(builtin[bot], {}))
             kernel.play_chunk(rules, players, 0, 0, 1, [(bot, params)] * players, False)
             done.append(f"{spec.short} {bot}")
         return done
     if piece == "stepped":
-        if not hasattr(kernel, "StepGame"):
+        if kernel.step_game is None:
             return []
-        kernel.StepGame(rules, players, [None] * players).deal(0, 0, range(players))
+        kernel.step_game(rules, players, [None] * players).deal(0, 0, range(players))
         return [f"{spec.short} stepped"]
     from balancer.sim.warm_steps import step_game
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from balancer import knobs
 from balancer.errors import InvariantError
@@ -52,6 +52,8 @@ from balancer.games import views
 from balancer.games.api import Bounds, GameRecord, GameSpec, pack_held
 from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi.combos import describe
+from balancer.games.daqizi.hidden import deal_hidden
+from balancer.games.worlds import reseeded_chance
 from balancer.rng import Stream
 
 __all__ = ["SPEC", "KNOBS", "EVENTS", "State", "View", "describe", "new_state", "unplayable"]
@@ -178,6 +180,19 @@ class View:
     history: tuple[tuple[int, int], ...]  # face-up (seat, combination) this deal, in order
     public: tuple[int, ...]  # counts per kind of every card seen face up this deal
     rules: Mapping[str, Any]
+    # Perfect recall (docs/determinize.md). None only from a producer that
+    # doesn't say (a compiled kernel's step view, for now).
+    # Every face-down discard this deal, in play order: (seat, cards,
+    # could_not_beat, plays_before). Under must-beat a discard reveals that the
+    # seat's hand then held nothing beating `could_not_beat` (the best so far);
+    # -1 when it reveals nothing (may_discard_when_able, or the last-trick rule).
+    # plays_before is len(history) when it was made.
+    face_down: tuple[tuple[int, int, int, int], ...] | None = None
+    # This seat's own face-down discards this deal, as discard move ids, one per
+    # entry of face_down that is this seat's, in the same order.
+    my_discards: tuple[int, ...] | None = None
+
+    RECALL: ClassVar[tuple[str, ...]] = ("face_down", "my_discards")
 
 
 _new_view = views.constructor(View)
@@ -223,6 +238,8 @@ class State:
         "trick_up",
         "trick_down",
         "history",
+        "face_down",
+        "own_down",
         "tricks",
         "events",
         "over",
@@ -295,11 +312,15 @@ class State:
             if trace is not None:
                 trace.append(("leads", self.tricks + 1, seat, action))
         elif action >= dc.DISCARD_BASE:
+            forced = self._last_rule_binds(seat)
+            # What the discard tells every seat: under must-beat, that this hand
+            # held nothing beating the best so far (the last-trick rule's forced
+            # discard tells nothing).
+            revealed = -1 if forced or self.may_discard else self.best
+            self.face_down += ((seat, dc.MOVE_SIZE[action], revealed, len(self.history)),)
+            self.own_down[seat] += (action,)
             # A single's kind orders like its strength (rank, then red).
-            if (
-                self._last_rule_binds(seat)
-                and dc.MOVE_KINDS[action][0] > dc.MOVE_KINDS[self.best][0]
-            ):
+            if forced and dc.MOVE_KINDS[action][0] > dc.MOVE_KINDS[self.best][0]:
                 self.events["last_trick_rule"] += 1
                 if trace is not None:
                     trace.append(("last_trick_rule", seat))
@@ -381,6 +402,8 @@ class State:
             history=self.history,
             public=tuple(self.public),
             rules=self.rules,
+            face_down=self.face_down,
+            my_discards=self.own_down[seat],
         )
 
     def record(self) -> GameRecord:
@@ -430,6 +453,7 @@ class State:
         other.in_trick = list(self.in_trick)
         other.sizes = list(self.sizes)
         other.public = list(self.public)
+        other.own_down = list(self.own_down)
         other.events = dict(self.events)
         other.trace = None
         return other
@@ -471,6 +495,8 @@ class State:
         self.public = [0] * dc.N_KINDS
         self.seen_captured = ((0,) * dc.N_KINDS,) * PLAYERS
         self.history: tuple[tuple[int, int], ...] = ()
+        self.face_down: tuple[tuple[int, int, int, int], ...] = ()
+        self.own_down: list[tuple[int, ...]] = [()] * PLAYERS
         self.tricks = 0
         self._start_trick(dealer)
 
@@ -575,40 +601,182 @@ def bounds(rules: Mapping[str, Any], players: int) -> Bounds:
     return Bounds(moves=PLAYERS * HAND * deals, length=(1, deals), score=(low, high))
 
 
+@dataclass(frozen=True)
+class World:
+    """A sampled world, with what meeting the view's revelations cost."""
+
+    state: State
+    attempts: int  # samples drawn, the accepted one included
+    dropped: int  # multi-card revelations given up (docs/determinize.md)
+
+
+def sample_world(view: View, rng: Stream) -> World:
+    """A world consistent with `view`, read from the view alone (docs/determinize.md).
+
+    The cards the seat has not seen go to the other hands and to the other seats'
+    face-down discards, every must-beat revelation met (hidden.py); the world's
+    chance stream (the deals to come) is reseeded from `rng`.
+    """
+    if view.face_down is None or view.my_discards is None:
+        raise ValueError("determinize needs a view with perfect recall (the engine's)")
+    deal = deal_hidden(view, rng)
+    state = _world(view, deal.got, deal.hand_slots, deal.down_slots, deal.leftover)
+    state.rng = reseeded_chance(rng)
+    return World(state, deal.attempts, deal.dropped)
+
+
+def _world(
+    view: View,
+    got: list[int],
+    hand_slots: dict[int, list[int]],
+    down_slots: list[list[int]],
+    leftover: list[int],
+) -> State:
+    """The State the view and a sample of its hidden slots describe (its rng not yet set)."""
+    face_down, my_discards = view.face_down, view.my_discards
+    assert face_down is not None and my_discards is not None  # sample_world checked
+    rules = view.rules
+    state = State.__new__(State)
+    state.rules = rules
+    state.mixed = bool(rules["mixed_suit_combos"])
+    state.may_discard = bool(rules["may_discard_when_able"])
+    state.last_rule = bool(rules["no_capture_last_single_rule"])
+    state.trace = None
+    state.events = dict.fromkeys(EVENTS, 0)
+    state.opening_held = held_of_counts([[0] * dc.N_KINDS] * PLAYERS)
+    state.chips = list(view.chips)
+    state.deal, state.dealer = view.deal, view.dealer
+    state.multiplier, state.streak = view.multiplier, view.streak
+    state.last_winner = view.dealer if view.deal > 1 else -1
+    hands = []
+    for seat in range(PLAYERS):
+        hand = list(view.hand) if seat == view.seat else [0] * dc.N_KINDS
+        for slot in hand_slots.get(seat, ()):
+            hand[got[slot]] += 1
+        hands.append(hand)
+    state.hands = hands
+    state.packed = [dc.pack(hand) for hand in hands]
+    state.sizes = list(view.hand_sizes)
+    state.captured = [list(c) for c in view.captured]
+    state.seen_captured = view.captured
+    state.n_captured = [sum(c) for c in view.captured]
+    state.public = list(view.public)
+    state.history = view.history
+    state.face_down = face_down
+    state.over = not any(view.hand_sizes)
+    in_play = len(view.trick) + view.trick_discards  # plays of the trick under way
+    if state.over:
+        in_play = 0  # the last trick's plays are still listed, its cards gone
+    # Every face-down discard's kinds: the seat's own from my_discards, the others' sampled.
+    own = iter(my_discards)
+    down_kinds: list[tuple[int, ...]] = []
+    own_down: list[tuple[int, ...]] = [()] * PLAYERS
+    for (entry_seat, _, _, _), slots in zip(face_down, down_slots, strict=True):
+        if entry_seat == view.seat:
+            move = next(own)
+            kinds = dc.MOVE_KINDS[move]
+        else:
+            kinds = tuple(sorted(got[slot] for slot in slots))
+            move = dc.DISCARD_OF_PACKED[dc.pack(_counts(kinds))]
+        down_kinds.append(kinds)
+        own_down[entry_seat] += (move,)
+    state.own_down = own_down
+    in_trick = [0] * dc.N_KINDS
+    discard = list(view.public)
+    for c in view.captured:
+        for kind in range(dc.N_KINDS):
+            discard[kind] -= c[kind]
+    if not state.over:
+        for _, move in view.trick:
+            for kind in dc.MOVE_KINDS[move]:
+                in_trick[kind] += 1
+                discard[kind] -= 1
+    current = len(down_kinds) - (view.trick_discards if not state.over else 0)
+    for j, kinds in enumerate(down_kinds):
+        place = in_trick if j >= current else discard
+        for kind in kinds:
+            place[kind] += 1
+    for kind in leftover:  # unseen cards no slot took (a position laid by hand)
+        discard[kind] += 1
+    state.in_trick, state.discard = in_trick, discard
+    state.leader = view.leader
+    state.turn = PLAYERS if state.over else in_play
+    state.to_act = (view.leader + state.turn) % PLAYERS
+    state.best, state.best_seat = view.best, view.best_seat
+    state.led_size, state.last_trick = view.led_size, view.last_trick
+    state.hand_left = (
+        0 if state.over else view.hand_sizes[view.leader] + (view.led_size if in_play else 0)
+    )
+    state.trick_up, state.trick_down = view.trick, view.trick_discards
+    state.tricks = (len(view.history) + len(face_down) - in_play) // PLAYERS
+    return state
+
+
+def _counts(kinds: tuple[int, ...]) -> list[int]:
+    counts = [0] * dc.N_KINDS
+    for kind in kinds:
+        counts[kind] += 1
+    return counts
+
+
+def determinize(view: View, rng: Stream) -> State:
+    """`sample_world(view, rng).state`: a world the view's seat can't tell from the true one."""
+    return sample_world(view, rng).state
+
+
 def resample_hidden(state: State, seat: int, rng: Stream) -> State:
-    """Redeal what `seat` can't see: other hands and the face-down discards (in
-    the discard and in this trick). Every card played face up this deal is in
-    `public`; the rest, less `seat`'s hand, is hidden. Sizes stay. (The must-beat
-    rule makes a discard say "I couldn't beat"; that inference is not kept.)"""
+    """Redeal what `seat` can't see, from the true state: the other hands and the
+    other seats' face-down discards (in the discard and in this trick), entry by
+    entry. Every card played face up this deal (`public`) and `seat`'s own hand and
+    discards stay. Sizes stay; the must-beat revelations are not kept (that is
+    `determinize`'s job, from the view alone; this one, beside it, lets the
+    conformance check of what a view hides not rest on the view)."""
     other = state.clone()
-    up = [0] * dc.N_KINDS  # face up in this trick
+    hidden = [
+        dc.KIND_COPIES[kind] - state.hands[seat][kind] - state.public[kind]
+        for kind in range(dc.N_KINDS)
+    ]
+    for move in state.own_down[seat]:
+        for kind in dc.MOVE_KINDS[move]:
+            hidden[kind] -= 1
+    pool = [kind for kind in range(dc.N_KINDS) for _ in range(hidden[kind])]
+    rng.shuffle(pool)
+    dealt = iter(pool)
+    for s in range(PLAYERS):
+        if s != seat:
+            hand = [0] * dc.N_KINDS
+            for _ in range(state.sizes[s]):
+                hand[next(dealt)] += 1
+            other.hands[s] = hand
+            other.packed[s] = dc.pack(hand)
     # After the last deal the last trick's plays are still listed, though its cards are gone.
     trick_up, trick_down = ((), 0) if state.over else (state.trick_up, state.trick_down)
+    in_trick = [0] * dc.N_KINDS
+    discard = list(state.public)
+    for kind in range(dc.N_KINDS):
+        discard[kind] -= sum(c[kind] for c in state.captured)
     for _, move in trick_up:
         for kind in dc.MOVE_KINDS[move]:
-            up[kind] += 1
-    captured = [sum(c[k] for c in state.captured) for k in range(dc.N_KINDS)]
-    discard_up = [state.public[k] - captured[k] - up[k] for k in range(dc.N_KINDS)]
-    hidden = [
-        kind
-        for kind in range(dc.N_KINDS)
-        for _ in range(dc.KIND_COPIES[kind] - state.hands[seat][kind] - state.public[kind])
-    ]
-    rng.shuffle(hidden)
-    dealt = iter(hidden)
-    others = [s for s in range(PLAYERS) if s != seat]
-    for s in others:
-        hand = [0] * dc.N_KINDS
-        for _ in range(state.sizes[s]):
-            hand[next(dealt)] += 1
-        other.hands[s] = hand
-        other.packed[s] = dc.pack(hand)
-    other.in_trick = list(up)
-    for _ in range(trick_down * state.led_size):
-        other.in_trick[next(dealt)] += 1
-    other.discard = discard_up
-    for kind in dealt:
-        other.discard[kind] += 1
+            in_trick[kind] += 1
+            discard[kind] -= 1
+    own = iter(state.own_down[seat])
+    own_down: list[tuple[int, ...]] = [()] * PLAYERS
+    current = len(state.face_down) - trick_down  # entries from here on are this trick's
+    for j, (s, cards, _, _) in enumerate(state.face_down):
+        if s == seat:
+            move = next(own)
+        else:
+            counts = [0] * dc.N_KINDS
+            for _ in range(cards):
+                counts[next(dealt)] += 1
+            move = dc.DISCARD_OF_PACKED[dc.pack(counts)]
+        own_down[s] += (move,)
+        place = in_trick if j >= current else discard
+        for kind in dc.MOVE_KINDS[move]:
+            place[kind] += 1
+    for kind in dealt:  # unseen cards in no hand nor discard entry (a deal laid by hand)
+        discard[kind] += 1
+    other.in_trick, other.discard, other.own_down = in_trick, discard, own_down
     return other
 
 
@@ -650,6 +818,7 @@ SPEC = GameSpec(
     unplayable=unplayable,
     bounds=bounds,
     resample_hidden=resample_hidden,
+    determinize=determinize,
     card_kinds=card_kinds,
     value_events=("max_multiplier",),
 )

@@ -51,7 +51,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
-from typing import Any
+from typing import Any, ClassVar
 
 from balancer import knobs
 from balancer.errors import InvariantError
@@ -226,20 +226,10 @@ def _deck(
     return Deck(len(colour), tuple(colour), tuple(role), tuple(number), colours, copies)
 
 
-# Rules mappings are built once per run and shared by every game; remember the
-# tables for the last few so a game's setup doesn't rebuild them.
-_TABLES: dict[int, tuple[Mapping[str, Any], Deck, tuple[int, ...]]] = {}
-
-
 def _tables(rules: Mapping[str, Any]) -> tuple[Deck, tuple[int, ...]]:
-    cached = _TABLES.get(id(rules))
-    if cached is not None and cached[0] is rules:
-        return cached[1], cached[2]
-    deck, money = deck_for(rules), money_values(rules)
-    if len(_TABLES) > 64:
-        _TABLES.clear()
-    _TABLES[id(rules)] = (rules, deck, money)
-    return deck, money
+    """The deck and money tables of `rules`: each made once per distinct deck and
+    cash value (both cached by value), so a game's setup never rebuilds them."""
+    return deck_for(rules), money_values(rules)
 
 
 def deck_for(rules: Mapping[str, Any]) -> Deck:
@@ -270,8 +260,11 @@ def parse(text: str, rules: Mapping[str, Any] | None = None) -> int:
 
 def money_values(rules: Mapping[str, Any]) -> tuple[int, ...]:
     """Money per card when cashed, by `cash_value`."""
-    deck = deck_for(rules)
-    mode = rules["cash_value"]
+    return _money(deck_for(rules), rules["cash_value"])
+
+
+@lru_cache(maxsize=64)
+def _money(deck: Deck, mode: str) -> tuple[int, ...]:
     if mode == "count":
         return (1,) * deck.size
     bonus = 1 if mode == "face_plus_one" else 0
@@ -311,6 +304,24 @@ class View:
     rules: Mapping[str, Any]
     deck: Deck
     money: tuple[int, ...]  # each card's money when cashed (by `cash_value`)
+    # Perfect recall (docs/determinize.md): every card in the discard was played
+    # face up, and every cashed fish lay face up in a territory before it was
+    # cashed, so a seat that saw them knows them. None only from a producer
+    # that doesn't say (a compiled kernel's step view, for now).
+    discard: tuple[int, ...] | None = None  # in the order the cards reached it
+    cashed: tuple[tuple[int, ...], ...] | None = None  # every seat's cashed fish
+
+    RECALL: ClassVar[tuple[str, ...]] = ("discard", "cashed")
+
+    @property
+    def seat_money(self) -> tuple[int, ...] | None:
+        """Every seat's money (its cashed fish by `cash_value`); None if `cashed` is unsaid.
+
+        Worked out when asked, not kept: a view is built at every decision."""
+        if self.cashed is None:
+            return None
+        value = self.money.__getitem__
+        return tuple([sum(map(value, fish)) for fish in self.cashed])
 
 
 _new_view = views.constructor(View)
@@ -490,6 +501,8 @@ class State:
             self.rules,
             self.deck,
             self.money_of,
+            tuple(self.discard),
+            tuple(map(tuple, self.cashed)),
         )
 
     def record(self) -> GameRecord:
@@ -782,26 +795,91 @@ def bounds(rules: Mapping[str, Any], players: int) -> Bounds:
     )
 
 
+def determinize(view: View, rng: Stream) -> State:
+    """A world consistent with `view`, read from the view alone (docs/determinize.md).
+
+    The other seats' hands and the pile are dealt from the cards the seat has not
+    seen, shuffled by `rng`; everything else is as the view shows it. Events start
+    from 0 (no view shows them), and there is no deal to record for card impact.
+    """
+    if view.discard is None or view.cashed is None:
+        raise ValueError("determinize needs a view with perfect recall (the engine's)")
+    deck, players, seat = view.deck, len(view.hand_sizes), view.seat
+    seen = set(view.hand)
+    seen.update(card for _, card in view.trick)
+    seen.update(view.discard)
+    for place in (*view.territories, *view.cashed):
+        seen.update(place)
+    pool = [card for card in range(deck.size) if card not in seen]
+    others = [s for s in range(players) if s != seat]
+    if len(pool) != sum(view.hand_sizes[s] for s in others) + view.pile_size:
+        raise ValueError("the view's unseen cards don't fill the other hands and the pile")
+    rng.shuffle(pool)
+    state = State.__new__(State)
+    state.rules = view.rules
+    state.deck, state.money_of = deck, view.money
+    state.players = players
+    state._trace = None
+    state.opening_held = ()  # a world has no deal of its own to record
+    hands: list[list[int]] = [[] for _ in range(players)]
+    hands[seat] = list(view.hand)
+    at = 0
+    for s in others:
+        hands[s] = pool[at : at + view.hand_sizes[s]]
+        at += view.hand_sizes[s]
+    state.hands = hands
+    state.pile = pool[at:]
+    state.territory = [list(t) for t in view.territories]
+    state.cashed = [list(c) for c in view.cashed]
+    state.discard = list(view.discard)
+    state.leader = view.leader
+    state.tricks = view.tricks_played
+    state.plays = list(view.trick)
+    state.phase = view.phase
+    state.events = dict.fromkeys(EVENTS, 0)
+    state.money_moved = False
+    state.sole_leader = state._sole_money_leader()
+    # The trick's seats in play order: those that have played, then those yet
+    # to play that hold cards (a hand changes only by playing, within a trick).
+    played = {s for s, _ in view.trick}
+    leader = view.leader
+    state.order = [
+        s
+        for s in ((leader + k) % players for k in range(players))
+        if s in played or hands[s] or s == leader
+    ]
+    state.turn = len(view.trick)
+    state.protected = [s in view.protected for s in range(players)]
+    state.played_fish = set(view.played_this_trick)
+    if view.phase == DASH_CHOICE:
+        survivors = sort_out(state.plays, state.rules, deck)[0]
+        at_dash = len(survivors) - len(view.to_resolve) - 1
+        if at_dash < 0 or tuple(survivors[at_dash + 1 :]) != view.to_resolve:
+            raise ValueError("the view's dash queue is not this trick's")
+        state.resolve_queue = survivors
+        state.resolve_at = at_dash
+        state.next_leader = survivors[0][0]
+    else:
+        state.resolve_queue = []
+        state.resolve_at = 0
+        state.next_leader = -1
+    return state
+
+
 def resample_hidden(state: State, seat: int, rng: Stream) -> State:
-    """Redeal what `seat` can't see: other hands, the pile, others' cashed fish
-    (face down). Sizes stay; cashed places get fish. Every face-up card (the
-    trick, territories, the discard) and `seat`'s own cards stay put."""
+    """Redeal what `seat` can't see, from the true state: the other hands and the pile.
+    Sizes stay; every card that was ever face up (the trick, territories, cashed fish,
+    the discard) and `seat`'s own cards stay put. (Kept beside `determinize`, which
+    works from the view alone, so that the conformance check of what a view hides
+    does not rest on the view: see games/conformance.py.)"""
     other = state.clone()
     others = [s for s in range(state.players) if s != seat]
     pool = [c for s in others for c in state.hands[s]] + state.pile
-    pool += [c for s in others for c in state.cashed[s]]
-    fish = [c for c in pool if state.deck.role[c] == FISH]
-    rng.shuffle(fish)
-    n_cashed = sum(len(state.cashed[s]) for s in others)
-    cashed, chosen = iter(fish[:n_cashed]), set(fish[:n_cashed])
-    rest = [c for c in pool if c not in chosen]
-    rng.shuffle(rest)
-    dealt = iter(rest)
+    rng.shuffle(pool)
+    dealt = iter(pool)
     for s in others:
         other.hands[s] = [next(dealt) for _ in state.hands[s]]
-        other.cashed[s] = [next(cashed) for _ in state.cashed[s]]
     other.pile = list(dealt)
-    other.money_moved = True  # others' cashed fish are new ones: look at the leader again
     return other
 
 
@@ -819,5 +897,6 @@ SPEC = GameSpec(
     unplayable=unplayable,
     bounds=bounds,
     resample_hidden=resample_hidden,
+    determinize=determinize,
     card_kinds=card_kinds,
 )

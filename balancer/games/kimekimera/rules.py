@@ -83,12 +83,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from balancer import knobs
 from balancer.errors import InvariantError
 from balancer.games import views
 from balancer.games.api import Bounds, GameRecord, GameSpec
+from balancer.games.worlds import reseeded_chance
 from balancer.rng import CHANCE, Stream
 
 DECK_SIZE = 54
@@ -398,6 +399,15 @@ class View:
     grey_blocks_colour_bonus: bool
     floor_at_zero: bool
     rules: Mapping[str, Any]
+    # Perfect recall (docs/determinize.md): every card reaches the discard face
+    # up, so a seat knows it, and with it the deck's contents (not its order).
+    # None only from a producer that doesn't say (a compiled kernel's step view).
+    discard: tuple[int, ...] | None = None  # in the order the cards reached it
+    first: int | None = None  # the seat that breeds first this round
+    # Turns of this round already taken: the seat to act is (first + turn) % players.
+    turn: int | None = None
+
+    RECALL: ClassVar[tuple[str, ...]] = ("discard", "first", "turn")
 
     def my_chimera(self) -> tuple[int, int]:
         return self.mine[2 * self.seat], self.mine[2 * self.seat + 1]
@@ -408,22 +418,21 @@ class View:
 
 _new_view = views.constructor(View)
 
-# A run hands every game the same read-only rules (a variant's): remember
-# them completed, rather than complete them again for every game.
-_COMPLETED: dict[int, tuple[Mapping[str, Any], Mapping[str, Any]]] = {}
-
 
 def _complete(rules: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The rules with every knob (defaults for those not given), read-only."""
-    cached = _COMPLETED.get(id(rules))
-    if cached is not None and cached[0] is rules:
-        return cached[1]
-    complete = knobs.freeze({**knobs.defaults(KNOBS), **rules})
-    if type(rules) is knobs.FrozenDict:  # a caller's own dict may change between games
-        if len(_COMPLETED) > 64:
-            _COMPLETED.clear()
-        _COMPLETED[id(rules)] = (rules, complete)
-    return complete
+    """The rules with every knob (defaults for those not given), read-only.
+
+    A run hands every game the same read-only rules (a variant's, a FrozenDict):
+    those are completed once, cached by value; a caller's own dict may change
+    between games, so it is completed each time."""
+    if type(rules) is knobs.FrozenDict:
+        return _completed(rules)
+    return knobs.freeze({**knobs.defaults(KNOBS), **rules})
+
+
+@lru_cache(maxsize=64)
+def _completed(rules: knobs.FrozenDict) -> Mapping[str, Any]:
+    return knobs.freeze({**knobs.defaults(KNOBS), **rules})
 
 
 class State:
@@ -634,6 +643,9 @@ class State:
             self.grey_blocks,
             self.floor,
             self.rules,
+            tuple(self.discard),
+            self.first,
+            self.turn,
         )
 
     def record(self) -> GameRecord:
@@ -919,8 +931,44 @@ def bounds(rules: Mapping[str, Any], players: int) -> Bounds:
     )
 
 
+def determinize(view: View, rng: Stream) -> State:
+    """A world consistent with `view`, read from the view alone (docs/determinize.md).
+
+    Every card but the deck's is face up, so the deck holds the cards the view
+    doesn't show; its order is shuffled by `rng`, and the world's chance stream
+    (the breeding lotteries and reshuffles to come) is reseeded from `rng`.
+    """
+    if view.discard is None or view.first is None or view.turn is None:
+        raise ValueError("determinize needs a view with perfect recall (the engine's)")
+    players = len(view.totals)
+    seen = {*view.mine, *view.theme, *view.discard, *(c for c in view.free if c >= 0)}
+    deck = [card for card in range(DECK_SIZE) if card not in seen]
+    if len(deck) != view.deck_size:
+        raise ValueError(
+            f"the view leaves {len(deck)} cards unseen, but its deck holds {view.deck_size}"
+        )
+    rng.shuffle(deck)
+    state = State(view.rules, players, reseeded_chance(rng), deal=False)
+    state.deck = deck
+    state.discard = list(view.discard)
+    state.theme = list(view.theme)
+    state.mine = list(view.mine)
+    state.free = list(view.free)
+    state.filled = sum(1 for slot in range(state.n_free) if view.free[2 * slot] >= 0)
+    state.totals = list(view.totals)
+    state.round = view.round - 1
+    state.first = view.first
+    state.first0 = (view.first - state.round) % players if state.rotate else view.first
+    state.turn = view.turn
+    over = state.round >= state.rounds
+    state.seat = -1 if over else (view.first + view.turn) % players
+    state.fresh = False
+    return state
+
+
 def resample_hidden(state: State, seat: int, rng: Stream) -> State:
-    """Every chimera, the theme and the discard are face up: only the deck's order is hidden."""
+    """Every chimera, the theme and the discard are face up: only the deck's order is
+    hidden. From the true state, beside `determinize` (see games/conformance.py)."""
     other = state.clone()
     rng.shuffle(other.deck)
     return other
@@ -945,5 +993,6 @@ SPEC = GameSpec(
     unplayable=unplayable,
     bounds=bounds,
     resample_hidden=resample_hidden,
+    determinize=determinize,
     card_kinds=card_kinds,
 )

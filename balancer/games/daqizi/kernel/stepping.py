@@ -1,0 +1,291 @@
+"""Stepping: the game played on to the next decision made outside the kernel (plugin
+seats, sim/kernel_step.py; positions via `StepGame.load`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from balancer import rng
+from balancer.games.api import GameRecord
+from balancer.games.daqizi.kernel.chunk import bot_arrays, from_python
+from balancer.games.daqizi.kernel.heuristic import choose
+from balancer.games.daqizi.kernel.layout import (
+    BOT_OUTSIDE,
+    DISCARD_BASE,
+    E_DEALS,
+    MAX_LEGAL,
+    N_CARDS,
+    N_PARAMS,
+    PLAN_KIND,
+    PLAN_PARAMS,
+    PLAN_SIZE,
+    S_BEST,
+    S_BEST_SEAT,
+    S_CAPTURED,
+    S_CHIPS,
+    S_DEAL,
+    S_DEALER,
+    S_DOWN,
+    S_EVENTS,
+    S_HANDS,
+    S_LAST_TRICK,
+    S_LEADER,
+    S_LED,
+    S_MULT,
+    S_OVER,
+    S_PUBLIC,
+    S_SIZES,
+    S_STREAK,
+    S_TO_ACT,
+    S_UP,
+    STATE_SIZE,
+    K,
+    encode_rules,
+)
+from balancer.games.daqizi.kernel.resolution import apply, legal, new_game
+from balancer.games.daqizi.rules import EVENTS, PLAYERS, State, View, _new_view
+from balancer.games.kernel_api import StepBuffer
+from balancer.games.step_kernels import block as _block
+from balancer.games.step_kernels import draw_ahead, stream_block
+from balancer.jit import njit
+
+# =============================================================================
+# Stepping: the game played on to the next decision made outside the kernel
+# =============================================================================
+#
+# A plugin bot (sim/kernel_step.py) needs the compiled game played up to each
+# decision it makes itself, and no further. A *step plan* says, per physical
+# seat, which compiled bot plays it (a BOT_* kind) or that its decisions are
+# made outside (BOT_OUTSIDE); `advance_to_outside` plays every forced move and
+# every compiled seat's move until an outside seat has a choice or the game
+# ends, exactly as `_play_to_end` plays them. These functions are plain @njit and
+# call the engine's own (legal, choose, apply), so `step` is compiled from the
+# engine's already-compiled functions.
+#
+# A view shows what the state array does not keep: the deal's face-up plays
+# (View.history; the trick's are its last S_UP) and, for the record, the
+# opening hands' held kinds. The stepped game keeps them in blocks of its own,
+# beside the state (`_apply_kept`, `_held`), so the compiled whole-game path
+# (`_play_to_end`, `apply`) does nothing more than before.
+
+
+# The deal's face-up plays: their number at H_COUNT, then play i (0-based) at
+# H_PLAYS + i as move * 8 + seat. A deal has 32 cards, so at most 32 of them.
+H_COUNT, H_PLAYS = 0, 1
+HIST_SIZE = H_PLAYS + N_CARDS
+N_RANKS = K // 2  # kind k: rank k // 2, suit k % 2 (combos.py); held bits: ranks, then suits
+
+
+@njit
+def _apply_kept(
+    state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: int, hist: np.ndarray
+) -> None:
+    """`apply`, keeping the deal's face-up plays in `hist` (emptied when a deal starts)."""
+    if action < DISCARD_BASE:
+        n = hist[H_COUNT]
+        hist[H_PLAYS + n] = action * 8 + state[S_TO_ACT]
+        hist[H_COUNT] = n + 1
+    deal = state[S_DEAL]
+    apply(state, tables, streams, action)
+    if state[S_DEAL] != deal:
+        hist[H_COUNT] = 0
+
+
+@njit
+def advance_to_outside(
+    state: np.ndarray,
+    tables: np.ndarray,
+    streams: np.ndarray,
+    plan: np.ndarray,
+    params: np.ndarray,
+    moves: np.ndarray,
+    hist: np.ndarray,
+) -> int:
+    """Play on from the current position to the next outside decision: forced
+    moves without asking (and without a draw), compiled seats by `choose` with
+    their own bot streams; the deal's face-up plays kept in `hist`.
+
+    Returns n >= 2 with the outside seat's legal moves in moves[:n] (rules.py's
+    order; `current_player` is the seat), or 0 when the game is over.
+    """
+    while state[S_OVER] == 0:
+        n = legal(state, tables, moves)
+        if n == 1:
+            action = moves[0]  # forced: no bot is asked, no bot draw
+        else:
+            seat = state[S_TO_ACT]
+            kind = plan[PLAN_KIND + seat]
+            if kind == BOT_OUTSIDE:
+                return n
+            at = plan[PLAN_PARAMS + seat]
+            action = choose(state, tables, streams, moves, n, kind, params[at : at + N_PARAMS])
+        _apply_kept(state, tables, streams, action, hist)
+    return 0
+
+
+# One int64 buffer holds every array of a stepped game (games/kernel_api.py's
+# StepBuffer), so the call Python makes at each outside decision passes one
+# array. Its header is (start, stop) of each block; the uint64 streams and
+# ahead and the float64 params are the buffer's bytes seen as those types.
+B_STATE, B_TABLES, B_MOVES, B_PLAN, B_STREAMS, B_PARAMS, B_AHEAD, B_HIST, B_HELD = range(0, 18, 2)
+B_HEADER = 18
+AHEAD = 32
+"""Numbers of an outside seat's bot stream drawn ahead at the deal, for its plugin's
+rng (sim/kernel_step.py): a Python draw costs a microsecond of big-integer arithmetic,
+a compiled one nanoseconds. A uniform plugin draws about one number a decision; a
+default game asks a seat about 20 times; more are drawn by the plugin's rng itself."""
+
+STEP_ON, STEP_APPLY, STEP_DEAL = 0, 1, 2  # step()'s modes
+
+
+@njit
+def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
+    """Python's entry to `advance_to_outside` over a step buffer (`StepGame` makes it).
+
+    `mode` STEP_DEAL first deals game `game` of `seed` (its streams from their
+    start, the outside seats' first AHEAD numbers drawn ahead, the opening
+    hands' held kinds kept); STEP_APPLY first plays `action` for the outside
+    seat to act; STEP_ON only plays on. Returns n * 8 + seat at an outside
+    decision (n >= 2 moves in the moves block, seat to act), or 0 when the
+    game is over.
+    """
+    state, tables, plan = _block(buf, B_STATE), _block(buf, B_TABLES), _block(buf, B_PLAN)
+    streams = stream_block(buf, B_STREAMS)
+    hist = _block(buf, B_HIST)
+    if mode == STEP_DEAL:
+        rng.init_streams(streams, seed, game)
+        new_game(state, tables, streams)
+        hist[H_COUNT] = 0
+        _held(state, _block(buf, B_HELD))
+        kinds = plan[PLAN_KIND : PLAN_KIND + PLAYERS]
+        draw_ahead(streams, kinds, BOT_OUTSIDE, _block(buf, B_AHEAD).view(np.uint64), AHEAD)
+    elif mode == STEP_APPLY:
+        _apply_kept(state, tables, streams, action, hist)
+    params = _block(buf, B_PARAMS).view(np.float64)
+    n = advance_to_outside(state, tables, streams, plan, params, _block(buf, B_MOVES), hist)
+    if n == 0:
+        return 0
+    return n * 8 + state[S_TO_ACT]
+
+
+@njit
+def _held(state: np.ndarray, held: np.ndarray) -> None:
+    """held[s]: rules.held_of_counts of the hands as dealt (bit r for rank r held,
+    bit N_RANKS + suit for each suit held), as `held_masks` gives it."""
+    for seat in range(PLAYERS):
+        mask = 0
+        for k in range(K):
+            if state[S_HANDS + seat * K + k] > 0:
+                mask |= (1 << (k >> 1)) | (1 << (N_RANKS + (k & 1)))
+        held[seat] = mask
+
+
+class StepGame(StepBuffer):
+    """Games of one rule set stepped from Python, one after another in one buffer.
+
+    The contract sim/kernel_step.py drives (games/kernel_api.py; fdc's and kk's
+    kernels have the others): `slots[j]` is bot slot j's compiled bot, (name,
+    parameters), or None for a slot whose decisions are made outside (a plugin).
+    Each game is dealt with `deal(seed, game, seat_slots)` (seat_slots[s]: the
+    slot sitting at physical seat s); `deal` and `play` return the step code of
+    `step` (n * 8 + seat at an outside decision, 0 at the end); `legal(code)` is
+    that decision's moves as the Python engine lists them (Python ints, its
+    order), `view(seat)` the seat's View exactly as `rules.State.view` gives it,
+    and `record()` the finished game's GameRecord, held kinds included.
+    """
+
+    def _build(self) -> None:
+        rules, players, slots = self.rules, self.players, self.slots
+        if players != PLAYERS:
+            raise ValueError(f"da-qi-zi needs {PLAYERS} players, got {players}")
+        # An outside slot's row is never read: any compiled bot stands in for it.
+        kinds, params = bot_arrays([slot or ("random", {}) for slot in slots])
+        kinds_of = kinds.tolist()
+        plan_kinds = [BOT_OUTSIDE if slot is None else kinds_of[j] for j, slot in enumerate(slots)]
+        self._plans_for(plan_kinds, N_PARAMS, PLAN_KIND, PLAN_PARAMS, PLAN_SIZE)
+        blocks = [
+            np.zeros(STATE_SIZE, np.int64),
+            encode_rules(rules),
+            np.zeros(MAX_LEGAL, np.int64),
+            np.zeros(PLAN_SIZE, np.int64),
+            np.zeros(2 * (PLAYERS + 1), np.int64),  # the streams, (key, counter) a row
+            params.ravel().view(np.int64),
+            np.zeros(PLAYERS * AHEAD, np.int64),
+            np.zeros(HIST_SIZE, np.int64),
+            np.zeros(PLAYERS, np.int64),  # the opening hands' held kinds
+        ]
+        assert len(blocks) * 2 == B_HEADER
+        self._pack(blocks, B_HEADER)
+        # Views of the buffer, for reading (and the plan for writing) from Python.
+        self.state = self._block(B_STATE)
+        self.moves = memoryview(self._block(B_MOVES))  # type: ignore[arg-type]
+        self.plan = self._block(B_PLAN)
+        self.streams = self._block(B_STREAMS).view(np.uint64).reshape(PLAYERS + 1, 2)
+        self.ahead = self._block(B_AHEAD).view(np.uint64)  # AHEAD per seat, after each deal
+        self.hist = self._block(B_HIST)
+        self.held = self._block(B_HELD)
+
+    # The entry `deal` and `play` call; a loop that writes `play` out (sim/kernel_step.py)
+    # calls step(buf, STEP_APPLY, action, 0, 0) itself.
+    step = staticmethod(step)
+    STEP_DEAL = STEP_DEAL
+    STEP_APPLY = STEP_APPLY
+    STEP_ON = STEP_ON
+
+    def load(self, py: State, seat_slots: Sequence[int], seed: int, game: int) -> int:
+        """Step from a Python `State`'s position (any: a game mid-way, or laid by hand),
+        its chance draws going on from where the State's stream stands, compiled seats
+        drawing from game `game` of `seed`'s bot streams from their start; plays on to the
+        first outside decision (a search bot's rollouts start here)."""
+        self._check_position(len(py.chips), py.rules is self.rules or py.rules == self.rules)
+        self.state[:] = from_python(py)
+        self.hist[H_COUNT] = len(py.history)
+        for i, (seat, move) in enumerate(py.history):
+            self.hist[H_PLAYS + i] = move * 8 + seat
+        self.held[:] = py.opening_held
+        return self._play_on_from(seat_slots, seed, game, py.rng)
+
+    def view(self, seat: int) -> View:
+        """`rules.State.view(seat)` of the position, field for field."""
+        s: list[int] = self.state.tolist()
+        n = int(self.hist[H_COUNT])
+        history = tuple(
+            [(code & 7, code >> 3) for code in self.hist[H_PLAYS : H_PLAYS + n].tolist()]
+        )
+        up = s[S_UP]
+        hands = S_HANDS + seat * K
+        captured = S_CAPTURED
+        return _new_view(  # positional: View's fields in order, as State.view
+            seat,
+            tuple(s[hands : hands + K]),
+            tuple(s[S_SIZES : S_SIZES + PLAYERS]),
+            tuple([tuple(s[captured + p * K : captured + (p + 1) * K]) for p in range(PLAYERS)]),
+            tuple(s[S_CHIPS : S_CHIPS + PLAYERS]),
+            s[S_DEALER],
+            s[S_DEAL],
+            s[S_MULT],
+            s[S_STREAK],
+            s[S_LEADER],
+            history[n - up :] if up else (),
+            s[S_DOWN],
+            s[S_BEST],
+            s[S_BEST_SEAT],
+            s[S_LED],
+            s[S_LAST_TRICK] != 0,
+            history,
+            tuple(s[S_PUBLIC : S_PUBLIC + K]),
+            self.rules,
+        )
+
+    def record(self) -> GameRecord:
+        """The finished game's record, as `rules.State.record` gives it (held kinds too)."""
+        s: list[int] = self.state.tolist()
+        return GameRecord(
+            tuple(float(c) for c in s[S_CHIPS : S_CHIPS + PLAYERS]),
+            s[S_EVENTS + E_DEALS],
+            {name: s[S_EVENTS + e] for e, name in enumerate(EVENTS)},
+            tuple(self.held.tolist()),
+        )

@@ -1,0 +1,130 @@
+"""A chunk of whole games in one compiled call (the batch entry point of sim/compiled.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from balancer.games.api import held_words
+from balancer.games.fdc.kernel.bots import _choose
+from balancer.games.fdc.kernel.layout import (
+    BOT_KINDS,
+    N_EVENTS,
+    N_PARAMS,
+    OVER,
+    PHASE,
+    T_COPIES,
+    T_DECK,
+    T_PLAYERS,
+    outermost,
+)
+from balancer.games.fdc.kernel.resolution import (
+    _seat_after,
+    apply,
+    current_player,
+    legal,
+    start_game,
+    write_record,
+)
+from balancer.games.fdc.kernel.stepping import _held_at_deal
+from balancer.games.fdc.kernel.tables import (
+    bot_params,
+    make_tables,
+    new_legal,
+    new_state,
+    new_streams,
+    new_work,
+)
+from balancer.games.kernel_api import ChunkColumns
+
+
+def play_chunk(
+    rules: Mapping[str, Any],
+    players: int,
+    seed: int,
+    start: int,
+    stop: int,
+    slots: Sequence[tuple[str, Mapping[str, Any]]],
+    rotate: bool,
+) -> ChunkColumns:
+    """Games start..stop-1 of `seed`, in one compiled call (the contract in games/kernel_api.py).
+
+    The bot in physical seat `seat` of game `i` is slot `(seat + i) % players`
+    if `rotate`, else slot `seat`; it draws from stream rng.bot_stream(seat).
+    """
+    if len(slots) != players:
+        raise ValueError(f"{len(slots)} bot slots for {players} players")
+    tables = make_tables(rules, players)
+    kinds = np.zeros(players, np.int64)
+    params = np.zeros(players * N_PARAMS, np.float64)  # slot j's row at j * N_PARAMS
+    for j, (name, given) in enumerate(slots):
+        params[j * N_PARAMS : (j + 1) * N_PARAMS] = bot_params(name, given)
+        kinds[j] = BOT_KINDS[name]
+    state = new_state(tables)
+    streams = new_streams(players)
+    legal_out = new_legal(state)
+    iwork, fwork = new_work(state)
+    games = max(0, stop - start)
+    scores = np.zeros((games, players), np.float64)
+    length = np.zeros(games, np.int64)
+    events = np.zeros((games, N_EVENTS), np.float64)
+    words = held_words(int(tables[T_DECK] // tables[T_COPIES]))
+    held = np.zeros((games, players * words), np.uint64)
+    _play_games(
+        tables, kinds, params, seed, start, stop, bool(rotate), start % players,
+        state, streams, legal_out, iwork, fwork, scores, length, events, held, words,
+    )  # fmt: skip
+    return ChunkColumns(start=start, scores=scores, length=length, events=events, held=held)
+
+
+# -- a chunk of games -----------------------------------------------------------------
+
+
+@outermost
+def _play_games(
+    tables: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    seed: int,
+    start: int,
+    stop: int,
+    rotate: bool,
+    start_rotation: int,
+    state: np.ndarray,
+    streams: np.ndarray,
+    moves: np.ndarray,
+    iwork: np.ndarray,
+    fwork: np.ndarray,
+    scores: np.ndarray,
+    length: np.ndarray,
+    events: np.ndarray,
+    held: np.ndarray,
+    words: int,
+) -> None:
+    """engine.py _play for games start..stop-1: a forced move is played without
+    asking its bot (and without a draw from its stream). held[g] gets the kinds
+    each seat was dealt (card impact), `words` a seat."""
+    players = tables[T_PLAYERS]
+    # The slot at seat 0 of game `game` is game % players when seats rotate;
+    # counted along, since an integer `%` in here would slow every move.
+    rotation = start_rotation - 1
+    for game in range(start, stop):
+        rotation = rotation + 1 if rotation + 1 < players else 0
+        start_game(state, tables, streams, seed, game)
+        row = game - start
+        _held_at_deal(state, tables, held[row], words)
+        while state[PHASE] != OVER:
+            n = legal(state, tables, moves)
+            if n == 1:
+                action = moves[0]
+            else:
+                seat = current_player(state)
+                slot = _seat_after(seat, rotation, players) if rotate else seat
+                action = _choose(
+                    state, tables, streams, kinds[slot], params, slot * N_PARAMS,
+                    moves, n, iwork, fwork,
+                )  # fmt: skip
+            apply(state, tables, streams, action)
+        length[row] = write_record(state, tables, scores[row], events[row])

@@ -1,0 +1,191 @@
+"""The check every compiled kernel passes against its game's engine, game for game.
+
+`check_kernel(definition, rules, players, bots, seed, games)` plays each game
+twice, on the engine (the authority) and on the kernel through the one kernel
+interface (games/kernel_api.py), side by side, and holds the kernel to:
+
+- the same seat to act and the same legal moves, in the same order, at every step;
+- the same bot choices: each seat's engine bot and its compiled twin, drawing
+  from the same seat stream, pick the same move (forced moves are not asked);
+- the same record at the end;
+- `play_out` from the deal plays the same game (a copy of the dealt position);
+- copies are independent: a copy taken mid-game and played out to the end
+  leaves the original to play on to the same end, and ends as the engine's
+  clone of that position ends when played out with the same bots;
+- `from_state` of an engine position mid-game plays on (compiled, `play_out`)
+  to the same end as the engine from that position;
+- `play_chunk` gives the same scores, lengths and events.
+
+Each failure is an AssertionError naming the game, seed, game index and move.
+It runs over every registered game with a kernel (tests/test_kernel_conformance.py);
+a new game's kernel needs no test of its own for these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from balancer.games.api import GameRecord
+from balancer.games.definition import GameDefinition
+from balancer.games.kernel_api import Kernel, Position, SeatBots
+from balancer.rng import CHANCE, Stream, bot_stream
+
+
+def _engine_bots(definition: GameDefinition, bots: Sequence[tuple[str, Mapping[str, Any]]]) -> list:
+    specs = definition.bots()
+    return [specs[name].factory(**params) for name, params in bots]
+
+
+def _streams(seed: int, index: int, players: int) -> list[Stream]:
+    return [Stream(seed, index, bot_stream(seat)) for seat in range(players)]
+
+
+def _engine_play_out(state: Any, engine_bots: list, streams: Sequence[Stream]) -> GameRecord:
+    """The engine's game from `state` to the end, as sim/play.py plays it."""
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply_action(legal[0])
+            continue
+        seat = state.current_player()
+        state.apply_action(engine_bots[seat].act(state.view(seat), legal, streams[seat]))
+    record: GameRecord = state.record()
+    return record
+
+
+def _same_end(kernel: Kernel, position: Position, engine: GameRecord, what: str) -> None:
+    got = kernel.record(position)
+    if tuple(kernel.scores(position).tolist()) != got.scores:
+        raise AssertionError(f"{what}: scores {kernel.scores(position)}, record {got.scores}")
+    if (got.scores, got.length, dict(got.events)) != (
+        engine.scores,
+        engine.length,
+        dict(engine.events),
+    ):
+        raise AssertionError(f"{what}: kernel ends {got}, engine {engine}")
+
+
+def check_kernel(
+    definition: GameDefinition,
+    rules: Mapping[str, Any],
+    players: int,
+    bots: Sequence[tuple[str, Mapping[str, Any]]],
+    *,
+    seed: int = 1,
+    games: int = 5,
+) -> None:
+    """Hold `definition`'s kernel to its engine (see the module's docstring); `bots[s]` is
+    seat s's (bot name, parameters with defaults), a bot both the engine and kernel play."""
+    kernel = definition.kernel()
+    if kernel is None:
+        raise ValueError(f"{definition.name} has no kernel")
+    spec = definition.spec
+    seat_bots = kernel.encode_bots(bots)
+    for index in range(games):
+        where = f"{spec.name}: seed {seed}, game {index}"
+        engine_record = _check_one_game(
+            definition, kernel, rules, players, bots, seat_bots, seed, index, where
+        )
+        dealt = kernel.new_position(rules, players)
+        kernel.deal(dealt, seed, index)
+        kernel.play_out(dealt, seat_bots)
+        _same_end(kernel, dealt, engine_record, f"{where}: play_out from the deal")
+    chunk = kernel.play_chunk(rules, players, seed, 0, games, bots, False)
+    for index in range(games):
+        state = spec.new_state(rules, players, Stream(seed, index, CHANCE))
+        record = _engine_play_out(
+            state, _engine_bots(definition, bots), _streams(seed, index, players)
+        )
+        row = (
+            tuple(chunk.scores[index].tolist()),
+            int(chunk.length[index]),
+            dict(zip(spec.events, chunk.events[index].tolist(), strict=True)),
+        )
+        if row != (record.scores, record.length, dict(record.events)):
+            raise AssertionError(f"{spec.name}: seed {seed}, game {index}: play_chunk gives {row}")
+
+
+def _check_one_game(
+    definition: GameDefinition,
+    kernel: Kernel,
+    rules: Mapping[str, Any],
+    players: int,
+    bots: Sequence[tuple[str, Mapping[str, Any]]],
+    seat_bots: SeatBots,
+    seed: int,
+    index: int,
+    where: str,
+) -> GameRecord:
+    """One game stepped on both, move by move; its engine record. A copy and an engine
+    position are played out from the middle of the game on the way."""
+    spec = definition.spec
+    state = spec.new_state(rules, players, Stream(seed, index, CHANCE))
+    engine_bots = _engine_bots(definition, bots)
+    streams = _streams(seed, index, players)
+    position = kernel.new_position(rules, players)
+    kernel.deal(position, seed, index)
+    middle_copy: tuple[Position, GameRecord] | None = None
+    move = 0
+    while not state.is_terminal():
+        here = f"{where}, move {move}"
+        seat = state.current_player()
+        if kernel.current_player(position) != seat:
+            raise AssertionError(
+                f"{here}: kernel's seat {kernel.current_player(position)}, engine's {seat}"
+            )
+        legal = state.legal_actions()
+        n = kernel.legal(position)
+        if position.moves[:n].tolist() != list(legal):
+            raise AssertionError(
+                f"{here}: kernel's moves {position.moves[:n].tolist()}, engine's {legal}"
+            )
+        if middle_copy is None and move >= 4 and n > 1:
+            middle_copy = _probe_middle(
+                kernel, state, streams, position, seat_bots, engine_bots, here
+            )
+            # The probe used buffers of its own: the original's moves are as they were.
+            kernel.legal(position)
+        if n == 1:
+            action = legal[0]
+        else:
+            action = engine_bots[seat].act(state.view(seat), legal, streams[seat])
+            compiled = kernel.choose(position, seat_bots, n)
+            if compiled != action:
+                raise AssertionError(
+                    f"{here}: seat {seat}'s compiled bot plays {compiled}, engine's {action}"
+                )
+        state.apply_action(action)
+        kernel.apply(position, int(action))
+        move += 1
+    if kernel.current_player(position) != -1:
+        raise AssertionError(f"{where}: the engine's game is over, the kernel's is not")
+    record: GameRecord = state.record()
+    _same_end(kernel, position, record, where)
+    if middle_copy is not None:
+        copy, copy_end = middle_copy
+        _same_end(kernel, copy, copy_end, f"{where}: a copy played out from the middle")
+    return record
+
+
+def _probe_middle(
+    kernel: Kernel,
+    state: Any,
+    streams: Sequence[Stream],
+    position: Position,
+    seat_bots: SeatBots,
+    engine_bots: list,
+    here: str,
+) -> tuple[Position, GameRecord]:
+    """From the middle: a copy of the kernel's position and the engine's position laid
+    into the kernel (`from_state`), each played out, against the engine's clone played
+    out with the same bots and copies of the same streams. Returns the copy and its
+    expected end, checked once the original has played on to its own end."""
+    # Bots are functions of (view, legal, rng), with no state of their own to copy.
+    end = _engine_play_out(state.clone(), engine_bots, [s.copy() for s in streams])
+    copy = position.copy()
+    kernel.play_out(copy, seat_bots)
+    laid = kernel.from_state(state.clone(), [s.copy() for s in streams])
+    kernel.play_out(laid, seat_bots)
+    _same_end(kernel, laid, end, f"{here}: from_state then play_out")
+    return copy, end

@@ -1,0 +1,211 @@
+"""Messages that say what is true, and user errors that exit 2 (issue 32, Deliver 4).
+
+Each case is a hand-made input with the message worked out here, beside a control
+that shows the same command taking the same input when it is right.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from balancer.cli import diff as diff_cli
+from balancer.cli import main
+from balancer.cli.options import check_placement
+from balancer.errors import UserError
+from balancer.report.escape import contrast
+from tests.helpers import FDC3, VARIANTS, one_error_line, subprocess_env, write_file
+
+pytestmark = pytest.mark.usefixtures("engine_unchecked")
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("reports")
+    a, b = folder / "a", folder / "b"
+    assert main(["run", "-q", FDC3, "-n", "4", "-w", "1", "-o", str(a)]) == 0
+    assert main(["run", "-q", FDC3, "-n", "4", "-w", "1", "-o", str(b), "--seed", "7"]) == 0
+    return a, b
+
+
+# -- the environment, read alike by every command ------------------------------------
+
+
+def commands(a: Path, b: Path, tmp_path: Path) -> list[list[str]]:
+    return [
+        ["run", "-q", FDC3, "-n", "2", "-o", str(tmp_path / "r")],
+        ["diff", "-q", str(a), str(b)],
+        ["csv", str(a), "-o", str(tmp_path / "t")],
+        ["validate", FDC3],
+        ["replay", str(a), "--game", "0"],
+    ]
+
+
+def test_a_balancer_lang_naming_no_language_is_refused_by_every_command(
+    reports: tuple[Path, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("BALANCER_LANG", "xx")
+    for command in commands(*reports, tmp_path):
+        assert main(command) == 2, command
+        assert "BALANCER_LANG: expected en or ja, not 'xx'" in one_error_line(capsys)
+    assert not (tmp_path / "r").exists() and not (tmp_path / "t").exists()
+
+
+def test_a_balancer_lang_naming_a_language_is_taken_by_every_command(
+    reports: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BALANCER_LANG", "ja")
+    for command in commands(*reports, tmp_path):
+        assert main(command) == 0, command
+
+
+# -- what a refusal says ---------------------------------------------------------------
+
+
+def test_a_run_onto_a_sweep_says_it_is_balancers_output_of_another_kind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sweep = tmp_path / "s"
+    args = ["sweep", "-q", FDC3, "-n", "2", "-o", str(sweep), "--set", "hand_size=4,5"]
+    assert main(args) == 0
+    capsys.readouterr()
+    assert main(["run", "-q", FDC3, "-n", "2", "-o", str(sweep)]) == 2
+    line = one_error_line(capsys)
+    assert (
+        f"{sweep}: it is balancer's output of another kind, a sweep (sweep.csv), "
+        "not a report (report.json), so it is left alone"
+    ) in line
+    assert "not balancer's output" not in line
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("x" * 80 + "a", "x" * 80 + "b"),  # alike for longer than a cut
+        (unicodedata.normalize("NFC", "café"), unicodedata.normalize("NFD", "café")),
+        ("a\u200db", "ab"),
+    ],
+)
+def test_two_values_said_to_differ_are_shown_differing(a: str, b: str) -> None:
+    shown = contrast(a, b)
+    assert shown[0] != shown[1]
+    assert all(len(text) <= 70 for text in shown)
+    assert contrast("same", "same") == ("'same'", "'same'")  # the control: alike stay alike
+
+
+def test_a_long_value_is_cut_in_any_message() -> None:
+    message = UserError("not " + "9" * 991, key="seat").message
+    assert len(message) < 300 and message.startswith("seat: not 999") and "991" not in message
+    assert UserError("not " + "9" * 150).message == "not " + "9" * 150  # short: whole
+
+
+def test_diff_checks_alpha_before_playing_either_variant(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    played: list[object] = []
+
+    def prepare(*args: object, **kwargs: object) -> None:
+        played.append(args)
+        raise KeyboardInterrupt  # stands for the games: stop here
+
+    monkeypatch.setattr(diff_cli, "_prepare", prepare)
+    args = ["diff", "-q", FDC3, str(VARIANTS / "fdc-4p.yaml")]
+    assert main([*args, "--alpha", "nan"]) == 2
+    assert "--alpha must be between 0 and 1, not nan" in one_error_line(capsys)
+    assert played == []
+    assert main([*args, "--alpha", "0.05"]) == 130  # the control: then they are played
+    assert len(played) == 1
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "1000000000000000000000"])
+def test_an_impossible_scheduler_port_is_said_so(
+    port: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["run", "-q", FDC3, "-n", "2", "-o", str(tmp_path / "r"), "--backend", "dask"]
+    assert main([*args, "--scheduler", f"tcp://127.0.0.1:{port}"]) == 2
+    line = one_error_line(capsys)
+    assert "--scheduler: port" in line and "can't exist: a port is a number from 1 to 65535" in line
+    assert "refused" not in line
+    check_placement("dask", "tcp://127.0.0.1:8786")  # the control: a port that can be
+
+
+# -- variant files -----------------------------------------------------------------
+
+
+def test_game_null_says_the_game_is_empty_not_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_file(tmp_path, "game: null\nplayers: 3\nbots: random\n")
+    assert main(["validate", str(path)]) == 2
+    line = one_error_line(capsys)
+    assert f"{path}:1: game: is empty; name the game (one of " in line, line
+    assert "missing" not in line
+    path = write_file(tmp_path, "players: 3\nbots: random\n", "m.yaml")  # the control
+    assert main(["validate", str(path)]) == 2
+    assert "missing key 'game'" in one_error_line(capsys)
+
+
+def test_extends_dev_stdin_says_what_stdin_is(tmp_path: Path) -> None:
+    path = write_file(tmp_path, "extends: /dev/stdin\nplayers: 3\n")
+    command = [sys.executable, "-m", "balancer", "validate", str(path)]
+    env = subprocess_env()
+    done = subprocess.run(command, input=b"", capture_output=True, env=env, timeout=120)
+    assert done.returncode == 2
+    line = done.stderr.decode().strip()
+    assert "extends: '/dev/stdin' is a FIFO (named pipe), not a variant file" in line, line
+    assert "no such" not in line
+    # The control: stdin a variant file, which it then is.
+    with open(VARIANTS / "fdc-base.yaml", "rb") as base:
+        done = subprocess.run(command, stdin=base, capture_output=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('name: "a\\u200db"\n', "name"),
+        ('name: "\\u00adab"\n', "name"),
+        (
+            "seats: [random, {bot: 'tests.plugins:Params', params: {a: \"x\\u200dy\"}}, random]\n",
+            "seats[1].params.a",
+        ),
+    ],
+)
+def test_an_invisible_format_character_is_refused_in_a_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, key: str
+) -> None:
+    path = write_file(tmp_path, f"extends: {VARIANTS / 'fdc-3p.yaml'}\n{text}")
+    assert main(["validate", str(path)]) == 2
+    line = one_error_line(capsys)
+    assert f"{key}: must not hold the invisible format character U+" in line, line
+    assert "look other than it is" in line
+    path = write_file(tmp_path, f"extends: {VARIANTS / 'fdc-3p.yaml'}\nname: ab\n", "c.yaml")
+    assert main(["validate", str(path)]) == 0  # the control
+
+
+def test_validate_refuses_plugin_params_run_would_refuse(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seat = "{bot: 'tests.plugins:Params', params: {1: a}}"
+    path = write_file(
+        tmp_path, f"extends: {VARIANTS / 'fdc-3p.yaml'}\nseats: [random, {seat}, random]\n"
+    )
+    assert main(["validate", str(path)]) == 2
+    line = one_error_line(capsys)
+    assert "seats[1].params[1]: a plugin's parameters are passed by name" in line, line
+    assert main(["run", "-q", str(path), "-o", str(tmp_path / "r")]) == 2
+    assert "seats[1].params[1]" in one_error_line(capsys)
+    seat = "{bot: 'tests.plugins:Params', params: {a: 1}}"  # the control
+    path = write_file(
+        tmp_path,
+        f"extends: {VARIANTS / 'fdc-3p.yaml'}\nseats: [random, {seat}, random]\n",
+        "c.yaml",
+    )
+    assert main(["validate", str(path)]) == 0

@@ -1,0 +1,41 @@
+"""A kernel package's cached code goes stale when any module of the package changes.
+
+numba stamps a cached function with its own source file only; a kernel split
+into a package (games/fdc/kernel/) inlines its rules from a sibling module, so
+balancer.jit stamps such functions with every module of their package.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from balancer import jit
+
+
+def test_the_stamp_changes_with_any_module_of_the_package(tmp_path: Path) -> None:
+    (tmp_path / "__init__.py").write_text("")
+    (tmp_path / "chunk.py").write_text("def loop(): pass\n")
+    (tmp_path / "resolution.py").write_text("RULE = 1\n")
+    before = jit.package_stamp(str(tmp_path))
+    assert jit.package_stamp(str(tmp_path)) == before
+    (tmp_path / "notes.txt").write_text("not a module")
+    assert jit.package_stamp(str(tmp_path)) == before
+    (tmp_path / "resolution.py").write_text("RULE = 2\n")  # the sibling, not chunk.py
+    assert jit.package_stamp(str(tmp_path)) != before
+
+
+@pytest.mark.skipif(not jit.ENABLED, reason="numba is off: nothing is cached")
+def test_kernel_package_functions_are_stamped_by_their_package() -> None:
+    from balancer.games.fdc.kernel import chunk
+
+    locator = chunk._play_games._cache._impl.locator
+    folder = os.path.dirname(chunk.__file__)
+    assert locator.get_source_stamp() == jit.package_stamp(folder)
+    # A module outside a kernel package keeps numba's own stamp (its one file).
+    from balancer import rng_kernels
+
+    other = rng_kernels.next_u64._cache._impl.locator
+    assert other.get_source_stamp() != jit.package_stamp(os.path.dirname(rng_kernels.__file__))

@@ -1,0 +1,129 @@
+"""The search bot never peeks: what it decides is a function of its seat's view and its stream.
+
+Two true states that differ only in cards the seat can't see (another world
+consistent with the same view, or the hidden cards stacked adversarially: every
+high card to one rival) must give bit-identical per-candidate values and the same
+choice from the same bot stream. A search that skips determinize and plays out the
+true state (the peeking control) fails the same test, so the test has power.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from balancer import games, knobs
+from balancer.bots.search import FlatMonteCarlo
+from balancer.rng import CHANCE, Stream
+
+GAMES = [("fish-dash-cash", 5), ("kimekimera", 4), ("da-qi-zi", 4)]
+
+
+def _decision(game: str, players: int, seed: int) -> Any:
+    """A state of `game` some moves in, at a decision of two or more moves."""
+    spec = games.get(game)
+    rules = knobs.freeze(knobs.defaults(spec.knobs))
+    state = spec.new_state(rules, players, Stream(seed, 0, CHANCE))
+    chooser = Stream(seed, 0, 99)
+    decisions = 0
+    while True:
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            decisions += 1
+            if decisions > 3:
+                return state
+        state.apply_action(legal[chooser.below(len(legal))])
+
+
+class PeekingSearch(FlatMonteCarlo):
+    """The control: plays out the true state instead of a world drawn from the view."""
+
+    true_state: Any = None
+
+    def _world(self, view: Any, rng: Stream) -> Any:
+        return self.true_state.clone()
+
+
+def _values(bot: FlatMonteCarlo, state: Any) -> tuple[float, ...]:
+    seat = state.current_player()
+    return bot.evaluate(state.view(seat), state.legal_actions(), Stream(7, 0, 1)).values
+
+
+def _twin(state: Any, game: str) -> Any:
+    """A true state the seat can't tell from `state`: the hidden cards dealt anew."""
+    spec = games.get(game)
+    seat = state.current_player()
+    twin = spec.determinize(state.view(seat), Stream(123, 4, 5))
+    assert twin.view(seat) == state.view(seat)
+    return twin
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_two_states_alike_to_the_seat_get_the_same_search(game: str, players: int) -> None:
+    state = _decision(game, players, seed=3)
+    twin = _twin(state, game)
+    bot = FlatMonteCarlo(game, samples=8)
+    assert _values(bot, state) == _values(bot, twin)
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_a_search_that_peeks_fails_the_same_test(game: str, players: int) -> None:
+    """The control: reading the true state, the values follow the hidden cards."""
+    differ = 0
+    for seed in range(3, 9):
+        state = _decision(game, players, seed)
+        twin = _twin(state, game)
+        peeking = PeekingSearch(game, samples=8)
+        peeking.true_state = state
+        first = _values(peeking, state)
+        peeking.true_state = twin
+        differ += first != _values(peeking, twin)
+    assert differ > 0
+
+
+def test_fdc_hidden_cards_stacked_on_one_rival_change_nothing() -> None:
+    """Every high card the seat can't see goes to one rival's hand: the search sees the
+    same view, so it must give the same values."""
+    game, players = "fish-dash-cash", 5
+    state = _decision(game, players, seed=5)
+    seat = state.current_player()
+    stacked = state.clone()
+    rivals = [s for s in range(players) if s != seat]
+    hidden = sorted(
+        [card for s in rivals for card in stacked.hands[s]] + list(stacked.pile),
+        key=lambda card: -stacked.deck.number[card],
+    )
+    at = 0
+    for s in rivals:
+        n = len(stacked.hands[s])
+        stacked.hands[s] = hidden[at : at + n]
+        at += n
+    stacked.pile = hidden[at:]
+    stacked.check_invariants()
+    assert stacked.view(seat) == state.view(seat)
+    assert stacked.hands != state.hands  # the stacking moved cards
+    bot = FlatMonteCarlo(game, samples=8)
+    assert _values(bot, state) == _values(bot, stacked)
+    peeking = PeekingSearch(game, samples=8)
+    peeking.true_state = stacked
+    stacked_values = _values(peeking, stacked)
+    peeking.true_state = state
+    assert stacked_values != _values(peeking, state)
+
+
+def test_successive_decisions_draw_different_worlds() -> None:
+    """The bot's stream moves on: the same view searched twice in a row (one stream)
+    plays different worlds, so it gives different values."""
+    state = _decision("fish-dash-cash", 5, seed=3)
+    seat = state.current_player()
+    bot = FlatMonteCarlo("fish-dash-cash", samples=8)
+    rng = Stream(7, 0, 1)
+    first = bot.evaluate(state.view(seat), state.legal_actions(), rng).values
+    second = bot.evaluate(state.view(seat), state.legal_actions(), rng).values
+    assert first != second
+
+
+def test_a_search_bot_needs_at_least_one_sample() -> None:
+    with pytest.raises(ValueError, match="samples"):
+        FlatMonteCarlo("fish-dash-cash", samples=0)
