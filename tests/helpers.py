@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).parent.parent
-VARIANTS = ROOT / "variants"
+VARIANTS = ROOT / "balancer" / "variants"  # package data (variants/ at the top links here)
 FDC3 = str(VARIANTS / "fdc-3p.yaml")
 
 # Seconds before a wait for something that takes a second or so gives up and

@@ -67,3 +67,61 @@ def test_two_games_by_hand() -> None:
     # kind 0: game 0 a=2 (seat 0), n=2 (seats 0, 1); game 1 nobody.
     # kind 1: game 0 a=0, n=1 (seat 1); game 1 a=1, n=1.
     assert tally.sums.tolist() == [[2, 1], [2, 2], [4, 1], [4, 1], [4, 2]]
+
+
+def _null_tally(seed: int, games: int = 4000, players: int = 5, kinds: int = 60) -> CardTally:
+    """Each seat holds 12 random kinds of 60, and wins at random: no kind matters."""
+    rng = np.random.default_rng(seed)
+    tally = CardTally(players, kinds)
+    winners = rng.integers(0, players, games)
+    wins = np.zeros((games, players))
+    wins[np.arange(games), winners] = 1.0
+    held = np.zeros((games, players), dtype=np.uint64)
+    for g in range(games):
+        deck = rng.permutation(kinds)
+        for s in range(players):
+            mask = 0
+            for k in deck[s * 12 : (s + 1) * 12]:
+                mask |= 1 << int(k)
+            held[g, s] = mask
+    tally.add(wins, held)
+    return tally
+
+
+def test_each_kind_p_value_agrees_with_its_interval() -> None:
+    rows = _null_tally(3).impact([f"k{i}" for i in range(60)])
+    for r in rows:
+        excludes_zero = r.low > 0 or r.high < 0
+        assert excludes_zero == (r.p_value < 0.05), r
+        assert r.p_holm >= r.p_value
+
+
+def test_holm_keeps_chance_differences_from_looking_significant() -> None:
+    # Twenty null runs of 60 kinds: unadjusted, about 3 kinds a run miss 0 at 95%; after
+    # Holm, a run with any significant kind should come about 1 time in 20 or less.
+    raw, runs_flagged = 0, 0
+    for seed in range(20):
+        rows = _null_tally(seed, games=1500).impact([f"k{i}" for i in range(60)])
+        raw += sum(r.p_value < 0.05 for r in rows)
+        runs_flagged += any(r.significant for r in rows)
+    assert raw >= 20  # the uncorrected intervals do flag kinds (the control)
+    assert runs_flagged <= 3
+
+
+def test_a_kind_that_matters_stays_significant_after_correction() -> None:
+    games, players = 4000, 5
+    # Kind 0 always wins: every holder of it in some games takes the win there.
+    rng = np.random.default_rng(9)
+    wins = np.zeros((games, players))
+    held = np.zeros((games, players), dtype=np.uint64)
+    for g in range(games):
+        holder = int(rng.integers(0, players))
+        held[g, holder] = 1
+        wins[g, holder] = 1.0
+        for s in range(players):
+            if s != holder:
+                held[g, s] = np.uint64(1 << int(rng.integers(1, 60)))
+    tally = CardTally(players, 60)
+    tally.add(wins, held)
+    rows = {r.card: r for r in tally.impact([f"k{i}" for i in range(60)])}
+    assert rows["k0"].significant and rows["k0"].difference > 0.9

@@ -250,3 +250,85 @@ def test_the_chart_draws_the_largest_effects_either_way_with_their_intervals() -
     (zero,) = [ln for ln in root.iter("line") if ln.get("class") == "zero"]
     assert float(zero.get("x1", "nan")) == pytest.approx(x(0), abs=0.1)
     assert cards.chart_svg(list(reversed(rows))) == cards.chart_svg(rows)  # same bytes
+
+
+def test_cards_writes_into_the_report_folder_not_the_current_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    variant = dataclasses.replace(load_variant(VARIANTS / "fdc-5p.yaml"), games=120)
+    from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+    written = (tmp_path / "rep" / cards.CSV_NAME).read_bytes()
+    (tmp_path / "rep" / cards.CSV_NAME).unlink()  # as a report from before cards.csv
+    # A report without cards.csv must stay balancer's own once it gets one: rewritten
+    # through its manifest, so remove the manifest's entry the unlink broke.
+    from balancer.report.folder import MANIFEST, REPORT_JSON, write_manifest
+
+    (tmp_path / "rep" / MANIFEST).unlink()
+    write_manifest(tmp_path / "rep", REPORT_JSON)
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    assert main(["cards", str(tmp_path / "rep")]) == 0
+    assert list(here.iterdir()) == []  # nothing stray in the current folder
+    assert (tmp_path / "rep" / cards.CSV_NAME).read_bytes() == written
+    assert f"written to {tmp_path / 'rep' / cards.CSV_NAME}" in capsys.readouterr().err
+    # The folder is still the report's: run over again, and read.
+    assert Report.open(tmp_path / "rep").n_games == 120
+    from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+
+
+def test_balancer_csv_regenerates_cards_csv_byte_for_byte(tmp_path: Path) -> None:
+    variant = dataclasses.replace(load_variant(VARIANTS / "fdc-4p.yaml"), games=150)
+    from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+    ran = {p.name: p.read_bytes() for p in (tmp_path / "rep").glob("*.csv")}
+    assert cards.CSV_NAME in ran
+    assert main(["csv", str(tmp_path / "rep"), "-o", str(tmp_path / "again")]) == 0
+    again = {p.name: p.read_bytes() for p in (tmp_path / "again").glob("*.csv")}
+    assert set(again) == set(ran) | {"games.csv"}
+    for name, data in ran.items():
+        assert again[name] == data, name
+
+
+def test_games_csv_names_the_cards_held_instead_of_bitmasks(tmp_path: Path) -> None:
+    import polars as pl
+
+    # Two seats, 66 kinds (two words a seat): seat 0 held kinds 0 and 2, seat 1 kind 65 only.
+    kinds = [f"k{i}" for i in range(66)]
+    frame = pl.DataFrame(
+        {
+            "game": [0],
+            "held_0_0": pl.Series([0b101], dtype=pl.UInt64),
+            "held_0_1": pl.Series([0], dtype=pl.UInt64),
+            "held_1_0": pl.Series([0], dtype=pl.UInt64),
+            "held_1_1": pl.Series([0b10], dtype=pl.UInt64),
+            "rules_version": [1],
+        }
+    )
+    readable = cards.readable_held(frame, 2, kinds)
+    assert readable.columns == ["game", "held_0", "held_1", "rules_version"]
+    assert readable.row(0) == (0, "k0; k2", "k65", 1)
+    # And `balancer csv` writes it so: no 18-digit masks in a spreadsheet's file.
+    variant = dataclasses.replace(load_variant(VARIANTS / "fdc-4p.yaml"), games=20)
+    from_run(runner.run(variant)).save(tmp_path / "rep", html=False)
+    assert main(["csv", str(tmp_path / "rep"), "-o", str(tmp_path / "out")]) == 0
+    games = pl.read_csv(tmp_path / "out" / "games.csv")
+    assert "held_0_0" not in games.columns
+    hands = games["held_0"].to_list()
+    assert all(len(hand.split("; ")) == 5 for hand in hands)  # fdc deals 5 cards a seat
+
+
+def test_the_card_section_speaks_the_reports_language() -> None:
+    from balancer.report.html import render_html
+
+    variant = dataclasses.replace(load_variant(VARIANTS / "fdc-4p.yaml"), games=40)
+    report = from_run(runner.run(variant))
+    english, japanese = render_html(report, "en"), render_html(report, "ja")
+
+    def section(page: str) -> str:
+        start = page.index('<section id="cards">')
+        return page[start : page.index("</section>", start)]
+
+    assert "<h2>Card impact</h2>" in section(english) and "Holm" in section(english)
+    assert "<h2>カードの影響</h2>" in section(japanese)
+    assert "Card impact" not in section(japanese) and "win share held" not in section(japanese)
+    assert "持っていた席の勝率" in section(japanese)  # the chart's axis title too

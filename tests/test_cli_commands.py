@@ -66,6 +66,20 @@ def test_init_writes_a_valid_variant_with_every_knob_at_its_default(
         assert " ".join(knob.meaning.split()) in lines[at - 1]
 
 
+@pytest.mark.parametrize("game", games.names())
+def test_init_keeps_the_seed_and_games_of_the_shipped_base_so_diffs_are_paired(
+    tmp_path: Path, game: str
+) -> None:
+    spec = games.get(game)
+    path = tmp_path / "mine.yaml"
+    assert invoke("init", game, str(path)).exit_code == 0
+    base = variant.load(VARIANTS / f"{spec.short}-base.yaml")
+    mine = variant.load(path)
+    assert (mine.seed, mine.games) == (base.seed, base.games)
+    # Not the old 1 and 1000, which no shipped variant uses.
+    assert mine.seed != 1 and mine.games != 1000
+
+
 def test_init_never_overwrites_a_file(tmp_path: Path) -> None:
     path = write_file(tmp_path, "mine\n", "mine.yaml")
     result = invoke("init", "fdc", str(path))
@@ -108,20 +122,24 @@ def test_variants_lists_each_shipped_file_with_its_first_comment() -> None:
 
 
 @pytest.mark.parametrize("where", ["inside", "elsewhere"])
-def test_variants_hint_names_a_path_show_accepts_from_here(
+def test_variants_hint_names_what_show_accepts_from_here(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
-    # A new user copies the hint: from the clone it is variants/NAME.yaml, from
-    # anywhere else the folder's full path; a bare NAME.yaml was "no such file".
-    monkeypatch.chdir(VARIANTS.parent if where == "inside" else tmp_path)
+    # A new user copies the hint: a shipped variant by its bare name, from any folder.
+    monkeypatch.chdir(VARIANTS.parent.parent if where == "inside" else tmp_path)
     header = invoke("variants").stdout.splitlines()[0]
     hint = header.split("(balancer show ", 1)[1].split(" ", 1)[0]
-    assert hint.endswith("/NAME.yaml")
-    if where == "inside":
-        assert hint == "variants/NAME.yaml"
-    shown = invoke("show", hint.replace("NAME", "fdc-5p"))
+    assert hint == "NAME"
+    shown = invoke("show", "fdc-5p")
     assert shown.exit_code == 0, shown.stderr
     assert shown.stdout.splitlines()[1] == "name: fdc-5p"
+    # Another folder's variants: by their path, which show accepts from here.
+    (tmp_path / "mine").mkdir()
+    write_file(tmp_path / "mine", "# Mine.\ngame: fdc\nplayers: 3\nbots: random\n", "a.yaml")
+    header = invoke("variants", str(tmp_path / "mine")).stdout.splitlines()[0]
+    hint = header.split("(balancer show ", 1)[1].split(" ", 1)[0]
+    assert hint.endswith("/NAME.yaml")
+    assert invoke("show", hint.replace("NAME", "a")).exit_code == 0
 
 
 def test_variants_of_a_folder_marks_a_broken_file(tmp_path: Path) -> None:

@@ -56,6 +56,7 @@ def test_validate_json_lists_each_file_and_each_error(tmp_path: Path) -> None:
         "game": "kimekimera",
         "players": 4,
         "games": 2000,
+        "warnings": [],
         "errors": [],
     }
     assert second["ok"] is False and "game" not in second

@@ -143,17 +143,17 @@ def test_big_injected_change_is_flagged(pair: tuple[Path, Path]) -> None:
     table = compare(load_report(pair[0]), load_report(pair[1]))
     assert not table.paired
     rows = rows_by_figure(table)
-    for figure in ("win share seat 0", "score seat 0 mean", "win share seat 1"):
+    for figure in ("seat_win_share.0", "seat_score_mean.0", "seat_win_share.1"):
         assert rows[figure].verdict == "changed", figure
-    assert rows["win share seat 0"].change > 0 > rows["win share seat 1"].change
-    score = rows["score seat 0 mean"]
+    assert rows["seat_win_share.0"].change > 0 > rows["seat_win_share.1"].change
+    score = rows["seat_score_mean.0"]
     assert score.change == pytest.approx(3, abs=0.5)
     assert score.ci95[0] < score.change < score.ci95[1] and score.ci95[0] > 2
     # Different seeds: Welch's t on the means, which is what the rows are labelled.
-    assert score.test == "Welch t" and rows["win share seat 0"].test == "Welch t"
+    assert score.test == "Welch t" and rows["seat_win_share.0"].test == "Welch t"
     # Untouched figures stay unflagged.
     # Bots rotate through seat 0, so its boost doesn't favour either bot.
-    for figure in ("length mean", "event koban per game", "win share bot careful"):
+    for figure in ("length.mean", "events.koban.per_game", "bots.careful.win_share"):
         assert rows[figure].verdict != "changed", figure
         low, high = rows[figure].ci95
         assert low < 0 < high or rows[figure].change == 0, figure
@@ -164,14 +164,14 @@ def test_every_figure_has_a_row() -> None:
     games = make_games(200, noise_seed=1, deal_seed=2)
     table = compare(in_memory(games, 1), in_memory(games, 2))
     figures = [row.figure for row in table.rows]
-    assert figures[:PLAYERS] == [f"win share seat {s}" for s in range(PLAYERS)]
-    assert "win share bot careful" in figures and "win share bot random" in figures
+    assert figures[:PLAYERS] == [f"seat_win_share.{s}" for s in range(PLAYERS)]
+    assert "bots.careful.win_share" in figures and "bots.random.win_share" in figures
     for s in range(PLAYERS):
-        assert f"score seat {s} mean" in figures
+        assert f"seat_score_mean.{s}" in figures
     for name in EVENTS:
-        assert f"event {name} per game" in figures
-        assert f"event {name} share of games" in figures
-    assert {"length mean", "winning margin mean"} <= set(figures)
+        assert f"events.{name}.per_game" in figures
+        assert f"events.{name}.share_of_games" in figures
+    assert {"length.mean", "margin.mean"} <= set(figures)
     # No KS rows: a test of the distribution is not valid on discrete scores.
     assert not any("distribution" in figure for figure in figures)
     assert len(figures) == len(set(figures))
@@ -220,13 +220,13 @@ def test_pairing_sees_a_change_the_unpaired_test_misses() -> None:
 
     paired = compare(in_memory(a, 3), in_memory(b_same_deals, 3))
     assert paired.paired
-    row = rows_by_figure(paired)["score seat 0 mean"]
+    row = rows_by_figure(paired)["seat_score_mean.0"]
     assert row.test == "paired t" and row.paired
     assert row.verdict == "changed"
     paired_width = row.ci95[1] - row.ci95[0]
 
     unpaired = compare(in_memory(a, 3), in_memory(b_other_deals, 4))
-    row = rows_by_figure(unpaired)["score seat 0 mean"]
+    row = rows_by_figure(unpaired)["seat_score_mean.0"]
     assert row.test == "Welch t" and not row.paired
     assert row.verdict != "changed"
     # The deal's luck (sd 3) cancels in pairs and not across deals (play noise sd 1).
@@ -243,9 +243,9 @@ def test_paired_only_with_same_seed_and_game_count() -> None:
 
     table = compare(in_memory(a, 5), in_memory(same, 5))
     rows = rows_by_figure(table)
-    assert rows["win share seat 1"].test == "paired t"
-    assert rows["win share bot careful"].paired
-    assert rows["event steal share of games"].paired
+    assert rows["seat_win_share.1"].test == "paired t"
+    assert rows["bots.careful.win_share"].paired
+    assert rows["events.steal.share_of_games"].paired
     for fmt in ("table", "md", "json"):
         assert "paired: same seed and games" in render(table, fmt)
     assert "unpaired" in render(compare(in_memory(a, 5), in_memory(same, 6)), "table")
@@ -257,8 +257,8 @@ def test_bot_row_falls_back_to_unpaired_when_a_bot_skips_games() -> None:
     b = make_games(300, noise_seed=2, deal_seed=1, labels=("careful", "random", "x"))
     table = compare(in_memory(a, 5), in_memory(b, 5))
     rows = rows_by_figure(table)
-    assert rows["win share bot careful"].paired  # sits in every game of both
-    assert "win share bot x" not in rows
+    assert rows["bots.careful.win_share"].paired  # sits in every game of both
+    assert "bots.x.win_share" not in rows
     assert any("bots only in B" in w and "x" in w for w in table.warnings)
 
     # Five labels over four seats: each sits out one game in five. The ratio's
@@ -266,8 +266,8 @@ def test_bot_row_falls_back_to_unpaired_when_a_bot_skips_games() -> None:
     c = make_games(300, noise_seed=3, deal_seed=1, labels=("careful", "x", "y", "z", "v"))
     d = make_games(300, noise_seed=4, deal_seed=1, labels=("careful", "x", "y", "z", "w"))
     rows = rows_by_figure(compare(in_memory(c, 5), in_memory(d, 5)))
-    assert rows["win share bot x"].paired and rows["win share bot x"].test == "paired t"
-    assert "win share bot v" not in rows and "win share bot w" not in rows
+    assert rows["bots.x.win_share"].paired and rows["bots.x.win_share"].test == "paired t"
+    assert "bots.v.win_share" not in rows and "bots.w.win_share" not in rows
 
 
 def test_bots_match_by_name_whatever_their_parameters() -> None:
@@ -276,11 +276,11 @@ def test_bots_match_by_name_whatever_their_parameters() -> None:
     b = make_games(200, noise_seed=2, deal_seed=1, labels=("cautious(rank=1)", "random"))
     table = compare(in_memory(a, 5), in_memory(b, 5))
     rows = rows_by_figure(table)
-    row = rows["win share bot cautious"]
+    row = rows["bots.cautious.win_share"]
     assert row.note == "parameters: A cautious, B cautious(rank=1)"
     assert not any("bots only in" in w for w in table.warnings)
     text = render(table, "table")
-    assert "note: win share bot cautious: parameters: A cautious, B cautious(rank=1)" in text
+    assert "note: bots.cautious.win_share: parameters: A cautious, B cautious(rank=1)" in text
     record = next(r for r in json.loads(render(table, "json"))["rows"] if r["figure"] == row.figure)
     assert record["note"] == row.note
 
@@ -289,7 +289,7 @@ def test_no_bot_rows_when_one_side_has_a_single_bot() -> None:
     a = make_games(100, noise_seed=1, deal_seed=1)
     b = make_games(100, noise_seed=2, deal_seed=2, labels=("careful",))
     figures = [row.figure for row in compare(in_memory(a, 1), in_memory(b, 2)).rows]
-    assert not any(f.startswith("win share bot") for f in figures)
+    assert not any(f.startswith("bots.") for f in figures)
 
 
 # --- what is refused, what is warned -----------------------------------------
@@ -302,6 +302,19 @@ def test_different_game_or_players_is_a_user_error() -> None:
     three = make_games(50, noise_seed=1, deal_seed=1, players=3)
     with pytest.raises(UserError, match="players"):
         compare(in_memory(games, 1), in_memory(three, 1))
+
+
+def test_an_unpaired_diff_says_how_to_make_it_paired() -> None:
+    a = make_games(300, noise_seed=1, deal_seed=1)
+    same = make_games(300, noise_seed=2, deal_seed=1)
+    shorter = make_games(200, noise_seed=2, deal_seed=1)
+    unpaired = compare(in_memory(a, 5), in_memory(shorter, 6))
+    [hint] = [w for w in unpaired.warnings if w.startswith("unpaired")]
+    assert "A played 300 games from seed 5, B 200 from seed 6" in hint
+    assert "--seed 5 --games 300" in hint
+    assert "--seed 5 --games 300" in render(unpaired, "table").replace("\n  ", " ")
+    # A paired diff has nothing to fix.
+    assert not any("unpaired" in w for w in compare(in_memory(a, 5), in_memory(same, 5)).warnings)
 
 
 def test_version_differences_are_warnings() -> None:
@@ -324,7 +337,7 @@ def test_events_in_one_report_only_are_named() -> None:
     assert "events only in A, not compared: steal" in table.warnings
     assert "events only in B, not compared: new_rule" in table.warnings
     figures = [row.figure for row in table.rows]
-    assert "event koban per game" in figures and "event steal per game" not in figures
+    assert "events.koban.per_game" in figures and "events.steal.per_game" not in figures
 
 
 # --- degenerate data ----------------------------------------------------------
@@ -518,7 +531,7 @@ def test_renderers(pair: tuple[Path, Path]) -> None:
 
     parsed = list(csv.DictReader(io.StringIO(render(table, "csv"))))
     assert len(parsed) == n_rows
-    assert parsed[0]["figure"] == "win share seat 0"
+    assert parsed[0]["figure"] == "seat_win_share.0"
     assert float(parsed[0]["p_adjusted"]) == table.rows[0].p_adjusted  # full precision
     assert float(parsed[0]["ci95_low"]) == table.rows[0].ci95[0]
     assert {r["verdict"] for r in parsed} <= {"", "changed", "equivalent"}
@@ -544,7 +557,7 @@ def test_the_json_contract(pair: tuple[Path, Path]) -> None:
         assert record["change"] == pytest.approx(record["b"] - record["a"])
         assert 0 <= record["p_value"] <= record["p_adjusted"] <= 1 or not record["in_family"]
     seat0 = document["rows"][0]
-    assert seat0["figure"] == "win share seat 0" and seat0["verdict"] == "changed"
+    assert seat0["figure"] == "seat_win_share.0" and seat0["verdict"] == "changed"
     assert seat0["p_adjusted"] <= 0.05
     # Against itself: paired, nothing changed.
     same = json.loads(render(compare(load_report(pair[0]), load_report(pair[0])), "json"))
@@ -554,9 +567,9 @@ def test_the_json_contract(pair: tuple[Path, Path]) -> None:
 def test_tolerance_makes_small_changes_equivalent(pair: tuple[Path, Path]) -> None:
     """A tolerance wide enough to hold a row's whole 90% interval makes it 'equivalent'."""
     a, b = load_report(pair[0]), load_report(pair[1])
-    length = rows_by_figure(compare(a, b))["length mean"]
+    length = rows_by_figure(compare(a, b))["length.mean"]
     assert length.verdict == ""  # 0.1 sd of length: 600 games can't show that
-    wide = rows_by_figure(compare(a, b, tolerances=parse_tolerances("length=5")))["length mean"]
+    wide = rows_by_figure(compare(a, b, tolerances=parse_tolerances("length=5")))["length.mean"]
     assert wide.verdict == "equivalent" and wide.tolerance == 5
     text, _ = diff_reports(pair[0], pair[1], "table", tolerance="length=5")
     assert "length ±5:" in text

@@ -88,7 +88,7 @@ def test_header_lines_say_what_differs_and_what_does_not() -> None:
 
 def _row(change: float, low: float, high: float, a: float = 0.2) -> Row:
     return Row(
-        "win share seat 0", "win", a, a + change, change, (low, high), "paired t",
+        "seat_win_share.0", "win", a, a + change, change, (low, high), "paired t",
         0.5, 0.5, "", True, 100, 100,
     )  # fmt: skip
 
@@ -106,16 +106,25 @@ def test_numbers_show_the_interval_to_two_significant_digits() -> None:
 
 
 def test_figures_group_into_sections() -> None:
-    assert section_of("win share seat 3") == ("win share", "seat 3")
-    assert section_of("win share bot cautious(rank=1)") == ("win share", "bot cautious(rank=1)")
-    assert section_of("score seat 0 mean") == ("score, mean", "seat 0")
-    assert section_of("event neko_ni_koban per game") == ("events per game", "neko_ni_koban")
-    assert section_of("event max_multiplier mean") == ("events, mean per game", "max_multiplier")
-    assert section_of("event steals share of games") == (
-        "share of games with the event",
+    # Each section is headed by the pattern of the names under it (the names of
+    # expect:, tune --target and sweep --figure); a row's label is what varies.
+    assert section_of("seat_win_share.3") == ("seat_win_share.<seat>", "3")
+    assert section_of("bots.cautious(rank=1).win_share") == (
+        "bots.<bot>.win_share",
+        "cautious(rank=1)",
+    )
+    assert section_of("seat_score_mean.0") == ("seat_score_mean.<seat>", "0")
+    assert section_of("events.neko_ni_koban.per_game") == (
+        "events.<event>.per_game",
+        "neko_ni_koban",
+    )
+    assert section_of("events.steals.share_of_games") == (
+        "events.<event>.share_of_games",
         "steals",
     )
-    assert section_of("length mean") == ("game", "length mean")
+    assert section_of("length.mean") == ("game", "length.mean")
+    # A name of no family is its own label: not swallowed by a pattern it only resembles.
+    assert section_of("seat_win_share.x") == ("game", "seat_win_share.x")
 
 
 # The shipped variants that change one thing about a shipped table, against it.
@@ -196,10 +205,10 @@ def test_a_long_bot_label_is_cut_to_fit() -> None:
     b = make_games(100, noise_seed=2, deal_seed=1, labels=(long, "random"))
     text = render(compare(in_memory(a, 5), in_memory(b, 5)), "table")
     assert max(len(line) for line in text.splitlines()) <= WIDTH
-    assert "  bot plugins.my_module:VeryCareful" in text and "…  0." in text
+    assert "  plugins.my_module:VeryCareful" in text and "…  0." in text
     # The full name is in the details.
     name = long.split("(")[0]
-    assert f"| win share bot {name} |" in render(compare(in_memory(a, 5), in_memory(b, 5)), "md")
+    assert f"| bots.{name}.win_share |" in render(compare(in_memory(a, 5), in_memory(b, 5)), "md")
 
 
 # --- where a diff of variant files runs them ----------------------------------
@@ -258,6 +267,30 @@ def test_row_chart_places_the_change_and_its_interval_around_zero() -> None:
     changed = Row(**{**row.__dict__, "verdict": "changed", "tolerance": 0.1})
     drawn = diff_html.row_chart(changed)
     assert diff_html.ACCENT in drawn and "<rect" in drawn
+
+
+def test_rows_of_a_kind_share_one_scale_so_their_lengths_compare() -> None:
+    import re
+
+    from balancer.analysis import diff_html
+
+    small = _row(0.01, 0.005, 0.015)  # a win share moving by 1 point
+    big = _row(0.2, 0.15, 0.25)  # another by 20
+    score = Row(**{**_row(5.2, 4.0, 6.4).__dict__, "kind": "score", "figure": "seat_score_mean.0"})
+    reaches = diff_html.kind_reaches([small, big, score])
+    assert reaches == {"win": 0.25, "score": 6.4}
+
+    def half_length(svg: str) -> float:
+        x = [float(v) for v in re.findall(r'x1="([\d.]+)"', svg)]
+        return x[3] - x[2]  # the caps at the interval's ends (after the zero line and bar)
+
+    shared = [half_length(diff_html.row_chart(r, reaches["win"])) for r in (small, big)]
+    # On one scale the bars keep their ratio (0.01 wide against 0.1 wide: ten times)...
+    assert shared[1] / shared[0] == pytest.approx(10, rel=0.02)
+    # ...where each on its own scale, the ten times wider interval drew shorter (0.6 times).
+    own = [half_length(diff_html.row_chart(r)) for r in (small, big)]
+    assert own[1] / own[0] == pytest.approx((0.1 / 0.25) / (0.01 / 0.015), rel=0.02)
+    assert "±0.26" in diff_html.row_chart(small, reaches["win"])  # the scale is written
 
 
 def test_the_page_is_self_contained_and_escapes_names(tmp_path: Path) -> None:

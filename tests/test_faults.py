@@ -198,7 +198,9 @@ def test_interrupt_stops_workers_and_keeps_the_previous_report(
     command = balancer_command(command_name, str(VARIANTS / "fdc-5p-random.yaml"))
     command += ["-n", "100000", "-w", "2", "-o", str(out)]
     if command_name == "sweep":
-        command += ["--set", "rules.neko_ni_koban=true,false"]
+        # Another variant's sweep over the first: replacing it takes --force (the
+        # interrupt must still leave the first one whole).
+        command += ["--set", "rules.neko_ni_koban=true,false", "--force"]
     run = processes.start(command)
     line = run.wait_for_line("balancer: playing ")
     assert line == "balancer: playing 100000 games of fdc-5p-random on 2 workers"

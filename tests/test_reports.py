@@ -304,10 +304,9 @@ def test_sweep_writes_a_row_per_point_and_a_chart(tmp_path: Path) -> None:
     table = pl.read_csv(out / "sweep.csv")
     assert table.height == 3
     assert table["colour_bonus"].to_list() == ["{1:2,2:5}", "{1:3,2:7}", "{1:4,2:9}"]
-    assert {"margin_mean", "seat0_win_share", "seat0_win_low", "colour_bonus_1_per_game"} <= set(
-        table.columns
-    )
-    assert table["seat_advantage_p"].is_between(0, 1).all()  # kk-4p rotates: a p-value
+    named = {"margin.mean", "seat_win_share.0", "seat_win_share.0.ci95_low"}
+    assert named | {"events.colour_bonus_1.per_game"} <= set(table.columns)
+    assert table["seat_advantage.p_value"].is_between(0, 1).all()  # kk-4p rotates: a p-value
     assert (out / "sweep.svg").read_text().lstrip().startswith("<?xml")
     points = sorted(p for p in out.iterdir() if p.is_dir())
     assert len(points) == 3

@@ -54,15 +54,15 @@ def test_diff_rows_keep_a_bot_whose_parameters_changed() -> None:
     a, b = _run("cautious", seed=1), _run("cautious(rank=1)", seed=2)
     result = diff_rows(a, b, paired=False, tolerances=parse_tolerances(None))
     names = [row.figure for row in result.rows]
-    assert "win share bot cautious" in names
-    row = result.rows[names.index("win share bot cautious")]
+    assert "bots.cautious.win_share" in names
+    row = result.rows[names.index("bots.cautious.win_share")]
     assert row.note == "parameters: A cautious, B cautious(rank=1)"
     document = result.to_json()
     json.dumps(document, allow_nan=False)
     assert set(document) >= {"changed", "stopped_at", "rows"}
     assert all(r["verdict"] in ("changed", "equivalent", "") for r in document["rows"])
     # Length is 8 in every game of both runs: out of the family.
-    length = result.rows[names.index("length mean")]
+    length = result.rows[names.index("length.mean")]
     assert not length.in_family and length.verdict == ""
 
 

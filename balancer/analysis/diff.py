@@ -100,6 +100,17 @@ def _about(r: Report) -> str:
     )
 
 
+def pairing_hint(a: Report, b: Report) -> str:
+    """Why a diff is unpaired and how to make it paired: the same seed and game count."""
+    return (
+        f"unpaired: A played {a.n_games} games from seed {a.seed}, B {b.n_games} from seed "
+        f"{b.seed}, so each change is tested by Welch's t, which needs more games than a "
+        f"paired test to see the same change. To pair them, run B's variant with "
+        f"--seed {a.seed} --games {a.n_games} (or write seed: {a.seed} and games: {a.n_games} "
+        "in it), or diff the two variant files, which plays both with the same seed."
+    )
+
+
 def compare(
     a: Report,
     b: Report,
@@ -140,6 +151,8 @@ def compare(
         )
     diff = DiffTable(str(a.folder), str(b.folder), _about(a), _about(b), paired or anytime, alpha)
     diff.setup = diff_setup.of_reports(a, b)
+    if not diff.paired:
+        diff.warnings.append(pairing_hint(a, b))
     versions: tuple[tuple[str, object, object], ...] = (
         ("rules_version", a.rules_version, b.rules_version),
         ("balancer_version", a.balancer_version, b.balancer_version),

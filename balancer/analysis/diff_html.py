@@ -6,9 +6,12 @@ numbers), the CSS is inline, and a Content-Security-Policy forbids every
 fetch, so it reads the same offline or attached to an e-mail. Same diff,
 same bytes.
 
-Each row's chart is the change B − A on its own scale, centred on zero: the
+Each row's chart is the change B − A centred on zero, on one scale shared by
+every row of its kind (every win share on one, every score on another, ...;
+stats.compare's kinds), so a bar twice as long is a change twice as big: the
 95% interval as a bar with caps, the change as a dot, the tolerance (when
-the row has one) as a grey band around zero. A row whose interval misses
+the row has one) as a grey band around zero. The scale's reach is written at
+the chart's right end. A row whose interval misses
 zero after Holm's correction is `changed`, drawn in the accent colour; one
 whose interval lies inside the band is `equivalent`, drawn in green.
 
@@ -75,11 +78,32 @@ def _x(value: float, scale: float) -> float:
     return round(CHART_W / 2 + value / scale * (CHART_W / 2 - 10), 2)
 
 
-def row_chart(row: Row) -> str:
-    """The change and its interval on a scale centred on zero, as inline SVG."""
+def row_reach(row: Row) -> float:
+    """How far from zero the row's chart must reach: its interval, change and tolerance."""
+    low, high = row.ci95
+    return max(abs(low), abs(high), abs(row.change), row.tolerance or 0.0)
+
+
+def kind_reaches(rows: list[Row]) -> dict[str, float]:
+    """Per kind of figure, the reach that holds every row of that kind: one scale each."""
+    reaches: dict[str, float] = {}
+    for row in rows:
+        reach = row_reach(row)
+        if math.isfinite(reach):
+            reaches[row.kind] = max(reaches.get(row.kind, 0.0), reach)
+    return reaches
+
+
+def row_chart(row: Row, reach: float | None = None) -> str:
+    """The change and its interval centred on zero, as inline SVG.
+
+    `reach`: the scale's half-width, shared by the rows of a kind (kind_reaches);
+    None: the row's own.
+    """
     low, high = row.ci95
     tolerance = row.tolerance or 0.0
-    reach = max(abs(low), abs(high), abs(row.change), tolerance)
+    if reach is None:
+        reach = row_reach(row)
     if not all(math.isfinite(v) for v in (low, high, row.change, reach)):
         return ""
     scale = reach * 1.05 if reach > 0 else 1.0
@@ -113,6 +137,11 @@ def row_chart(row: Row) -> str:
             'stroke-width="2"/>'
         )
     parts.append(f'<circle cx="{x_change}" cy="{mid}" r="5" fill="{colour}"/>')
+    # The scale's reach, so charts of different kinds are not read as one scale.
+    parts.append(
+        f'<text x="{CHART_W - 1}" y="{CHART_H - 2}" text-anchor="end" font-size="8" '
+        f'fill="{MUTED}" class="reach">±{reach * 1.05 if reach > 0 else 1.0:.2g}</text>'
+    )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -148,7 +177,9 @@ def _legend(alpha: float) -> str:
 
     return (
         '<p class="note legend">Each chart: the change B − A (dot) with its 95% interval '
-        "(bar), on the row's own scale centred on zero (dashed line); the grey band is the "
+        "(bar), centred on zero (dashed line), on one scale for every row of its kind (all "
+        "win shares on one, all scores on another...; its reach is at the right end), so "
+        "lengths compare down the page within a kind; the grey band is the "
         f"tolerance. {swatch(ACCENT)} changed: p after Holm's correction ≤ {alpha:g}; "
         f"{swatch(GOOD)} equivalent: the change is shown to lie within the tolerance; "
         f"{swatch(MUTED)} can't tell yet.</p>"
@@ -167,7 +198,7 @@ _COLUMNS = (
 )
 
 
-def _section(title: str, rows: list[tuple[str, Row]]) -> str:
+def _section(title: str, rows: list[tuple[str, Row]], reaches: dict[str, float]) -> str:
     head = "".join(f'<th class="{css}">{_e(name)}</th>' for name, css in _COLUMNS)
     body = []
     for label, row in rows:
@@ -187,7 +218,7 @@ def _section(title: str, rows: list[tuple[str, Row]]) -> str:
         ]
         tds = []
         for value, css in values:
-            inner = row_chart(row) if value is None else _e(value)
+            inner = row_chart(row, reaches.get(row.kind)) if value is None else _e(value)
             tds.append(f'<td class="{css}">{inner}</td>' if css else f"<td>{inner}</td>")
         kind = f' class="{row.verdict}"' if row.verdict else ""
         body.append(
@@ -235,7 +266,8 @@ def render_html(table: DiffTable) -> str:
         + (f'<p class="note">Each change is tested by {_e(usual)}.</p>' if usual else "")
         + "</section>",
     ]
-    parts += [_section(title, rows) for title, rows in sections.items()]
+    reaches = kind_reaches(table.rows)
+    parts += [_section(title, rows, reaches) for title, rows in sections.items()]
     notes = [table.games_needed, *(f"note: {n}" for n in _notes(table))]
     parts.append("<section><h2>Notes</h2>" + "".join(f'<p class="note">{_e(n)}</p>' for n in notes))
     parts.append("</section>")

@@ -81,18 +81,20 @@ def _notes(table: DiffTable) -> list[str]:
 # --- the terminal table: 100 columns, the change with its interval ------------
 
 WIDTH = 100  # every line of the terminal table fits a 100-column terminal
+# Rows are named as everywhere else (`expect:`, `tune --target`, `sweep --figure`):
+# a section per family of names, headed by its pattern; a row's label is what varies.
 _SECTIONS = (
-    (re.compile(r"win share (seat \d+|bot .+)"), "win share"),
-    (re.compile(r"score (seat \d+) mean"), "score, mean"),
-    (re.compile(r"event (.+) per game"), "events per game"),
-    (re.compile(r"event (.+) mean"), "events, mean per game"),
-    (re.compile(r"event (.+) share of games"), "share of games with the event"),
+    (re.compile(r"seat_win_share\.(\d+)"), "seat_win_share.<seat>"),
+    (re.compile(r"bots\.(.+)\.win_share"), "bots.<bot>.win_share"),
+    (re.compile(r"seat_score_mean\.(\d+)"), "seat_score_mean.<seat>"),
+    (re.compile(r"events\.(.+)\.per_game"), "events.<event>.per_game"),
+    (re.compile(r"events\.(.+)\.share_of_games"), "events.<event>.share_of_games"),
 )
 _GAME = "game"
 
 
 def section_of(figure: str) -> tuple[str, str]:
-    """(section, label): `event koban per game` is `koban` under `events per game`."""
+    """(section, label): `events.koban.per_game` is `koban` under `events.<event>.per_game`."""
     for pattern, section in _SECTIONS:
         match = pattern.fullmatch(figure)
         if match:

@@ -204,7 +204,10 @@ def of_reports(a: Report, b: Report) -> Setup:
 
     def side(r: Report) -> Side:
         versions = f"rules v{r.rules_version}, balancer {r.balancer_version}"
-        return Side(str(r.folder), str(r.variant.get("name", "?")), r.n_games, r.seed, versions)
+        name = str(r.variant.get("name", "?"))
+        if r.command_line:  # a one-off run: what the command line changed over the file
+            name += " with " + " ".join(r.command_line)
+        return Side(str(r.folder), name, r.n_games, r.seed, versions)
 
     def seats(r: Report) -> Mapping[str, Any]:
         # A report's variant names its seats; one that doesn't still has its seats' bots.

@@ -12,7 +12,9 @@ A variant may say what its balance should be::
 Figures (all per-game means, so every one has an interval): `seat_win_share`
 (every seat), `seat_win_share.S` (seat S), `seat_win_share.spread` (largest
 minus smallest seat win share), `bots.LABEL.win_share`, `length.mean`,
-`margin.mean`, `events.NAME.per_game`, `events.NAME.share_of_games`.
+`seat_score_mean.S`, `margin.mean`, `events.NAME.per_game`,
+`events.NAME.share_of_games`: the names of `tune --target`, `sweep --figure`
+and `diff` (analysis/figure_names.py).
 Bounds: `within: [lo, hi]`, `at_least` / `above` (same test), `at_most` /
 `below`, each a number or (not for `within`) another figure.
 
@@ -111,6 +113,10 @@ def _seat(s: int) -> Callable[[Games], np.ndarray]:
     return lambda g: g.wins[:, s]
 
 
+def _score(s: int) -> Callable[[Games], np.ndarray]:
+    return lambda g: g.scores[:, s]
+
+
 def _seat_diff(i: int, j: int) -> Callable[[Games], np.ndarray]:
     return lambda g: g.wins[:, i] - g.wins[:, j]
 
@@ -142,6 +148,7 @@ def figure_names(variant: Variant) -> list[str]:
     names = ["seat_win_share", "seat_win_share.spread"]
     names += [f"seat_win_share.{s}" for s in range(variant.players)]
     names += [f"bots.{label}.win_share" for label in dict.fromkeys(s.label for s in variant.seats)]
+    names += [f"seat_score_mean.{s}" for s in range(variant.players)]
     names += ["length.mean", "margin.mean"]
     for e in spec.events:
         names.append(f"events.{e}.per_game")
@@ -177,6 +184,10 @@ def resolve(name: str, variant: Variant) -> FigureDef:
         s = int(parts[1])
         if s < players:
             return FigureDef(name, (Member(f"seat {s}", _seat(s), (0.0, 1.0), share=True),))
+    if parts[0] == "seat_score_mean" and len(parts) == 2 and parts[1].isdigit():
+        s = int(parts[1])
+        if s < players:
+            return FigureDef(name, (Member(f"seat {s}", _score(s), None),))
     if name == "length.mean":
         return FigureDef(name, (Member(name, lambda g: g.lengths, None),))
     if name == "margin.mean":
@@ -191,11 +202,16 @@ def resolve(name: str, variant: Variant) -> FigureDef:
             return FigureDef(name, (Member(name, _event(event, False), None),))
         if parts[2] == "share_of_games" and event not in spec.value_events:
             return FigureDef(name, (Member(name, _event(event, True), (0.0, 1.0), share=True),))
-    import difflib
+    from balancer.analysis.figure_names import NOT_MEANS, nearest
 
+    if name in NOT_MEANS:
+        raise ValueError(
+            f"{name} is no mean of per-game values, so it has no interval to test: "
+            "sweep can chart it, a target can't hold it"
+        )
     valid = figure_names(variant)
-    close = difflib.get_close_matches(name, valid, n=1, cutoff=0.6)
-    hint = f"did you mean {close[0]!r}?" if close else "figures: " + ", ".join(valid)
+    close = nearest(name, valid)
+    hint = f"did you mean {close!r}?" if close else "figures: " + ", ".join(valid)
     raise ValueError(f"unknown figure {name!r} for {variant.game} ({hint})")
 
 

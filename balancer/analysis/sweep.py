@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import textwrap
 import warnings
 from pathlib import Path
 from typing import Any
@@ -22,13 +23,65 @@ from typing import Any
 import polars as pl
 
 from balancer import knobs
+from balancer.analysis.figure_names import (
+    HIGH,
+    LOW,
+    NOT_MEANS,
+    nearest,
+    report_figures,
+    variant_figures,
+)
+from balancer.analysis.sweep_points import Point, axis_limits, differs_from, highest, tiers
+from balancer.analysis.sweep_table import decimals
 from balancer.config.variant import Variant
 from balancer.config.yamlsafe import load_yaml_text
 from balancer.errors import UserError
-from balancer.report.figures import present
 from balancer.report.model import Report
 
 SWEEP_CSV = "sweep.csv"
+# What was swept (the variant and every knob's values), so a second, different sweep
+# onto the same folder is told apart from a rerun of the same one.
+SWEEP_JSON = "sweep.json"
+
+
+def default_folder(variant_name: str, knob_names: list[str]) -> Path:
+    """reports/<variant>-sweep-<knob>[-<knob>...]: the folder's name says what was swept,
+    so sweeps of other knobs of the same variant land side by side."""
+    return Path("reports") / "-".join([f"{variant_name}-sweep", *knob_names])
+
+
+def swept_settings(variant_name: str, parsed: list[tuple[str, list[Any]]]) -> dict[str, Any]:
+    """sweep.json's identity part: the variant and each knob's values, as sweep.csv shows them."""
+    return {
+        "variant": variant_name,
+        "knobs": {name: [_show(v) for v in values] for name, values in parsed},
+    }
+
+
+def replaced_sweep(folder: Path, wanted: dict[str, Any]) -> str | None:
+    """Why writing the sweep `wanted` into `folder` would replace a different sweep, or None.
+
+    None for a missing folder, one that holds no sweep (report/folder.py then
+    decides whether it may be written), or the same sweep (a rerun).
+    """
+    import json
+
+    if not (folder / SWEEP_CSV).is_file():
+        return None
+    try:
+        held = json.loads((folder / SWEEP_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "holds a sweep whose knobs this balancer can't read (no sweep.json)"
+    if not isinstance(held, dict):
+        return "holds a sweep whose sweep.json is not one"
+    same = {key: held.get(key) for key in wanted} == wanted
+    if same:
+        return None
+    knobs = held.get("knobs")
+    what = "other knobs"
+    if isinstance(knobs, dict) and all(isinstance(v, list) for v in knobs.values()):
+        what = " ".join(f"{k}={','.join(map(str, v))}" for k, v in knobs.items())
+    return f"holds another sweep ({held.get('variant')}: {what})"
 
 
 def parse_setting(text: str, variant: Variant) -> tuple[str, list[Any]]:
@@ -105,23 +158,17 @@ def folder_name(index: int, point: dict[str, Any]) -> str:
 
 
 def headline_row(point: dict[str, Any], report: Report) -> dict[str, Any]:
-    """One sweep.csv row: the knob values, then the headline figures with intervals."""
+    """One sweep.csv row: the knob values, then every figure by its name with its interval.
+
+    Figures keep the names of `expect:`, `tune --target` and `diff`
+    (analysis/figure_names.py); a figure's 95% interval is in the columns
+    `<figure>.ci95_low` and `<figure>.ci95_high` when it has one.
+    """
     row: dict[str, Any] = {name: _show(value) for name, value in point.items()}
-    for seat in report.seats:
-        s = seat.seat
-        row[f"seat{s}_win_share"] = seat.win_share
-        row[f"seat{s}_win_low"], row[f"seat{s}_win_high"] = seat.win_ci95
-        row[f"seat{s}_score_mean"] = seat.score.mean
-    for label, bot in (report.bots or {}).items():
-        row[f"bot_{label}_win_share"] = bot.win_share
-        row[f"bot_{label}_win_low"], row[f"bot_{label}_win_high"] = bot.win_ci95
-    margin = present(report.margin, "margin")
-    row["seat_advantage_p"] = present(report.seat_advantage, "seat_advantage").p_value
-    row["margin_mean"] = margin.mean
-    row["margin_sd"] = margin.sd
-    row["length_mean"] = present(report.length, "length").mean
-    for name, event in report.events.items():
-        row[f"{name}_per_game"] = event.per_game
+    for name, (value, interval) in report_figures(report).items():
+        row[name] = value
+        if interval is not None:
+            row[name + LOW], row[name + HIGH] = interval
     return row
 
 
@@ -132,40 +179,30 @@ def expected_columns(variant: Variant, knob_names: list[str]) -> list[str]:
     grid) has been played. tests/test_sweep.py checks it against real runs.
     """
     columns = list(knob_names)
-    for s in range(variant.players):
-        columns += [f"seat{s}_win_share", f"seat{s}_win_low", f"seat{s}_win_high"]
-        columns.append(f"seat{s}_score_mean")
-    labels = sorted({seat.label for seat in variant.seats})
-    if len(labels) > 1:  # a report has `bots` only when its seats' bots differ
-        for label in labels:
-            columns += [f"bot_{label}_win_share", f"bot_{label}_win_low", f"bot_{label}_win_high"]
-    columns += ["seat_advantage_p", "margin_mean", "margin_sd", "length_mean"]
-    columns += [f"{name}_per_game" for name in variant.spec.events]
+    for name in variant_figures(variant):
+        columns.append(name)
+        if name not in NOT_MEANS:
+            columns += [name + LOW, name + HIGH]
     return columns
 
 
 def check_figure(figure: str, variant: Variant, knob_names: list[str]) -> None:
-    """A UserError naming --figure unless it is a figure column every point will have."""
-    columns = expected_columns(variant, knob_names)
+    """A UserError naming --figure unless every point's report will have that figure."""
     if figure in knob_names:
         raise UserError(f"{figure!r} is a knob, not a figure to chart", key="--figure")
-    if figure not in columns:
-        import difflib
-
-        figures = [c for c in columns if c not in knob_names]
-        near = difflib.get_close_matches(figure, figures, n=1)
-        hint = f" (did you mean {near[0]!r}?)" if near else ""
+    figures = variant_figures(variant)
+    if figure not in figures:
+        near = nearest(figure, figures)
+        hint = f" (did you mean {near!r}?)" if near else ""
         raise UserError(
-            f"no figure {figure!r}{hint}; sweep.csv will have: {', '.join(figures)}",
-            key="--figure",
+            f"no figure {figure!r}{hint}; figures: {', '.join(figures)}", key="--figure"
         )
 
 
 def _interval_columns(table: pl.DataFrame, figure: str) -> tuple[str, str] | None:
-    if figure.endswith("_win_share"):
-        low, high = (figure.replace("_win_share", f"_win_{end}") for end in ("low", "high"))
-        if low in table.columns and high in table.columns:
-            return low, high
+    low, high = figure + LOW, figure + HIGH
+    if low in table.columns and high in table.columns:
+        return low, high
     return None
 
 
@@ -191,24 +228,53 @@ def chart(table: pl.DataFrame, figure: str, knob_columns: list[str], target: Pat
         fig.savefig(target, format="svg", metadata={"Date": None})
 
 
+def points_of(table: pl.DataFrame, figure: str) -> list[Point | None]:
+    """Each row's figure with its 95% interval (None where it has none)."""
+    bounds = _interval_columns(table, figure)
+    values = table[figure].to_list()
+    if bounds is None:
+        return [None] * len(values)
+    lows, highs = (table[c].to_list() for c in bounds)
+    return [
+        None if v is None or lo is None or hi is None else Point(float(v), float(lo), float(hi))
+        for v, lo, hi in zip(values, lows, highs, strict=True)
+    ]
+
+
 def _line_chart(table: pl.DataFrame, figure: str, knob: str) -> Any:
     from matplotlib.figure import Figure
 
     labels = [str(v) for v in table[knob].to_list()]
     values = table[figure].to_list()
-    fig = Figure(figsize=(max(5.0, 0.9 * len(labels) + 2), 4))
+    fig = Figure(figsize=(max(5.0, 0.9 * len(labels) + 2), 4.4))
     ax = fig.add_subplot()
-    bounds = _interval_columns(table, figure)
-    if bounds is not None:
-        low, high = (table[c].to_list() for c in bounds)
+    points = points_of(table, figure)
+    xs = list(range(len(values)))
+    if any(p is not None for p in points):
         errors = [
-            [v - lo for v, lo in zip(values, low, strict=True)],
-            [h - v for v, h in zip(values, high, strict=True)],
+            [0.0 if p is None else p.value - p.low for p in points],
+            [0.0 if p is None else p.high - p.value for p in points],
         ]
-        ax.errorbar(range(len(values)), values, yerr=errors, fmt="o-", capsize=4)
+        ax.errorbar(xs, values, yerr=errors, fmt="-", color="#2f6fb0", ecolor="#2f6fb0",
+                    capsize=4, lw=1.2)  # fmt: skip
+        top = highest(points)
+        apart = differs_from(points, top) if top is not None else [False] * len(points)
+        same = [i for i in xs if points[i] is not None and not apart[i]]
+        below = [i for i in xs if apart[i]]
+        ax.plot(same, [values[i] for i in same], "o", color="#2f6fb0", ms=7,
+                label="can't be told from the highest point")  # fmt: skip
+        if below:
+            ax.plot(below, [values[i] for i in below], "o", mfc="white", mec="#2f6fb0", ms=7,
+                    mew=1.6, label="differs from the highest (Holm, 5%)")  # fmt: skip
+        limits = axis_limits(points)
+        if limits is not None:
+            ax.set_ylim(*limits)
+        ax.legend(loc="best", fontsize=8, frameon=False)
+        ax.set_title("bars: 95% intervals", fontsize=9, loc="left", color="#5b6472")
     else:
-        ax.plot(range(len(values)), values, "o-")
-    ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
+        ax.plot(xs, values, "o-")
+        ax.set_title("no interval for this figure", fontsize=9, loc="left", color="#5b6472")
+    ax.set_xticks(xs, labels, rotation=20, ha="right")
     ax.set_xlabel(knob)
     ax.set_ylabel(figure)
     ax.grid(alpha=0.3)
@@ -237,48 +303,68 @@ def heatmap_grid(
     return [(title, xs, ys, cells) for title, cells in panels.items()]
 
 
+# A heatmap's shades (sweep_points.tiers): only differences the test can see.
+SHADES = ("#dbe6f2", "#8fb3d9", "#2f6fb0")  # lowest tier, between, with the highest
+NO_INTERVAL = "#e8e8e8"
+ONE_SHADE = "#b9cde3"  # every cell alike: the highest and lowest can't be told apart
+
+
 def _heatmaps(table: pl.DataFrame, figure: str, knob_columns: list[str]) -> Any:
+    """One heatmap per panel whose shades say only what the intervals can tell apart.
+
+    Cells that can't be told from the highest share the dark shade, those that
+    can't be told from the lowest the pale one, the rest a middle one (Holm
+    over the comparisons, sweep_points.py); each cell shows its value and 95%
+    interval. When the highest and lowest cells can't be told apart every
+    cell has one shade and the title says so.
+    """
     import numpy as np
+    from matplotlib.colors import ListedColormap
     from matplotlib.figure import Figure
 
     panels = heatmap_grid(table, figure, knob_columns)
-    bounds = _interval_columns(table, figure)
-    # A win share's cell also says its 95% interval: a colour alone hides the noise.
-    lows, highs = (
-        (heatmap_grid(table, column, knob_columns) for column in bounds)
-        if bounds is not None
-        else (None, None)
-    )
+    points = points_of(table, figure)
+    shade_of = tiers(points)
+    flat = all(t == 2 for t in shade_of if t is not None)
+    # Each table row's place in the panels: (panel, y, x), the order heatmap_grid fills.
+    x_knob, y_knob, *rest = knob_columns
+    titles = [title for title, *_ in panels]
     xs, ys = panels[0][1], panels[0][2]
-    values = [v for *_, cells in panels for line in cells for v in line if v is not None]
-    low, high = (min(values), max(values)) if values else (0.0, 1.0)
-    if low == high:
-        low, high = low - 0.5, high + 0.5
+    where = [
+        (titles.index(" ".join(f"{k}={row[k]}" for k in rest)), ys.index(str(row[y_knob])),
+         xs.index(str(row[x_knob])))
+        for row in table.iter_rows(named=True)
+    ]  # fmt: skip
     columns = min(3, len(panels))
     rows = -(-len(panels) // columns)
     width = max(3.2, 0.95 * len(xs) + 1.8)
     height = max(2.6, 0.6 * len(ys) + 1.6)
-    fig = Figure(figsize=(width * columns + 1.0, height * rows), layout="constrained")
+    fig = Figure(figsize=(width * columns + 1.0, height * rows + 0.6), layout="constrained")
     axes = fig.subplots(rows, columns, squeeze=False)
-    image = None
+    colours = [ONE_SHADE] * 3 if flat else list(SHADES)
+    cmap = ListedColormap([NO_INTERVAL, *colours])
     for index, (ax, (title, _, _, cells)) in enumerate(zip(axes.flat, panels, strict=False)):
-        grid = np.array([[np.nan if v is None else v for v in line] for line in cells])
-        image = ax.imshow(
-            grid, cmap="viridis", vmin=low, vmax=high, aspect="auto", interpolation="nearest"
-        )
-        middle = (low + high) / 2
-        for yi, line in enumerate(cells):
-            for xi, value in enumerate(line):
-                if value is None:
-                    continue
-                colour = "black" if value > middle else "white"
-                text = f"{value:.3g}"
-                if lows is not None and highs is not None:
-                    lo, hi = lows[index][3][yi][xi], highs[index][3][yi][xi]
-                    if lo is not None and hi is not None:
-                        text += f"\n[{lo:.2f}, {hi:.2f}]"
-                ax.text(xi, yi, text, ha="center", va="center", color=colour,
-                        fontsize=8.5)  # fmt: skip
+        grid = np.full((len(ys), len(xs)), np.nan)
+        texts: dict[tuple[int, int], str] = {}
+        for i, (panel, yi, xi) in enumerate(where):
+            if panel != index or cells[yi][xi] is None:
+                continue
+            tier = shade_of[i]
+            grid[yi, xi] = 0 if tier is None else tier + 1
+            point = points[i]
+            places = None if point is None else decimals(point.low, point.high)
+            if point is None or places is None:
+                text = f"{cells[yi][xi]:.3g}"
+            else:  # at the interval's precision, as the terminal table shows it
+                text = (
+                    f"{point.value:.{places}f}\n[{point.low:.{places}f}, {point.high:.{places}f}]"
+                )
+            texts[(yi, xi)] = text
+        ax.imshow(grid, cmap=cmap, vmin=0, vmax=3, aspect="auto", interpolation="nearest")
+        for (yi, xi), text in texts.items():
+            dark = grid[yi, xi] == 3 and not flat
+            ax.text(xi, yi, text, ha="center", va="center", color="white" if dark else "black",
+                    fontsize=8.5)  # fmt: skip
         ax.set_xticks(range(len(xs)), xs, rotation=20, ha="right")
         ax.set_yticks(range(len(ys)), ys)
         ax.set_xlabel(knob_columns[0])
@@ -287,13 +373,16 @@ def _heatmaps(table: pl.DataFrame, figure: str, knob_columns: list[str]) -> Any:
             ax.set_title(title, fontsize=10)
     for ax in list(axes.flat)[len(panels) :]:
         ax.set_axis_off()
-    if image is not None:
-        fig.colorbar(image, ax=list(axes.flat), label=figure, shrink=0.9)
+    if not any(p is not None for p in points):
+        caption = f"{figure}: no interval, so no shading (values only)"
+    elif flat:
+        caption = f"{figure}: no two cells can be told apart (95% intervals, Holm): one shade"
+    else:
+        caption = (
+            f"{figure}, value [95% interval]. Dark: can't be told from the highest; pale: "
+            "can't be told from the lowest; middle: differs from both (Holm, 5%)"
+        )
+    # Wrapped to the figure's width (about 14 characters an inch at this size).
+    lines = textwrap.wrap(caption, max(30, int(14 * (width * columns + 1.0))))
+    fig.suptitle("\n".join(lines), fontsize=9, color="#3b4250")
     return fig
-
-
-def table_text(table: pl.DataFrame, knob_columns: list[str], figure: str) -> str:
-    shown = [*knob_columns, figure, "margin_mean", "length_mean", "seat_advantage_p"]
-    shown = list(dict.fromkeys(c for c in shown if c in table.columns))
-    with pl.Config(tbl_rows=len(table), tbl_cols=len(shown), tbl_hide_dataframe_shape=True):
-        return str(table.select(shown))

@@ -9,15 +9,15 @@ folder can be moved or zipped whole. Every name and value is HTML-escaped.
 from __future__ import annotations
 
 import html
-import math
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import polars as pl
 
+from balancer.analysis.sweep_table import cell, shown_figures
+
 INDEX_HTML = "index.html"
-_SHOWN = ("margin_mean", "length_mean", "seat_advantage_p")
 
 _CSS = """
 .points td.figure { font-weight: 600; }
@@ -27,24 +27,6 @@ _CSS = """
 
 def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
-
-
-def _number(value: Any) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.3f}" if abs(value) < 1 else f"{value:.4g}"
-    return str(value)
-
-
-def _figure_cell(row: dict[str, Any], figure: str) -> str:
-    text = _number(row[figure])
-    if figure.endswith("_win_share"):
-        low = row.get(figure.replace("_win_share", "_win_low"))
-        high = row.get(figure.replace("_win_share", "_win_high"))
-        if low is not None and high is not None:
-            text += f" [{_number(low)}, {_number(high)}]"
-    return text
 
 
 def _inline_svg(svg_text: str) -> str:
@@ -64,13 +46,15 @@ def render_index(
     """The page: `folders[i]` is point i's report folder, relative to the sweep folder."""
     from balancer.report.html import CSS
 
-    shown = [c for c in _SHOWN if c in table.columns and c != figure]
+    # As the terminal table: the charted figure, then those the knobs move beyond their
+    # noise, each with its 95% interval at the interval's precision.
+    shown = shown_figures(table, knob_columns, figure)[1:]
     head = [*knob_columns, figure, *shown, "report"]
     rows = []
     for folder, row in zip(folders, table.iter_rows(named=True), strict=True):
         cells = [f"<td><code>{_e(row[k])}</code></td>" for k in knob_columns]
-        cells.append(f'<td class="num figure">{_e(_figure_cell(row, figure))}</td>')
-        cells += [f'<td class="num">{_e(_number(row[c]))}</td>' for c in shown]
+        cells.append(f'<td class="num figure">{_e(cell(row, figure))}</td>')
+        cells += [f'<td class="num">{_e(cell(row, c))}</td>' for c in shown]
         href = quote(f"{folder}/report.html", safe="/=")
         cells.append(f'<td><a href="{_e(href)}" title="{_e(folder)}">report</a></td>')
         rows.append(f"<tr>{''.join(cells)}</tr>")

@@ -404,6 +404,15 @@ def chart_svg(result: TuneResult) -> str:
     )
     if result.goal.mode == "target" and result.goal.value is not None:
         ax.axhline(result.goal.value, color="grey", ls="--", lw=1, label="target")
+    from balancer.analysis.sweep_points import Point, axis_limits
+
+    # Never zoomed into the noise: every interval in view, at least three widths tall.
+    limits = axis_limits([Point(c.estimate, c.low, c.high) for c in result.candidates])
+    if limits is not None:
+        low, high = limits
+        if result.goal.mode == "target" and result.goal.value is not None:
+            low, high = min(low, result.goal.value), max(high, result.goal.value)
+        ax.set_ylim(low, high)
     ax.set_xlabel(names[0])
     ax.set_ylabel(result.goal.figure.name)
     ax.set_title(f"tune {result.goal.text}: {result.played} games played")

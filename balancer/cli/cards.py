@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from balancer.cli.base import command
 from balancer.errors import UserError
+
+if TYPE_CHECKING:
+    from balancer.stats.card_tally import CardImpact
 
 
 @command("cards")
@@ -16,16 +21,19 @@ from balancer.errors import UserError
 @click.option(
     "--out",
     "-o",
-    default="cards.csv",
-    show_default=True,
     type=click.Path(dir_okay=False),
-    help="Where to write the table as CSV: a new file, or a cards.csv balancer wrote.",
+    help="Where to write the table as CSV: a new file, or a cards.csv balancer wrote "
+    "(default: REPORT/cards.csv, where the run wrote it).",
 )
-def cards_command(report_dir: str, out: str) -> None:
+def cards_command(report_dir: str, out: str | None) -> None:
     """Print, for every card kind, the win share of seats that held it against seats
     that did not, with a 95% interval (clustered by game), largest effect first;
-    and write it as CSV. Needs a report whose games table records the cards held
-    (fdc: opening hands)."""
+    and write it as CSV into the report folder (or where -o says), never into the
+    current folder unasked. Needs a report whose games table records the cards
+    held (fdc: opening hands)."""
+    import sys
+
+    from balancer.cli.colour import painter
     from balancer.config import variant
     from balancer.report import cards
     from balancer.report import model as reportio
@@ -44,8 +52,15 @@ def cards_command(report_dir: str, out: str) -> None:
             file=str(source / "games.parquet"),
         )
     rows = card_impact(data.games, data.players, kinds_of(loaded.rules))
+    if out is None:
+        target = _into_report(source, rows)
+        click.echo(cards.render(rows, painter(sys.stdout)))
+        click.echo(f"written to {target}", err=True)
+        return
     target = Path(out)
-    if target.exists() and not _ours(target, cards.CSV_HEADER):
+    if target.exists() and not any(
+        _ours(target, h) for h in (cards.CSV_HEADER, cards.OLD_CSV_HEADER)
+    ):
         raise UserError(
             "exists and is not a cards.csv balancer wrote: not overwritten", key="--out", file=out
         )
@@ -57,8 +72,28 @@ def cards_command(report_dir: str, out: str) -> None:
         raise UserError(f"cannot write: {exc.strerror or exc}", file=out) from None
     finally:
         tmp.unlink(missing_ok=True)
-    click.echo(cards.render(rows))
+    click.echo(cards.render(rows, painter(sys.stdout)))
     click.echo(f"written to {target}", err=True)
+
+
+def _into_report(source: Path, rows: list[CardImpact]) -> Path:
+    """REPORT/cards.csv, the report folder rewritten whole (its manifest kept true);
+    left as it is when its cards.csv already holds these rows byte for byte."""
+    from balancer.cli.csv import copy_report
+    from balancer.report import cards
+    from balancer.report.folder import REPORT_JSON, write_folder
+
+    target = source / cards.CSV_NAME
+    with contextlib.suppress(OSError):
+        if target.is_file() and target.read_bytes() == cards.csv_text(rows).encode():
+            return target  # nothing to change: the folder is left as it is
+
+    def fill(tmp: Path) -> None:
+        copy_report(source, tmp)
+        cards.write_csv(rows, tmp / cards.CSV_NAME)
+
+    write_folder(source, fill, marker=REPORT_JSON)
+    return target
 
 
 def _ours(path: Path, header: tuple[str, ...]) -> bool:

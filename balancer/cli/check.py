@@ -6,6 +6,8 @@ import click
 
 from balancer.cli.base import command
 from balancer.cli.options import (
+    VARIANT_PATH,
+    format_option,
     games_option,
     move_time_limit_option,
     plugin_memory_option,
@@ -21,7 +23,7 @@ LOOK_EVERY = 200
 
 
 @command()
-@click.argument("variants", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("variants", nargs=-1, required=True, type=VARIANT_PATH)
 @games_option
 @seed_option
 @workers_option
@@ -40,7 +42,7 @@ LOOK_EVERY = 200
     type=float,
     help="Error rate per target (default: the file's expect.alpha, else 0.05).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
+@format_option("Print the verdicts as a table or as JSON.")
 def check(
     variants: tuple[str, ...],
     games: int | None,
@@ -51,7 +53,7 @@ def check(
     trust_plugins: bool,
     until_decided: bool,
     alpha: float | None,
-    as_json: bool,
+    fmt: str,
 ) -> None:
     """Test the expect: targets of VARIANTS: pass, fail or undecided per target.
 
@@ -60,6 +62,12 @@ def check(
     some target failed, 4 none failed but some are undecided (play more games,
     or use --until-decided); 2 a bad variant or target.
     """
+    as_json = fmt == "json"
+    import sys
+
+    from balancer.cli.colour import painter
+
+    paint = None if as_json else painter(sys.stdout)
     import json
 
     from balancer.analysis import expect
@@ -122,7 +130,10 @@ def check(
             how = " (stopped when decided)" if until_decided and played.n < variant.games else ""
             click.echo(f"{terminal(variant.path)}: {played.n} games{how}")
             for outcome in outcomes:
-                click.echo(f"  {outcome.line()}")
+                line = outcome.line()
+                if paint is not None:  # the verdict leads the line, padded to 9
+                    line = paint(line[:9].rstrip(), outcome.verdict) + line[len(outcome.verdict) :]
+                click.echo(f"  {line}")
     code = expect.exit_code(everything)
     if as_json:
         click.echo(json.dumps({"exit_code": code, "variants": report}, indent=2))

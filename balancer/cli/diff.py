@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import click
 
 from balancer.cli.base import command
-from balancer.cli.options import check_placement, simulation_options
+from balancer.cli.options import check_placement, format_option, simulation_options
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
 
@@ -58,6 +59,9 @@ def diff_reports(
 
     tolerances = checked_flags(alpha, tolerance)
     table = compare(load_report(a_folder), load_report(b_folder), alpha, tolerances, anytime)
+    from balancer.analysis.overview import refresh_for
+
+    refresh_for(Path(b_folder))  # a diff of variant files ran them under reports/diff/
     text = render(table, fmt)
     if html is not None:
         from balancer.analysis.diff_html import write_html
@@ -253,14 +257,7 @@ def _prepare_decided(
 @command("diff")
 @click.argument("a", type=click.Path(path_type=Path))
 @click.argument("b", type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="table",
-    show_default=True,
-    help="Output: aligned text, Markdown, CSV or JSON.",
-)
+@format_option("Output: aligned text, Markdown, CSV or JSON.", FORMATS)
 @click.option(
     "--fail-on-change",
     is_flag=True,
@@ -367,7 +364,7 @@ def diff_command(
         text, changed = diff_reports(
             a, b, fmt, fail_on_change, alpha, tolerance, html=html, anytime=True
         )
-        click.echo(text)
+        click.echo(coloured(text) if fmt == "table" else text)
         if fail_on_change and changed:
             click.get_current_context().exit(EXIT_CHANGED)
         return
@@ -385,6 +382,26 @@ def diff_command(
         trust_plugins=trust_plugins,
     )
     text, changed = diff_reports(a, b, fmt, fail_on_change, alpha, tolerance, html)
-    click.echo(text)
+    click.echo(coloured(text) if fmt == "table" else text)
     if fail_on_change and changed:
         click.get_current_context().exit(EXIT_CHANGED)
+
+
+# A row of the terminal table: indented, an interval (or "no variation"), a verdict last.
+_VERDICT_ROW = re.compile(r"^(  .*(?:\]|no variation).*  )(changed|equivalent)$")
+
+
+def coloured(text: str) -> str:
+    """The terminal table with its verdicts coloured, when stdout is a terminal that wants it."""
+    import sys
+
+    from balancer.cli.colour import painter
+
+    paint = painter(sys.stdout)
+    if paint is None:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        match = _VERDICT_ROW.match(line)
+        lines.append(match.group(1) + paint(match.group(2), match.group(2)) if match else line)
+    return "\n".join(lines)

@@ -7,6 +7,7 @@ import json
 import click
 
 from balancer.cli.base import command
+from balancer.cli.options import format_option
 from balancer.errors import UserError
 
 
@@ -20,9 +21,10 @@ def event_meanings(game: str) -> dict[str, str]:
 
 @command("events")
 @click.argument("game")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for tools.")
-def events_command(game: str, as_json: bool) -> None:
+@format_option("Print a table, or JSON for tools.")
+def events_command(game: str, fmt: str) -> None:
     """List every event a report of GAME counts, and what one count of it is."""
+    as_json = fmt == "json"
     from balancer import games
 
     if games.canonical(game) is None:

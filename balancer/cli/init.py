@@ -8,6 +8,8 @@ from balancer.cli.base import command
 from balancer.errors import UserError
 
 DEFAULT_PLAYERS = 4  # a table most games of the three seat; clipped to the game's range
+# For a game with no shipped base variant (a plugin game): its own seed and count.
+FALLBACK_SEED, FALLBACK_GAMES = 1, 1000
 
 
 def variant_text(game: str) -> str:
@@ -24,6 +26,10 @@ def variant_text(game: str) -> str:
         seats_range = f"exactly {spec.min_players}"
     else:
         seats_range = f"{spec.min_players} to {spec.max_players}"
+    from balancer.config.shipped import base_seed_and_games
+
+    # The shipped base's seed and game count: a diff against any shipped variant is paired.
+    seed, count = base_seed_and_games(spec.short) or (FALLBACK_SEED, FALLBACK_GAMES)
     lines = [
         f"# A {spec.name} variant: every knob at its default (docs/rules.md), its meaning above.",
         "# Change what you want to try, then `balancer validate` and `balancer run` this file.",
@@ -31,8 +37,8 @@ def variant_text(game: str) -> str:
         " the events a report counts.",
         f"game: {spec.name}",
         f"players: {players}    # {seats_range}",
-        "games: 1000",
-        "seed: 1    # the same seed plays the same games",
+        f"games: {count}    # as the shipped {spec.short}-* variants: diffs with them are paired",
+        f"seed: {seed}    # the same seed plays the same games",
         f"bots: {bot}    # every seat; or seats: [one per seat]; bots: {', '.join(builtin)}",
         "seat_rotation: false    # true: rotate the seating game by game",
     ]

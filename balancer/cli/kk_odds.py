@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from balancer.cli.base import command
+from balancer.cli.options import format_option
 from balancer.errors import UserError
 
 # The game's modules are imported when the command runs: every other command
@@ -82,7 +83,7 @@ def _label(choice: Choice) -> str:
 )
 @click.option("--floor-at-zero", is_flag=True, help="A round score below 0 counts as 0.")
 @click.option("--keep", is_flag=True, help="Also show keeping your chimera (breeding_optional).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for tools.")
+@format_option("Print a table, or JSON for tools.")
 def kk_odds(
     theme: str,
     mine: str,
@@ -92,7 +93,7 @@ def kk_odds(
     grey_partner_counts: bool,
     floor_at_zero: bool,
     keep: bool,
-    as_json: bool,
+    fmt: str,
 ) -> None:
     """Kimekimera: the exact expected round score of breeding with each free chimera.
 
@@ -105,6 +106,7 @@ def kk_odds(
     Example:
       balancer kk-odds --theme r5,b7 --mine y3,g12 --free r1,rainbow --free b9,grey
     """
+    as_json = fmt == "json"
     from balancer.games.kimekimera.odds import Scoring, odds
     from balancer.games.kimekimera.rules import KEEP, describe_pair
 

@@ -11,14 +11,16 @@ import json
 import click
 
 from balancer.cli.base import command
+from balancer.cli.options import format_option
 from balancer.errors import UserError
 
 
 @command("knobs")
 @click.argument("game")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for tools.")
-def knobs_command(game: str, as_json: bool) -> None:
+@format_option("Print a table, or JSON for tools.")
+def knobs_command(game: str, fmt: str) -> None:
     """List every knob of GAME with its default and meaning (YAML a variant can paste)."""
+    as_json = fmt == "json"
     from balancer import games
     from balancer.cli import yamltext
 

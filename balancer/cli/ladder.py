@@ -10,7 +10,7 @@ from balancer.cli.base import command
 from balancer.cli.options import (
     allow_plugins_option,
     budget_option,
-    json_option,
+    format_option,
     many_runs_options,
     out_folder_option,
 )
@@ -31,7 +31,7 @@ LADDER_CSV = "ladder.csv"
 )
 @many_runs_options
 @allow_plugins_option
-@json_option("Print the ladder as JSON.")
+@format_option("Print the ladder as a table or as JSON.")
 @out_folder_option("Also write ladder.csv and ladder.html (self-contained) into this folder.")
 def ladder(
     game: str,
@@ -44,7 +44,7 @@ def ladder(
     move_time_limit: float,
     trust_plugins: bool,
     allow_plugins: bool,
-    as_json: bool,
+    fmt: str,
     out: str | None,
 ) -> None:
     """Rank the bots of GAME (fdc, kk, dqz, or a variant file for its rules).
@@ -57,6 +57,7 @@ def ladder(
     (the row bot's share in games where the column bot sits), and the skill
     gap: the best bot's share minus random's, paired over deals.
     """
+    as_json = fmt == "json"
     import contextlib
 
     from balancer.analysis import ladder as analysis
@@ -102,3 +103,6 @@ def ladder(
             held.write(fill)
             if not as_json:
                 click.echo(f"\nladder: {out}/ (ladder.csv, ladder.html)")
+            from balancer.analysis.overview import refresh_for
+
+            refresh_for(Path(str(out)))

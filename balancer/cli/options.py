@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,22 @@ seed_option = click.option(
     "--seed", "-s", type=click.IntRange(0, MAX_SEED), help="The seed (overrides the variant)."
 )
 MAX_WORKERS = 256
+
+
+class VariantPath(click.ParamType):
+    """A variant file's path, or a shipped variant's name (`fdc-5p`): works from any folder."""
+
+    name = "VARIANT"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from balancer.config.shipped import find
+
+        text = str(value)
+        shipped = find(text)
+        return str(shipped) if shipped is not None else text
+
+
+VARIANT_PATH = VariantPath()
 
 
 class WorkerCount(click.ParamType):
@@ -203,8 +220,36 @@ def budget_option(help: str) -> Callable[..., Any]:
     )
 
 
-def json_option(help: str) -> Callable[..., Any]:
-    return click.option("--json", "as_json", is_flag=True, help=help)
+TABLE_OR_JSON = ("table", "json")
+
+
+def format_option(
+    help: str, formats: tuple[str, ...] = TABLE_OR_JSON
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """`--format` (one of `formats`, `table` by default), the one output switch of every
+    command, with `--json` kept as its alias; the command receives `fmt`."""
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(command)
+        def chosen(*args: Any, fmt: str | None, as_json: bool, **kwargs: Any) -> Any:
+            if as_json and fmt not in (None, "json"):
+                from balancer.errors import UserError
+
+                raise UserError(f"--json is --format json, not --format {fmt}", key="--json")
+            return command(*args, fmt="json" if as_json else (fmt or "table"), **kwargs)
+
+        chosen = click.option("--json", "as_json", is_flag=True, help="Same as --format json.")(
+            chosen
+        )
+        return click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(formats),
+            default=None,
+            help=f"{help} [default: table]",
+        )(chosen)
+
+    return decorate
 
 
 def out_folder_option(help: str) -> Callable[..., Any]:

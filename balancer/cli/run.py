@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from balancer.cli.base import command
-from balancer.cli.options import check_placement, simulation_options
+from balancer.cli.options import VARIANT_PATH, check_placement, format_option, simulation_options
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 @command()
-@click.argument("variants", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("variants", nargs=-1, required=True, type=VARIANT_PATH)
 @simulation_options
 @click.option(
     "--out",
@@ -27,12 +27,9 @@ if TYPE_CHECKING:
     type=click.Path(file_okay=False),
     help="Report folder (default reports/<name>/); only with one variant.",
 )
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print a JSON list on stdout, one summary per variant (its folder and headline "
-    "figures), and nothing else there.",
+@format_option(
+    "Print a table, or (json) a list on stdout with one summary per variant (its folder "
+    "and headline figures) and nothing else there."
 )
 @click.option(
     "--until",
@@ -40,6 +37,23 @@ if TYPE_CHECKING:
     default=None,
     help="Stop early, once every seat's and bot's win share has a 95% confidence sequence "
     "at most W wide (valid however often it is checked); --games is then the most played.",
+)
+@click.option(
+    "--set",
+    "settings",
+    multiple=True,
+    metavar="rules.KNOB=VALUE",
+    help="Play with a knob changed, for this run only (repeatable); recorded in the report.",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(1, 64),
+    help="Play with this many players, for this run only (the variant's bots, or --bots).",
+)
+@click.option(
+    "--bots",
+    metavar="BOT[,BOT...]",
+    help="One bot for every seat, or one per seat, for this run only.",
 )
 def run(
     variants: tuple[str, ...],
@@ -54,9 +68,19 @@ def run(
     check: bool,
     move_time_limit: float,
     trust_plugins: bool,
-    as_json: bool,
+    fmt: str,
+    settings: tuple[str, ...],
+    players: int | None,
+    bots: str | None,
 ) -> None:
-    """Simulate VARIANTS and write a report folder for each."""
+    """Simulate VARIANTS and write a report folder for each.
+
+    --set, --players and --bots change the variants for this run only: checked
+    as a variant file is, recorded in report.json (`command_line`) and shown by
+    diff; the default folder then names the changes (reports/NAME-CHANGES/), so
+    the variant's own report is not replaced.
+    """
+    as_json = fmt == "json"
     if out is not None and len(variants) > 1:
         raise UserError("--out takes one variant; give each its own run", key="--out")
     check_placement(backend, scheduler)
@@ -66,10 +90,22 @@ def run(
 
     if until is not None:
         parse_until(until)  # a bad rule is one line before any game is played
-    loaded = [balancer.load_variant(path, games=games, seed=seed) for path in variants]
+    from balancer.config import one_off
+
+    loaded = [
+        one_off.apply(balancer.load_variant(path, games=games, seed=seed), settings, players, bots)
+        for path in variants
+    ]
+    from balancer.config.dead_rules import dead_rules
+    from balancer.escape import terminal
+
+    for variant, _ in loaded:
+        for why in dead_rules(variant):  # playable, so played; but said before the games
+            click.echo(terminal(f"balancer: warning: {variant.path}: {why}"), err=True)
     summaries = []
-    for variant in loaded:
-        folder = Path(out) if out is not None else Path("reports") / variant.name
+    for variant, changes in loaded:
+        default = Path("reports") / (variant.name + one_off.folder_suffix(changes))
+        folder = Path(out) if out is not None else default
         # With --json stdout holds the JSON alone: what a trusted plugin prints goes to stderr.
         with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
             report = simulate(
@@ -83,7 +119,14 @@ def run(
                 scheduler=scheduler,
                 trust_plugins=trust_plugins,
                 until=until,
+                command_line=changes,
+                # A fault's replay command then sets the knobs the run set (not --players
+                # or --bots, which replay has no flags for).
+                knobs=one_off.knobs_set(variant, changes),
             )
+        from balancer.analysis.overview import refresh_for
+
+        refresh_for(folder)  # reports/index.html lists the run
         if as_json:
             summaries.append(json_summary(report, folder))
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from balancer.cli.base import command
+from balancer.cli.options import VARIANT_PATH
 
 
 def resolved_text(path: str) -> str:
@@ -40,7 +41,7 @@ def resolved_text(path: str) -> str:
 
 
 @command("show")
-@click.argument("variant", type=click.Path(dir_okay=False))
+@click.argument("variant", type=VARIANT_PATH)
 def show_command(variant: str) -> None:
     """Print VARIANT as it is played: extends merged, every knob resolved (YAML)."""
     click.echo(resolved_text(variant), nl=False)

@@ -22,7 +22,7 @@ from balancer.escape import terminal
 
 if TYPE_CHECKING:
     from balancer.config.variant import Variant
-    from balancer.report.model import Report
+    from balancer.report.model import Report, SweepPoint
 
 
 def simulate(
@@ -39,6 +39,8 @@ def simulate(
     knobs: Mapping[str, Any] | None = None,
     until: str | None = None,
     output: Path | None = None,
+    sweep_point: SweepPoint | None = None,
+    command_line: tuple[str, ...] = (),
 ) -> Report:
     """Play every game of `variant`, write the report folder and return the Report.
 
@@ -46,6 +48,8 @@ def simulate(
     `knobs` are the values the run set over the variant file's (a sweep point's).
     `until` is `run --until`'s rule (balancer.run stops when it holds).
     `output` is the folder the user named, when `folder` is a temporary one inside it.
+    `sweep_point` says which point of which sweep the report is (written into it);
+    `command_line` what `run --set/--players/--bots` changed (config/one_off.py).
     """
     import balancer
     from balancer import i18n
@@ -99,6 +103,10 @@ def simulate(
                         f"Nothing was written to {output or folder}. "
                         f"Replay it: {again}"
                     ) from None
+            if sweep_point is not None or command_line:
+                from dataclasses import replace
+
+                report = replace(report, sweep_point=sweep_point, command_line=command_line or None)
             # The saved report reads its games (if anyone asks) from the folder.
             report = report.save(folder)
         finally:

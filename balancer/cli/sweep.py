@@ -7,19 +7,26 @@ from pathlib import Path
 
 import click
 
+from balancer.analysis.sweep_table import FORMATS as SWEEP_FORMATS
 from balancer.cli.base import command
-from balancer.cli.options import MAX_GAMES, check_placement, simulation_options
+from balancer.cli.options import (
+    MAX_GAMES,
+    VARIANT_PATH,
+    check_placement,
+    format_option,
+    simulation_options,
+)
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
 
 # The sweep.csv column charted unless --figure says otherwise.
-DEFAULT_FIGURE = "margin_mean"
+DEFAULT_FIGURE = "margin.mean"
 # Each point is a report folder of its own.
 MAX_POINTS = 10_000
 
 
 @command()
-@click.argument("variant_path", metavar="VARIANT", type=click.Path(dir_okay=False))
+@click.argument("variant_path", metavar="VARIANT", type=VARIANT_PATH)
 @click.option(
     "--set",
     "settings",
@@ -29,13 +36,27 @@ MAX_POINTS = 10_000
 )
 @simulation_options
 @click.option(
-    "--out", "-o", type=click.Path(file_okay=False), help="Default reports/<name>-sweep/."
+    "--out",
+    "-o",
+    type=click.Path(file_okay=False),
+    help="Default reports/<name>-sweep-<knob>[-<knob>...]/.",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace a different sweep already in the folder (a rerun of the same one needs none).",
+)
+@format_option(
+    "How the points are printed: a table (the charted figure and those the knobs move "
+    "most, with 95% intervals), Markdown, CSV (sweep.csv) or JSON.",
+    SWEEP_FORMATS,
 )
 @click.option(
     "--figure",
     default=DEFAULT_FIGURE,
     show_default=True,
-    help="The sweep.csv column to chart over the grid (checked before any game is played).",
+    help="The figure to chart over the grid, named as in expect: and tune --target "
+    "(checked before any game is played).",
 )
 def sweep(
     variant_path: str,
@@ -51,30 +72,40 @@ def sweep(
     trust_plugins: bool,
     out: str | None,
     figure: str,
+    fmt: str,
+    force: bool,
 ) -> None:
     """Run VARIANT for every combination of knob values, with common seeds.
 
-    Writes sweep.csv (a row per point), sweep.svg (the --figure over the grid:
-    a line for one knob, a heatmap for two, small multiples for more) and
-    index.html linking each point's report beside its figure.
+    Writes sweep.csv (a row per point), sweep.json (what was swept), sweep.svg
+    (the --figure over the grid: a line for one knob, a heatmap for two, small
+    multiples for more) and index.html linking each point's report beside its
+    figure. A different sweep already in the folder is replaced only with --force.
     """
+    import json
+
     import polars as pl
 
     from balancer.analysis.sweep import (
         SWEEP_CSV,
+        SWEEP_JSON,
         chart,
         check_figure,
+        default_folder,
         folder_name,
         grid,
         headline_row,
         parse_setting,
         point_label,
-        table_text,
+        replaced_sweep,
+        swept_settings,
     )
     from balancer.analysis.sweep_html import INDEX_HTML, write_index
+    from balancer.analysis.sweep_table import render
     from balancer.config.variant import load
     from balancer.report.csv_numbers import for_csv
     from balancer.report.folder import claim
+    from balancer.report.model import SweepPoint
 
     check_placement(backend, scheduler)
     base = load(variant_path).with_overrides(games=games, seed=seed)
@@ -96,9 +127,14 @@ def sweep(
     check_figure(figure, base, names)
     points = grid(parsed)
     knob_columns = names
-    folder = Path(out) if out is not None else Path("reports") / f"{base.name}-sweep"
+    folder = Path(out) if out is not None else default_folder(base.name, names)
+    swept = swept_settings(base.name, parsed)
     # Checked and locked before the first point is played, held until it is written.
     with claim(folder, SWEEP_CSV) as held:
+        # The folder is balancer's own (or new): is it another sweep, to keep unless --force?
+        why = replaced_sweep(folder, swept)
+        if why is not None and not force:
+            raise UserError(f"{why}: not replaced without --force", file=str(folder))
         # Every point is checked before the first one is played.
         variants = [base.with_knobs(point) for point in points]
         for point, variant in zip(points, variants, strict=True):
@@ -127,16 +163,26 @@ def sweep(
                     output=folder,
                     backend=backend,
                     scheduler=scheduler,
+                    sweep_point=SweepPoint(
+                        sweep=base.name, point=label, index=index + 1, points=len(points)
+                    ),
                 )
                 rows.append(headline_row(point, report))
             table = pl.DataFrame(rows)
             for_csv(table).write_csv(tmp / SWEEP_CSV)
+            record = {**swept, "seed": base.seed, "games": base.games, "figure": figure}
+            (tmp / SWEEP_JSON).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
             chart(table, figure, knob_columns, tmp / "sweep.svg")
             write_index(tmp, base.name, table, figure, knob_columns, point_folders)
-            click.echo(table_text(table, knob_columns, figure))
+            click.echo(render(table, knob_columns, figure, fmt))
 
         held.write(fill)
+    from balancer.analysis.overview import refresh_for
+
+    refresh_for(folder)  # reports/index.html lists the sweep
+    # Where it went: on stderr when stdout is for a tool (csv, json), so that stays clean.
     click.echo(
         f"\nsweep: {folder}/ (sweep.csv, sweep.svg, {INDEX_HTML} linking one report folder "
-        "per point)"
+        "per point)",
+        err=fmt in ("csv", "json"),
     )

@@ -8,8 +8,9 @@ import click
 
 from balancer.cli.base import command
 from balancer.cli.options import (
+    VARIANT_PATH,
     budget_option,
-    json_option,
+    format_option,
     many_runs_options,
     out_folder_option,
 )
@@ -18,7 +19,7 @@ TUNE_CSV = "tune.csv"
 
 
 @command()
-@click.argument("variant_path", metavar="VARIANT", type=click.Path(dir_okay=False))
+@click.argument("variant_path", metavar="VARIANT", type=VARIANT_PATH)
 @click.option(
     "--knob",
     "knob_texts",
@@ -37,11 +38,11 @@ TUNE_CSV = "tune.csv"
     "--sweep",
     "sweep_folder",
     type=click.Path(),
-    help="A sweep folder whose points' games are reused (default: reports/<name>-sweep/ "
+    help="A sweep folder whose points' games are reused (default: reports/<name>-sweep-<knobs>/ "
     "when it exists).",
 )
 @many_runs_options
-@json_option("Print the result as JSON.")
+@format_option("Print the result as a table or as JSON.")
 @out_folder_option("Also write tune.csv, tune.svg and tune.html (self-contained) into this folder.")
 def tune(
     variant_path: str,
@@ -54,7 +55,7 @@ def tune(
     quiet: bool,
     move_time_limit: float,
     trust_plugins: bool,
-    as_json: bool,
+    fmt: str,
     out: str | None,
 ) -> None:
     """Find the value of one or two knobs that brings a figure to a target, or to its min or max.
@@ -64,6 +65,7 @@ def tune(
     left. Prints the best value with its figure's 95% interval, the values not
     ruled out, the figure at every candidate, and the games spent.
     """
+    as_json = fmt == "json"
     import contextlib
     import csv
     import json
@@ -84,7 +86,10 @@ def tune(
         raise UserError(f"knob {ranges[0].name!r} is given twice", key="--knob")
     goal = analysis.parse_target(target, base)
     if sweep_folder is None:
-        default = Path("reports") / f"{base.name}-sweep"
+        from balancer.analysis.sweep import default_folder
+
+        # Where `sweep` writes a sweep of the same knobs by default.
+        default = default_folder(base.name, [r.name for r in ranges])
         sweep_folder = str(default) if default.is_dir() else None
     reuse = analysis.sweep_reuse(sweep_folder) if sweep_folder else None
     pool, _ = analysis.candidates_for(base, ranges)
@@ -131,3 +136,6 @@ def tune(
             held.write(fill)
             if not as_json:
                 click.echo(f"\ntune: {out}/ (tune.csv, tune.svg, tune.html)")
+            from balancer.analysis.overview import refresh_for
+
+            refresh_for(Path(str(out)))

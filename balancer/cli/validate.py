@@ -12,26 +12,29 @@ from typing import Any
 import click
 
 from balancer.cli.base import EXIT_USER_ERROR, command
+from balancer.cli.options import VARIANT_PATH, format_option
 from balancer.errors import UserError
 
 
 @command()
-@click.argument("variants", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("variants", nargs=-1, required=True, type=VARIANT_PATH)
 @click.option(
     "--import",
     "import_plugins",
     is_flag=True,
     help="Also import each plugin bot's module to check it exists (this runs its code).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON for tools.")
-def validate(variants: tuple[str, ...], import_plugins: bool, as_json: bool) -> None:
+@format_option("Print the results as text, or JSON for tools.")
+def validate(variants: tuple[str, ...], import_plugins: bool, fmt: str) -> None:
     """Check variant files without playing: every key, value and bot, every mistake.
 
     A plugin bot's name is checked for form only, without importing it,
     unless --import is given.
     """
+    as_json = fmt == "json"
     from balancer.bots import registry
     from balancer.config import variant
+    from balancer.config.dead_rules import dead_rules
     from balancer.escape import terminal
 
     results = []
@@ -57,8 +60,11 @@ def validate(variants: tuple[str, ...], import_plugins: bool, as_json: bool) -> 
         problems = _in_file_order(problems)
         failed = failed or bool(problems)
         result: dict[str, Any] = {"file": path, "ok": not problems}
+        # Playable, so no error: a knob that leaves a rule nothing to do is said, exit 0.
+        dead = dead_rules(found) if found is not None else []
         if found is not None:
             result.update(game=found.game, players=found.players, games=found.games)
+            result["warnings"] = dead
         result["errors"] = [
             {"file": e.file, "line": e.line, "key": e.key, "message": e.message} for e in problems
         ]
@@ -69,6 +75,8 @@ def validate(variants: tuple[str, ...], import_plugins: bool, as_json: bool) -> 
             click.echo(
                 terminal(f"{path}: ok ({found.game}, {found.players} players, {found.games} games)")
             )
+        for why in dead:
+            click.echo(terminal(f"balancer: warning: {path}: {why}"), err=True)
         for problem in problems:
             click.echo(terminal(f"balancer: error: {problem.message}"), err=True)
     if as_json:

@@ -13,15 +13,9 @@ from typing import Any
 import click
 
 from balancer.cli.base import command
+from balancer.cli.options import format_option
+from balancer.config.shipped import shipped_dir
 from balancer.errors import UserError
-
-
-def shipped_dir() -> Path:
-    """`variants/` beside the package (a clone or an editable install), else ./variants."""
-    import balancer
-
-    beside = Path(balancer.__file__).resolve().parent.parent / "variants"
-    return beside if beside.is_dir() else Path("variants")
 
 
 def shown_path(folder: Path) -> str:
@@ -46,9 +40,10 @@ def description(path: Path) -> str:
 
 @command("variants")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for tools.")
-def variants_command(directory: str | None, as_json: bool) -> None:
+@format_option("Print a table, or JSON for tools.")
+def variants_command(directory: str | None, fmt: str) -> None:
     """List the shipped variants (or those in DIRECTORY), with a line each."""
+    as_json = fmt == "json"
     from balancer import games
     from balancer.config import variant
 
@@ -74,9 +69,12 @@ def variants_command(directory: str | None, as_json: bool) -> None:
     if not rows:
         click.echo(f"{folder}: no variant files (*.yaml)")
         return
-    # The hint names a path `show` accepts from here: a bare NAME.yaml is
-    # only found when the shell is in the variants folder itself.
-    hint = f"balancer show {shown_path(folder)}/NAME.yaml"
+    # The hint names what `show` accepts from here: a shipped variant by its bare name
+    # (found from any folder), another folder's by its path.
+    if directory is None:
+        hint = "balancer show NAME"
+    else:
+        hint = f"balancer show {shown_path(folder)}/NAME.yaml"
     click.echo(f"{len(rows)} variants in {folder} ({hint} prints one merged):")
     width = max(len(row["name"]) for row in rows)
     for row in rows:

@@ -39,6 +39,17 @@ CATALOG: dict[str, str] = {
     "stopping.why_diff": "the diff it was played for was decided",
     "stopping.early": "stopped early after {games} of at most {most} games: {rule} ({why})",
     "stopping.all": "played all {games} games: {rule} did not hold earlier",
+    "sweep.point": "point {index} of {points} of the sweep of {sweep}: {point}",
+    "sweep.page": "the whole sweep: ../index.html",
+    "sweep.link": "the whole sweep",
+    "cards.title": "Card impact",
+    "cards.note": "Win share of seats that held each card kind against seats that did not "
+    "(95% interval, clustered by game); the largest effects either way. With many kinds a "
+    "few intervals miss 0 by chance, so each kind's test is corrected for the number of "
+    "kinds compared (Holm, 5% family-wise): only the kinds drawn dark and marked ● differ "
+    "beyond chance. Every kind is in cards.csv (p_holm, significant).",
+    "cards.x_title": "win share held minus not held (95% interval)",
+    "command_line": "changed on the command line, for this run only: {changes}",
     "headline.length": "length: {mean} {unit} (min {min}, max {max})",
     "headline.head_to_head": "head to head: how often the row's bot finishes ahead of the column's",
     "headline.rules_fired": "rules fired",

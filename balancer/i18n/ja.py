@@ -41,6 +41,16 @@ CATALOG: dict[str, str] = {
     "stopping.why_diff": "比較の判定がついた",
     "stopping.early": "最大 {most} ゲームのうち {games} ゲームで早期終了: {rule}（{why}）",
     "stopping.all": "全 {games} ゲームを実施: {rule} は途中で成立しなかった",
+    "sweep.point": "{sweep} のスイープ {points} 点中 {index} 点目: {point}",
+    "sweep.page": "スイープ全体: ../index.html",
+    "sweep.link": "スイープ全体",
+    "cards.title": "カードの影響",
+    "cards.note": "各カードを持っていた席と持っていなかった席の勝率の差"
+    "（95%区間、ゲーム単位のクラスタ）。差の大きいものから両方向に表示。種類が多いと偶然で"
+    "0 を外れる区間が出るため、比べた種類の数で各検定を補正（Holm、全体で 5%）: 濃い色で ● の"
+    "付いた種類だけが偶然を超えて差がある。全種類は cards.csv に（p_holm、significant）。",
+    "cards.x_title": "持っていた席の勝率 − 持っていなかった席の勝率（95%区間）",
+    "command_line": "この実行だけコマンドラインで変更: {changes}",
     "headline.length": "長さ: 平均 {mean} {unit}（最小 {min}、最大 {max}）",
     "headline.head_to_head": "直接対決: 行のボットが列のボットより上位で終えた割合",
     "headline.rules_fired": "ルールの発生",

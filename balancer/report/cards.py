@@ -7,17 +7,24 @@ interval clustered by game) are stats/card_tally.py's.
 from __future__ import annotations
 
 import csv
+import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from balancer.stats.card_tally import CardImpact, card_impact, has_cards
+import numpy as np
+import polars as pl
+
+from balancer import table
+from balancer.stats.card_tally import ALPHA, CardImpact, card_impact, has_cards
 
 CSV_NAME = "cards.csv"
-BAR = "#2f6fb0"  # report.html's accent
-X_TITLE = "win share held minus not held (95% interval)"
-CSV_HEADER = (
+BAR = "#2f6fb0"  # report.html's accent: a kind that differs beyond chance
+PALE = "#b8cbe0"  # a kind whose difference chance explains
+# cards.csv's columns before p_value, p_holm and significant were added: a file with
+# this header is still one balancer wrote (`cards -o` may replace it).
+OLD_CSV_HEADER = (
     "card",
     "held_seats",
     "held_win_share",
@@ -27,72 +34,126 @@ CSV_HEADER = (
     "low",
     "high",
 )
+# p_holm: p after Holm's correction over the kinds compared; significant: p_holm <= 0.05.
+CSV_HEADER = (*OLD_CSV_HEADER, "p_value", "p_holm", "significant")
+
+
+def readable_held(games: pl.DataFrame, players: int, kinds: Sequence[str]) -> pl.DataFrame:
+    """The games table with each seat's held_<s>_<w> bitmask words replaced by `held_<s>`,
+    the kinds it held as a readable list ("blue fish 3; red cash 9"), in kind order.
+
+    For games.csv: an 18-digit mask is no number a spreadsheet keeps exactly
+    (it holds 15 significant digits), and no one can read one anyway.
+    """
+    held = table.held_matrix(games, players, len(kinds))
+    names = np.asarray(kinds, dtype=object)
+    words = table.held_words(len(kinds))
+    masks = [table.held(s, w) for s in range(players) for w in range(words)]
+    first = games.columns.index(masks[0])
+    readable = [
+        pl.Series(f"held_{s}", ["; ".join(names[row]) for row in held[:, s, :]], dtype=pl.String)
+        for s in range(players)
+    ]
+    rest = games.drop(masks)
+    columns = [*rest.columns[:first], *(c.name for c in readable), *rest.columns[first:]]
+    return rest.with_columns(readable).select(columns)
+
+
+def kinds_of_report(report: Any) -> list[str] | None:
+    """The card kinds of a report's game and rules, or None when its games hold no cards."""
+    from balancer.config import variant as variants
+
+    if not has_cards(report.games):
+        return None
+    as_stored = json.loads(json.dumps(report.variant))
+    loaded = variants.from_resolved(as_stored, "report.json", allow_plugins=True)
+    kinds_of = loaded.spec.card_kinds
+    return None if kinds_of is None else list(kinds_of(loaded.rules))
 
 
 def of_report(report: Any) -> list[CardImpact] | None:
     """Card impact of a report.model.Report, or None when its game or games table
     records no cards held: what report/build.py and report/html.py call to add
     cards.csv (`write_csv`) and the chart (`html_section`)."""
-    from balancer.config import variant as variants
-
-    if not has_cards(report.games):
-        return None
-    # As report.json holds it: a report built in memory may still hold tuples.
-    as_stored = json.loads(json.dumps(report.variant))
-    loaded = variants.from_resolved(as_stored, "report.json", allow_plugins=True)
-    kinds_of = loaded.spec.card_kinds
-    if kinds_of is None:
-        return None
-    return card_impact(report.games, report.players, kinds_of(loaded.rules))
+    kinds = kinds_of_report(report)
+    return None if kinds is None else card_impact(report.games, report.players, kinds)
 
 
-def html_section(chart: str) -> str:
-    """report.html's card-impact section: a heading, a line of reading, the chart
-    (chart_svg, embedded by report/html.py)."""
-    return (
-        '<section id="cards"><h2>Card impact</h2>'
-        "<p>Win share of seats that held each card kind against seats that did not "
-        "(95% interval, clustered by game); the largest effects either way. "
-        "Every kind is in cards.csv. With many kinds, a few intervals miss 0 by chance.</p>"
-        f"{chart}</section>"
+def html_section(chart: str, lang: str | None = None) -> str:
+    """report.html's card-impact section in the report's language: a heading, a line of
+    reading, the chart (chart_svg, embedded by report/html.py)."""
+    import html
+
+    from balancer import i18n
+
+    title, note = (
+        html.escape(i18n.text(key, lang), quote=False) for key in ("cards.title", "cards.note")
     )
+    return f'<section id="cards"><h2>{title}</h2><p>{note}</p>{chart}</section>'
 
 
-def write_csv(rows: Sequence[CardImpact], path: Path) -> None:
-    """cards.csv: one row per kind, in the order given (by effect)."""
-    with path.open("w", newline="", encoding="utf-8") as out:
-        writer = csv.writer(out)
-        writer.writerow(CSV_HEADER)
-        for r in rows:
-            writer.writerow(
-                [
-                    r.card,
-                    r.held_seats,
-                    f"{r.held_win_share:.6f}",
-                    r.other_seats,
-                    f"{r.other_win_share:.6f}",
-                    f"{r.difference:.6f}",
-                    f"{r.low:.6f}",
-                    f"{r.high:.6f}",
-                ]
-            )
+def csv_text(rows: Sequence[CardImpact]) -> str:
+    """cards.csv's text: one row per kind, in the order given (by effect)."""
+    out = io.StringIO(newline="")
+    writer = csv.writer(out)
+    writer.writerow(CSV_HEADER)
+    for r in rows:
+        writer.writerow(
+            [
+                r.card,
+                r.held_seats,
+                f"{r.held_win_share:.6f}",
+                r.other_seats,
+                f"{r.other_win_share:.6f}",
+                f"{r.difference:.6f}",
+                f"{r.low:.6f}",
+                f"{r.high:.6f}",
+                f"{r.p_value:.3g}",
+                f"{r.p_holm:.3g}",
+                "yes" if r.significant else "no",
+            ]
+        )
+    return out.getvalue()
 
 
-def render(rows: Sequence[CardImpact]) -> str:
-    """The table as text, by effect: what `balancer cards` prints."""
+def write_csv(rows: Sequence[CardImpact], path: Path, *, excel: bool = False) -> None:
+    """cards.csv (csv_text) into `path`; `excel`: with a BOM, as `balancer csv --excel`."""
+    path.write_bytes(csv_text(rows).encode("utf-8-sig" if excel else "utf-8"))
+
+
+def render(rows: Sequence[CardImpact], paint: Callable[[str, str], str] | None = None) -> str:
+    """The table as text, by effect: what `balancer cards` prints.
+
+    `paint(text, verdict)` colours a verdict for a terminal (cli/colour.py); None: plain.
+    """
     width = max([len("card"), *(len(r.card) for r in rows)])
     lines = [
-        f"{'card':<{width}}  {'held':>6}  {'others':>6}  {'difference':>10}  95% interval",
+        f"{'card':<{width}}  {'held':>6}  {'others':>6}  {'difference':>10}  {'95% interval':<16}"
+        f"  {'p (Holm)':>8}  verdict",
     ]
     for r in rows:
+        verdict = ("helps" if r.difference > 0 else "hurts") if r.significant else ""
+        shown = paint(verdict, "changed") if paint and verdict else verdict
         lines.append(
             f"{r.card:<{width}}  {r.held_win_share:>6.3f}  {r.other_win_share:>6.3f}  "
-            f"{r.difference:>+10.3f}  [{r.low:+.3f}, {r.high:+.3f}]"
+            f"{r.difference:>+10.3f}  {f'[{r.low:+.3f}, {r.high:+.3f}]':<16}  "
+            f"{_p(r.p_holm):>8}  {shown}".rstrip()
         )
+    tested = sum(r.low != r.high or r.difference != 0 for r in rows)
+    significant = sum(r.significant for r in rows)
+    lines += [
+        "",
+        f"{significant} of {tested} kinds compared differ beyond chance after Holm's correction",
+        f"over the {tested} (p (Holm) <= {ALPHA:g}: helps or hurts; blank: can't tell).",
+    ]
     return "\n".join(lines)
 
 
-def chart_svg(rows: Sequence[CardImpact], top: int = 20) -> str:
+def _p(p: float) -> str:
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def chart_svg(rows: Sequence[CardImpact], top: int = 20, lang: str | None = None) -> str:
     """The `top` largest effects either way with their intervals, as inline SVG,
     drawn from the summary rows only (report/html.py embeds it like its other charts).
 
@@ -104,7 +165,8 @@ def chart_svg(rows: Sequence[CardImpact], top: int = 20) -> str:
     # Ties broken by name: the same rows in any order draw the same chart.
     shown = sorted(rows, key=lambda r: (-abs(r.difference), r.card))[:top]
     shown.sort(key=lambda r: (-r.difference, r.card))
-    labels = [svg.shortened(r.card) for r in shown]
+    # A kind that differs beyond chance (after Holm) is marked and drawn dark; the rest pale.
+    labels = [("● " if r.significant else "") + svg.shortened(r.card) for r in shown]
     left = max((svg.text_width(label) for label in labels), default=40) + 18
     right, top_margin, row = 20.0, 10.0, 20.0
     base = top_margin + row * len(shown)
@@ -117,10 +179,13 @@ def chart_svg(rows: Sequence[CardImpact], top: int = 20) -> str:
     svg.x_grid(chart, xs, ticks, top_margin, base, svg.pct_labels(ticks, signed=True))
     for i, (r, label) in enumerate(zip(shown, labels, strict=True)):
         y = top_margin + (i + 0.5) * row
-        chart.rect(xs(0), y - 0.35 * row, xs(r.difference) - xs(0), 0.7 * row, BAR, cls="bar")
+        colour, kind = (BAR, "bar significant") if r.significant else (PALE, "bar")
+        chart.rect(xs(0), y - 0.35 * row, xs(r.difference) - xs(0), 0.7 * row, colour, cls=kind)
         chart.whisker(y, xs(r.low), xs(r.high), 0.4 * row, vertical=False)
         chart.text(left - 8, y, label, anchor="end", middle=True, cls="label")
     chart.line(xs(0), top_margin, xs(0), base, "#8a929e", 1.2, cls="zero")
-    chart.text((left + svg.WIDTH - right) / 2, base + 38, X_TITLE, anchor="middle",
-               fill=svg.MUTED)  # fmt: skip
+    from balancer import i18n
+
+    chart.text((left + svg.WIDTH - right) / 2, base + 38, i18n.text("cards.x_title", lang),
+               anchor="middle", fill=svg.MUTED)  # fmt: skip
     return chart.render()

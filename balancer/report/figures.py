@@ -169,6 +169,20 @@ class BotFigures(Figures):
 
 
 @dataclass(frozen=True, kw_only=True)
+class SweepPoint(Figures):
+    """Which point of which sweep a report is: `sweep_point` in report.json, a sweep's only.
+
+    The report sits in the sweep's folder, one level down, so `../index.html`
+    is the sweep's page.
+    """
+
+    sweep: str  # the swept variant's name
+    point: str  # the knob values, as `hand_size=3 neko_ni_koban=false`
+    index: int  # 1-based
+    points: int  # how many the sweep has
+
+
+@dataclass(frozen=True, kw_only=True)
 class HeadToHead(Figures):
     """How often one bot's seat finished ahead of another's, over games seating both."""
 

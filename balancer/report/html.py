@@ -147,7 +147,7 @@ def render_html(report: Report, lang: str | None = None) -> str:
         _scores_section(report, charts, lang),
         _length_section(report, charts, lang, words),
         _events_section(report, charts, value_events, lang, words),
-        *_cards_section(report, charts),
+        *_cards_section(report, charts, lang),
         _variant_section(report, lang),
         "<footer>",
         _e(
@@ -293,9 +293,30 @@ def _header(report: Report, lang: str, words: i18n.GameTexts) -> str:
         "<header>"
         f"<h1>{_e(name)}</h1>"
         f'<p class="sub">{_e(sub)}</p>'
+        f"{_sweep_point(report, lang)}"
+        f"{_command_line(report, lang)}"
         f'<dl class="facts">{items}</dl>'
         "</header>"
     )
+
+
+def _command_line(report: Report, lang: str) -> str:
+    """A one-off run says what the command line changed over its variant file."""
+    if not report.command_line:
+        return ""
+    said = i18n.text("command_line", lang, changes=" ".join(report.command_line))
+    return f'<p class="sub" data-command-line>{_e(said)}</p>'
+
+
+def _sweep_point(report: Report, lang: str) -> str:
+    """A sweep point's report names its point and links the sweep's page, one folder up."""
+    at = report.sweep_point
+    if at is None:
+        return ""
+    t = i18n.text
+    point = t("sweep.point", lang, index=at.index, points=at.points, sweep=at.sweep, point=at.point)
+    link = f'<a href="../index.html" data-link="sweep">{_e(t("sweep.link", lang))}</a>'
+    return f'<p class="sub" data-sweep-point>{_e(point)} · {link}</p>'
 
 
 def _wins_section(report: Report, charts: dict[str, str], lang: str) -> str:
@@ -485,13 +506,14 @@ def _length_section(
     )
 
 
-def _cards_section(report: Report, charts: dict[str, str]) -> list[str]:
-    """Card impact's chart (cards.py), when the run recorded the cards held."""
+def _cards_section(report: Report, charts: dict[str, str], lang: str) -> list[str]:
+    """Card impact's chart (report/cards.py), when the run recorded the cards held."""
     if "cards" not in charts:
         return []
     from balancer.report.cards import html_section
 
-    return [html_section(_figure(charts, "cards", "card impact: win share held minus not held"))]
+    alt = i18n.text("cards.x_title", lang)
+    return [html_section(_figure(charts, "cards", alt), lang)]
 
 
 def _event_cell(name: str, lang: str, words: i18n.GameTexts) -> str:
@@ -641,7 +663,7 @@ def render_charts(report: Report, lang: str | None = None) -> dict[str, str]:
     # A run's report has its rows; one read from a folder sums them from games.parquet.
     cards = report.cards if report.cards is not None else of_report(report)
     if cards:
-        out["cards"] = chart_svg(cards)
+        out["cards"] = chart_svg(cards, lang=lang)
     return out
 
 

@@ -45,6 +45,7 @@ from balancer.report.figures import (
     LengthFigures,
     SeatAdvantage,
     SeatFigures,
+    SweepPoint,
     _hints,
     _optional,
     _parse,
@@ -109,6 +110,9 @@ class Report:
     head_to_head: Mapping[str, Mapping[str, HeadToHead]] | None = None
     until: str | None = None  # the early-stopping rule of `run --until` ("win_ci<=0.02")
     stopped_at: int | None = None  # games played when that rule stopped the run early
+    sweep_point: SweepPoint | None = None  # the point of a sweep this report is, if it is one
+    # What `run --set/--players/--bots` changed over the variant file, as written there.
+    command_line: tuple[str, ...] | None = None
     games: _GamesTable = field(default=_GamesTable(), compare=False, repr=False)
     # The counts of the games (stats.streamed), when the report comes from a run; else
     # computed from `games` by whoever needs them (game_counts below).

@@ -49,6 +49,26 @@ def seat_advantage_text(adv: SeatAdvantage, lang: str | None = None, why: str | 
     )
 
 
+def sweep_point_lines(report: Report, lang: str | None = None) -> list[str]:
+    """Which point of which sweep this report is, and where the sweep's page is."""
+    at = report.sweep_point
+    if at is None:
+        return []
+    lang = lang_of(report, lang)
+    point = i18n.text(
+        "sweep.point", lang, index=at.index, points=at.points, sweep=at.sweep, point=at.point
+    )
+    return [point, i18n.text("sweep.page", lang)]
+
+
+def command_line_lines(report: Report, lang: str | None = None) -> list[str]:
+    """What `run --set/--players/--bots` changed over the variant file, if anything."""
+    if not report.command_line:
+        return []
+    changes = " ".join(report.command_line)
+    return [i18n.text("command_line", lang_of(report, lang), changes=changes)]
+
+
 def stopping_lines(report: Report, lang: str | None = None) -> list[str]:
     """What early stopping did: stopped after how many games, or played them all."""
     if report.until is None:
@@ -194,6 +214,8 @@ def headline(report: Report, lang: str | None = None) -> str:
             seed=report.seed,
         ),
         *stopping_lines(report, lang),
+        *sweep_point_lines(report, lang),
+        *command_line_lines(report, lang),
         "",
         f"{rjust(i18n.text('seat', lang), 4)}  {ljust(i18n.text('bot', lang), 24)} "
         f"{rjust(i18n.text('win share', lang), 9)}  {ljust(i18n.text('95% interval', lang), 17)} "

@@ -34,6 +34,7 @@ from balancer import table
 from balancer.jit import njit
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
+ALPHA = 0.05  # family-wise error rate over the kinds (Holm)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,17 @@ class CardImpact:
     difference: float  # held_win_share - other_win_share
     low: float  # 95% interval for the difference, clustered by game
     high: float
+    # The two-sided test of "no difference" (z from the same clustered standard error),
+    # and its p after Holm's correction over every kind compared: with 60 kinds tested at
+    # 5% each, about 3 would look significant by chance; adjusted, the chance that any
+    # does is at most 5%. 1.0 for a kind with nothing to compare.
+    p_value: float = 1.0
+    p_holm: float = 1.0
+
+    @property
+    def significant(self) -> bool:
+        """Whether the kind's difference survives Holm's correction at 5%."""
+        return self.p_holm <= ALPHA
 
 
 BLOCK = 65_536  # games per block handed to the compiled tally
@@ -160,13 +172,20 @@ class CardTally:
         cross = sab - p0 * sam - p1 * snb + p1 * p0 * snm
         squares = holders / u1**2 + others / u0**2 - 2 * cross / (u1 * u0)
         se = np.sqrt(np.maximum(squares, 0.0) * g / max(g - 1, 1))
+        from balancer.stats.compare import holm
+
+        p_values = _p_values(p1 - p0, se, comparable)
+        # Holm over the kinds with something to compare (the family of tests made).
+        tested = np.flatnonzero(comparable)
+        p_holm = np.ones(self.n_kinds)
+        p_holm[tested] = holm(p_values[tested].tolist())
         rows = []
         for k, name in enumerate(kinds):
             diff, half = (float(p1[k] - p0[k]), Z95 * float(se[k])) if comparable[k] else (0.0, 0.0)
             rows.append(
                 CardImpact(
                     name, int(n1[k]), float(p1[k]), int(n0[k]), float(p0[k]), diff,
-                    diff - half, diff + half,
+                    diff - half, diff + half, float(p_values[k]), float(p_holm[k]),
                 )
             )  # fmt: skip
         rows.sort(key=lambda r: -r.difference)
@@ -189,3 +208,17 @@ def card_impact(games: pl.DataFrame, players: int, kinds: Sequence[str]) -> list
         held = np.stack([block[c].to_numpy().astype(np.uint64) for c in columns], axis=1)
         tally.add(wins.astype(np.float64), held)
     return tally.impact(kinds)
+
+
+def _p_values(diff: np.ndarray, se: np.ndarray, comparable: np.ndarray) -> np.ndarray:
+    """Two-sided normal p of each difference over its standard error (1 where not compared)."""
+    from scipy import special
+
+    p = np.ones(diff.shape)
+    for k in np.flatnonzero(comparable):
+        if se[k] > 0:
+            # 2 (1 - Φ(|z|)) = erfc(|z| / √2), exact in the far tail.
+            p[k] = float(special.erfc(abs(diff[k]) / se[k] / math.sqrt(2)))
+        elif diff[k] != 0:
+            p[k] = 0.0  # no variation at all and a difference: nothing but the difference
+    return p

@@ -287,7 +287,7 @@ def figure_pairs(a: RunData, b: RunData) -> tuple[FigurePairs, list[str]]:
         )
 
     for s in range(a.players):
-        add(f"win share seat {s}", "win", a.wins[:, s], b.wins[:, s])
+        add(f"seat_win_share.{s}", "win", a.wins[:, s], b.wins[:, s])
     labels_a, labels_b = a.labels(), b.labels()
     if len(labels_a) > 1 and len(labels_b) > 1:
         matched, lone_a, lone_b = match_bots(labels_a, labels_b)
@@ -295,23 +295,23 @@ def figure_pairs(a: RunData, b: RunData) -> tuple[FigurePairs, list[str]]:
             ya, ma = intervals.bot_columns(a.wins, a.bot_labels, la)
             yb, mb = intervals.bot_columns(b.wins, b.bot_labels, lb)
             note = f"parameters: A {la}, B {lb}" if la != lb else ""
-            add(f"win share bot {name}", "win", ya, yb, weights_a=ma, weights_b=mb, note=note)
+            add(f"bots.{name}.win_share", "win", ya, yb, weights_a=ma, weights_b=mb, note=note)
         for lone, only in ((lone_a, "A"), (lone_b, "B")):
             if lone:
                 warnings.append(f"bots only in {only}, not compared: {', '.join(lone)}")
     for s in range(a.players):
-        add(f"score seat {s} mean", "score", a.scores[:, s], b.scores[:, s])
+        add(f"seat_score_mean.{s}", "score", a.scores[:, s], b.scores[:, s])
     if a.players > 1:
         if a.higher_is_better != b.higher_is_better:
             warnings.append("A and B disagree on whether high scores win; margins use each run's")
-        add("winning margin mean", "margin", a.margins(), b.margins())
-    add("length mean", "length", a.lengths, b.lengths)
+        add("margin.mean", "margin", a.margins(), b.margins())
+    add("length.mean", "length", a.lengths, b.lengths)
     values = set(a.value_events) | set(b.value_events)
     for name in [n for n in a.events if n in b.events]:
         ea, eb = np.asarray(a.events[name], float), np.asarray(b.events[name], float)
-        add(f"event {name} {'mean' if name in values else 'per game'}", "event", ea, eb)
+        add(f"events.{name}.per_game", "event", ea, eb)
         if name not in values:
-            add(f"event {name} share of games", "share", (ea > 0) * 1.0, (eb > 0) * 1.0)
+            add(f"events.{name}.share_of_games", "share", (ea > 0) * 1.0, (eb > 0) * 1.0)
     for mine, theirs, only in ((a.events, b.events, "A"), (b.events, a.events, "B")):
         lone = [n for n in mine if n not in theirs]
         if lone:

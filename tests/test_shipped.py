@@ -1,0 +1,49 @@
+"""The shipped variants are package data: found by name from any folder."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from balancer.cli import main
+from balancer.config.shipped import find, shipped_dir
+from tests.helpers import ROOT
+
+pytestmark = pytest.mark.usefixtures("engine_unchecked")
+
+
+def test_the_variants_are_inside_the_package_and_declared_as_its_data() -> None:
+    import balancer
+
+    assert shipped_dir() == Path(balancer.__file__).resolve().parent / "variants"
+    assert len(list(shipped_dir().glob("*.yaml"))) >= 30
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "variants/*.yaml" in config["tool"]["setuptools"]["package-data"]["balancer"]
+    # The clone's variants/ is the same folder, so `balancer run variants/fdc-5p.yaml` works.
+    assert (ROOT / "variants").resolve() == shipped_dir()
+
+
+def test_a_bare_name_finds_a_shipped_variant_unless_a_file_is_in_the_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert find("fdc-5p") == shipped_dir() / "fdc-5p.yaml"
+    assert find("fdc-5p.yaml") == shipped_dir() / "fdc-5p.yaml"
+    assert find("no-such-variant") is None
+    assert find("sub/fdc-5p.yaml") is None  # a path is a path
+    (tmp_path / "fdc-5p.yaml").write_text("mine\n")
+    assert find("fdc-5p.yaml") is None  # the user's file wins
+
+
+def test_variants_and_run_by_name_work_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["variants"]) == 0
+    assert "fdc-5p " in capsys.readouterr().out
+    assert main(["run", "fdc-3p", "-n", "10", "-q"]) == 0
+    assert (tmp_path / "reports" / "fdc-3p" / "report.json").is_file()
+    assert main(["validate", "kk-4p"]) == 0
+    assert main(["run", "no-such-variant", "-n", "10", "-q"]) == 2
