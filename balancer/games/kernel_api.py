@@ -275,6 +275,15 @@ class Kernel(Protocol):
         """Play from the position to the end, each seat with its bot."""
         ...
 
+    def determinize(self, position: Position, seat: int, rng: np.ndarray, out: Position) -> int:
+        """Into `out` (a copy of `position`, never `position` itself), a world `seat` can't
+        tell from `position`: what it sees kept, the cards it can't see dealt again from
+        rng's row 0 (uint64 key, counter; advanced), chance after the deal reseeded from
+        it. The seats' bot streams in `out` are left as they are. Returns the constraints
+        given up (Da Qi Zi's face-down discards; 0 elsewhere): a caller that must honour
+        them all samples such a world another way (docs/determinize.md)."""
+        ...
+
     def record(self, position: Position) -> GameRecord:
         """A finished game's record (its held kinds are unknown for a position not dealt here)."""
         ...
@@ -323,3 +332,9 @@ class KernelModule:
             position.state, position.tables, position.streams, plan, bots.params.ravel(),
             module.new_scratch(position.state), np.zeros(players, np.float64),
         )  # fmt: skip
+
+    def determinize(self, position: Position, seat: int, rng: np.ndarray, out: Position) -> int:
+        dropped = self.module.determinize(
+            position.state, position.tables, seat, rng, out.state, out.streams
+        )
+        return int(dropped)
