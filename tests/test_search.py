@@ -15,6 +15,7 @@ import pytest
 
 from balancer import games, knobs
 from balancer.bots.search import FlatMonteCarlo
+from balancer.games.kernel_api import Position
 from balancer.rng import CHANCE, Stream
 
 GAMES = [("fish-dash-cash", 5), ("kimekimera", 4), ("da-qi-zi", 4)]
@@ -37,12 +38,16 @@ def _decision(game: str, players: int, seed: int) -> Any:
 
 
 class PeekingSearch(FlatMonteCarlo):
-    """The control: plays out the true state instead of a world drawn from the view."""
+    """The control: plays out the true state instead of worlds drawn from the view."""
 
     true_state: Any = None
 
     def _world(self, view: Any, rng: Stream) -> Any:
         return self.true_state.clone()
+
+    def _redeal(self, first: Position, seat: int, key: Any, world: Position) -> int:
+        world.state[:] = first.state  # the true deal, not dealt again
+        return 0
 
 
 def _values(bot: FlatMonteCarlo, state: Any) -> tuple[float, ...]:

@@ -1,10 +1,14 @@
 """The search bot: flat Monte Carlo over determinized worlds, and it never peeks.
 
 At a decision of two or more moves the bot draws `samples` worlds consistent with
-what its seat has seen (the game's `determinize(view, rng)`: the unseen cards dealt
-at random, a world's future chance drawn from the bot's own stream), lays each world
-in the game's compiled kernel (`from_state`) and, for every candidate move, plays
-that world out once from the move with the `rollout` bot in every seat. Every
+what its seat has seen and, for every candidate move, plays each world out once
+from the move with the `rollout` bot in every seat. The first world comes from the
+game's `determinize(view, rng)` (Python, from the view alone), laid in the game's
+compiled kernel (`from_state`); every world is then dealt again from that one by the
+kernel's compiled `determinize`, which keeps what the seat sees and deals the cards
+it can't see at random (a Python resample and conversion per world cost about a
+millisecond, the compiled deal a few microseconds). Where the kernel has to give up
+a constraint of the view (Kernel.determinize), that world is drawn in Python instead. Every
 candidate is played in the same worlds with the same rollout streams (paired: the
 difference between two moves is not drowned by the luck of the deal), and the bot
 picks the best mean value, its seat's win share at the end (ties share; a tie
@@ -17,7 +21,7 @@ number of rollouts, never seconds.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -83,12 +87,8 @@ class FlatMonteCarlo:
         kernel = self.kernel
         seat = view.seat
         totals = [0.0] * len(legal)
-        for _ in range(self.samples):
-            world = self._world(view, rng)
-            # Da Qi Zi's State has no `players`: it is always played by max_players (4).
-            players = getattr(world, "players", self.max_players)
-            position = kernel.from_state(world, _rollout_streams(rng, players))
-            bots = self._bots(players)
+        for position in self._worlds(view, rng):
+            bots = self._bots(len(position.streams) - 1)
             for c, move in enumerate(legal):
                 copy = position.copy()
                 kernel.apply(copy, int(move))  # type: ignore[call-overload]
@@ -96,9 +96,40 @@ class FlatMonteCarlo:
                 totals[c] += self._value(copy, seat)
         return Evaluation(tuple(legal), tuple(total / self.samples for total in totals))
 
+    def _worlds(self, view: Any, rng: Stream) -> Iterator[Position]:
+        """`samples` worlds drawn from the view alone (the module's docstring), each
+        with its own rollout streams; a world is reused by the caller only until the
+        next one is drawn."""
+        import numpy as np
+
+        first = self._laid(self._world(view, rng), rng)
+        if not self.kernel.determinizes_converted:
+            yield first
+            for _ in range(self.samples - 1):
+                yield self._laid(self._world(view, rng), rng)
+            return
+        key = np.array([[rng.next_u64(), 0]], np.uint64)
+        world = first.copy()
+        for _ in range(self.samples):
+            if self._redeal(first, view.seat, key, world):
+                world = self._laid(self._world(view, rng), rng)  # a constraint given up
+            else:
+                _set_rollout_streams(world, rng)
+            yield world
+
+    def _laid(self, state: Any, rng: Stream) -> Position:
+        # Da Qi Zi's State has no `players`: it is always played by max_players (4).
+        players = getattr(state, "players", self.max_players)
+        return self.kernel.from_state(state, _rollout_streams(rng, players))
+
     def _world(self, view: Any, rng: Stream) -> Any:
         """A world drawn from the view alone (a peeking control overrides this)."""
         return self.determinize(view, rng)
+
+    def _redeal(self, first: Position, seat: int, key: Any, world: Position) -> int:
+        """Deal `first`'s cards unseen by `seat` again into `world` (a peeking control
+        overrides this); the constraints the kernel gave up."""
+        return self.kernel.determinize(first, seat, key, world)
 
     def _bots(self, players: int) -> SeatBots:
         bots = self._seat_bots.get(players)
@@ -116,6 +147,12 @@ def _rollout_streams(rng: Stream, players: int) -> list[Stream]:
     search bot's own stream, so every candidate in the world gets the same ones."""
     base = rng.next_u64()
     return [Stream(base, 0, bot_stream(seat)) for seat in range(players)]
+
+
+def _set_rollout_streams(world: Position, rng: Stream) -> None:
+    """`_rollout_streams` written into a position's seat rows (row 0 is chance)."""
+    for row, stream in enumerate(_rollout_streams(rng, len(world.streams) - 1), start=1):
+        world.streams[row] = stream.key, stream.counter
 
 
 SEARCH = "search"
