@@ -49,7 +49,8 @@ test: $(STAMP)
 	$(MAKE) --no-print-directory -j2 lint $(WARM)
 	$(BIN)/pytest -n auto
 
-# Everything but the statistical cross-checks (pytest -m quality runs those).
+# Every tier but quality/ (the statistical cross-checks; pytest -m quality runs those):
+# tests/unit, kernels, cli, reference and golden (tests/conftest.py says what each holds).
 test-fast: $(STAMP)
 	$(MAKE) --no-print-directory -j2 lint $(WARM)
 	$(BIN)/pytest -n auto -m "not quality"

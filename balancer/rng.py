@@ -24,7 +24,7 @@ array of stream states (`streams[s] = (key, counter)`, compiled with numba
 where it is available; they live in rng_kernels.py and are reached as
 `rng.below` and so on, loaded on first use so that commands which play no
 game never import numba) and as `Stream`, a plain-Python object handed to
-plugin bots; tests/test_rng.py checks that both give the same numbers.
+plugin bots; tests/unit/test_rng.py checks that both give the same numbers.
 
 Changing anything here changes every game: bump `RNG_VERSION`, which every
 report records.
@@ -137,7 +137,7 @@ class Stream:
     # every draw of the step path (plugin bots, shuffles), where a call per
     # mix or per draw costs as much as the draw. A subclass that changes where
     # numbers come from overrides all three (bots/host.py's _Draws does);
-    # tests/test_rng.py checks each against the kernels.
+    # tests/unit/test_rng.py checks each against the kernels.
 
     def next_u64(self) -> int:
         key = self.key

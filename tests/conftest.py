@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from fnmatch import fnmatch
+from pathlib import Path
 
 import pytest
 
@@ -48,11 +48,16 @@ def engine_unchecked() -> Iterator[None]:
         yield
 
 
-# The quality tier (`-m quality`; `make test-fast` leaves it out): the statistical
-# cross-checks against tests/reference/ and the calibration runs, kept at the
-# power they need. Files other engineers own are marked here, by name; the rest
-# carry @pytest.mark.quality themselves.
-QUALITY_FILES = ("test_*_crosscheck.py",)
+# The tests sit in folders by tier: unit/ (fast, no kernel compiled for them),
+# kernels/ (compiled kernels against the Python engines, game for game), cli/ (the
+# command line, report folders, processes), quality/ (statistical cross-checks and
+# calibration runs, minutes in all), reference/ (the rules against independent
+# reference engines), golden/ (whole runs against stored outputs).
+#
+# The quality tier (`-m quality`; `make test-fast` leaves it out): every test in
+# quality/, and a few elsewhere kept at the power they need, which carry
+# @pytest.mark.quality themselves or are named here.
+QUALITY = Path(__file__).parent / "quality"
 QUALITY_TESTS = ("test_kk_odds.py::test_the_simulator_breeds_as_the_odds_say",)
 
 
@@ -60,7 +65,7 @@ QUALITY_TESTS = ("test_kk_odds.py::test_the_simulator_breeds_as_the_odds_say",)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         name = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
-        if name in QUALITY_TESTS or any(fnmatch(item.path.name, p) for p in QUALITY_FILES):
+        if name in QUALITY_TESTS or QUALITY in item.path.parents:
             item.add_marker(pytest.mark.quality)
     # The quality tier first (10-30 s a test, about a third of the suite's time), the
     # rest in its usual order: under -n the last tests to start are then short ones, and

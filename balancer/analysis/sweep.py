@@ -176,7 +176,7 @@ def expected_columns(variant: Variant, knob_names: list[str]) -> list[str]:
     """The columns headline_row gives every point of `variant`, known before any game is played.
 
     So `--figure` is checked up front, not after the first point (or the whole
-    grid) has been played. tests/test_sweep.py checks it against real runs.
+    grid) has been played. tests/cli/test_sweep.py checks it against real runs.
     """
     columns = list(knob_names)
     for name in variant_figures(variant):

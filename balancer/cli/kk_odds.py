@@ -28,7 +28,7 @@ def _pair_option(text: str, what: str) -> list[str]:
 def _situation(
     theme: str, mine: str, free: Sequence[str]
 ) -> tuple[tuple[int, int], tuple[int, int], list[tuple[int, int]]]:
-    from balancer.games.kimekimera.rules import FIRST_GREY, parse_cards
+    from balancer.games.kimekimera.engine import FIRST_GREY, parse_cards
 
     names = _pair_option(theme, "--theme") + _pair_option(mine, "--mine")
     for text in free:
@@ -46,7 +46,7 @@ def _situation(
 
 
 def _label(choice: Choice) -> str:
-    from balancer.games.kimekimera.rules import KEEP, describe_pair
+    from balancer.games.kimekimera.engine import KEEP, describe_pair
 
     if choice.choice == KEEP:
         return "keep"
@@ -107,8 +107,8 @@ def kk_odds(
       balancer kk-odds --theme r5,b7 --mine y3,g12 --free r1,rainbow --free b9,grey
     """
     as_json = fmt == "json"
+    from balancer.games.kimekimera.engine import KEEP, describe_pair
     from balancer.games.kimekimera.odds import Scoring, odds
-    from balancer.games.kimekimera.rules import KEEP, describe_pair
 
     theme_pair, mine_pair, free_pairs = _situation(theme, mine, free)
     scoring = Scoring(bonus_1, bonus_2, not grey_partner_counts, floor_at_zero)
@@ -149,7 +149,7 @@ def _as_json(
     choices: list[Choice],
     best: int,
 ) -> dict:
-    from balancer.games.kimekimera.rules import KEEP, describe
+    from balancer.games.kimekimera.engine import KEEP, describe
 
     return {
         "theme": [describe(c) for c in theme],

@@ -11,7 +11,7 @@ A kernel module provides:
 - step functions over a state array that can be copied and stepped from any
   position (a search bot's rollouts), documented in each kernel;
 - rollouts from any position, the same names and signatures in every kernel (a
-  search bot's two steps; tests/test_kernel_determinize.py):
+  search bot's two steps; tests/kernels/test_kernel_determinize.py):
   `encode_bots(seats) -> (plan, params)` (seats[s]: the compiled bot of physical
   seat s, (name, parameters)), `new_scratch(state)`, and, compiled,
   `play_out(state, tables, streams, plan, params, scratch, scores) -> length`
@@ -30,7 +30,7 @@ A kernel module provides:
   below and games/step_kernels.py; its `load(state, seat_slots, seed, game)`
   steps from a Python State's position instead of a deal.
 
-Game i must be exactly the game the step-by-step engine (rules.py) plays
+Game i must be exactly the game the step-by-step engine (engine.py) plays
 for the same (rules, players, seed, i) and bots: the same chance draws in
 the same order, the same legal moves in the same order, the same bot
 choices. sim/compiled.py plays a chunk here when every seat's bot is
@@ -222,7 +222,7 @@ class Kernel(Protocol):
     """One vocabulary for every game's compiled kernel (each game's `compiled.py`).
 
     Game i played here is the game the engine (the authority) plays for the same
-    rules, players, seed, i and bots; tests/test_kernel_conformance.py checks it
+    rules, players, seed, i and bots; tests/kernels/test_kernel_conformance.py checks it
     for every registered game with a kernel.
     """
 

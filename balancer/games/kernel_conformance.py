@@ -17,7 +17,7 @@ interface (games/kernel_api.py), side by side, and holds the kernel to:
 - `play_chunk` gives the same scores, lengths and events.
 
 Each failure is an AssertionError naming the game, seed, game index and move.
-It runs over every registered game with a kernel (tests/test_kernel_conformance.py);
+It runs over every registered game with a kernel (tests/kernels/test_kernel_conformance.py);
 a new game's kernel needs no test of its own for these.
 """
 

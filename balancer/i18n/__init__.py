@@ -2,7 +2,7 @@
 
 `text(key, lang, **fields)` looks a phrase up in the language's catalog
 (`en.py`, `ja.py`: plain dicts of `str.format` templates, the same keys and
-fields in both, which tests/test_i18n.py checks) and fills in its fields.
+fields in both, which tests/unit/test_i18n.py checks) and fills in its fields.
 
 A game's own words (its title, its length unit, each event's name and
 meaning) live in the game's package, beside the events it declares:

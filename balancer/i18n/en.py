@@ -1,6 +1,6 @@
 """English: the default language, and the fallback for a phrase another catalog lacks.
 
-Every key here is in ja.py too, with the same {fields} (tests/test_i18n.py).
+Every key here is in ja.py too, with the same {fields} (tests/unit/test_i18n.py).
 """
 
 CATALOG: dict[str, str] = {

@@ -1,4 +1,4 @@
-"""日本語: the same keys and {fields} as en.py (tests/test_i18n.py checks both).
+"""日本語: the same keys and {fields} as en.py (tests/unit/test_i18n.py checks both).
 
 Figures, p-values and the ids a designer types (variant, bot and event names
 as in the YAML and the CSV columns) stay as they are; the games' own words

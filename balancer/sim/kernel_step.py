@@ -18,7 +18,7 @@ lazy views), handed
 - a view equal to the Python engine's `state.view(seat)`, built from the
   kernel's state (only if an in-process plugin reads it).
 
-So each game's record is the Python engine's, exactly (tests/test_kernel_step.py,
+So each game's record is the Python engine's, exactly (tests/kernels/test_kernel_step.py,
 test_kk_step.py and test_dqz_step.py check it game for game). `--check`
 (conservation checks after every move) and replay's narration need the Python
 engine's own state, and stay there.

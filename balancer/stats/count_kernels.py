@@ -10,7 +10,7 @@ and only small integer tables are merged in Python.
 
 The counts are integers, and the values they count (the histograms' keys)
 are the same floats `GameCounts.add` makes, so merging chunks gives exactly
-what counting the batches did (tests/test_count_kernels.py checks it on
+what counting the batches did (tests/kernels/test_count_kernels.py checks it on
 random games, ties and odd values included). A chunk with a value the pass
 does not count (a NaN or infinite score, a value that is not a whole number
 or spans too wide a range) is counted, for that column or chunk, by the

@@ -10,7 +10,7 @@ the same tuple; they are then the same move for the `random` bot, which picks
 uniformly among the *distinct* legal moves (§4): one move per card kind in the
 hand, one steal per (victim, fish kind). The engine lists every copy as its own
 move; `distinct=False` plays that reading, to measure the difference (it is
-visible: `--variant many-copies` in tests/test_fdc_crosscheck.py).
+visible: `--variant many-copies` in tests/quality/test_fdc_crosscheck.py).
 
 Ambiguities, and how they are read here:
 - `lead_changes` (revised §5): before the first trick there is no sole leader;

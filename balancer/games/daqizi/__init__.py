@@ -1,6 +1,6 @@
 """打棋子 Da Qi Zi: its definition, registered in games/__init__.py.
 
-The engine (the authority) is rules.py, the compiled kernel kernel.py (seen
+The engine (the authority) is engine.py, the compiled kernel kernel.py (seen
 through the one kernel interface in compiled.py), the
 built-in bots bots.py; events.py says what each event counts, names_ja.py
 gives the game's words in Japanese, narrate.py tells a replay. Each part that
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from balancer.games.daqizi.engine import SPEC
 from balancer.games.daqizi.events import EVENT_MEANINGS
-from balancer.games.daqizi.rules import SPEC
 from balancer.games.definition import GameDefinition, LocalNames, Narrator
 
 if TYPE_CHECKING:  # it imports numpy, which `balancer knobs` needn't

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from balancer import knobs
 from balancer.bot import RANDOM, BotSpec
 from balancer.games.daqizi import combos as dc
-from balancer.games.daqizi.rules import PLAYERS, View
+from balancer.games.daqizi.engine import PLAYERS, View
 from balancer.rng import Stream
 
 PARAMS = (

@@ -10,7 +10,7 @@ import numpy as np
 
 from balancer.games.api import GameRecord
 from balancer.games.daqizi import kernel as k
-from balancer.games.daqizi.rules import EVENTS, State
+from balancer.games.daqizi.engine import EVENTS, State
 from balancer.games.kernel_api import KernelModule, Position, SeatBots, StepBuffer
 from balancer.rng import Stream
 from balancer.rng_kernels import init_streams

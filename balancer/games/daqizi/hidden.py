@@ -22,7 +22,7 @@ from balancer.games.daqizi import combos as dc
 from balancer.rng import Stream
 
 if TYPE_CHECKING:
-    from balancer.games.daqizi.rules import View
+    from balancer.games.daqizi.engine import View
 
 # A world's multi-card revelations are met by rejection: after this many
 # rejected samples in a row, the revelation that failed most is dropped.

@@ -3,7 +3,7 @@
 The words are the seed's (打棋子（ダーチーツ）): 「ディール」, 「トリック」, 「親」,
 「連勝（ﾚﾝﾁｬﾝ）」, 「箱テン（破産）」, 「ヤキトリ」, 「ラストトリック」, 「１枚出し（シングル）」,
 「２枚出し（ペア）」, 「３枚出し（トリプル）」, 「順子（ｼｭﾝﾂ）出し」, 「４枚出し」, 「５枚出し」.
-EVENTS is keyed exactly by SPEC.events (tests/test_i18n.py checks it): name, meaning.
+EVENTS is keyed exactly by SPEC.events (tests/unit/test_i18n.py checks it): name, meaning.
 """
 
 TITLE = "打棋子"

@@ -1,6 +1,6 @@
 """Da Qi Zi's play-by-play: the rules' trace (event tuples) told as lines of text.
 
-The rules (rules.py) record what happened and say nothing; every word of the
+The rules (engine.py) record what happened and say nothing; every word of the
 play-by-play is here, in `MESSAGES` (one table per language), so a narration
 in another language is one more table. Cards and moves are written in the
 game's notation (combos.describe_kind, describe_move, describe_cards).

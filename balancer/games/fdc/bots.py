@@ -19,7 +19,7 @@ from typing import Any
 
 from balancer import knobs
 from balancer.bot import RANDOM, BotSpec
-from balancer.games.fdc.rules import CASH, DASH, FISH, PLAY, PROTECT, View, sort_out
+from balancer.games.fdc.engine import CASH, DASH, FISH, PLAY, PROTECT, View, sort_out
 from balancer.rng import Stream
 
 PARAMS = (

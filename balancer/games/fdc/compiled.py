@@ -9,7 +9,7 @@ import numpy as np
 
 from balancer.games.api import GameRecord
 from balancer.games.fdc import kernel as k
-from balancer.games.fdc.rules import State
+from balancer.games.fdc.engine import State
 from balancer.games.kernel_api import KernelModule, Position, SeatBots, StepBuffer
 from balancer.rng import Stream
 

@@ -2,7 +2,7 @@
 
 The words are the seed's (フィッシュ！ダッシュ！キャッシュ！, JIM GAMES):
 「猫に小判」, 「縄張り」, 「お魚」, 「換金」, 「捨て札」, 「リード」, 「トップ」.
-EVENTS is keyed exactly by SPEC.events (tests/test_i18n.py checks it): name, meaning.
+EVENTS is keyed exactly by SPEC.events (tests/unit/test_i18n.py checks it): name, meaning.
 """
 
 TITLE = "フィッシュ！ダッシュ！キャッシュ！"

@@ -1,6 +1,6 @@
 """Fish! Dash! Cash!'s play-by-play: the rules' trace (event tuples) told as lines.
 
-The rules (rules.py) record what happened and say nothing; every word of the
+The rules (engine.py) record what happened and say nothing; every word of the
 play-by-play is here, in `MESSAGES` (one table per language), so a narration
 in another language is one more table. Hands and the card drawn are for their
 owner's eyes only: those lines are (seat, text) pairs, which `replay --seat`
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from balancer.games.fdc.rules import DEFAULT_DECK, Deck, deck_for
+from balancer.games.fdc.engine import DEFAULT_DECK, Deck, deck_for
 
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {

@@ -1,6 +1,6 @@
 """キメキメラ Kimekimera: its definition, registered in games/__init__.py.
 
-The engine (the authority) is rules.py, the compiled kernel kernel.py (seen
+The engine (the authority) is engine.py, the compiled kernel kernel.py (seen
 through the one kernel interface in compiled.py), the
 built-in bots bots.py; events.py says what each event counts, names_ja.py
 gives the game's words in Japanese, narrate.py tells a replay. Each part that
@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from balancer.games.definition import GameDefinition, LocalNames, Narrator
+from balancer.games.kimekimera.engine import SPEC
 from balancer.games.kimekimera.events import EVENT_MEANINGS
-from balancer.games.kimekimera.rules import SPEC
 
 if TYPE_CHECKING:  # it imports numpy, which `balancer knobs` needn't
     from balancer.games.kernel_api import Kernel

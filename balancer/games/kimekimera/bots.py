@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from balancer import knobs
 from balancer.bot import RANDOM, BotSpec
-from balancer.games.kimekimera.rules import KEEP, View, lottery, pair_score, theme_rows
+from balancer.games.kimekimera.engine import KEEP, View, lottery, pair_score, theme_rows
 from balancer.rng import Stream
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from balancer.games.api import GameRecord
 from balancer.games.kernel_api import KernelModule, Position, SeatBots, StepBuffer
 from balancer.games.kimekimera import kernel as k
-from balancer.games.kimekimera.rules import EVENTS, State
+from balancer.games.kimekimera.engine import EVENTS, State
 from balancer.rng import Stream
 from balancer.rng_kernels import init_streams
 

@@ -2,7 +2,7 @@
 
 The words are the seed's (『キメキメラ』, オオシマハル): 「マイキメラ」, 「テーマキメラ」,
 「交配」, 「色合わせボーナス」, 「グレーカード」, 「ロボット」, 「山札」, 「ラウンド」.
-EVENTS is keyed exactly by SPEC.events (tests/test_i18n.py checks it): name, meaning.
+EVENTS is keyed exactly by SPEC.events (tests/unit/test_i18n.py checks it): name, meaning.
 """
 
 TITLE = "キメキメラ"

@@ -1,6 +1,6 @@
 """Kimekimera's play-by-play: the rules' trace (event tuples) told as lines of text.
 
-The rules (rules.py) record what happened and say nothing; every word of the
+The rules (engine.py) record what happened and say nothing; every word of the
 play-by-play is here, in `MESSAGES` (one table per language), so a narration
 in another language is one more table. Every chimera is face up, so every
 line is for everyone.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from balancer.games.kimekimera.rules import FIRST_GREY, NUMBER, describe_pair
+from balancer.games.kimekimera.engine import FIRST_GREY, NUMBER, describe_pair
 
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {

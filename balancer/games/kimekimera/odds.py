@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from balancer.games.kimekimera.rules import (
+from balancer.games.kimekimera.engine import (
     KEEP,
     PAIRS,
     lottery,

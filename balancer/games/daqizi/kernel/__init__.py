@@ -1,4 +1,4 @@
-"""打棋子 Da Qi Zi as compiled kernels: the same games as rules.py, move for move.
+"""打棋子 Da Qi Zi as compiled kernels: the same games as engine.py, move for move.
 
 Everything a kernel touches is a flat numpy array, so a state can be copied
 (`state.copy()`) and stepped from any position, and knobs are runtime data:
@@ -34,9 +34,9 @@ Everything a kernel touches is a flat numpy array, so a state can be copied
 - `streams` (uint64, (1 + 4, 2)): rng.py's streams, row 0 the game's chance,
   row 1 + s the bot in physical seat s.
 
-Actions are rules.py's move ids (combos.py): below `DISCARD_BASE` a
+Actions are engine.py's move ids (combos.py): below `DISCARD_BASE` a
 combination played face up, from `DISCARD_BASE` on a multiset of kinds
-discarded face down; `legal` lists them in rules.py's order (combinations in
+discarded face down; `legal` lists them in engine.py's order (combinations in
 table order, then discards in table order), so `legal[below(n)]` is the
 random bot's move on both paths.
 

@@ -12,6 +12,7 @@ import numpy as np
 from balancer import rng
 from balancer.games.daqizi import bots as dqz_bots
 from balancer.games.daqizi import combos as dc
+from balancer.games.daqizi.engine import EVENTS, PLAYERS, State
 from balancer.games.daqizi.kernel.heuristic import choose
 from balancer.games.daqizi.kernel.layout import (
     BOT_KINDS,
@@ -53,7 +54,6 @@ from balancer.games.daqizi.kernel.layout import (
     new_streams,
 )
 from balancer.games.daqizi.kernel.resolution import apply, legal, new_game
-from balancer.games.daqizi.rules import EVENTS, PLAYERS, State
 from balancer.games.kernel_api import ChunkColumns
 from balancer.jit import njit
 from balancer.rng import Stream
@@ -180,7 +180,7 @@ def held_masks(dealt: np.ndarray) -> np.ndarray:
 
 
 def from_python(state: State) -> np.ndarray:
-    """The kernel state of a Python `State` (rules.py), at the same point of play.
+    """The kernel state of a Python `State` (engine.py), at the same point of play.
 
     The trick's cards in play and the face-down discard are not kept: nothing
     that is still to come depends on them.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from balancer import rng
+from balancer.games.daqizi.engine import PLAYERS
 from balancer.games.daqizi.kernel.layout import (
     BOT_HEURISTIC,
     DISCARD_BASE,
@@ -33,7 +34,6 @@ from balancer.games.daqizi.kernel.layout import (
     K,
 )
 from balancer.games.daqizi.kernel.resolution import can_beat
-from balancer.games.daqizi.rules import PLAYERS
 from balancer.jit import njit
 
 # -- the bots (bots.py) ------------------------------------------------------------

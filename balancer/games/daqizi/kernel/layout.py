@@ -12,7 +12,7 @@ import numpy as np
 from balancer import rng
 from balancer.games.daqizi import bots as dqz_bots
 from balancer.games.daqizi import combos as dc
-from balancer.games.daqizi.rules import EVENTS, PLAYERS
+from balancer.games.daqizi.engine import EVENTS, PLAYERS
 
 K = dc.N_KINDS
 GUARD = np.int64(dc.GUARD)

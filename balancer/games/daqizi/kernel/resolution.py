@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from balancer import rng
+from balancer.games.daqizi.engine import HAND, PLAYERS
 from balancer.games.daqizi.kernel.layout import (
     BY_FORM_WIDTH,
     CHANCE,
@@ -89,7 +90,6 @@ from balancer.games.daqizi.kernel.layout import (
     T_MOVE_SIZE,
     K,
 )
-from balancer.games.daqizi.rules import HAND, PLAYERS
 from balancer.jit import njit
 
 # -- combinations ------------------------------------------------------------------
@@ -189,7 +189,7 @@ def _last_rule_binds(state: np.ndarray, tables: np.ndarray, seat: int) -> bool:
 
 @njit
 def legal(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> int:
-    """Fill out[:n] with the legal moves in rules.py's order; returns n (0 when over)."""
+    """Fill out[:n] with the legal moves in engine.py's order; returns n (0 when over)."""
     if state[S_OVER]:
         return 0
     seat = state[S_TO_ACT]
@@ -244,7 +244,7 @@ def _new_deal(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, dealer
     for card in range(N_CARDS):
         deck[card] = card
     rng.shuffle(streams, CHANCE, deck, N_CARDS)
-    # Seat s gets shuffled cards 8s..8s+7, whoever deals (rules.py).
+    # Seat s gets shuffled cards 8s..8s+7, whoever deals (engine.py).
     for seat in range(PLAYERS):
         packed = np.int64(0)
         for k in range(K):
@@ -289,7 +289,7 @@ def new_game(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> None
     for seat in range(PLAYERS):
         state[S_CHIPS + seat] = tables[R_STARTING_CHIPS]
     state[S_LAST_WINNER] = -1
-    # Drawn whatever the knob says, as rules.py does (common random numbers).
+    # Drawn whatever the knob says, as engine.py does (common random numbers).
     pick = rng.below(streams, CHANCE, PLAYERS)
     _new_deal(state, tables, streams, pick if tables[R_RANDOM_DEALER] else 0)
 

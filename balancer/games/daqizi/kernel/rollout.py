@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from balancer.games.daqizi.engine import PLAYERS
 from balancer.games.daqizi.kernel.chunk import bot_arrays
 from balancer.games.daqizi.kernel.heuristic import choose
 from balancer.games.daqizi.kernel.layout import (
@@ -47,7 +48,6 @@ from balancer.games.daqizi.kernel.layout import (
     K,
 )
 from balancer.games.daqizi.kernel.resolution import apply, can_beat, legal
-from balancer.games.daqizi.rules import PLAYERS
 from balancer.jit import njit
 from balancer.rng_kernels import below as draw_below
 from balancer.rng_kernels import next_u64 as draw_u64

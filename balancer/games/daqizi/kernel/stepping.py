@@ -10,6 +10,7 @@ import numpy as np
 
 from balancer import rng
 from balancer.games.api import GameRecord
+from balancer.games.daqizi.engine import EVENTS, PLAYERS, State, View, _new_view
 from balancer.games.daqizi.kernel.chunk import bot_arrays, from_python
 from balancer.games.daqizi.kernel.heuristic import choose
 from balancer.games.daqizi.kernel.layout import (
@@ -46,7 +47,6 @@ from balancer.games.daqizi.kernel.layout import (
     encode_rules,
 )
 from balancer.games.daqizi.kernel.resolution import apply, legal, new_game
-from balancer.games.daqizi.rules import EVENTS, PLAYERS, State, View, _new_view
 from balancer.games.kernel_api import StepBuffer
 from balancer.games.step_kernels import block as _block
 from balancer.games.step_kernels import draw_ahead, stream_block
@@ -108,7 +108,7 @@ def advance_to_outside(
     moves without asking (and without a draw), compiled seats by `choose` with
     their own bot streams; the deal's face-up plays kept in `hist`.
 
-    Returns n >= 2 with the outside seat's legal moves in moves[:n] (rules.py's
+    Returns n >= 2 with the outside seat's legal moves in moves[:n] (engine.py's
     order; `current_player` is the seat), or 0 when the game is over.
     """
     while state[S_OVER] == 0:

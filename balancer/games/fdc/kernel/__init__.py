@@ -1,6 +1,6 @@
-"""Fish! Dash! Cash! as compiled kernels: the same games as rules.py, move for move.
+"""Fish! Dash! Cash! as compiled kernels: the same games as engine.py, move for move.
 
-The Python engine (rules.py) is the authority; these kernels play exactly its
+The Python engine (engine.py) is the authority; these kernels play exactly its
 games (same chance draws, same legal-move lists in the same order, same bot
 choices), only as numba code over small integer arrays, so a chunk of games
 runs in one compiled call and a search bot can copy a state and step it.
@@ -20,7 +20,7 @@ is runtime data in the `tables` array (built once per (rules, players) by
 `make_tables`); nothing is compiled per knob value.
 
 Action encoding (the Python engine's): to play, the card number
-(`rules.py`'s card encoding); for a dash choice, `PROTECT` (-1) or the card
+(`engine.py`'s card encoding); for a dash choice, `PROTECT` (-1) or the card
 number of the fish to steal. Identical copies are one move (the first copy in
 hand or territory order, as `Deck.distinct`).
 

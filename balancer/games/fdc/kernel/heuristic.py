@@ -86,7 +86,7 @@ def _heuristic_play(
     nor does a fish or a cash following when no dash would resolve, where
     order changes nothing and each seat gains from its own card alone
     (`_dashless_place`, `_dashless_value`).
-    tests/test_fdc_heuristic_shortcuts.py checks each shortcut against the
+    tests/unit/test_fdc_heuristic_shortcuts.py checks each shortcut against the
     full computation.
     """
     d = tables[T_DECK]

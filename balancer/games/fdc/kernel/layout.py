@@ -39,7 +39,7 @@ from typing import Any
 
 from balancer import jit
 from balancer.games.fdc import bots as py_bots
-from balancer.games.fdc import rules as fdc
+from balancer.games.fdc import engine as fdc
 
 # -- effects, phases, actions ---------------------------------------------------
 

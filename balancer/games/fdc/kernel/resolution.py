@@ -77,7 +77,7 @@ from balancer.rng_kernels import ZERO, below, init_streams, next_u64, shuffle
 
 @inlined
 def _below(streams: np.ndarray, s: int, n: int) -> np.int64:
-    """rng.below, draw for draw (tests/test_fdc_kernel.py checks it): a uniform
+    """rng.below, draw for draw (tests/kernels/test_fdc_kernel.py checks it): a uniform
     integer in [0, n), n >= 1, redrawing the next_u64 under 2**64 mod n. A copy
     not for want of options but because rng.below is compiled apart with
     Python's error model (its `%` raises on n = 0): from every move of the
@@ -95,7 +95,7 @@ def _below(streams: np.ndarray, s: int, n: int) -> np.int64:
 def start_game(
     state: np.ndarray, tables: np.ndarray, streams: np.ndarray, seed: int, game: int
 ) -> None:
-    """Set the streams to game `game` of `seed` and deal it (rules.py State.__init__)."""
+    """Set the streams to game `game` of `seed` and deal it (engine.py State.__init__)."""
     init_streams(streams, seed, game)
     deal(state, tables, streams)
 
@@ -318,7 +318,7 @@ def sort_out(
     sseat: int,
     scard: int,
 ) -> tuple[int, int, bool]:
-    """Cancelling and order (rules.py sort_out) of the n plays at src[pseat..], src[pcard..].
+    """Cancelling and order (engine.py sort_out) of the n plays at src[pseat..], src[pcard..].
 
     Writes the survivors in resolution order to dst[sseat..], dst[scard..] and
     returns (survivors, cards cancelled, whether 猫に小判 fired).
@@ -455,7 +455,7 @@ def _stealable(
     state: np.ndarray, tables: np.ndarray, seat: int, out: np.ndarray, start: int
 ) -> int:
     """Fill out[start..] with the stealable fish, victims from the next seat on, one
-    per (victim, kind of card) (rules.py _stealable); return how many."""
+    per (victim, kind of card) (engine.py _stealable); return how many."""
     players = state[PLAYERS]
     o_terr, tcap, turn = state[O_TERR], state[TCAP], state[TURN]
     copies = tables[T_COPIES]

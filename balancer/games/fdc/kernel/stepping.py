@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from balancer.games.api import GameRecord, held_words
-from balancer.games.fdc import rules as fdc
+from balancer.games.fdc import engine as fdc
 from balancer.games.fdc.kernel.bots import _choose
 from balancer.games.fdc.kernel.layout import (
     BOT_KINDS,

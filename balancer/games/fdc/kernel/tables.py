@@ -10,7 +10,7 @@ import numpy as np
 
 from balancer.games.api import GameRecord
 from balancer.games.fdc import bots as py_bots
-from balancer.games.fdc import rules as fdc
+from balancer.games.fdc import engine as fdc
 from balancer.games.fdc.kernel.layout import (
     CCOUNT,
     CMONEY,

@@ -1,8 +1,8 @@
-"""Kimekimera as compiled kernels: the same games as rules.py, game for game.
+"""Kimekimera as compiled kernels: the same games as engine.py, game for game.
 
 Every kernel is decorated with `balancer.jit.njit`, so it is compiled by
 numba or, with BALANCER_JIT=0 (or no numba), run as plain Python with the
-same results. The chance draws are those of rules.py, in the same order:
+same results. The chance draws are those of engine.py, in the same order:
 the deck is `arange(54)` shuffled by `rng.shuffle` on stream `rng.CHANCE`,
 each breeding's blind pick is `below(6)`, each reshuffle shuffles the
 discard (in its order) as the new deck. The bot in physical seat s draws
@@ -29,8 +29,8 @@ State's position comes in through `from_state`, or into a StepGame through
     [S_HELD, +4)       card impact: per seat, bit rules.CARD_KIND[c] set for every
                        card c its chimera held at any scoring
 
-Cards are rules.py's (0..47 colour * 12 + number - 1, 48..51 rainbow, 52..53
-grey). Actions are rules.py's: a free-chimera slot index, `KEEP` (-1) when
+Cards are engine.py's (0..47 colour * 12 + number - 1, 48..51 rainbow, 52..53
+grey). Actions are engine.py's: a free-chimera slot index, `KEEP` (-1) when
 breeding is optional, `REPLACE` (-2), a robot's forced replacement; `legal`
 lists them in the order of `State.legal_actions()`.
 

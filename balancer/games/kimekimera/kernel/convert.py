@@ -9,7 +9,7 @@ import numpy as np
 
 from balancer import knobs
 from balancer.games.kimekimera import bots as kk_bots
-from balancer.games.kimekimera import rules as kk
+from balancer.games.kimekimera import engine as kk
 from balancer.games.kimekimera.kernel.layout import (
     BOT_IDS,
     COMPILED_BOTS,

@@ -11,7 +11,7 @@ import numpy as np
 
 from balancer import knobs
 from balancer.games.kimekimera import bots as kk_bots
-from balancer.games.kimekimera import rules as kk
+from balancer.games.kimekimera import engine as kk
 
 DECK = kk.DECK_SIZE
 GREY0 = kk.FIRST_GREY
@@ -44,7 +44,7 @@ S_FIRST0 = S_ROUND + 1
 S_FIRST = S_FIRST0 + 1
 S_TURN = S_FIRST + 1
 S_SEAT = S_TURN + 1
-S_HELD = S_SEAT + 1  # per seat: card impact's bitmask (rules.py chimera_held)
+S_HELD = S_SEAT + 1  # per seat: card impact's bitmask (engine.py chimera_held)
 STATE_SIZE = S_HELD + MAX_PLAYERS
 
 T_PLAYERS = 0

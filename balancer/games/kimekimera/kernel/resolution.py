@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from balancer.games.kimekimera import rules as kk
+from balancer.games.kimekimera import engine as kk
 from balancer.games.kimekimera.kernel.layout import (
     CLASS,
     DECK,

@@ -10,7 +10,7 @@ import numpy as np
 
 from balancer.games.api import GameRecord
 from balancer.games.kernel_api import StepBuffer
-from balancer.games.kimekimera import rules as kk
+from balancer.games.kimekimera import engine as kk
 from balancer.games.kimekimera.kernel.bots import bot_action
 from balancer.games.kimekimera.kernel.convert import encode_slots, from_state
 from balancer.games.kimekimera.kernel.layout import (
