@@ -180,8 +180,9 @@ HANDS = [
 # both generals. Seat 2 beats with the red chariots; seat 3 holds no pair above them
 # (red horses are below) and discards its advisors. Seat 2 leads next.
 MOVES = [combo("bR", "bR"), discard("bG", "rG"), combo("rR", "rR"), discard("bA", "rA")]
-# The pairs above the black chariots (so above the red ones too but the red chariots,
-# both face up now): no pair of a general exists (one copy each).
+# The pairs above the red chariots, and above the black ones but for the red chariots
+# (both face up now): elephants and advisors of either suit. No general makes a pair
+# (one copy each).
 ABOVE_CHARIOTS = [kind(c) for c in ("bE", "rE", "bA", "rA")]
 
 
