@@ -29,7 +29,8 @@ Everything a kernel touches is a flat numpy array, so a state can be copied
       S_EVENTS   13      SPEC.events order, counts (max_multiplier a value)
       S_DECK     32      scratch for the shuffle of a deal
       S_FD_N, S_UP_PLAYED, S_FD   the deal's face-down discards as their seats
-                         remember them (`_note_face_down`, for `determinize`)
+                         remember them (`_note_face_down`, for `determinize`;
+                         `from_python` writes the same from a State)
 
 - `streams` (uint64, (1 + 4, 2)): rng.py's streams, row 0 the game's chance,
   row 1 + s the bot in physical seat s.

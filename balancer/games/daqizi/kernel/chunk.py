@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from balancer import rng
+from balancer.errors import InvariantError
 from balancer.games.daqizi import bots as dqz_bots
 from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi.engine import EVENTS, PLAYERS, State
@@ -17,6 +18,12 @@ from balancer.games.daqizi.kernel.heuristic import choose
 from balancer.games.daqizi.kernel.layout import (
     BOT_KINDS,
     E_DEALS,
+    FD_BEAT,
+    FD_CARDS,
+    FD_PACKED,
+    FD_SEAT,
+    FD_UP,
+    FD_WIDTH,
     MAX_LEGAL,
     N_EVENTS,
     N_PARAMS,
@@ -29,6 +36,8 @@ from balancer.games.daqizi.kernel.layout import (
     S_DEALER,
     S_DOWN,
     S_EVENTS,
+    S_FD,
+    S_FD_N,
     S_HAND_LEFT,
     S_HANDS,
     S_LAST_TRICK,
@@ -47,6 +56,7 @@ from balancer.games.daqizi.kernel.layout import (
     S_TRICKS,
     S_TURN,
     S_UP,
+    S_UP_PLAYED,
     STATE_SIZE,
     K,
     encode_rules,
@@ -182,8 +192,9 @@ def held_masks(dealt: np.ndarray) -> np.ndarray:
 def from_python(state: State) -> np.ndarray:
     """The kernel state of a Python `State` (engine.py), at the same point of play.
 
-    The trick's cards in play and the face-down discard are not kept: nothing
-    that is still to come depends on them.
+    The trick's cards in play and the discard pile are not kept: nothing that is
+    still to come depends on them. The deal's face-down discards are, as the kernel
+    records them (`_face_down_record`): `determinize` reads them.
     """
     out = new_state()
     for seat in range(PLAYERS):
@@ -214,7 +225,40 @@ def from_python(state: State) -> np.ndarray:
     out[S_OVER] = state.over
     for e, name in enumerate(EVENTS):
         out[S_EVENTS + e] = int(state.events[name])
+    _face_down_record(state, out)
     return out
+
+
+def _face_down_record(state: State, out: np.ndarray) -> None:
+    """S_FD_N, S_UP_PLAYED and S_FD as resolution.py's `_note_face_down` would have
+    written them had the kernel played this deal: from State.face_down (seat, cards,
+    what the discard revealed (S_BEST's move id, or -1), plays_before), the discarded
+    kinds from State.own_down (each seat's discard move ids, in the same order), and
+    each seat's face-up plays from State.history (FD_UP: those made before the
+    discard, plays_before of them)."""
+    up_played = [0] * PLAYERS
+    history = state.history
+    played = 0  # history[:played] is in up_played
+    taken = [0] * PLAYERS  # each seat's own_down entries used so far
+    for j, (seat, cards, revealed, plays_before) in enumerate(state.face_down):
+        for s, move in history[played:plays_before]:
+            up_played[s] += dc.MOVE_PACKED[move]
+        played = plays_before  # entries are in play order
+        own = state.own_down[seat]
+        if taken[seat] >= len(own) or dc.MOVE_SIZE[own[taken[seat]]] != cards:
+            raise InvariantError(f"seat {seat}: face_down and own_down out of step")
+        move = own[taken[seat]]
+        taken[seat] += 1
+        e = S_FD + j * FD_WIDTH
+        out[e + FD_SEAT] = seat
+        out[e + FD_CARDS] = cards
+        out[e + FD_PACKED] = dc.MOVE_PACKED[move]
+        out[e + FD_BEAT] = revealed
+        out[e + FD_UP] = up_played[seat]
+    for s, move in history[played:]:
+        up_played[s] += dc.MOVE_PACKED[move]
+    out[S_FD_N] = len(state.face_down)
+    out[S_UP_PLAYED : S_UP_PLAYED + PLAYERS] = up_played
 
 
 def streams_from(chance: Stream, bots: Sequence[Stream]) -> np.ndarray:

@@ -300,10 +300,9 @@ def determinize(
     advanced), the chance stream of `out_streams` reseeded from it (the last draw).
     Returns the constraints dropped. `state` is only read.
 
-    A position converted from a Python State (`from_python`) carries no record of the
-    deal's face-down discards: its world treats them as revealing nothing and cannot
-    take the seat's own discards out of the pool; a position played in the kernel has
-    it.
+    It reads the deal's record of face-down discards (S_FD_N, S_UP_PLAYED, S_FD): a
+    position played in the kernel keeps it as it goes (`_note_face_down`), one
+    converted from a Python State gets the same from `from_python`.
     """
     out[:] = state
     pool = np.empty(N_CARDS, np.int64)
