@@ -8,7 +8,8 @@ compiled kernel (`from_state`); every world is then dealt again from that one by
 kernel's compiled `determinize`, which keeps what the seat sees and deals the cards
 it can't see at random (a Python resample and conversion per world cost about a
 millisecond, the compiled deal a few microseconds). Where the kernel has to give up
-a constraint of the view (Kernel.determinize), that world is drawn in Python instead. Every
+a constraint of the view (Kernel.determinize: Da Qi Zi's face-down discards, rarely),
+that world is drawn in Python instead. Every
 candidate is played in the same worlds with the same rollout streams (paired: the
 difference between two moves is not drowned by the luck of the deal), and the bot
 picks the best mean value, its seat's win share at the end (ties share; a tie
@@ -103,11 +104,6 @@ class FlatMonteCarlo:
         import numpy as np
 
         first = self._laid(self._world(view, rng), rng)
-        if not self.kernel.determinizes_converted:
-            yield first
-            for _ in range(self.samples - 1):
-                yield self._laid(self._world(view, rng), rng)
-            return
         key = np.array([[rng.next_u64(), 0]], np.uint64)
         world = first.copy()
         for _ in range(self.samples):

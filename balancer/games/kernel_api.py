@@ -275,8 +275,6 @@ class Kernel(Protocol):
         """Play from the position to the end, each seat with its bot."""
         ...
 
-    determinizes_converted: ClassVar[bool]  # see KernelModule
-
     def determinize(self, position: Position, seat: int, rng: np.ndarray, out: Position) -> int:
         """Into `out` (a copy of `position`, never `position` itself), a world `seat` can't
         tell from `position`: what it sees kept, the cards it can't see dealt again from
@@ -300,10 +298,6 @@ class KernelModule:
     kernel module (`module`): the chunk loop, the seat to act, the legal moves."""
 
     module: ClassVar[Any]
-    # Whether `determinize` of a position made by `from_state` honours everything the
-    # seat has seen (the kernel's state then holds all of it).
-    determinizes_converted: ClassVar[bool] = True
-
     def play_chunk(
         self,
         rules: Mapping[str, Any],

@@ -20,9 +20,6 @@ class DaQiZiKernel(KernelModule):
     module: ClassVar[Any] = k
     compiled_bots: frozenset[str] = k.COMPILED_BOTS
     step_game: type[StepBuffer] | None = k.StepGame
-    # from_python keeps no record of the deal's face-down discards yet, which the
-    # compiled determinize needs (the seat's own leave the pool; must-beat reveals).
-    determinizes_converted: ClassVar[bool] = False
 
     def _position(self, state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> Position:
         return Position(state, tables, streams, np.zeros(k.MAX_LEGAL, np.int64))

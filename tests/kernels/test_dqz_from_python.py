@@ -26,10 +26,10 @@ import pytest
 from balancer import knobs
 from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi import compiled
+from balancer.games.daqizi import engine as daqizi
 from balancer.games.daqizi import kernel as kn
-from balancer.games.daqizi import rules as daqizi
 from balancer.rng import CHANCE, Stream, bot_stream, init_streams
-from tests.test_daqizi import arrange, combo, discard, hand_of, kind, new
+from tests.unit.test_daqizi import arrange, combo, discard, hand_of, kind, new
 
 DEFAULTS = knobs.defaults(daqizi.KNOBS)
 K = kn.K
