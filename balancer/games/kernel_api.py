@@ -298,6 +298,7 @@ class KernelModule:
     kernel module (`module`): the chunk loop, the seat to act, the legal moves."""
 
     module: ClassVar[Any]
+
     def play_chunk(
         self,
         rules: Mapping[str, Any],

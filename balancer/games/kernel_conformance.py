@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from balancer.games.api import GameRecord
 from balancer.games.definition import GameDefinition
 from balancer.games.kernel_api import Kernel, Position, SeatBots
@@ -186,6 +188,41 @@ def _probe_middle(
     copy = position.copy()
     kernel.play_out(copy, seat_bots)
     laid = kernel.from_state(state.clone(), [s.copy() for s in streams])
+    _check_determinize(kernel, laid, state.current_player(), seat_bots, here)
     kernel.play_out(laid, seat_bots)
     _same_end(kernel, laid, end, f"{here}: from_state then play_out")
     return copy, end
+
+
+def _check_determinize(
+    kernel: Kernel, position: Position, seat: int, seat_bots: SeatBots, here: str
+) -> None:
+    """A world dealt for the seat to act leaves `position` as it was, is the same world
+    again from the same rng, offers that seat the same moves, in which its bot (a
+    function of its view and its stream) picks the same one, and plays to an end."""
+    before = position.copy()
+    legal = position.moves[: kernel.legal(position)].tolist()
+    worlds = []
+    for _ in range(2):
+        world = position.copy()
+        kernel.determinize(position, seat, np.array([[12345, 0]], np.uint64), world)
+        worlds.append(world)
+    if not (np.array_equal(position.state, before.state)
+            and np.array_equal(position.streams, before.streams)):  # fmt: skip
+        raise AssertionError(f"{here}: determinize changed the position it read")
+    if not np.array_equal(worlds[0].state, worlds[1].state):
+        raise AssertionError(f"{here}: determinize from the same rng gave two worlds")
+    world = worlds[0]
+    if kernel.current_player(world) != seat:
+        raise AssertionError(f"{here}: in the world seat {kernel.current_player(world)} acts")
+    n = kernel.legal(world)
+    if world.moves[:n].tolist() != legal:
+        raise AssertionError(f"{here}: the world offers seat {seat} other moves than {legal}")
+    if n > 1:
+        there = kernel.choose(world.copy(), seat_bots, n)
+        kernel.legal(position)
+        if kernel.choose(position.copy(), seat_bots, n) != there:
+            raise AssertionError(f"{here}: in the world seat {seat}'s bot picks other moves")
+    kernel.play_out(world, seat_bots)
+    if kernel.current_player(world) != -1:
+        raise AssertionError(f"{here}: a world played out does not end")

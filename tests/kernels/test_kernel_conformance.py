@@ -2,7 +2,8 @@
 
 games/kernel_conformance.py is the check; here it runs over every game with a
 kernel, with every compiled bot in every seat and with a mixed table, at the
-default knobs; a control shows the check fails a kernel that is off by one move.
+default knobs; controls show the check fails a kernel that is off by one move, and one
+whose worlds keep another seat's view than the one asked.
 """
 
 from __future__ import annotations
@@ -63,3 +64,34 @@ def test_the_check_fails_a_kernel_whose_bot_is_one_move_off() -> None:
     rules = knobs.defaults(definition.spec.knobs)
     with pytest.raises(AssertionError, match="compiled bot plays"):
         check_kernel(off, rules, 4, _seats("fdc", ["random"] * 4), seed=7, games=2)
+
+
+class _WrongSeatWorlds:
+    """A kernel whose determinize keeps the next seat's view instead of the one asked."""
+
+    def __init__(self, kernel: Any) -> None:
+        self.kernel = kernel
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.kernel, attr)
+
+    def determinize(self, position: Position, seat: int, rng: Any, out: Position) -> int:
+        players = len(position.streams) - 1
+        return int(self.kernel.determinize(position, (seat + 1) % players, rng, out))
+
+
+# Kimekimera is left out: every seat sees the same (all chimeras are face up; only the
+# deck's order is hidden), so another seat's view is this one's.
+@pytest.mark.parametrize("name", ["fish-dash-cash", "da-qi-zi"])
+def test_the_check_fails_worlds_that_keep_another_seats_view(name: str) -> None:
+    from dataclasses import replace
+
+    definition = games.definition(name)
+    real = definition.kernel()
+    wrong = replace(definition, kernel=lambda: _WrongSeatWorlds(real))
+    spec = definition.spec
+    players = spec.max_players
+    # The bot must read its view, or a world that changed it could not be told.
+    seats = _seats(name, ["heuristic"] * players)
+    with pytest.raises(AssertionError, match="other moves"):
+        check_kernel(wrong, knobs.defaults(spec.knobs), players, seats, seed=7, games=8)
