@@ -9,6 +9,7 @@ true state (the peeking control) fails the same test, so the test has power.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -132,3 +133,19 @@ def test_successive_decisions_draw_different_worlds() -> None:
 def test_a_search_bot_needs_at_least_one_sample() -> None:
     with pytest.raises(ValueError, match="samples"):
         FlatMonteCarlo("fish-dash-cash", samples=0)
+
+
+def test_a_python_built_in_bot_sits_beside_compiled_ones(tmp_path: Path) -> None:
+    """`search` is built in but not compiled: a run seats it beside compiled bots (the
+    kernels assert nothing about which built-in bots they compile) and plays it."""
+    from balancer.cli import main
+    from tests.helpers import load_report, variant_file
+
+    path = variant_file(
+        tmp_path,
+        "fdc-base.yaml",
+        "players: 3\ngames: 2\nseats: [heuristic, {bot: search, params: {samples: 2}}, random]\n",
+    )
+    assert main(["run", "-q", str(path), "-o", str(tmp_path / "r"), "-w", "1"]) == 0
+    seats = load_report(tmp_path / "r")["seats"]
+    assert [seat["bot"] for seat in seats] == ["heuristic", "search(samples=2)", "random"]

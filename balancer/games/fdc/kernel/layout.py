@@ -38,7 +38,6 @@ from __future__ import annotations
 from typing import Any
 
 from balancer import jit
-from balancer.games.fdc import bots as py_bots
 from balancer.games.fdc import engine as fdc
 
 # -- effects, phases, actions ---------------------------------------------------
@@ -101,7 +100,6 @@ N_COLUMNS = 5
 BOT_RANDOM, BOT_HEURISTIC = 0, 1
 BOT_KINDS = {"random": BOT_RANDOM, "heuristic": BOT_HEURISTIC}
 COMPILED_BOTS: frozenset[str] = frozenset(BOT_KINDS)
-assert frozenset(py_bots.BOTS) == COMPILED_BOTS
 
 # float64 parameter row of a heuristic bot: its PARAMS, then the discard cost per effect
 P_FISH_WEIGHT, P_RIVAL_WEIGHT, P_LEAD_RESOLVES, P_CASH_AT, P_COST = 0, 1, 2, 3, 4

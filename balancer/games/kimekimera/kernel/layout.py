@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from balancer import knobs
-from balancer.games.kimekimera import bots as kk_bots
 from balancer.games.kimekimera import engine as kk
 
 DECK = kk.DECK_SIZE
@@ -94,7 +93,6 @@ CLASS = np.array(kk.CLASS, dtype=np.int64)
 BOT_IDS = {"random": 0, "expected": 1, "cautious": 2}
 COMPILED_BOTS: frozenset[str] = frozenset(BOT_IDS)
 N_PARAMS = 1
-assert frozenset(kk_bots.BOTS) == COMPILED_BOTS
 
 _CONSTANT_TABLES = np.concatenate(
     [np.array(kk.PAIR_SUM, dtype=np.int64), np.array(kk.PAIR_CLASS, dtype=np.int64)]
