@@ -15,6 +15,15 @@ SECTIONS = ("rules", "scoring")  # the variant file's knob sections
 BOT_PARAMS = "params"  # the section a bot's own parameters use
 
 
+class KnobValueError(ValueError):
+    """A mistake inside a knob's (mapping) value: `path` is the keys under the knob
+    that lead to it, so the error names the line and key where it was written."""
+
+    def __init__(self, message: str, path: Sequence[Any] = ()) -> None:
+        super().__init__(message)
+        self.path = tuple(path)
+
+
 @dataclass(frozen=True)
 class Knob:
     name: str

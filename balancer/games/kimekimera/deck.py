@@ -53,9 +53,9 @@ MAX_NUMBER = 99  # a card's number; sums of two stay small and exact
 
 def _whole(value: Any, key: str, low: int, high: int) -> int:
     if not knobs.is_whole_number(value):
-        raise ValueError(f"deck.{key} must be a whole number, got {value!r}")
+        raise knobs.KnobValueError(f"expected a whole number, got {value!r}", (key,))
     if not low <= value <= high:
-        raise ValueError(f"deck.{key} must be {low}..{high}, got {knobs.shown(value)}")
+        raise knobs.KnobValueError(f"must be {low}..{high}, got {knobs.shown(value)}", (key,))
     return int(value)
 
 
@@ -66,9 +66,12 @@ def check_deck(value: Any) -> dict[str, Any]:
             "expected a mapping with colours, numbers, copies, rainbow, rainbow_number, grey; "
             f"got {value!r}"
         )
-    unknown = sorted(str(key) for key in value if key not in DEFAULT_DECK)
+    unknown = [key for key in value if key not in DEFAULT_DECK]
     if unknown:
-        raise ValueError(f"unknown deck key {unknown[0]!r} (keys: {', '.join(DEFAULT_DECK)})")
+        raise knobs.KnobValueError(
+            f"unknown deck key {str(unknown[0])!r} (keys: {', '.join(DEFAULT_DECK)})",
+            (unknown[0],),
+        )
     deck = {**DEFAULT_DECK, **value}
     colours = _whole(deck["colours"], "colours", 1, len(COLOUR_LETTERS))
     numbers = deck["numbers"]
@@ -78,9 +81,10 @@ def check_deck(value: Any) -> dict[str, Any]:
         or not all(knobs.is_whole_number(n) for n in numbers)
         or not 0 <= numbers[0] <= numbers[1] <= MAX_NUMBER
     ):
-        raise ValueError(
-            f"deck.numbers must be [low, high], whole numbers with 0 <= low <= high <= "
-            f"{MAX_NUMBER}, got {numbers!r}"
+        raise knobs.KnobValueError(
+            f"must be [low, high], whole numbers with 0 <= low <= high <= {MAX_NUMBER}, "
+            f"got {numbers!r}",
+            ("numbers",),
         )
     copies = _whole(deck["copies"], "copies", 1, MAX_DECK_CARDS)
     rainbow = _whole(deck["rainbow"], "rainbow", 0, MAX_DECK_CARDS)
@@ -89,14 +93,13 @@ def check_deck(value: Any) -> dict[str, Any]:
     kinds = colours * (numbers[1] - numbers[0] + 1)
     if kinds + 2 > MAX_KINDS:
         raise ValueError(
-            f"deck: {colours} colours × {numbers[1] - numbers[0] + 1} numbers make {kinds} "
+            f"{colours} colours × {numbers[1] - numbers[0] + 1} numbers make {kinds} "
             f"card kinds; card impact keeps at most {MAX_KINDS - 2} (plus rainbow and grey)"
         )
     size = kinds * copies + rainbow + grey
     if size > MAX_DECK_CARDS:
         raise ValueError(
-            f"deck: the deck would hold {size} cards; the compiled kernel holds at most "
-            f"{MAX_DECK_CARDS}"
+            f"the deck would hold {size} cards; the compiled kernel holds at most {MAX_DECK_CARDS}"
         )
     return {
         "colours": colours,
