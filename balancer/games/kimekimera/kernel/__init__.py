@@ -32,8 +32,8 @@ State's position comes in through `from_state`, or into a StepGame through
                        card c its chimera held at any scoring
 
 Cards are rules.py's for the game's deck (deck.py; printed deck: 0..47
-colour * 12 + number - 1, 48..51 rainbow, 52..53 grey). Actions are rules.py's: a free-chimera slot index, `KEEP` (-1) when
-breeding is optional, `REPLACE` (-2), a robot's forced replacement; `legal`
+colour * 12 + number - 1, 48..51 rainbow, 52..53 grey). Actions are
+rules.py's: a free-chimera slot index, `KEEP` (-1) when breeding is optional, `REPLACE` (-2), a robot's forced replacement; `legal`
 lists them in the order of `State.legal_actions()`.
 
 Tables: one int64 array per (rules, players), built by `encode_rules`, so a
