@@ -33,8 +33,9 @@ State's position comes in through `from_state`, or into a StepGame through
 
 Cards are rules.py's for the game's deck (deck.py; printed deck: 0..47
 colour * 12 + number - 1, 48..51 rainbow, 52..53 grey). Actions are
-rules.py's: a free-chimera slot index, `KEEP` (-1) when breeding is optional, `REPLACE` (-2), a robot's forced replacement; `legal`
-lists them in the order of `State.legal_actions()`.
+rules.py's: a free-chimera slot index, `KEEP` (-1) when breeding is
+optional, `REPLACE` (-2), a robot's forced replacement; `legal` lists them in
+the order of `State.legal_actions()`.
 
 Tables: one int64 array per (rules, players), built by `encode_rules`, so a
 knob value is data, never a compile-time constant:
