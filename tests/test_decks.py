@@ -307,3 +307,16 @@ def test_a_resolved_variant_lists_the_deck_only_when_it_is_changed(tmp_path: Pat
     # A report's variant reads back to the same rules.
     again = variant.from_resolved(changed.resolved(), "report.json")
     assert kk.deck_for(again.rules) is kk.deck_for(changed.rules)
+
+
+def test_a_diff_shows_the_printed_deck_where_a_report_leaves_it_out() -> None:
+    from balancer.analysis.diff_setup import knob_changes
+
+    printed = {"game": "da-qi-zi", "rules": {"max_deals": 16}}
+    changed = {"game": "da-qi-zi", "rules": {"max_deals": 16, "deck": {**DQZ_DEFAULTS["deck"]}}}
+    assert knob_changes(printed, changed) == []  # the printed deck, said or not
+    changed["rules"]["deck"]["general"] = 2
+    changed["rules"]["deck"]["soldier"] = 4
+    (change,) = knob_changes(printed, changed)
+    assert change.text().startswith("rules.deck: {soldier: 5,")
+    assert "{soldier: 4," in change.text() and "general: 2}" in change.text()
