@@ -15,6 +15,15 @@ SECTIONS = ("rules", "scoring")  # the variant file's knob sections
 BOT_PARAMS = "params"  # the section a bot's own parameters use
 
 
+class KnobValueError(ValueError):
+    """A mistake inside a knob's (mapping) value: `path` is the keys under the knob
+    that lead to it, so the error names the line and key where it was written."""
+
+    def __init__(self, message: str, path: Sequence[Any] = ()) -> None:
+        super().__init__(message)
+        self.path = tuple(path)
+
+
 @dataclass(frozen=True)
 class Knob:
     name: str
@@ -23,6 +32,10 @@ class Knob:
     meaning: str
     check: Callable[[Any], Any]
     kind: str  # shown by `balancer knobs`
+    # False: a resolved variant (report.json, report.html) lists the knob only
+    # when it is set away from its default, so a knob added to a game later
+    # leaves every report made at its default as it was.
+    listed_at_default: bool = True
 
     def __post_init__(self) -> None:
         if self.section not in (*SECTIONS, BOT_PARAMS):
@@ -96,9 +109,16 @@ def choice(name: str, section: str, default: str, meaning: str, options: Sequenc
 
 
 def custom(
-    name: str, section: str, default: Any, meaning: str, check: Callable[[Any], Any], kind: str
+    name: str,
+    section: str,
+    default: Any,
+    meaning: str,
+    check: Callable[[Any], Any],
+    kind: str,
+    *,
+    listed_at_default: bool = True,
 ) -> Knob:
-    return Knob(name, section, default, meaning, check, kind)
+    return Knob(name, section, default, meaning, check, kind, listed_at_default)
 
 
 class FrozenDict(dict):
@@ -137,5 +157,8 @@ def resolved_sections(knobs: Sequence[Knob], values: Mapping[str, Any]) -> dict[
     """Split flat knob values back into the `rules` / `scoring` sections of a variant."""
     out: dict[str, dict] = {section: {} for section in SECTIONS}
     for knob in knobs:
-        out[knob.section][knob.name] = values[knob.name]
+        value = values[knob.name]
+        if not knob.listed_at_default and freeze(value) == freeze(knob.default):
+            continue
+        out[knob.section][knob.name] = value
     return out

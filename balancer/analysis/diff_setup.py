@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from balancer import games
 from balancer.knobs import SECTIONS
 
 if TYPE_CHECKING:
@@ -109,11 +110,20 @@ def value_text(value: Any) -> str:
 
 
 def _knobs(variant: Mapping[str, Any]) -> dict[str, tuple[str, Any]]:
-    """knob name -> (section it is under, value): a knob is one setting wherever it sits."""
+    """knob name -> (section it is under, value): a knob is one setting wherever it sits.
+
+    A knob a resolved variant lists only away from its default (a deck at the
+    printed deck, knobs.py `listed_at_default`) is its default when left out.
+    """
     out: dict[str, tuple[str, Any]] = {}
     for section in SECTIONS:
         for name, value in (variant.get(section) or {}).items():
             out[str(name)] = (section, value)
+    game = variant.get("game")
+    if isinstance(game, str) and games.canonical(game) is not None:
+        for knob in games.get(game).knobs:
+            if not knob.listed_at_default and knob.name not in out:
+                out[knob.name] = (knob.section, knob.default)
     return out
 
 

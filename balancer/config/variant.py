@@ -132,7 +132,9 @@ class Variant:
             try:
                 checked[name] = by_name[name].check(value)
             except ValueError as exc:
-                raise UserError(str(exc), key=name) from None
+                inside = getattr(exc, "path", ())
+                key = format_keypath((name, *inside))
+                raise UserError(str(exc), key=key) from None
         variant = self.with_knobs(checked)
         why = variant.spec.unplayable(variant.rules, variant.players)
         if why:
@@ -580,7 +582,9 @@ def _knob_values(
         try:
             values[key] = knob.check(entry.value)
         except ValueError as exc:
-            problems.append(origins.error(entry.where, str(exc)))
+            # A mistake inside a mapping knob is blamed on its own key and line.
+            where = (*entry.where, *getattr(exc, "path", ()))
+            problems.append(origins.error(where, str(exc)))
     return values
 
 

@@ -45,6 +45,8 @@ ODD_RULES = [
         "max_deals": 7,
         "starting_chips": 12,
         "bust_at": -3,
+        # 3 soldiers (no four or five) and 3 generals a suit (general pairs).
+        "deck": {"soldier": 3, "general": 3},
     },
     {
         "first_dealer": "random",
@@ -55,6 +57,8 @@ ODD_RULES = [
         "multiplier_cap": 5,
         "starting_chips": 60,
         "bust_at": 4,
+        # 7 soldiers a suit (a packed count's most), 1 of each piece of the cannon sequence.
+        "deck": {"soldier": 7, "cannon": 1, "horse": 1, "chariot": 1, "general": 2},
     },
 ]
 ODD_PARAMS = [

@@ -116,6 +116,20 @@ KNOB_CASES: list[tuple[dict[str, Any], int, list[tuple[str, dict[str, Any]]]]] =
     ({"colour_bonus": {1: 0, 2: 12}, "grey_blocks_colour_bonus": False}, 4, []),
     ({"colour_bonus": {1: -2, 2: 1}, "floor_at_zero": True}, 1, [("cautious", {"rank": 6})]),
     ({"free_chimeras": 20, "rounds": 4}, 4, [("cautious", {"rank": 5})]),
+    # Decks (tests/test_decks.py has more): a small one that reshuffles often; copies,
+    # a rainbow numbered 0 (not grey) and 5 greys; one colour numbered from 0, no
+    # rainbow, no grey.
+    (
+        {"deck": {"colours": 2, "numbers": [1, 6], "rainbow": 1, "grey": 1}, "free_chimeras": 2},
+        2,
+        [],
+    ),
+    ({"deck": {"copies": 2, "numbers": [3, 9], "rainbow_number": 0, "grey": 5}}, 4, []),
+    (
+        {"deck": {"colours": 1, "numbers": [0, 20], "rainbow": 0, "grey": 0}, "free_chimeras": 3},
+        3,
+        [("cautious", {"rank": 1})],
+    ),
 ]
 
 

@@ -85,19 +85,22 @@ def discard(*codes: str) -> int:
 def test_spec_knobs_and_events() -> None:
     spec = daqizi.SPEC
     assert (spec.name, spec.short, spec.min_players, spec.max_players) == ("da-qi-zi", "dqz", 4, 4)
-    assert {(k.name, k.section, k.default) for k in spec.knobs} == {
-        ("mixed_suit_combos", "rules", False),
-        ("may_discard_when_able", "rules", False),
-        ("no_capture_last_single_rule", "rules", True),
-        ("first_dealer", "rules", "seat0"),
-        ("max_deals", "rules", 16),
-        ("starting_chips", "rules", 20),
-        ("bust_at", "rules", 0),
-        ("base_payment", "scoring", 4),
-        ("zero_capture_penalty", "scoring", 1),
-        ("first_deal_multiplier", "scoring", 1),
-        ("renchan_step", "scoring", 1),
-        ("multiplier_cap", "scoring", None),
+    printed = {"soldier": 5, "cannon": 2, "horse": 2, "chariot": 2}
+    printed |= {"elephant": 2, "advisor": 2, "general": 1}
+    assert {k.name: (k.section, k.default) for k in spec.knobs} == {
+        "deck": ("rules", printed),
+        "mixed_suit_combos": ("rules", False),
+        "may_discard_when_able": ("rules", False),
+        "no_capture_last_single_rule": ("rules", True),
+        "first_dealer": ("rules", "seat0"),
+        "max_deals": ("rules", 16),
+        "starting_chips": ("rules", 20),
+        "bust_at": ("rules", 0),
+        "base_payment": ("scoring", 4),
+        "zero_capture_penalty": ("scoring", 1),
+        "first_deal_multiplier": ("scoring", 1),
+        "renchan_step": ("scoring", 1),
+        "multiplier_cap": ("scoring", None),
     }
     assert spec.events[:3] == ("deals", "tricks", "busts") and len(spec.events) == 13
     assert spec.value_events == ("max_multiplier",)

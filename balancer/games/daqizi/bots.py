@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from balancer import knobs
 from balancer.bot import RANDOM, BotSpec
 from balancer.games.daqizi import combos as dc
+from balancer.games.daqizi.deck import deck_for
 from balancer.games.daqizi.engine import PLAYERS, View
 from balancer.rng import Stream
 
@@ -67,7 +68,7 @@ class Heuristic:
         mixed = bool(view.rules["mixed_suit_combos"])
         hand = view.hand
         # Packed fields never go below zero here, so whole-int subtraction is per kind.
-        unseen = dc.FULL_DECK - dc.pack(hand) - dc.pack(view.public)
+        unseen = deck_for(view.rules).full_deck - dc.pack(hand) - dc.pack(view.public)
         reserve = self._reserve(hand, unseen, mixed)
         if view.best < 0:
             return self._lead(view, legal, unseen, reserve, mixed)

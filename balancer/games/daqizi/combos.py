@@ -10,13 +10,16 @@ Card encoding. A card *kind* is (rank, suit), 14 kinds:
 
 and suits 0 black, 1 red. So a single's strength is its kind: higher rank
 wins, red beats black at equal rank. The 32 cards are numbered kind by kind,
-`card = KIND_FIRST_CARD[kind] + copy`; `CARD_KIND[card]` decodes. Copies of a
+`card = KIND_FIRST_CARD[kind] + copy`; `CARD_KIND[card]` decodes. Those are
+the printed deck's; the `deck` knob (deck.py) changes the copies of each rank. Copies of a
 kind are interchangeable in play, so the game keeps hands as counts per kind.
 
 Moves. One table of *moves* serves both uses of a multiset of kinds:
 ids `0 .. N_COMBOS - 1` are the legal combinations (played face up), ids from
-`DISCARD_BASE` on are every multiset of 1..5 kinds the deck allows (discarded
-face down). A combination and a discard of the same cards are different moves.
+`DISCARD_BASE` on are every multiset of 1..5 kinds (discarded face down): any
+multiset of up to 5 cards, whatever the deck's copies, so that a move's id is
+the same in every deck the `deck` knob allows. A combination and a discard of
+the same cards are different moves.
 
 Combinations, by form (`FORMS`): single (any card); pair (two of one kind);
 triple, four, five (3, 4, 5 soldiers of one suit); sequence (general-advisor-
@@ -30,7 +33,7 @@ A combination beats another of the same form only when strictly stronger.
 
 Hands are also kept *packed*: 4 bits per kind (`pack`). A multiset fits in a
 hand when `((hand | GUARD) - need) & GUARD == GUARD`: each field holds at most
-5 < 8, so the guard bit of a field survives exactly when no count goes short,
+7 < 8 (deck.MAX_COPIES), so the guard bit of a field survives exactly when no count goes short,
 and no subtraction borrows across fields.
 """
 
@@ -124,14 +127,16 @@ def _combination(kinds: tuple[int, ...]) -> tuple[int, int, bool] | None:
 
 
 def _multisets(size: int) -> list[tuple[int, ...]]:
-    """Every multiset of `size` kinds the deck can hold, as sorted tuples, in a fixed order."""
+    """Every multiset of `size` kinds, as sorted tuples, in a fixed order."""
     return _MULTISETS[size]
 
 
 def _all_multisets() -> dict[int, list[tuple[int, ...]]]:
     # Built once at import (every command that names the game pays for it), depth
-    # first and kinds ascending: combinations_with_replacement's order, without
-    # making the multisets the deck can't hold (more copies of a kind than it has).
+    # first and kinds ascending: combinations_with_replacement's order. Every
+    # multiset of up to MAX_COMBO cards, whatever a deck's copies (deck.py): a
+    # deck only decides which of them a hand can hold, never a move's id, so
+    # the printed deck's moves keep their relative order in every table.
     out: dict[int, list[tuple[int, ...]]] = {size: [] for size in range(1, MAX_COMBO + 1)}
     prefix: list[int] = []
 
@@ -143,7 +148,7 @@ def _all_multisets() -> dict[int, list[tuple[int, ...]]]:
             return
         for k in range(start, N_KINDS):
             copies = run + 1 if prefix and prefix[-1] == k else 1
-            if copies <= KIND_COPIES[k]:
+            if copies <= MAX_COMBO:
                 prefix.append(k)
                 extend(k, copies)
                 prefix.pop()

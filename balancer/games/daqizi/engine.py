@@ -5,6 +5,8 @@ a knob listed in `KNOBS`):
 
 - 32 cards, black and red: general ×1, advisor, elephant, chariot, horse,
   cannon ×2, soldier ×5 per suit (encoding and combinations: `combos.py`).
+  The copies of each rank per suit are the `deck` knob (deck.py: any 16 a
+  suit, 0..7 of a rank); the printed deck is its default.
 - A deal: shuffle, 8 cards each; the dealer leads the first trick. The leader
   plays one combination: single, pair (two of one kind), triple / four / five
   (soldiers of one suit), or sequence (general-advisor-elephant or
@@ -52,6 +54,7 @@ from balancer.games import views
 from balancer.games.api import Bounds, GameRecord, GameSpec, pack_held
 from balancer.games.daqizi import combos as dc
 from balancer.games.daqizi.combos import describe
+from balancer.games.daqizi.deck import DEFAULT_DECK, check_deck, deck_for
 from balancer.games.daqizi.hidden import deal_hidden
 from balancer.games.worlds import reseeded_chance
 from balancer.rng import Stream
@@ -78,6 +81,16 @@ EVENTS = (
 LEAD_EVENT = tuple(f"lead_{form}" for form in dc.FORMS)
 
 KNOBS = (
+    knobs.custom(
+        "deck",
+        "rules",
+        DEFAULT_DECK,
+        "copies of each rank in each suit; a suit holds 16 (4 players × 8 cards, none left"
+        " over), a rank 0..7",
+        check_deck,
+        "mapping {soldier, cannon, horse, chariot, elephant, advisor, general: 0..7}, sum 16",
+        listed_at_default=False,
+    ),
     knobs.boolean(
         "mixed_suit_combos",
         "rules",
@@ -208,6 +221,7 @@ class State:
 
     __slots__ = (
         "rules",
+        "cards",
         "rng",
         "mixed",
         "may_discard",
@@ -251,6 +265,7 @@ class State:
         if players != PLAYERS:
             raise ValueError(f"da-qi-zi needs {PLAYERS} players, got {players}")
         self.rules = rules
+        self.cards = deck_for(rules)  # the deck's copies per kind and each card's kind
         self.rng = rng
         self.mixed = bool(rules["mixed_suit_combos"])
         self.may_discard = bool(rules["may_discard_when_able"])
@@ -421,10 +436,10 @@ class State:
         places = [*self.hands, *self.captured, self.discard, self.in_trick]
         for kind in range(dc.N_KINDS):
             held = sum(place[kind] for place in places)
-            if held != dc.KIND_COPIES[kind] or any(place[kind] < 0 for place in places):
+            copies = self.cards.kind_copies[kind]
+            if held != copies or any(place[kind] < 0 for place in places):
                 raise InvariantError(
-                    f"{dc.describe_kind(kind)}: {held} accounted for, "
-                    f"the deck has {dc.KIND_COPIES[kind]}"
+                    f"{dc.describe_kind(kind)}: {held} accounted for, the deck has {copies}"
                 )
         for seat in range(PLAYERS):
             if dc.pack(self.hands[seat]) != self.packed[seat]:
@@ -474,9 +489,9 @@ class State:
         self.multiplier = multiplier
         if multiplier > self.events["max_multiplier"] or self.deal == 1:
             self.events["max_multiplier"] = multiplier
-        cards = list(range(dc.N_CARDS))
+        kind_of = self.cards.card_kind
+        cards = list(range(len(kind_of)))
         self.rng.shuffle(cards)
-        kind_of = dc.CARD_KIND
         hands = [[0] * dc.N_KINDS for _ in range(PLAYERS)]
         for seat in range(PLAYERS):
             hand = hands[seat]
@@ -638,6 +653,7 @@ def _world(
     rules = view.rules
     state = State.__new__(State)
     state.rules = rules
+    state.cards = deck_for(rules)
     state.mixed = bool(rules["mixed_suit_combos"])
     state.may_discard = bool(rules["may_discard_when_able"])
     state.last_rule = bool(rules["no_capture_last_single_rule"])
@@ -733,7 +749,7 @@ def resample_hidden(state: State, seat: int, rng: Stream) -> State:
     conformance check of what a view hides not rest on the view)."""
     other = state.clone()
     hidden = [
-        dc.KIND_COPIES[kind] - state.hands[seat][kind] - state.public[kind]
+        state.cards.kind_copies[kind] - state.hands[seat][kind] - state.public[kind]
         for kind in range(dc.N_KINDS)
     ]
     for move in state.own_down[seat]:

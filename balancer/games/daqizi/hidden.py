@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from balancer.games.daqizi import combos as dc
+from balancer.games.daqizi.deck import deck_for
 from balancer.rng import Stream
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def deal_hidden(view: View, rng: Stream) -> HiddenDeal:
     others by rejection, one dropped after MAX_ATTEMPTS rejections in a row."""
     assert view.face_down is not None and view.my_discards is not None  # the caller checked
     seat, mixed = view.seat, bool(view.rules["mixed_suit_combos"])
-    hidden = list(dc.KIND_COPIES)
+    hidden = list(deck_for(view.rules).kind_copies)
     for kind in range(dc.N_KINDS):
         hidden[kind] -= view.hand[kind] + view.public[kind]
     for move in view.my_discards:

@@ -19,7 +19,14 @@ from collections.abc import Sequence
 
 from balancer import knobs
 from balancer.bot import RANDOM, BotSpec
-from balancer.games.kimekimera.engine import KEEP, View, lottery, pair_score, theme_rows
+from balancer.games.kimekimera.engine import (
+    KEEP,
+    View,
+    deck_for,
+    lottery,
+    pair_score,
+    theme_rows,
+)
 from balancer.rng import Stream
 
 
@@ -29,16 +36,18 @@ def lotteries(view: View, legal: Sequence[int]) -> list[list[int]]:
     The same figures as `balancer.games.kimekimera.odds.odds`, through the game's tables.
     """
     theme = view.theme
-    rows = theme_rows(theme[0], theme[1], view.bonus, view.grey_blocks_colour_bonus)
+    deck = deck_for(view.rules)
+    rows = theme_rows(theme[0], theme[1], view.bonus, view.grey_blocks_colour_bonus, deck)
     floor = view.floor_at_zero
     seat, mine, free = view.seat, view.mine, view.free
     m0, m1 = mine[2 * seat], mine[2 * seat + 1]
     out = []
     for action in legal:
         if action == KEEP:
-            out.append([pair_score(rows, m0, m1, floor)] * 6)
+            out.append([pair_score(rows, m0, m1, floor, deck)] * 6)
         else:
-            out.append(lottery(rows, (m0, m1, free[2 * action], free[2 * action + 1]), floor))
+            cards = (m0, m1, free[2 * action], free[2 * action + 1])
+            out.append(lottery(rows, cards, floor, deck))
     return out
 
 

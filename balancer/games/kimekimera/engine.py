@@ -5,6 +5,8 @@ and every open point is a knob listed in `KNOBS`):
 
 - 54 cards: red, blue, yellow, green × 1..12; 4 rainbow cards (13, every
   colour); 2 grey robot cards (no colour, number wild). A chimera is 2 cards.
+  The deck is the `deck` knob (deck.py): colours, number range, copies,
+  rainbow cards and their number, grey cards; the printed deck is its default.
 - Setup: shuffle; deal each seat a *my chimera* (seat order), then
   `free_chimeras` free chimeras (slot order), then turn up a theme. A theme
   holding a grey card is discarded whole and redrawn.
@@ -63,7 +65,7 @@ Points RULES.md leaves open, settled here:
   chimeras are dealt: a theme is then always found at setup, even when both
   grey cards come up in separate pairs.
 
-Card encoding (a card is an int 0..53):
+Card encoding (a card is an int 0..53 in the printed deck; any deck's: deck.py):
 
     0..47   colour * 12 + (number - 1); colours red 0, blue 1, yellow 2, green 3
     48..51  rainbow (number 13, every colour)
@@ -89,31 +91,29 @@ from balancer import knobs
 from balancer.errors import InvariantError
 from balancer.games import views
 from balancer.games.api import Bounds, GameRecord, GameSpec
+from balancer.games.kimekimera import deck as kk_deck
+from balancer.games.kimekimera.deck import Deck
 from balancer.games.worlds import reseeded_chance
 from balancer.rng import CHANCE, Stream
 
-DECK_SIZE = 54
-FIRST_RAINBOW = 48
-FIRST_GREY = 52
-COLOUR_LETTERS = "rbyg"
+# The printed deck's figures, for callers that know no rules (kk-odds, tests);
+# a game reads its own deck's (`deck_for`).
+DEFAULT_DECK = kk_deck.DEFAULT
+DECK_SIZE = DEFAULT_DECK.size  # 54
+FIRST_RAINBOW = DEFAULT_DECK.first_rainbow  # 48
+FIRST_GREY = DEFAULT_DECK.first_grey  # 52
+COLOUR_LETTERS = kk_deck.COLOUR_LETTERS
 
 KEEP = -1  # the action that keeps one's chimera (only when breeding is optional)
 REPLACE = -2  # a robot's forced move under robot_replacement: at_next_breeding
 
 # Card impact's kinds: each coloured card, then rainbow, then grey (copies of
 # rainbow and of grey are one kind each); CARD_KIND[card] is its index.
-CARD_KIND: tuple[int, ...] = tuple(
-    c if c < FIRST_RAINBOW else (FIRST_RAINBOW if c < FIRST_GREY else FIRST_RAINBOW + 1)
-    for c in range(DECK_SIZE)
-)
+CARD_KIND: tuple[int, ...] = DEFAULT_DECK.card_kind
 
-# Number and colour bits per card, looked up in the hot paths.
-NUMBER: tuple[int, ...] = tuple(
-    c % 12 + 1 if c < FIRST_RAINBOW else (13 if c < FIRST_GREY else 0) for c in range(DECK_SIZE)
-)
-COLOUR_BITS: tuple[int, ...] = tuple(
-    1 << (c // 12) if c < FIRST_RAINBOW else (15 if c < FIRST_GREY else 0) for c in range(DECK_SIZE)
-)
+# Number and colour bits per card of the printed deck, looked up in the hot paths.
+NUMBER: tuple[int, ...] = DEFAULT_DECK.number
+COLOUR_BITS: tuple[int, ...] = DEFAULT_DECK.colour_bits
 
 # The 6 pairs a breeding can give, as indices into (mine0, mine1, free0, free1),
 # and the two cards each leaves over.
@@ -122,76 +122,81 @@ LEFTOVERS = ((2, 3), (1, 3), (1, 2), (0, 3), (0, 2), (0, 1))
 
 EVENTS = ("colour_bonus_1", "colour_bonus_2", "exact_hits", "robots_made", "reshuffles")
 
-# Cards that must stay in the deck after the my and free chimeras are dealt:
-# a theme, plus two pairs that may each hold a grey card and be redrawn.
-SPARE_FOR_THEME = 6
+# Cards that must stay in the printed deck after the my and free chimeras are
+# dealt: a theme, plus two pairs that may each hold a grey card and be redrawn
+# (any deck's: deck.spare_for_theme).
+SPARE_FOR_THEME = kk_deck.spare_for_theme(DEFAULT_DECK)
 
 
-def describe(card: int) -> str:
+def deck_for(rules: Mapping[str, Any]) -> Deck:
+    """The deck `rules` play with (the printed one when they don't say).
+
+    A variant's value is checked already; one a caller writes by hand (a test,
+    a what-if) may leave keys out, so it is checked (and completed) here too.
+    """
+    value = rules.get("deck")
+    if value is None or value is kk_deck.DEFAULT_DECK:
+        return DEFAULT_DECK
+    return _deck_from(knobs.freeze(value))
+
+
+@lru_cache(maxsize=64)
+def _deck_from(value: Mapping[str, Any]) -> Deck:
+    return kk_deck.deck_of(kk_deck.check_deck(value))
+
+
+def describe(card: int, deck: Deck = DEFAULT_DECK) -> str:
     """A card as a person writes it: 'r5', 'b12', 'rainbow', 'grey'."""
-    if card >= FIRST_GREY:
-        return "grey"
-    if card >= FIRST_RAINBOW:
-        return "rainbow"
-    return f"{COLOUR_LETTERS[card // 12]}{card % 12 + 1}"
+    return deck.describe(card)
 
 
-def describe_pair(a: int, b: int) -> str:
-    return f"{describe(a)}+{describe(b)}"
+def describe_pair(a: int, b: int, deck: Deck = DEFAULT_DECK) -> str:
+    return f"{deck.describe(a)}+{deck.describe(b)}"
 
 
-def parse_card(text: str) -> int:
-    """The card that `describe` writes as `text` (the first copy of rainbow and grey).
+def parse_card(text: str, deck: Deck = DEFAULT_DECK) -> int:
+    """The card that `describe` writes as `text` (the first copy of any card with copies).
 
     Raises ValueError with a short reason for anything else.
     """
-    word = text.strip().lower()
-    if word == "rainbow":
-        return FIRST_RAINBOW
-    if word in ("grey", "gray"):
-        return FIRST_GREY
-    if len(word) >= 2 and word[0] in COLOUR_LETTERS and word[1:].isascii() and word[1:].isdigit():
-        number = int(word[1:])
-        if 1 <= number <= 12:
-            return COLOUR_LETTERS.index(word[0]) * 12 + number - 1
-    raise ValueError(
-        f"bad card {text.strip()!r}: write a colour letter r, b, y or g and a number "
-        "1-12 (r5, b12), rainbow or grey"
-    )
+    return deck.parse(text)
 
 
-def parse_cards(texts: Iterable[str]) -> list[int]:
+def parse_cards(texts: Iterable[str], deck: Deck = DEFAULT_DECK) -> list[int]:
     """Distinct cards for the names given, in order: the k-th 'rainbow' is the k-th copy.
 
     Raises ValueError when a name is bad or used more often than the deck has it.
     """
     out: list[int] = []
     for text in texts:
-        card = first = parse_card(text)
-        copies = 1 if first < FIRST_RAINBOW else (4 if first < FIRST_GREY else 2)
+        card = first = deck.parse(text)
+        copies = deck.copies_of(first)
         while card in out and card < first + copies - 1:
             card += 1
         if card in out:
             raise ValueError(
-                f"{describe(first)} is named more than {copies} time{'s' * (copies > 1)}: "
+                f"{deck.describe(first)} is named more than {copies} time{'s' * (copies > 1)}: "
                 f"the deck has {copies}"
             )
         out.append(card)
     return out
 
 
-def error_and_matches(t0: int, t1: int, a: int, b: int, grey_blocks: bool) -> tuple[int, int]:
+def error_and_matches(
+    t0: int, t1: int, a: int, b: int, grey_blocks: bool, deck: Deck = DEFAULT_DECK
+) -> tuple[int, int]:
     """(error, colour matches) of chimera a+b against theme t0+t1."""
-    ca = COLOUR_BITS[a]
-    cb = COLOUR_BITS[b]
-    if a >= FIRST_GREY or b >= FIRST_GREY:
+    colour_bits, number = deck.colour_bits, deck.number
+    ca = colour_bits[a]
+    cb = colour_bits[b]
+    if a >= deck.first_grey or b >= deck.first_grey:
         if grey_blocks:
             return 0, 0
         error = 0
     else:
-        error = abs(NUMBER[t0] + NUMBER[t1] - NUMBER[a] - NUMBER[b])
-    x = COLOUR_BITS[t0]
-    y = COLOUR_BITS[t1]
+        error = abs(number[t0] + number[t1] - number[a] - number[b])
+    x = colour_bits[t0]
+    y = colour_bits[t1]
     # The largest one-to-one matching of 2 cards to 2 cards: both pairs on one
     # of the two diagonals gives 2, any shared colour at all gives 1.
     if (x & ca and y & cb) or (x & cb and y & ca):
@@ -202,10 +207,17 @@ def error_and_matches(t0: int, t1: int, a: int, b: int, grey_blocks: bool) -> tu
 
 
 def round_score(
-    t0: int, t1: int, a: int, b: int, bonus: Sequence[int], grey_blocks: bool, floor: bool
+    t0: int,
+    t1: int,
+    a: int,
+    b: int,
+    bonus: Sequence[int],
+    grey_blocks: bool,
+    floor: bool,
+    deck: Deck = DEFAULT_DECK,
 ) -> int:
     """One player's round score; `bonus` is (0, points for 1 match, points for 2)."""
-    error, matches = error_and_matches(t0, t1, a, b, grey_blocks)
+    error, matches = error_and_matches(t0, t1, a, b, grey_blocks, deck)
     score = error - bonus[matches]
     if floor and score < 0:
         return 0
@@ -215,19 +227,12 @@ def round_score(
 # The fast path: the same rule as tables. A card's colour class is 0..3 (its
 # colour), 4 (rainbow) or 5 (grey); matches depend on the classes alone, so
 # they are looked up by (theme classes, chimera classes), and a pair of cards
-# (index a * 54 + b) has its sum (-1 when it holds grey) and classes at hand.
-CLASS: tuple[int, ...] = tuple(
-    c // 12 if c < FIRST_RAINBOW else (4 if c < FIRST_GREY else 5) for c in range(DECK_SIZE)
-)
-_CLASS_CARD = (0, 12, 24, 36, FIRST_RAINBOW, FIRST_GREY)  # one card of each class
-PAIR_SUM: tuple[int, ...] = tuple(
-    -1 if a >= FIRST_GREY or b >= FIRST_GREY else NUMBER[a] + NUMBER[b]
-    for a in range(DECK_SIZE)
-    for b in range(DECK_SIZE)
-)
-PAIR_CLASS: tuple[int, ...] = tuple(
-    CLASS[a] * 6 + CLASS[b] for a in range(DECK_SIZE) for b in range(DECK_SIZE)
-)
+# (index a * size + b, the deck's size) has its sum (-1 when it holds grey)
+# and classes at hand (deck.py builds them per deck; these are the printed deck's).
+CLASS: tuple[int, ...] = DEFAULT_DECK.colour_class
+_CLASS_CARD = (0, 12, 24, 36, FIRST_RAINBOW, FIRST_GREY)  # one printed card of each class
+PAIR_SUM: tuple[int, ...] = DEFAULT_DECK.pair_sum
+PAIR_CLASS: tuple[int, ...] = DEFAULT_DECK.pair_class
 # MATCHES[grey_blocks][theme classes * 36 + chimera classes]
 MATCHES: dict[bool, tuple[int, ...]] = {
     blocks: tuple(
@@ -247,40 +252,46 @@ Rows = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 @lru_cache(maxsize=32)
-def _error_row(total: int) -> tuple[int, ...]:
-    return tuple(0 if s < 0 else abs(total - s) for s in PAIR_SUM)
+def _error_row(total: int, deck: Deck) -> tuple[int, ...]:
+    return tuple(0 if s < 0 else abs(total - s) for s in deck.pair_sum)
 
 
 @lru_cache(maxsize=1024)
-def _bonus_row(key: int, bonus: tuple[int, int, int], grey_blocks: bool) -> tuple[int, ...]:
+def _bonus_row(
+    key: int, bonus: tuple[int, int, int], grey_blocks: bool, deck: Deck
+) -> tuple[int, ...]:
     matches = MATCHES[grey_blocks]
-    return tuple(-bonus[matches[key + c]] for c in PAIR_CLASS)
+    return tuple(-bonus[matches[key + c]] for c in deck.pair_class)
 
 
-def theme_rows(t0: int, t1: int, bonus: tuple[int, int, int], grey_blocks: bool) -> Rows:
-    """For one theme and scoring: (error, -bonus) of every pair, indexed a * 54 + b.
+def theme_rows(
+    t0: int, t1: int, bonus: tuple[int, int, int], grey_blocks: bool, deck: Deck = DEFAULT_DECK
+) -> Rows:
+    """For one theme and scoring: (error, -bonus) of every pair, indexed a * size + b.
 
     A pair's round score is the sum of its two entries (before any floor).
     Rows are built on first use and shared, so a bot pays two look-ups a move.
     """
-    key = (CLASS[t0] * 6 + CLASS[t1]) * 36
-    return _error_row(NUMBER[t0] + NUMBER[t1]), _bonus_row(key, bonus, grey_blocks)
+    classes, number = deck.colour_class, deck.number
+    key = (classes[t0] * 6 + classes[t1]) * 36
+    return _error_row(number[t0] + number[t1], deck), _bonus_row(key, bonus, grey_blocks, deck)
 
 
-def pair_score(rows: Rows, a: int, b: int, floor: bool) -> int:
-    """`round_score` of chimera a+b through `theme_rows`."""
-    k = a * DECK_SIZE + b
+def pair_score(rows: Rows, a: int, b: int, floor: bool, deck: Deck = DEFAULT_DECK) -> int:
+    """`round_score` of chimera a+b through `theme_rows` (made for the same deck)."""
+    k = a * deck.size + b
     score = rows[0][k] + rows[1][k]
     return 0 if floor and score < 0 else score
 
 
-def lottery(rows: Rows, cards: Sequence[int], floor: bool) -> list[int]:
+def lottery(rows: Rows, cards: Sequence[int], floor: bool, deck: Deck = DEFAULT_DECK) -> list[int]:
     """The 6 round scores breeding (mine0, mine1, free0, free1) can give, in PAIRS order."""
     error, bonus = rows
     m0, m1, f0, f1 = cards
-    r0 = m0 * DECK_SIZE
-    r1 = m1 * DECK_SIZE
-    r2 = f0 * DECK_SIZE
+    size = deck.size
+    r0 = m0 * size
+    r1 = m1 * size
+    r2 = f0 * size
     out = [error[k] + bonus[k] for k in (r0 + m1, r0 + f0, r0 + f1, r1 + f0, r1 + f1, r2 + f1)]
     if floor:
         return [x if x > 0 else 0 for x in out]
@@ -314,6 +325,16 @@ def _check_colour_bonus(value: Any) -> dict[int, int]:
 
 
 KNOBS = (
+    knobs.custom(
+        "deck",
+        "rules",
+        kk_deck.DEFAULT_DECK,
+        "the deck: colours (1..4) × numbers [low, high] × copies, plus rainbow cards"
+        " (every colour, number rainbow_number) and grey robot cards",
+        kk_deck.check_deck,
+        "mapping {colours, numbers: [low, high], copies, rainbow, rainbow_number, grey}",
+        listed_at_default=False,
+    ),
     knobs.integer(
         "free_chimeras", "rules", 4, "free chimeras (2 cards each) face up", low=1, high=23
     ),
@@ -367,12 +388,20 @@ def unplayable(rules: Mapping[str, Any], players: int) -> str | None:
     if not 1 <= players <= 4:
         return f"Kimekimera is for 1 to 4 players, not {players}"
     free = rules["free_chimeras"]
+    deck = deck_for(rules)
+    spare = kk_deck.spare_for_theme(deck)
     dealt = 2 * players + 2 * free
-    if dealt + SPARE_FOR_THEME > DECK_SIZE:
-        most = (DECK_SIZE - SPARE_FOR_THEME - 2 * players) // 2
+    if dealt + spare > deck.size:
+        most = (deck.size - spare - 2 * players) // 2
+        if most < 1:
+            return (
+                f"the {deck.size} cards can't deal {players} my chimeras and even 1 free "
+                f"chimera and still surely turn up a theme ({spare} cards must stay in the "
+                f"deck with {deck.grey} grey cards, whose themes are redrawn)"
+            )
         return (
-            f"the 54 cards can't deal {players} my chimeras and {free} free chimeras and "
-            f"still surely turn up a theme (grey themes are redrawn); with {players} "
+            f"the {deck.size} cards can't deal {players} my chimeras and {free} free chimeras "
+            f"and still surely turn up a theme (grey themes are redrawn); with {players} "
             f"players at most {most} free chimeras"
         )
     return None
@@ -439,6 +468,7 @@ class State:
     """One game of Kimekimera in progress (see the module docstring)."""
 
     __slots__ = (
+        "cards",
         "chimera_held",
         "rules",
         "players",
@@ -493,6 +523,7 @@ class State:
         bonus = _check_colour_bonus(rules["colour_bonus"])
         self.bonus = (0, bonus[1], bonus[2])
         self.n_free = rules["free_chimeras"]
+        self.cards = deck_for(rules)  # the deck's tables (the pile itself is `deck`)
         self._trace: list[tuple[Any, ...]] | None = None
         self.discard: list[int] = []
         self.totals = [0] * players
@@ -510,7 +541,7 @@ class State:
         if not deal:
             return  # `arranged` lays the cards itself
         # The deck is drawn from its end: deck[-1] is the top card.
-        deck = list(range(DECK_SIZE))
+        deck = list(range(self.cards.size))
         rng.shuffle(deck)
         self.deck = deck
         self.mine = [deck.pop() for _ in range(2 * players)]
@@ -546,19 +577,20 @@ class State:
             raise ValueError(f"rest must be deck or discard, not {rest!r}")
         if any(len(pair) != 2 for pair in mine) or any(len(pair) not in (0, 2) for pair in free):
             raise ValueError("a chimera is 2 cards (a free slot may be empty)")
-        if len(theme) != 2 or any(c >= FIRST_GREY for c in theme):
-            raise ValueError("a theme is 2 cards, neither grey")
         rng = rng or Stream(0, 0, CHANCE)
         state = cls({**rules, "free_chimeras": len(free)}, len(mine), rng, deal=False)
+        size, grey0 = state.cards.size, state.cards.first_grey
+        if len(theme) != 2 or any(c >= grey0 for c in theme):
+            raise ValueError("a theme is 2 cards, neither grey")
         state.mine = [c for pair in mine for c in pair]
         state.free = [c for pair in free for c in (pair if pair else (-1, -1))]
         state.filled = sum(1 for pair in free if pair)
         state.theme = list(theme)
         named = [*state.mine, *(c for c in state.free if c >= 0), *theme, *deck, *discard]
         taken = set(named)
-        if len(taken) != len(named) or not all(0 <= c < DECK_SIZE for c in named):
+        if len(taken) != len(named) or not all(0 <= c < size for c in named):
             raise ValueError("a card is named twice, or is not a card")
-        others = [c for c in range(DECK_SIZE) if c not in taken]
+        others = [c for c in range(size) if c not in taken]
         rng.shuffle(others)
         state.discard = list(discard)
         if rest == "deck":
@@ -659,12 +691,12 @@ class State:
     def check_invariants(self) -> None:
         held = [*self.deck, *self.discard, *self.mine, *self.theme]
         held += [c for c in self.free if c >= 0]
-        if sorted(held) != list(range(DECK_SIZE)):
+        size, grey0 = self.cards.size, self.cards.first_grey
+        if sorted(held) != list(range(size)):
             raise InvariantError(
-                f"cards not conserved: {len(held)} held, {len(set(held))} distinct, "
-                f"deck of {DECK_SIZE}"
+                f"cards not conserved: {len(held)} held, {len(set(held))} distinct, deck of {size}"
             )
-        if self.theme[0] >= FIRST_GREY or self.theme[1] >= FIRST_GREY:
+        if self.theme[0] >= grey0 or self.theme[1] >= grey0:
             raise InvariantError("the theme holds a grey card")
         free = self.free
         for slot in range(self.n_free):
@@ -734,7 +766,8 @@ class State:
             if pair is None:
                 return False
             a, b = pair
-            if a < FIRST_GREY and b < FIRST_GREY:
+            grey0 = self.cards.first_grey
+            if a < grey0 and b < grey0:
                 self.theme[0] = a
                 self.theme[1] = b
                 return True
@@ -747,7 +780,8 @@ class State:
 
     def _is_robot(self, seat: int) -> bool:
         mine = self.mine
-        return mine[2 * seat] >= FIRST_GREY or mine[2 * seat + 1] >= FIRST_GREY
+        grey0 = self.cards.first_grey
+        return mine[2 * seat] >= grey0 or mine[2 * seat + 1] >= grey0
 
     def _can_breed(self, seat: int) -> bool:
         return self.filled > 0 and not self._is_robot(seat)
@@ -802,7 +836,7 @@ class State:
         a, b = cards[i], cards[j]
         mine[2 * seat] = a
         mine[2 * seat + 1] = b
-        if a >= FIRST_GREY or b >= FIRST_GREY:
+        if a >= self.cards.first_grey or b >= self.cards.first_grey:
             self.events["robots_made"] += 1
         trace = self._trace
         if trace is not None:
@@ -830,8 +864,11 @@ class State:
 
     def _score_round(self) -> None:
         t0, t1 = self.theme
-        total = NUMBER[t0] + NUMBER[t1]
-        key = (CLASS[t0] * 6 + CLASS[t1]) * 36
+        cards = self.cards
+        number, classes, card_kind = cards.number, cards.colour_class, cards.card_kind
+        pair_sum, pair_class, size = cards.pair_sum, cards.pair_class, cards.size
+        total = number[t0] + number[t1]
+        key = (classes[t0] * 6 + classes[t1]) * 36
         mine, totals, events = self.mine, self.totals, self.events
         bonus, floor = self.bonus, self.floor
         matches_of = MATCHES[self.grey_blocks]
@@ -839,11 +876,11 @@ class State:
         held = self.chimera_held
         for seat in range(self.players):
             a, b = mine[2 * seat], mine[2 * seat + 1]
-            held[seat] |= (1 << CARD_KIND[a]) | (1 << CARD_KIND[b])
-            k = a * DECK_SIZE + b
-            s = PAIR_SUM[k]
+            held[seat] |= (1 << card_kind[a]) | (1 << card_kind[b])
+            k = a * size + b
+            s = pair_sum[k]
             error = 0 if s < 0 else abs(total - s)
-            matches = matches_of[key + PAIR_CLASS[k]]
+            matches = matches_of[key + pair_class[k]]
             score = error - bonus[matches]
             if floor and score < 0:
                 score = 0
@@ -918,11 +955,14 @@ def new_state(rules: Mapping[str, Any], players: int, rng: Stream) -> State:
 
 def bounds(rules: Mapping[str, Any], players: int) -> Bounds:
     """A game lasts `rounds` rounds, at most one move per seat each. A round's
-    error is 0 to 24 (sums 2 to 26), less a colour bonus of 0, 1st or 2nd."""
+    error is 0 to the widest gap of two sums (printed deck: 24, sums 2 to 26),
+    less a colour bonus of 0, 1st or 2nd."""
     rules = {**knobs.defaults(KNOBS), **rules}
     bonus = _check_colour_bonus(rules["colour_bonus"])
+    sums = [s for s in deck_for(rules).pair_sum if s >= 0]
+    widest = max(sums) - min(sums) if sums else 0
     low = -max(0, bonus[1], bonus[2])
-    high = 24 - min(0, bonus[1], bonus[2])
+    high = widest - min(0, bonus[1], bonus[2])
     if rules["floor_at_zero"]:
         low, high = max(low, 0), max(high, 0)
     rounds = rules["rounds"]
@@ -942,7 +982,7 @@ def determinize(view: View, rng: Stream) -> State:
         raise ValueError("determinize needs a view with perfect recall (the engine's)")
     players = len(view.totals)
     seen = {*view.mine, *view.theme, *view.discard, *(c for c in view.free if c >= 0)}
-    deck = [card for card in range(DECK_SIZE) if card not in seen]
+    deck = [card for card in range(deck_for(view.rules).size) if card not in seen]
     if len(deck) != view.deck_size:
         raise ValueError(
             f"the view leaves {len(deck)} cards unseen, but its deck holds {view.deck_size}"
@@ -975,8 +1015,8 @@ def resample_hidden(state: State, seat: int, rng: Stream) -> State:
 
 
 def card_kinds(rules: Mapping[str, Any]) -> tuple[str, ...]:
-    """Card impact's kinds, by CARD_KIND index, whatever the knobs: 'r5', 'rainbow', 'grey'."""
-    return tuple(describe(c) for c in (*range(FIRST_RAINBOW), FIRST_RAINBOW, FIRST_GREY))
+    """Card impact's kinds, by card-kind index, of the rules' deck: 'r5', 'rainbow', 'grey'."""
+    return deck_for(_complete(rules)).kind_names()
 
 
 SPEC = GameSpec(

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from balancer.games.kimekimera.engine import FIRST_GREY, NUMBER, describe_pair
+from balancer.games.kimekimera.deck import Deck
+from balancer.games.kimekimera.engine import deck_for, describe_pair
 
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
@@ -60,75 +61,81 @@ def lines(
 ) -> list[str | tuple[int, str]]:
     """The play-by-play of `trace`, one line per entry (all public in Kimekimera)."""
     say = MESSAGES[lang]
+    deck = deck_for(rules or {})
     out: list[str | tuple[int, str]] = []
     for event in trace:
-        out += _told(event, say)
+        out += _told(event, say, deck)
     return out
 
 
-def _robot(say: Mapping[str, str], a: int, b: int) -> str:
-    return say["a_robot"] if a >= FIRST_GREY or b >= FIRST_GREY else ""
+def _robot(say: Mapping[str, str], a: int, b: int, deck: Deck) -> str:
+    return say["a_robot"] if a >= deck.first_grey or b >= deck.first_grey else ""
 
 
-def _chimeras(say: Mapping[str, str], mine: Sequence[int]) -> str:
+def _chimeras(say: Mapping[str, str], mine: Sequence[int], deck: Deck) -> str:
     return say["sep"].join(
-        say["chimera"].format(seat=s, pair=describe_pair(mine[2 * s], mine[2 * s + 1]))
+        say["chimera"].format(seat=s, pair=describe_pair(mine[2 * s], mine[2 * s + 1], deck))
         for s in range(len(mine) // 2)
     )
 
 
-def _told(event: tuple[Any, ...], say: Mapping[str, str]) -> list[str]:
+def _told(event: tuple[Any, ...], say: Mapping[str, str], deck: Deck) -> list[str]:
     match event:
         case ("start", 0, mine, discard, _):
-            out = [say["deal"].format(chimeras=_chimeras(say, mine))]
-            # After a deal the discard holds only the grey themes redrawn (at most 2).
+            out = [say["deal"].format(chimeras=_chimeras(say, mine, deck))]
+            # After a deal the discard holds only the grey themes redrawn (at most
+            # one a grey card).
             pairs = [discard[k : k + 2] for k in range(0, len(discard), 2)]
-            if len(pairs) <= 2 and all(max(pair) >= FIRST_GREY for pair in pairs):
-                out += [say["grey_theme"].format(pair=describe_pair(a, b)) for a, b in pairs]
+            if len(pairs) <= deck.grey and all(max(pair) >= deck.first_grey for pair in pairs):
+                out += [say["grey_theme"].format(pair=describe_pair(a, b, deck)) for a, b in pairs]
             return out
         case ("start", rounds, mine, _, totals):
-            chimeras = _chimeras(say, mine)
+            chimeras = _chimeras(say, mine, deck)
             return [say["passed"].format(rounds=rounds, totals=list(totals), chimeras=chimeras)]
         case ("round", number, t0, t1, first, free):
             slots = say["sep"].join(
-                say["slot"].format(slot=k, pair=describe_pair(free[2 * k], free[2 * k + 1]))
+                say["slot"].format(slot=k, pair=describe_pair(free[2 * k], free[2 * k + 1], deck))
                 if free[2 * k] >= 0
                 else say["empty_slot"].format(slot=k)
                 for k in range(len(free) // 2)
             )
-            theme, total = describe_pair(t0, t1), NUMBER[t0] + NUMBER[t1]
+            theme, total = describe_pair(t0, t1, deck), deck.number[t0] + deck.number[t1]
             line = say["round"].format(
                 round=number, theme=theme, total=total, first=first, free=slots
             )
             return [line]
         case ("keeps", seat, a, b):
-            return [say["keeps"].format(seat=seat, pair=describe_pair(a, b))]
+            return [say["keeps"].format(seat=seat, pair=describe_pair(a, b, deck))]
         case ("reshuffled", size):
             return [say["reshuffled"].format(size=size)]
         case ("grey_theme", a, b):
-            return [say["grey_theme"].format(pair=describe_pair(a, b))]
+            return [say["grey_theme"].format(pair=describe_pair(a, b, deck))]
         case ("robot_replaced", seat, a, b, c, d):
-            old, new = describe_pair(a, b), describe_pair(c, d)
-            robot = _robot(say, c, d)
+            old, new = describe_pair(a, b, deck), describe_pair(c, d, deck)
+            robot = _robot(say, c, d, deck)
             return [say["robot_replaced"].format(seat=seat, old=old, new=new, robot=robot)]
         case ("cant_breed", seat, why, a, b):
-            reason = say[f"why_{why}"].format(pair=describe_pair(a, b))
+            reason = say[f"why_{why}"].format(pair=describe_pair(a, b, deck))
             return [say["cant_breed"].format(seat=seat, why=reason)]
         case ("breeds", seat, slot, m0, m1, f0, f1, a, b):
-            mine, free, got = describe_pair(m0, m1), describe_pair(f0, f1), describe_pair(a, b)
+            mine, free, got = (
+                describe_pair(m0, m1, deck),
+                describe_pair(f0, f1, deck),
+                describe_pair(a, b, deck),
+            )
             line = say["breeds"].format(
-                seat=seat, mine=mine, slot=slot, free=free, got=got, robot=_robot(say, a, b)
+                seat=seat, mine=mine, slot=slot, free=free, got=got, robot=_robot(say, a, b, deck)
             )
             return [line]
         case ("leftover_free", slot, a, b):
-            return [say["leftover_free"].format(slot=slot, pair=describe_pair(a, b))]
+            return [say["leftover_free"].format(slot=slot, pair=describe_pair(a, b, deck))]
         case ("slot_empty", slot):
             return [say["slot_empty"].format(slot=slot)]
         case ("refilled", slot, a, b):
-            return [say["refilled"].format(slot=slot, pair=describe_pair(a, b))]
+            return [say["refilled"].format(slot=slot, pair=describe_pair(a, b, deck))]
         case ("scored", seat, a, b, error, matches, score, total):
             word = say["match"] if matches == 1 else say["matches"]
-            pair = describe_pair(a, b)
+            pair = describe_pair(a, b, deck)
             return [
                 say["scored"].format(
                     seat=seat, pair=pair, error=error, matches=matches, match_word=word,

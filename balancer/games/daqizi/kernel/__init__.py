@@ -9,7 +9,9 @@ Everything a kernel touches is a flat numpy array, so a state can be copied
   kind; per combination its form and strength; per (mixed, form) the allowed
   combinations in strength order, and per (mixed, combination) where in that
   list the stronger ones start, so "what beats this?" is a suffix of one list;
-  per discard size the discards sorted by packed value, to look a move id up.
+  per discard size the discards sorted by packed value, to look a move id up;
+  then the game's deck (the `deck` knob, deck.py): the packed full deck and
+  each of the 32 cards' kind, written by `encode_rules`, so a deck is data.
 - `state` (int64, `STATE_SIZE`), offsets `S_*`:
 
       S_HANDS    4 x 14  cards per kind in each hand

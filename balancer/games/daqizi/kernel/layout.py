@@ -12,6 +12,7 @@ import numpy as np
 from balancer import rng
 from balancer.games.daqizi import bots as dqz_bots
 from balancer.games.daqizi import combos as dc
+from balancer.games.daqizi import deck as dqz_deck
 from balancer.games.daqizi.engine import EVENTS, PLAYERS
 
 K = dc.N_KINDS
@@ -95,6 +96,8 @@ def _static_tables() -> tuple[np.ndarray, dict[str, int], int]:
     put("disc_packed", disc_packed)
     put("disc_id", disc_id)
     put("disc_off", disc_off)  # size n: entries disc_off[n - 1] .. disc_off[n] - 1
+    # The deck's two rows: the printed deck's here, each game's own put in by
+    # encode_rules (the `deck` knob is data, never compiled in).
     put("full_deck", [dc.FULL_DECK])
     put("card_kind", dc.CARD_KIND)
     return np.concatenate(parts), offsets, width
@@ -120,7 +123,8 @@ T_CARD_KIND = _OFF["card_kind"]
 N_FORMS = len(dc.FORMS)
 BY_FORM_WIDTH = _BY_FORM_WIDTH
 MAX_COMBO = dc.MAX_COMBO
-N_CARDS = dc.N_CARDS
+N_CARDS = dc.N_CARDS  # every deck the `deck` knob allows holds 32 (deck.py)
+assert N_CARDS == PLAYERS * dqz_deck.HAND
 SINGLE = dc.SINGLE
 CHANCE = rng.CHANCE
 
@@ -204,7 +208,11 @@ def encode_rules(rules: Mapping[str, Any]) -> np.ndarray:
     header[R_STEP] = rules["renchan_step"]
     cap = rules["multiplier_cap"]
     header[R_CAP] = -1 if cap is None else cap
-    return np.concatenate([header, _STATIC])
+    tables = np.concatenate([header, _STATIC])
+    deck = dqz_deck.deck_for(rules)
+    tables[T_FULL_DECK] = deck.full_deck
+    tables[T_CARD_KIND : T_CARD_KIND + N_CARDS] = deck.card_kind
+    return tables
 
 
 def new_state() -> np.ndarray:

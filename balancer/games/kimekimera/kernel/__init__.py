@@ -3,7 +3,8 @@
 Every kernel is decorated with `balancer.jit.njit`, so it is compiled by
 numba or, with BALANCER_JIT=0 (or no numba), run as plain Python with the
 same results. The chance draws are those of engine.py, in the same order:
-the deck is `arange(54)` shuffled by `rng.shuffle` on stream `rng.CHANCE`,
+the deck is `arange(size)` (54 for the printed deck) shuffled by
+`rng.shuffle` on stream `rng.CHANCE`,
 each breeding's blind pick is `below(6)`, each reshuffle shuffles the
 discard (in its order) as the new deck. The bot in physical seat s draws
 from stream `rng.bot_stream(s)`, and only when it has 2 or more legal moves.
@@ -13,8 +14,9 @@ from any position with `current_player`, `legal` and `apply` (a Python
 State's position comes in through `from_state`, or into a StepGame through
 `StepGame.load`: where a search bot's rollouts start):
 
-    [S_DECK, +54)      the deck, bottom first: the top card is deck[deck_n - 1]
-    [S_DISCARD, +54)   the discard pile, in the order cards reached it
+    [S_DECK, +DECK)    the deck, bottom first: the top card is deck[deck_n - 1]
+    [S_DISCARD, +DECK) the discard pile, in the order cards reached it
+                       (DECK: the largest deck the `deck` knob allows, 120)
     [S_MINE, +8)       seat s's my chimera at S_MINE + 2s, +2s+1
     [S_FREE, +46)      slot i's free chimera at S_FREE + 2i, +2i+1; -1, -1 empty
     [S_THEME, +2)      the theme chimera
@@ -29,17 +31,22 @@ State's position comes in through `from_state`, or into a StepGame through
     [S_HELD, +4)       card impact: per seat, bit rules.CARD_KIND[c] set for every
                        card c its chimera held at any scoring
 
-Cards are engine.py's (0..47 colour * 12 + number - 1, 48..51 rainbow, 52..53
-grey). Actions are engine.py's: a free-chimera slot index, `KEEP` (-1) when
-breeding is optional, `REPLACE` (-2), a robot's forced replacement; `legal`
-lists them in the order of `State.legal_actions()`.
+Cards are engine.py's for the game's deck (deck.py; printed deck: 0..47
+colour * 12 + number - 1, 48..51 rainbow, 52..53 grey). Actions are
+engine.py's: a free-chimera slot index, `KEEP` (-1) when breeding is
+optional, `REPLACE` (-2), a robot's forced replacement; `legal` lists them in
+the order of `State.legal_actions()`.
 
 Tables: one int64 array per (rules, players), built by `encode_rules`, so a
 knob value is data, never a compile-time constant:
 
-    [0, T_HEADER)        players, free_chimeras, rounds and the knobs as ints
-    [T_PAIR_SUM, +2916)  a*54+b -> the pair's sum, -1 when it holds grey
-    [T_PAIR_CLASS, +2916) a*54+b -> colour classes CLASS[a] * 6 + CLASS[b]
+    [0, T_HEADER)        players, free_chimeras, rounds and the knobs as ints,
+                         the deck's size (T_DECK_SIZE) and first grey card (T_GREY0)
+    [T_NUMBER, +DECK)    card -> its number
+    [T_CLASS, +DECK)     card -> its colour class (0..3, 4 rainbow, 5 grey)
+    [T_KIND, +DECK)      card -> its card-impact kind
+    [T_PAIR_SUM, +DECK²) a*DECK+b -> the pair's sum, -1 when it holds grey
+    [T_PAIR_CLASS, +DECK²) a*DECK+b -> colour classes class[a] * 6 + class[b]
     [T_MATCHES, +1296)   theme classes * 36 + pair classes -> colour matches
                          under this rule set's grey_blocks_colour_bonus
 

@@ -7,11 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from balancer.games.kimekimera.kernel.layout import (
-    CLASS,
     KEEP,
     NET_HI,
     NET_LO,
-    NUMBER,
     PAIR_I,
     PAIR_J,
     S_FREE,
@@ -20,8 +18,10 @@ from balancer.games.kimekimera.kernel.layout import (
     S_THEME,
     T_BONUS1,
     T_BONUS2,
+    T_CLASS,
     T_FLOOR,
     T_MATCHES,
+    T_NUMBER,
 )
 from balancer.jit import njit
 from balancer.rng_kernels import below
@@ -54,18 +54,19 @@ def bot_action(
         return moves[0]
     t0 = state[S_THEME]
     t1 = state[S_THEME + 1]
-    theme_total = NUMBER[t0] + NUMBER[t1]
-    matches_at = T_MATCHES + (CLASS[t0] * 6 + CLASS[t1]) * 36
+    theme_total = tables[T_NUMBER + t0] + tables[T_NUMBER + t1]
+    matches_at = T_MATCHES + (tables[T_CLASS + t0] * 6 + tables[T_CLASS + t1]) * 36
     bonus1 = tables[T_BONUS1]
     bonus2 = tables[T_BONUS2]
     floor = tables[T_FLOOR] != 0
     at = int(params[0]) - 1
     # scratch[8 + i], scratch[12 + i]: number and colour class of card i of
-    # (mine0, mine1, free0, free1); a grey card's number is 0, no other's is.
+    # (mine0, mine1, free0, free1); a grey card's class is 5 (its number is
+    # 0, but a deck may give other cards 0 too).
     for i in range(2):
         card = state[S_MINE + 2 * seat + i]
-        scratch[8 + i] = NUMBER[card]
-        scratch[12 + i] = CLASS[card]
+        scratch[8 + i] = tables[T_NUMBER + card]
+        scratch[12 + i] = tables[T_CLASS + card]
     best = moves[0]
     best_a = 0
     best_b = 0
@@ -79,8 +80,8 @@ def bot_action(
         else:
             for i in range(2):
                 card = state[S_FREE + 2 * action + i]
-                scratch[10 + i] = NUMBER[card]
-                scratch[14 + i] = CLASS[card]
+                scratch[10 + i] = tables[T_NUMBER + card]
+                scratch[14 + i] = tables[T_CLASS + card]
         total = 0
         worst = 0
         for p in range(6):
@@ -92,8 +93,10 @@ def bot_action(
                 j = PAIR_J[p]
             na = scratch[8 + i]
             nb = scratch[8 + j]
-            score = 0 if na == 0 or nb == 0 else abs(theme_total - na - nb)
-            matches = tables[matches_at + scratch[12 + i] * 6 + scratch[12 + j]]
+            ca = scratch[12 + i]
+            cb = scratch[12 + j]
+            score = 0 if ca == 5 or cb == 5 else abs(theme_total - na - nb)
+            matches = tables[matches_at + ca * 6 + cb]
             if matches == 1:
                 score -= bonus1
             elif matches == 2:

@@ -5,15 +5,19 @@ game's constant tables, bot ids, the step plan; `encode_rules`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from balancer import knobs
+from balancer.games.kimekimera import deck as kk_deck
 from balancer.games.kimekimera import engine as kk
 
-DECK = kk.DECK_SIZE
-GREY0 = kk.FIRST_GREY
+# The state's deck and discard blocks, and the tables' per-card rows, hold the
+# largest deck the `deck` knob allows; a game's own deck is data in its tables
+# (T_DECK_SIZE, T_GREY0, the rows), so no deck is a compile-time constant.
+DECK = kk_deck.MAX_DECK_CARDS
 KEEP = kk.KEEP
 REPLACE = kk.REPLACE
 MAX_PLAYERS = 4
@@ -58,8 +62,13 @@ T_GREY_BLOCKS = 8
 T_FLOOR = 9
 T_BONUS1 = 10
 T_BONUS2 = 11
+T_DECK_SIZE = 12  # cards in this game's deck
+T_GREY0 = 13  # its first grey card: a card >= it is grey
 T_HEADER = 16
-T_PAIR_SUM = T_HEADER
+T_NUMBER = T_HEADER  # card -> its number (grey: 0)
+T_CLASS = T_NUMBER + DECK  # card -> its colour class, 0..3, 4 rainbow, 5 grey
+T_KIND = T_CLASS + DECK  # card -> its card-impact kind (rules' card_kind)
+T_PAIR_SUM = T_KIND + DECK  # a * DECK + b (the stride is the largest deck's)
 T_PAIR_CLASS = T_PAIR_SUM + DECK * DECK
 T_MATCHES = T_PAIR_CLASS + DECK * DECK
 TABLES_SIZE = T_MATCHES + 6**4
@@ -87,16 +96,31 @@ SORT6 = (
 )
 NET_HI = np.array([hi for hi, _ in SORT6], dtype=np.int64)
 NET_LO = np.array([lo for _, lo in SORT6], dtype=np.int64)
-NUMBER = np.array(kk.NUMBER, dtype=np.int64)
-CLASS = np.array(kk.CLASS, dtype=np.int64)
 
 BOT_IDS = {"random": 0, "expected": 1, "cautious": 2}
 COMPILED_BOTS: frozenset[str] = frozenset(BOT_IDS)
 N_PARAMS = 1
 
-_CONSTANT_TABLES = np.concatenate(
-    [np.array(kk.PAIR_SUM, dtype=np.int64), np.array(kk.PAIR_CLASS, dtype=np.int64)]
-)
+
+@lru_cache(maxsize=16)
+def _deck_rows(deck: kk_deck.Deck) -> np.ndarray:
+    """[T_NUMBER, T_MATCHES) of the tables for one deck (made once per deck)."""
+    rows = np.zeros(T_MATCHES - T_NUMBER, dtype=np.int64)
+    size = deck.size
+    rows[0:size] = deck.number
+    rows[DECK : DECK + size] = deck.colour_class
+    rows[2 * DECK : 2 * DECK + size] = deck.card_kind
+    square = DECK * DECK
+    pair_sum = np.array(deck.pair_sum, dtype=np.int64).reshape(size, size)
+    pair_class = np.array(deck.pair_class, dtype=np.int64).reshape(size, size)
+    at = T_PAIR_SUM - T_NUMBER
+    rows[at : at + square].reshape(DECK, DECK)[:size, :size] = pair_sum
+    at = T_PAIR_CLASS - T_NUMBER
+    rows[at : at + square].reshape(DECK, DECK)[:size, :size] = pair_class
+    rows.setflags(write=False)
+    return rows
+
+
 _MATCH_TABLES = {blocks: np.array(kk.MATCHES[blocks], dtype=np.int64) for blocks in (False, True)}
 
 
@@ -121,7 +145,10 @@ def encode_rules(rules: Mapping[str, Any], players: int) -> np.ndarray:
     tables[T_FLOOR] = bool(rules["floor_at_zero"])
     tables[T_BONUS1] = bonus[1]
     tables[T_BONUS2] = bonus[2]
-    tables[T_PAIR_SUM:T_MATCHES] = _CONSTANT_TABLES
+    deck = kk.deck_for(rules)
+    tables[T_DECK_SIZE] = deck.size
+    tables[T_GREY0] = deck.first_grey
+    tables[T_NUMBER:T_MATCHES] = _deck_rows(deck)
     tables[T_MATCHES:] = _MATCH_TABLES[blocks]
     return tables
 

@@ -6,21 +6,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from balancer.games.kimekimera import engine as kk
 from balancer.games.kimekimera.kernel.layout import (
-    CLASS,
     DECK,
     E_BONUS1,
     E_BONUS2,
     E_EXACT,
     E_RESHUFFLES,
     E_ROBOTS,
-    GREY0,
     KEEP,
     LEFT_K,
     LEFT_M,
     MAX_FREE,
-    NUMBER,
     PAIR_I,
     PAIR_J,
     REPLACE,
@@ -42,10 +38,15 @@ from balancer.games.kimekimera.kernel.layout import (
     S_TURN,
     T_BONUS1,
     T_BONUS2,
+    T_CLASS,
+    T_DECK_SIZE,
     T_FLOOR,
+    T_GREY0,
+    T_KIND,
     T_LEFTOVER_FREE,
     T_MATCHES,
     T_NFREE,
+    T_NUMBER,
     T_OPTIONAL,
     T_PAIR_CLASS,
     T_PAIR_SUM,
@@ -119,7 +120,8 @@ def _turn_up_theme(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -
         a, b = _draw_pair(state, tables, streams)
         if a < 0:
             return False
-        if a < GREY0 and b < GREY0:
+        grey0 = tables[T_GREY0]
+        if a < grey0 and b < grey0:
             state[S_THEME] = a
             state[S_THEME + 1] = b
             return True
@@ -131,8 +133,9 @@ def _turn_up_theme(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -
 
 
 @njit
-def _is_robot(state: np.ndarray, seat: int) -> bool:
-    return state[S_MINE + 2 * seat] >= GREY0 or state[S_MINE + 2 * seat + 1] >= GREY0
+def _is_robot(state: np.ndarray, tables: np.ndarray, seat: int) -> bool:
+    grey0 = tables[T_GREY0]
+    return state[S_MINE + 2 * seat] >= grey0 or state[S_MINE + 2 * seat + 1] >= grey0
 
 
 @njit
@@ -171,7 +174,7 @@ def _breed(
     y = c0 if q == 0 else (c1 if q == 1 else (c2 if q == 2 else c3))
     state[m] = a
     state[m + 1] = b
-    if a >= GREY0 or b >= GREY0:
+    if a >= tables[T_GREY0] or b >= tables[T_GREY0]:
         state[S_EVENTS + E_ROBOTS] += 1
     if tables[T_LEFTOVER_FREE] != 0:
         state[f] = x
@@ -208,27 +211,22 @@ def _pair_score(tables: np.ndarray, total: int, key: int, a: int, b: int) -> tup
 
 
 @njit
-def _theme_total_key(state: np.ndarray) -> tuple[int, int]:
+def _theme_total_key(state: np.ndarray, tables: np.ndarray) -> tuple[int, int]:
     t0 = state[S_THEME]
     t1 = state[S_THEME + 1]
-    return NUMBER[t0] + NUMBER[t1], (CLASS[t0] * 6 + CLASS[t1]) * 36
-
-
-@njit
-def _card_kind(card: int) -> int:
-    """rules.CARD_KIND: a coloured card is its own kind; rainbows one, greys another."""
-    if card < kk.FIRST_RAINBOW:
-        return card
-    return kk.FIRST_RAINBOW if card < kk.FIRST_GREY else kk.FIRST_RAINBOW + 1
+    total = tables[T_NUMBER + t0] + tables[T_NUMBER + t1]
+    return total, (tables[T_CLASS + t0] * 6 + tables[T_CLASS + t1]) * 36
 
 
 @njit
 def _score_round(state: np.ndarray, tables: np.ndarray) -> None:
-    total, key = _theme_total_key(state)
+    total, key = _theme_total_key(state, tables)
     floor = tables[T_FLOOR] != 0
+    one = np.int64(1)
     for seat in range(tables[T_PLAYERS]):
         a, b = state[S_MINE + 2 * seat], state[S_MINE + 2 * seat + 1]
-        state[S_HELD + seat] |= (np.int64(1) << _card_kind(a)) | (np.int64(1) << _card_kind(b))
+        # rules' card_kind: a coloured card's kind is its face; rainbows one, greys another.
+        state[S_HELD + seat] |= (one << tables[T_KIND + a]) | (one << tables[T_KIND + b])
         score, error, matches = _pair_score(tables, total, key, a, b)
         if floor and score < 0:
             score = 0
@@ -246,7 +244,7 @@ def _next_round(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> N
     players = tables[T_PLAYERS]
     if tables[T_REPLACE_AT_TURN] == 0:
         for seat in range(players):
-            if _is_robot(state, seat) and _can_replace(state, tables):
+            if _is_robot(state, tables, seat) and _can_replace(state, tables):
                 _replace_robot(state, tables, streams, seat)
     old0 = state[S_THEME]
     old1 = state[S_THEME + 1]
@@ -272,7 +270,7 @@ def _advance(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> None
     while state[S_ROUND] < rounds:
         while state[S_TURN] < players:
             seat = (state[S_FIRST] + state[S_TURN]) % players
-            if _is_robot(state, seat):
+            if _is_robot(state, tables, seat):
                 if replace_at_turn and _can_replace(state, tables):
                     state[S_SEAT] = seat
                     return
@@ -294,10 +292,11 @@ def _advance(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> None
 def new_game(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> None:
     """Deal a game from `streams` (already `init_streams` for its seed and index)."""
     state[:] = 0
-    for k in range(DECK):
+    size = tables[T_DECK_SIZE]
+    for k in range(size):
         state[S_DECK + k] = k
-    shuffle(streams, CHANCE, state[S_DECK : S_DECK + DECK], DECK)
-    n = DECK
+    shuffle(streams, CHANCE, state[S_DECK : S_DECK + DECK], size)
+    n = size
     for k in range(2 * tables[T_PLAYERS]):
         n -= 1
         state[S_MINE + k] = state[S_DECK + n]
@@ -326,7 +325,7 @@ def legal(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> int:
     seat = state[S_SEAT]
     if seat < 0:
         return 0
-    if _is_robot(state, seat):
+    if _is_robot(state, tables, seat):
         out[0] = REPLACE
         return 1
     n = 0
@@ -344,7 +343,7 @@ def legal(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> int:
 def apply(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: int) -> None:
     """Play `action`, one of `legal`'s (not checked here: the Python engine checks)."""
     seat = state[S_SEAT]
-    if _is_robot(state, seat):
+    if _is_robot(state, tables, seat):
         _replace_robot(state, tables, streams, seat)
     elif action != KEEP:
         _breed(state, tables, streams, seat, action)
@@ -354,7 +353,7 @@ def apply(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: in
     if turn < players:
         # _advance's common case, without the call: the next seat breeds.
         after = (state[S_FIRST] + turn) % players
-        if state[S_FILLED] > 0 and not _is_robot(state, after):
+        if state[S_FILLED] > 0 and not _is_robot(state, tables, after):
             state[S_SEAT] = after
             return
     _advance(state, tables, streams)
