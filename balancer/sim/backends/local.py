@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
+from balancer import interrupts
+
 C = TypeVar("C")
 R = TypeVar("R")
 
@@ -108,8 +110,11 @@ def process_pool(
     group = 0  # the workers' process group: the first worker's pid
     try:
         for _ in range(workers):
-            pool.append(_fork_worker(play, chunks, parent, group))
-            group = group or pool[0].pid
+            # Held: an interrupt must neither be dropped by an at-fork hook nor come
+            # before the new worker is in `pool`, where _end can reach it.
+            with interrupts.held():
+                pool.append(_fork_worker(play, chunks, parent, group))
+                group = group or pool[0].pid
         if started is not None:
             started(workers)
         yield from _deal(chunks, pool, workers)
@@ -200,7 +205,9 @@ def _fork_worker(
     if pid == 0:  # the worker
         code = 70
         try:
-            # Before anything else: the parent's handlers raise exceptions meant for it.
+            # Before anything else: the parent's handlers raise exceptions meant for it
+            # (here they are interrupts.held()'s, which only note a signal; the note is
+            # never acted on, as this process never leaves the held block).
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends its workers
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGHUP, signal.SIG_DFL)
