@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import click
 
+from balancer import i18n
 from balancer.cli.base import command
 from balancer.cli.options import check_placement, format_option, simulation_options
 from balancer.cli.simulate import simulate
@@ -58,18 +60,30 @@ def diff_reports(
     from balancer.report.model import load_report
 
     tolerances = checked_flags(alpha, tolerance)
-    table = compare(load_report(a_folder), load_report(b_folder), alpha, tolerances, anytime)
+    report_a, report_b = load_report(a_folder), load_report(b_folder)
+    table = compare(report_a, report_b, alpha, tolerances, anytime)
     from balancer.analysis.overview import refresh_for
 
     refresh_for(Path(b_folder))  # a diff of variant files ran them under reports/diff/
-    text = render(table, fmt)
+    lang = diff_lang(report_a.variant, report_b.variant)
+    text = render(table, fmt, lang)
     if html is not None:
         from balancer.analysis.diff_html import write_html
 
-        click.echo(f"balancer: diff page: {write_html(table, html)}", err=True)
+        page = write_html(table, html, lang)
+        click.echo(f"balancer: {i18n.text('diff.page_written', lang)}: {page}", err=True)
     if fail_on_change and table.changed and fmt in ("table", "md"):
         text += f"\n--fail-on-change: exiting with code {EXIT_CHANGED}"
     return text, table.changed
+
+
+def diff_lang(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
+    """The diff's language, resolved as run's: --lang, else the language B's (else A's)
+    report was written in, else $BALANCER_LANG."""
+    from balancer.cli.options import chosen_lang
+
+    recorded = b.get("lang") or a.get("lang")
+    return i18n.choose(chosen_lang(), recorded if isinstance(recorded, str) else None)
 
 
 SCRATCH = Path("reports") / "diff"

@@ -79,6 +79,10 @@ def tune(
     from balancer.errors import UserError
 
     base = load(variant_path).with_overrides(seed=seed)
+    from balancer import i18n
+    from balancer.cli.options import chosen_lang
+
+    lang = i18n.choose(chosen_lang(), base.lang)
     if len(knob_texts) > 2:
         raise UserError("tune takes one or two knobs", key="--knob")
     ranges = [analysis.parse_knob(t, base) for t in knob_texts]
@@ -120,7 +124,9 @@ def tune(
                 )
 
             result = analysis.search(base, ranges, goal, games, play_jobs, reuse)
-        click.echo(json.dumps(result.to_json(), indent=2) if as_json else analysis.text(result))
+        click.echo(
+            json.dumps(result.to_json(), indent=2) if as_json else analysis.text(result, lang)
+        )
         if held is not None:
             svg = analysis.chart_svg(result)
 
@@ -131,11 +137,14 @@ def tune(
                     writer.writeheader()
                     writer.writerows(rows)
                 (tmp / "tune.svg").write_text(svg, encoding="utf-8")
-                (tmp / "tune.html").write_text(analysis.html_page(result, svg), encoding="utf-8")
+                (tmp / "tune.html").write_text(
+                    analysis.html_page(result, svg, lang), encoding="utf-8"
+                )
 
             held.write(fill)
             if not as_json:
-                click.echo(f"\ntune: {out}/ (tune.csv, tune.svg, tune.html)")
+                written = i18n.text("tune.written", lang)
+                click.echo(f"\n{written}: {out}/ (tune.csv, tune.svg, tune.html)")
             from balancer.analysis.overview import refresh_for
 
             refresh_for(Path(str(out)))

@@ -136,6 +136,8 @@ CATALOG: dict[str, str] = {
     "html.variant_note": "このランで使われたすべてのノブ（既定値も含む）。",
     "html.group_run": "ラン",
     "html.group_seats": "席",
+    "html.group_rules": "ルール",
+    "html.group_scoring": "得点計算",
     "html.seat_n": "席 {n}",
     # -- the charts
     "chart.equal": " 均等\n {share}",
@@ -147,4 +149,127 @@ CATALOG: dict[str, str] = {
     "chart.no_events": "数えたイベントなし",
     "chart.per_game": "1ゲームあたりの平均",
     "chart.share_fired": "起きたゲームの割合",
+    # -- diff: the terminal table, Markdown and the page
+    "diff.verdict.changed": "有意差あり",
+    "diff.verdict.equivalent": "同等",
+    "diff.n_changed": "有意差あり {n} 件",
+    "diff.nothing_changed": "有意差のある変化なし",
+    "diff.summary": "{what}、許容幅内で同等 {same} 件、判定不能 {unknown} 件。"
+    "Holm 補正の対象: {rows} 行中 {family} 行、有意水準 {alpha}",
+    "diff.no_variation": "ばらつきなし",
+    "diff.interval": "95%信頼区間",
+    "diff.verdict": "判定",
+    "diff.tested_by": "{figure}: {test}で検定",
+    "diff.each_tested_by": "。各変化の検定: {test}",
+    "diff.warning": "注意",
+    "diff.note": "注",
+    "diff.key": "B−A: 変化とその95%信頼区間。p (Holm): 全体で補正した p 値。"
+    "有意差あり: p (Holm) ≤ {alpha}。同等: 変化が許容幅内にあると示せた。"
+    "空欄: 判定不能（まだ分からない）。全列は --format md か json で。",
+    "diff.md.figure": "指標",
+    "diff.md.A": "A",
+    "diff.md.B": "B",
+    "diff.md.B−A": "B−A",
+    "diff.md.95% interval": "95%信頼区間",
+    "diff.md.test": "検定",
+    "diff.md.p": "p",
+    "diff.md.adjusted p": "補正後の p",
+    "diff.md.verdict": "判定",
+    "diff.column.figure": "指標",
+    "diff.column.A": "A",
+    "diff.column.B": "B",
+    "diff.column.B − A": "B − A",
+    "diff.column.95% interval": "95%信頼区間",
+    "diff.column.change and interval": "変化と区間",
+    "diff.column.p (Holm)": "p (Holm)",
+    "diff.column.verdict": "判定",
+    "diff.html.title": "balancer 比較",
+    "diff.html.differs": "A と B の違い",
+    "diff.html.how": "読み方",
+    "diff.html.tested": "各変化は{test}で検定。",
+    "diff.html.notes": "注",
+    "diff.html.detail": "{test}。Holm 補正前の p 値 {p}",
+    "diff.html.legend": '<p class="note legend">各図: 変化 B − A（点）とその95%信頼区間（棒）。'
+    "0 を中心に（破線）、同じ種類の行はすべて同じ目盛り（勝率はすべて一つ、得点はすべて別の一つ…。"
+    "目盛りの幅は右端に）なので、種類ごとにページの上下で長さを比べられる。灰色の帯は許容幅。"
+    "{accent} 有意差あり: Holm 補正後の p ≤ {alpha}。{good} 同等: 変化が許容幅内にあると示せた。"
+    "{muted} 判定不能。</p>",
+    "diff.section.game": "ゲーム全体",
+    "run.written": "レポート",
+    "diff.page_written": "比較ページ",
+    # -- ladder: the terminal table and ladder.html
+    "ladder.title": "{game}、{players}人: {lineups} 通りの並び × {deals} ディール = {games} ゲーム"
+    "（シード {seed}）",
+    "ladder.bot": "ボット",
+    "ladder.win_share": "勝率 [95%信頼区間]",
+    "ladder.seat_games": "席×ゲーム数",
+    "ladder.h2h": "直接対決（列のボットも座ったゲームでの、行のボットの勝率）:",
+    "ladder.gap": "腕の差（{best} − random）: {gap} ポイント [{low}, {high}]",
+    "ladder.written": "ラダー",
+    "ladder.html.title": "腕前のラダー: {game}、{players}人",
+    "ladder.html.about": "{lineups} 通りの並び（1種類のボットだけの卓を除く、ボットの席の割り当て"
+    "すべて）× {deals} ディール = {games} ゲーム、シード {seed}。"
+    "どの並びも同じディールをプレイする。"
+    "勝率は席×ゲームあたり（同点は分け合う）、95%信頼区間はディール単位のクラスタ。",
+    "ladder.html.share": "勝率 [95%]",
+    "ladder.html.axis": "0% – 100%",
+    "ladder.html.h2h": "直接対決",
+    "ladder.html.h2h_note": "列のボットも座ったゲームでの、行のボットの勝率。",
+    "ladder.html.gap": "<h2>腕の差</h2><p>{best} − random: 勝率で <b>{gap}</b> ポイント、"
+    "95%信頼区間 [{low}, {high}]（ディールごとに対にして）。</p>",
+    # -- tune: the terminal table and tune.html
+    "tune.title": "tune {goal}: 候補 {n} 個、逐次半減法、各ラウンドで残った候補あたりのゲーム数 "
+    "{rounds}",
+    "tune.knob_value": "ノブの値",
+    "tune.games": "ゲーム数",
+    "tune.figure": "指標 [95%信頼区間]",
+    "tune.round": "ラウンド",
+    "tune.best_mark": " <- 最良",
+    "tune.open_mark": " （除外できない）",
+    "tune.best": "最良: {point}  {figure} = {value}（{games} ゲーム）",
+    "tune.open": "除外できない候補（95%）: {shown}",
+    "tune.none": "なし",
+    "tune.played": "ゲーム: {played} 回プレイ",
+    "tune.reused": "、スイープから {reused} ゲームを再利用",
+    "tune.skipped": "飛ばした候補 {what}",
+    "tune.written": "tune",
+    "tune.html.best_cell": "最良",
+    "tune.html.open_cell": " 除外できない",
+    "tune.html.figure": "指標 [95%]",
+    "tune.html.last_round": "最後のラウンド",
+    "tune.html.about": "最良: <b>{point}</b>、{figure} = {value}（95%、{games} ゲーム）。"
+    "共通のシードで逐次半減法; 各ラウンドで残った候補あたりのゲーム数 {rounds}; "
+    "{played} ゲームをプレイ、スイープから {reused} ゲームを再利用。",
+    # -- sweep: the terminal table, Markdown and index.html
+    "sweep.key": "各指標: 値 [95%信頼区間]。図に描いたのは {figure}。その横は、ノブで最も動いた"
+    "指標（点どうしの散らばり ÷ 区間の半幅）。全指標: sweep.csv、--format csv/json。",
+    "sweep.md_key": "各指標: 値と95%信頼区間。",
+    "sweep.written": "スイープ: {folder}/（sweep.csv、sweep.svg、各点のレポートフォルダへのリンクを"
+    "載せた {index}）",
+    "sweep.report": "レポート",
+    "sweep.html.title": "{name} のスイープ — balancer",
+    "sweep.html.h1": "{name}: {knobs} のスイープ",
+    "sweep.html.sub": "{n} 点。どの点も同じシードとゲーム数でプレイしたので、点どうしの違いは"
+    "ノブによるもの。図に描いた指標: {figure}。",
+    "sweep.html.points": "各点",
+    # -- check: the terminal lines
+    "check.verdict.pass": "合格",
+    "check.verdict.fail": "不合格",
+    "check.verdict.undecided": "判定不能",
+    "check.difference": "差 ",
+    "check.games": "{n} ゲーム",
+    "check.stopped": "（判定がついたので停止）",
+    "check.summary": "合格 {passed}、不合格 {failed}、判定不能 {undecided}",
+    # -- cards: the terminal table
+    "cards.card": "カード",
+    "cards.held": "持った",
+    "cards.others": "他",
+    "cards.difference": "差",
+    "cards.interval": "95%信頼区間",
+    "cards.verdict": "判定",
+    "cards.helps": "有利",
+    "cards.hurts": "不利",
+    "cards.key": "比べた {tested} 種類のうち {n} 種類が、Holm 補正（{tested} 種類で）の後も"
+    "偶然を超えて差がある\n（p (Holm) <= {alpha}: 有利か不利; 空欄: 判定不能）。",
+    "cards.written": "書き出し先: {target}",
 }
