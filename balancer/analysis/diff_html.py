@@ -29,6 +29,7 @@ from typing import Any
 from balancer import i18n
 from balancer.analysis.diff import DiffTable
 from balancer.analysis.diff_render import (
+    _SYMBOLS,
     _adjusted,
     _header,
     _main_test,
@@ -206,8 +207,9 @@ _COLUMNS = (
 def _section(
     title: str, rows: list[tuple[str, Row]], reaches: dict[str, float], lang: str | None = None
 ) -> str:
+    t = i18n.text
     head = "".join(
-        f'<th class="{css}">{_e(i18n.text("diff.column." + name, lang))}</th>'
+        f'<th class="{css}">{_e(name if name in _SYMBOLS else t("diff.column." + name, lang))}</th>'
         for name, css in _COLUMNS
     )
     body = []

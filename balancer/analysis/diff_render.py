@@ -22,6 +22,8 @@ from balancer.stats.compare import Row
 
 _HEADERS = ("figure", "A", "B", "B−A", "95% interval", "test", "p", "adjusted p", "verdict")
 _NUMERIC = {1, 2, 3, 4, 6, 7}
+# Headers that are symbols, the same in every language (the rest are looked up in i18n).
+_SYMBOLS = frozenset({"A", "B", "B−A", "B − A", "p", "p (Holm)"})
 
 
 def _num(x: float, signed: bool = False, digits: int = 4) -> str:
@@ -321,7 +323,7 @@ def _render_md(table: DiffTable, lang: str | None = None) -> str:
             line = f"> {line}"
         lines.append(f"{line}  ")
     lines.append("")
-    headers = _HEADERS if lang != "ja" else [i18n.text(f"diff.md.{h}", lang) for h in _HEADERS]
+    headers = [h if h in _SYMBOLS else i18n.text(f"diff.md.{h}", lang) for h in _HEADERS]
     lines.append("| " + " | ".join(headers) + " |")
     lines.append(
         "|" + "|".join("---:" if i in _NUMERIC else "---" for i in range(len(_HEADERS))) + "|"

@@ -451,8 +451,8 @@ def html_page(ladder: Ladder, lang: str | None = None) -> str:
         seed=ladder.seed,
     )
     head_row = "".join(
-        f"<th>{escape(t(key, lang))}</th>"
-        for key in ("ladder.bot", "ladder.html.share", "ladder.html.axis", "ladder.seat_games")
+        f"<th>{escape(t(key, lang) if key else '0% – 100%')}</th>"
+        for key in ("ladder.bot", "ladder.html.share", "", "ladder.seat_games")
     )
     return f"""<!DOCTYPE html>
 <html lang="{lang or i18n.DEFAULT_LANG}"><head><meta charset="utf-8">

@@ -143,8 +143,7 @@ def tune(
 
             held.write(fill)
             if not as_json:
-                written = i18n.text("tune.written", lang)
-                click.echo(f"\n{written}: {out}/ (tune.csv, tune.svg, tune.html)")
+                click.echo(f"\ntune: {out}/ (tune.csv, tune.svg, tune.html)")
             from balancer.analysis.overview import refresh_for
 
             refresh_for(Path(str(out)))
