@@ -42,13 +42,14 @@ ALLOWED = frozenset(
         "index.html", "ladder.csv", "ladder.html", "tune.csv", "tune.svg", "tune.html",
         # the folders and files the test names (-o, --html) and a sweep's point folders
         "sw", "lad", "tn", "d.html", "r1/cards.csv", "000-rounds", "001-rounds",
+        "other", "reports/diff/kk-2p-vs-other/a", "reports/diff/kk-2p-vs-other/b",
         # bots
         "expected", "random",
         # cards.csv's columns, named in the card-impact note
         "p_holm", "significant",
         # the variant's keys and values, as the YAML writes them (report.html's variant table)
         "name", "game", "players", "seat_rotation", "lang", "ja", "true", "false",
-        "free_chimeras", "rounds", "rotate_first_player", "breeding_optional", "leftover",
+        "free_chimeras", "rounds", "rules.rounds", "rotate_first_player", "breeding_optional", "leftover",
         "discard", "robot_replacement", "at_next_breeding", "reshuffle_discards",
         "colour_bonus.1", "colour_bonus.2", "grey_blocks_colour_bonus", "floor_at_zero",
         # the game's events and card kinds
@@ -149,6 +150,11 @@ def _outputs(folder: Path, lang_args: list[str]) -> dict[str, str]:
     cli("run again", "run", kk, "-n", "40", "-s", "5", "-q", "-o", "r2")
     cli("diff table", "diff", "r1", "r2", "--html", "d.html")
     cli("diff md", "diff", "r1", "r2", "--format", "md")
+    # Variant files: played first (the lines saying where), knobs and bots that differ.
+    (folder / "other.yaml").write_text(
+        f"extends: {kk}\nname: other\nbots: random\nrules:\n  rounds: 4\n", encoding="utf-8"
+    )
+    cli("diff of variant files", "diff", kk, "other.yaml", "-n", "30", "-q")
     cli("sweep table", "sweep", kk, "--set", "rules.rounds=4,5", "-n", "30", "-q", "-o", "sw")
     cli("sweep md", "sweep", kk, "--set", "rules.rounds=4,5", "-n", "30", "-q", "-o", "sw",
         "--format", "md")  # fmt: skip
@@ -186,7 +192,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict
 
 
 NAMES = [
-    "run", "run again", "diff table", "diff md", "sweep table", "sweep md", "ladder table",
+    "run", "run again", "diff table", "diff md", "diff of variant files", "sweep table", "sweep md", "ladder table",
     "tune table", "check table", "cards table", "summary.md", "report.html", "diff page",
     "sweep index", "sweep point's report", "ladder page", "tune page",
 ]  # fmt: skip

@@ -243,7 +243,7 @@ def _header(table: DiffTable, lang: str | None = None) -> list[str]:
     lines = [phrase(line, lang) for line in lines]
     usual = _main_test(table)
     game = table.setup.game if table.setup is not None and table.setup.game else ""
-    game = f"{phrase(game, lang)}; " if game else ""
+    game = phrase(game, lang) + i18n.text("diff.game_sep", lang) if game else ""
     tested = i18n.text("diff.each_tested_by", lang, test=phrase(usual, lang)) if usual else ""
     lines.append(f"{game}{phrase(table.mode, lang)}{tested}")
     warning = i18n.text("diff.warning", lang)

@@ -11,9 +11,15 @@ import click
 
 from balancer import i18n
 from balancer.cli.base import command
-from balancer.cli.options import check_placement, format_option, simulation_options
+from balancer.cli.options import (
+    check_placement,
+    chosen_lang,
+    format_option,
+    simulation_options,
+)
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
+from balancer.i18n.phrases import phrase
 
 FORMATS = ("table", "md", "csv", "json")
 # 1 is a bug (traceback) and 2 a user error; 3 says "the runs differ".
@@ -80,8 +86,6 @@ def diff_reports(
 def diff_lang(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
     """The diff's language, resolved as run's: --lang, else the language B's (else A's)
     report was written in, else $BALANCER_LANG."""
-    from balancer.cli.options import chosen_lang
-
     recorded = b.get("lang") or a.get("lang")
     return i18n.choose(chosen_lang(), recorded if isinstance(recorded, str) else None)
 
@@ -176,7 +180,8 @@ def _prepare(
                 raise UserError(f"{exc.message} ({'; '.join(written)})") from None
             again = " (the previous diff's run there replaced)" if replacing[side] else ""
             written.append(f"{side.upper()} was run into {folders[side]}/{again}")
-            click.echo(f"balancer: {written[-1]}", err=True)
+            lang = i18n.choose(chosen_lang(), variant.lang)
+            click.echo(f"balancer: {phrase(written[-1], lang)}", err=True)
     return folders["a"], folders["b"]
 
 
@@ -264,7 +269,9 @@ def _prepare_decided(
         for folder, result in zip(folders, (decided.a, decided.b), strict=True):
             report = from_run(result, until=UNTIL_DECIDED, stopped_at=decided.stopped_at)
             report.save(folder)
-            click.echo(f"balancer: {result.variant.name} was run into {folder}/", err=True)
+            lang = i18n.choose(chosen_lang(), result.variant.lang)
+            ran = phrase(f"{result.variant.name} was run into {folder}/", lang)
+            click.echo(f"balancer: {ran}", err=True)
     return folders[0], folders[1]
 
 

@@ -190,6 +190,7 @@ CATALOG: dict[str, str] = {
     "compare down the page within a kind; the grey band is the tolerance. {accent} changed: p "
     "after Holm's correction ≤ {alpha}; {good} equivalent: the change is shown to lie within the "
     "tolerance; {muted} can't tell yet.</p>",
+    "diff.game_sep": "; ",
     "diff.section.game": "game",
     "run.written": "report",
     "diff.page_written": "diff page",

@@ -186,6 +186,7 @@ CATALOG: dict[str, str] = {
     "目盛りの幅は右端に）なので、種類ごとにページの上下で長さを比べられる。灰色の帯は許容幅。"
     "{accent} 有意差あり: Holm 補正後の p ≤ {alpha}。{good} 同等: 変化が許容幅内にあると示せた。"
     "{muted} 判定不能。</p>",
+    "diff.game_sep": "。",
     "diff.section.game": "ゲーム全体",
     "run.written": "レポート",
     "diff.page_written": "比較ページ",

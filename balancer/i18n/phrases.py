@@ -59,6 +59,13 @@ _add(
     "いつ止めても有効: A の g ゲーム目と B の g ゲーム目を対にした信頼系列",
 )
 _add(r"paired t", "対応のある t 検定")
+_add(r"anytime betting CS", "いつ止めても有効な信頼系列（ベッティング法）")
+_add(r"anytime asymptotic CS", "いつ止めても有効な信頼系列（漸近）")
+_add(
+    r"(?P<who>.+) was run into (?P<folder>.+/)(?P<again> \(the previous diff's run there "
+    r"replaced\))?",
+    "{who} を実行 → {folder}{replaced}",
+)
 _add(r"Welch t", "ウェルチの t 検定")
 _add(
     r"unpaired: A played (?P<an>\d+) games from seed (?P<aseed>\d+), B (?P<bn>\d+) from seed "
@@ -110,12 +117,16 @@ _add(r"too few seats or games to test", "席かゲームが少なすぎて検定
 _add(r"too few games to test", "ゲームが少なすぎて検定できない")
 
 
+def _replaced(match: Match) -> str:
+    return "（前回の diff の実行を置き換え）" if match.group("again") else ""
+
+
 def _versions(match: Match) -> str:
     rules, version = match.groupdict().get("rules"), match.groupdict().get("version")
     return f"、ルール版 {rules}、balancer {version}" if rules else ""
 
 
-_EXTRA: dict[str, Callable[[Match], str]] = {"versions": _versions}
+_EXTRA: dict[str, Callable[[Match], str]] = {"versions": _versions, "replaced": _replaced}
 # Parts that are sentences themselves (a mode, an "about", a list of bots).
 _NESTED = ("about", "who", "what")
 
@@ -127,6 +138,9 @@ def phrase(line: str | None, lang: str | None) -> str:
         return ""
     if lang != "ja":
         return line
+    indent = line[: len(line) - len(line.lstrip(" "))]
+    if indent:  # an item of a list (a Setup's changes): the indent kept, the item translated
+        return indent + phrase(line[len(indent) :], lang)
     for pattern, template in _PATTERNS:
         match = pattern.fullmatch(line)
         if match is None:
