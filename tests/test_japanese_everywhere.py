@@ -49,7 +49,8 @@ ALLOWED = frozenset(
         "p_holm", "significant",
         # the variant's keys and values, as the YAML writes them (report.html's variant table)
         "name", "game", "players", "seat_rotation", "lang", "ja", "true", "false",
-        "free_chimeras", "rounds", "rules.rounds", "rotate_first_player", "breeding_optional", "leftover",
+        "free_chimeras", "rounds", "rules.rounds", "rotate_first_player", "breeding_optional",
+        "leftover",
         "discard", "robot_replacement", "at_next_breeding", "reshuffle_discards",
         "colour_bonus.1", "colour_bonus.2", "grey_blocks_colour_bonus", "floor_at_zero",
         # the game's events and card kinds
@@ -192,7 +193,8 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict
 
 
 NAMES = [
-    "run", "run again", "diff table", "diff md", "diff of variant files", "sweep table", "sweep md", "ladder table",
+    "run", "run again", "diff table", "diff md", "diff of variant files", "sweep table",
+    "sweep md", "ladder table",
     "tune table", "check table", "cards table", "summary.md", "report.html", "diff page",
     "sweep index", "sweep point's report", "ladder page", "tune page",
 ]  # fmt: skip
