@@ -235,3 +235,17 @@ def test_a_variants_lang_and_the_environment_choose_japanese(
     )
     assert ladder.exit_code == 0, ladder.output
     assert "直接対決" in ladder.output and "head to head" not in ladder.output
+
+
+def test_the_progress_line_and_its_announcement_in_japanese() -> None:
+    import io
+
+    from balancer.cli.progress import Progress, bar_line
+
+    line = bar_line("kk-2p", 5, 15, 2.0, lang="ja")
+    assert line.endswith("5/15   33%  2.5 ゲーム/秒  残り 0:04"), line
+    assert english_words(bar_line("kk-2p", 5, 15, 2.0)) == {"games/s", "ETA"}  # the control
+    stream = io.StringIO()
+    Progress(40, "kk-2p", False, stream=stream, terminal=False, lang="ja").started(2)
+    assert stream.getvalue() == "balancer: kk-2p を 40 ゲーム、2 ワーカーでプレイ中\n"
+    assert english_words(stream.getvalue()) == set()

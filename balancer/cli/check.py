@@ -92,7 +92,7 @@ def check(
     # One language for the whole table: --lang, else the first variant's lang:, else the env.
     lang = i18n.choose(chosen_lang(), loaded[0].lang if loaded else None)
     for variant, its_targets in zip(loaded, targets, strict=True):
-        progress = Progress(variant.games, f"check {variant.name}", quiet)
+        progress = Progress(variant.games, f"check {variant.name}", quiet, lang=lang)
         watch = expect.Sequential(its_targets) if until_decided else None
 
         def on_chunk(

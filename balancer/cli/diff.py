@@ -246,7 +246,8 @@ def _prepare_decided(
         # Both folders are checked and locked before a game is played.
         for folder in folders:
             held.enter_context(claim(folder, REPORT_JSON))
-        progress = Progress(most, f"{va.name} vs {vb.name}", quiet)
+        lang = i18n.choose(chosen_lang(), va.lang)
+        progress = Progress(most, f"{va.name} vs {vb.name}", quiet, lang=lang)
         try:
             with progress as advance, trusting(trust_plugins):
                 decided = play_until_decided(

@@ -89,7 +89,7 @@ def ladder(
 
             # Checked and locked before the first game, held until it is written.
             held = stack.enter_context(claim(Path(out), LADDER_CSV))
-        progress = Progress(the_plan.games, f"ladder {variant.game} {players}p", quiet)
+        progress = Progress(the_plan.games, f"ladder {variant.game} {players}p", quiet, lang=lang)
         with progress as advance, trusting(trust_plugins):
             result = analysis.run_ladder(
                 the_plan,

@@ -105,7 +105,7 @@ def tune(
 
             # Checked and locked before the first game, held until it is written.
             held = stack.enter_context(claim(Path(out), TUNE_CSV))
-        progress = Progress(planned, f"tune {base.name}", quiet)
+        progress = Progress(planned, f"tune {base.name}", quiet, lang=lang)
         with progress as advance, trusting(trust_plugins):
             announced: list[int] = []
 

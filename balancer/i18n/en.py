@@ -267,4 +267,9 @@ CATALOG: dict[str, str] = {
     "cards.key": "{n} of {tested} kinds compared differ beyond chance after Holm's correction\n"
     "over the {tested} (p (Holm) <= {alpha}: helps or hurts; blank: can't tell).",
     "cards.written": "written to {target}",
+    # -- the progress line and the line announcing the games (stderr)
+    "progress.rate": "{rate} games/s",
+    "progress.eta": "ETA {eta}",
+    "progress.playing": "playing {games} games of {what} on {n} worker",
+    "progress.playing_many": "playing {games} games of {what} on {n} workers",
 }

@@ -263,4 +263,9 @@ CATALOG: dict[str, str] = {
     "cards.key": "比べた {tested} 種類のうち {n} 種類が、Holm 補正（{tested} 種類で）の後も"
     "偶然を超えて差がある\n（p (Holm) <= {alpha}: 有利か不利; 空欄: 判定不能）。",
     "cards.written": "書き出し先: {target}",
+    # -- the progress line and the line announcing the games (stderr)
+    "progress.rate": "{rate} ゲーム/秒",
+    "progress.eta": "残り {eta}",
+    "progress.playing": "{what} を {games} ゲーム、{n} ワーカーでプレイ中",
+    "progress.playing_many": "{what} を {games} ゲーム、{n} ワーカーでプレイ中",
 }
