@@ -41,7 +41,8 @@ ALLOWED = frozenset(
         "report.html", "report.json", "summary.md", "cards.csv", "sweep.csv", "sweep.svg",
         "index.html", "ladder.csv", "ladder.html", "tune.csv", "tune.svg", "tune.html",
         # the folders and files the test names (-o, --html) and a sweep's point folders
-        "sw", "lad", "tn", "d.html", "r1/cards.csv", "000-rounds", "001-rounds",
+        "sw", "sw2", "lad", "tn", "d.html", "r1/cards.csv", "000-rounds", "001-rounds",
+        "002-rounds", "003-rounds", "4_floor_at_zero", "5_floor_at_zero",
         "other", "reports/diff/kk-2p-vs-other/a", "reports/diff/kk-2p-vs-other/b",
         # bots
         "expected", "random",
@@ -159,6 +160,8 @@ def _outputs(folder: Path, lang_args: list[str]) -> dict[str, str]:
     cli("sweep table", "sweep", kk, "--set", "rules.rounds=4,5", "-n", "30", "-q", "-o", "sw")
     cli("sweep md", "sweep", kk, "--set", "rules.rounds=4,5", "-n", "30", "-q", "-o", "sw",
         "--format", "md")  # fmt: skip
+    cli("sweep of two knobs", "sweep", kk, "--set", "rules.rounds=4,5", "--set",
+        "rules.floor_at_zero=true,false", "-n", "20", "-q", "-o", "sw2")  # fmt: skip
     cli("ladder table", "ladder", "kimekimera", "-p", "2", "--bots", "random,expected",
         "-n", "40", "-q", "-o", "lad")  # fmt: skip
     cli("tune table", "tune", kk, "--knob", "rules.rounds=4..6", "--target", "length.mean=5",
@@ -171,6 +174,7 @@ def _outputs(folder: Path, lang_args: list[str]) -> dict[str, str]:
         "diff page": "d.html",
         "sweep index": "sw/index.html",
         "sweep point's report": "sw/000-rounds=4/report.html",
+        "heatmap sweep index": "sw2/index.html",
         "ladder page": "lad/ladder.html",
         "tune page": "tn/tune.html",
     }
@@ -194,7 +198,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict
 
 NAMES = [
     "run", "run again", "diff table", "diff md", "diff of variant files", "sweep table",
-    "sweep md", "ladder table",
+    "sweep md", "sweep of two knobs", "heatmap sweep index", "ladder table",
     "tune table", "check table", "cards table", "summary.md", "report.html", "diff page",
     "sweep index", "sweep point's report", "ladder page", "tune page",
 ]  # fmt: skip

@@ -396,13 +396,14 @@ def csv_rows(result: TuneResult) -> list[dict[str, Any]]:
     return rows
 
 
-def chart_svg(result: TuneResult) -> str:
+def chart_svg(result: TuneResult, lang: str | None = None) -> str:
     """The figure at every candidate with its interval, the best marked: an SVG document."""
     import io
     import warnings
 
-    import matplotlib
     from matplotlib.figure import Figure
+
+    from balancer import i18n
 
     names = result.knob_names
     fig = Figure(figsize=(7, 4))
@@ -419,10 +420,21 @@ def chart_svg(result: TuneResult) -> str:
         ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, label=label, alpha=0.85)
     best = result.best
     ax.plot(
-        [float(best.point[names[0]])], [best.estimate], "*", color="crimson", ms=16, label="best"
+        [float(best.point[names[0]])],
+        [best.estimate],
+        "*",
+        color="crimson",
+        ms=16,
+        label=i18n.text("tune.chart.best", lang),
     )
     if result.goal.mode == "target" and result.goal.value is not None:
-        ax.axhline(result.goal.value, color="grey", ls="--", lw=1, label="target")
+        ax.axhline(
+            result.goal.value,
+            color="grey",
+            ls="--",
+            lw=1,
+            label=i18n.text("tune.chart.target", lang),
+        )
     from balancer.analysis.sweep_points import Point, axis_limits
 
     # Never zoomed into the noise: every interval in view, at least three widths tall.
@@ -434,14 +446,18 @@ def chart_svg(result: TuneResult) -> str:
         ax.set_ylim(low, high)
     ax.set_xlabel(names[0])
     ax.set_ylabel(result.goal.figure.name)
-    ax.set_title(f"tune {result.goal.text}: {result.played} games played")
+    ax.set_title(i18n.text("tune.chart.title", lang, goal=result.goal.text, played=result.played))
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         fig.tight_layout()
     out = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": "balancer"}):
+    from balancer.analysis.sweep import chart_rc
+
+    with chart_rc(lang), warnings.catch_warnings():
+        # Japanese glyphs matplotlib's fonts lack: the browser draws that text (chart_rc).
+        warnings.simplefilter("ignore", UserWarning)
         fig.savefig(out, format="svg", metadata={"Date": None})
     return out.getvalue()
 

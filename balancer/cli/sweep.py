@@ -177,7 +177,7 @@ def sweep(
             for_csv(table).write_csv(tmp / SWEEP_CSV)
             record = {**swept, "seed": base.seed, "games": base.games, "figure": figure}
             (tmp / SWEEP_JSON).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-            chart(table, figure, knob_columns, tmp / "sweep.svg")
+            chart(table, figure, knob_columns, tmp / "sweep.svg", lang)
             write_index(tmp, base.name, table, figure, knob_columns, point_folders, lang)
             click.echo(render(table, knob_columns, figure, fmt, lang))
 

@@ -128,7 +128,7 @@ def tune(
             json.dumps(result.to_json(), indent=2) if as_json else analysis.text(result, lang)
         )
         if held is not None:
-            svg = analysis.chart_svg(result)
+            svg = analysis.chart_svg(result, lang)
 
             def fill(tmp: Path) -> None:
                 rows = analysis.csv_rows(result)

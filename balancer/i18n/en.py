@@ -272,4 +272,17 @@ CATALOG: dict[str, str] = {
     "progress.eta": "ETA {eta}",
     "progress.playing": "playing {games} games of {what} on {n} worker",
     "progress.playing_many": "playing {games} games of {what} on {n} workers",
+    # -- the sweep's and tune's charts
+    "sweep.chart.same": "can't be told from the highest point",
+    "sweep.chart.apart": "differs from the highest (Holm, 5%)",
+    "sweep.chart.bars": "bars: 95% intervals",
+    "sweep.chart.no_interval": "no interval for this figure",
+    "sweep.heatmap.no_interval": "{figure}: no interval, so no shading (values only)",
+    "sweep.heatmap.flat": "{figure}: no two cells can be told apart (95% intervals, Holm): one "
+    "shade",
+    "sweep.heatmap.tiers": "{figure}, value [95% interval]. Dark: can't be told from the "
+    "highest; pale: can't be told from the lowest; middle: differs from both (Holm, 5%)",
+    "tune.chart.title": "tune {goal}: {played} games played",
+    "tune.chart.best": "best",
+    "tune.chart.target": "target",
 }

@@ -268,4 +268,16 @@ CATALOG: dict[str, str] = {
     "progress.eta": "残り {eta}",
     "progress.playing": "{what} を {games} ゲーム、{n} ワーカーでプレイ中",
     "progress.playing_many": "{what} を {games} ゲーム、{n} ワーカーでプレイ中",
+    # -- the sweep's and tune's charts
+    "sweep.chart.same": "最高の点と区別できない",
+    "sweep.chart.apart": "最高の点と有意差あり（Holm、5%）",
+    "sweep.chart.bars": "棒: 95%信頼区間",
+    "sweep.chart.no_interval": "この指標には区間がない",
+    "sweep.heatmap.no_interval": "{figure}: 区間がないので色分けなし（値のみ）",
+    "sweep.heatmap.flat": "{figure}: どの2マスも区別できない（95%信頼区間、Holm）: 1色",
+    "sweep.heatmap.tiers": "{figure}、値 [95%信頼区間]。濃い色: 最高と区別できない; "
+    "薄い色: 最低と区別できない; 中間: 両方と有意差あり（Holm、5%）",
+    "tune.chart.title": "tune {goal}: {played} ゲームをプレイ",
+    "tune.chart.best": "最良",
+    "tune.chart.target": "目標",
 }
