@@ -253,3 +253,42 @@ def test_the_progress_line_and_its_announcement_in_japanese() -> None:
     Progress(40, "kk-2p", False, stream=stream, terminal=False, lang="ja").started(2)
     assert stream.getvalue() == "balancer: kk-2p を 40 ゲーム、2 ワーカーでプレイ中\n"
     assert english_words(stream.getvalue()) == set()
+
+
+# -- the analysis records' sentences, translated at the edge -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("english", "japanese"),
+    [
+        (
+            "rules_version differs (A 2, B 3): part of any change may come from the program, "
+            "not the variant",
+            "rules_version が違う（A 2、B 3）: "
+            "変化の一部はバリアントでなくプログラムの違いによるかもしれない",
+        ),
+        (
+            "stopped early after 400 games per run (at most 5000): every win share is changed "
+            "or equivalent.",
+            "各ラン 400 ゲームで早期終了（最大 5000）: "
+            "すべての勝率が「有意差あり」か「同等」に決まった。",
+        ),
+        ("  every seat: heuristic → random", "  全席: heuristic → random"),
+        ("  seat 2 cautious parameters: {} → {a: 1}", "  席 2 cautious のパラメータ: {} → {a: 1}"),
+        ("no skill gap: random is the best bot", "腕の差なし: random が最も強いボット"),
+    ],
+)
+def test_records_sentences_in_japanese(english: str, japanese: str) -> None:
+    from balancer.i18n.phrases import phrase
+
+    assert phrase(english, "ja") == japanese
+    assert phrase(english, "en") == english  # English is the record itself
+    assert english_words(japanese) <= {"rules_version", "heuristic", "cautious"}
+
+
+def test_a_sentence_no_pattern_knows_passes_through() -> None:
+    # ...and is then caught by the outputs' check above, as English on a Japanese page.
+    from balancer.i18n.phrases import phrase
+
+    assert phrase("a brand-new sentence", "ja") == "a brand-new sentence"
+    assert phrase(None, "ja") == ""

@@ -79,7 +79,7 @@ def diff_reports(
         page = write_html(table, html, lang)
         click.echo(f"balancer: {i18n.text('diff.page_written', lang)}: {page}", err=True)
     if fail_on_change and table.changed and fmt in ("table", "md"):
-        text += f"\n--fail-on-change: exiting with code {EXIT_CHANGED}"
+        text += "\n" + i18n.text("diff.fail_on_change", lang, code=EXIT_CHANGED)
     return text, table.changed
 
 

@@ -191,6 +191,7 @@ CATALOG: dict[str, str] = {
     "after Holm's correction ≤ {alpha}; {good} equivalent: the change is shown to lie within the "
     "tolerance; {muted} can't tell yet.</p>",
     "diff.game_sep": "; ",
+    "diff.fail_on_change": "--fail-on-change: exiting with code {code}",
     "diff.section.game": "game",
     "run.written": "report",
     "diff.page_written": "diff page",

@@ -187,6 +187,7 @@ CATALOG: dict[str, str] = {
     "{accent} 有意差あり: Holm 補正後の p ≤ {alpha}。{good} 同等: 変化が許容幅内にあると示せた。"
     "{muted} 判定不能。</p>",
     "diff.game_sep": "。",
+    "diff.fail_on_change": "--fail-on-change: 有意差ありのため終了コード {code} で終了",
     "diff.section.game": "ゲーム全体",
     "run.written": "レポート",
     "diff.page_written": "比較ページ",

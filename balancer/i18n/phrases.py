@@ -40,7 +40,7 @@ _add(r"other settings that differ \((?P<n>\d+)\):", "違うその他の設定（
 _add(r"(?P<bot>\S+) at every seat", "全席 {bot}")
 _add(r"every seat(?P<what>.*?): (?P<a>.*) → (?P<b>.*)", "全席{what}: {a} → {b}")
 _add(r"seat (?P<i>\d+)(?P<what>.*?): (?P<a>.*) → (?P<b>.*)", "席 {i}{what}: {a} → {b}")
-_add(r" (?P<bot>\S+) parameters", " {bot} のパラメータ")
+_add(r"(?P<bot>\S+) parameters", "{bot} のパラメータ")
 _add(
     r"(?P<game>.+), (?P<players>\d+) players, (?P<games>[\d,]+) games, seed (?P<seed>\d+), "
     r"rules v(?P<rules>\S+), balancer (?P<version>\S+)",
@@ -88,7 +88,8 @@ _add(
 _add(
     r"stopped early after (?P<n>\d+) games per run \(at most (?P<most>\d+)\): "
     r"every win share is changed or equivalent\.",
-    "各ラン {n} ゲームで早期終了（最大 {most}）: すべての勝率が「変化あり」か「同等」に決まった。",
+    "各ラン {n} ゲームで早期終了（最大 {most}）: "
+    "すべての勝率が「有意差あり」か「同等」に決まった。",
 )
 _add(
     r"not decided within (?P<most>\d+) games per run: played them all\.",
