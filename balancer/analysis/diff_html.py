@@ -26,8 +26,10 @@ import math
 from pathlib import Path
 from typing import Any
 
+from balancer import i18n
 from balancer.analysis.diff import DiffTable
 from balancer.analysis.diff_render import (
+    _SYMBOLS,
     _adjusted,
     _header,
     _main_test,
@@ -36,8 +38,11 @@ from balancer.analysis.diff_render import (
     _summary,
     _terminal_cells,
     section_of,
+    section_title,
+    verdict_word,
 )
 from balancer.errors import UserError
+from balancer.i18n.phrases import phrase
 from balancer.stats.compare import Row
 
 ACCENT = "#2f6fb0"  # report.html's accent: a changed row
@@ -146,11 +151,13 @@ def row_chart(row: Row, reach: float | None = None) -> str:
     return "".join(parts)
 
 
-def _differs(table: DiffTable) -> str:
+def _differs(table: DiffTable, lang: str | None = None) -> str:
     """The header: A and B, the knobs and bots that differ, the mode, the warnings."""
-    out = ['<section class="differs-section">', "<h2>What differs between A and B</h2>"]
+    title = i18n.text("diff.html.differs", lang)
+    out = ['<section class="differs-section">', f"<h2>{_e(title)}</h2>"]
     open_list = False
-    for line in _header(table):
+    warning = i18n.text("diff.warning", lang) + ": "
+    for line in _header(table, lang):
         if line.startswith("  "):
             if not open_list:
                 out.append('<ul class="differs">')
@@ -160,7 +167,7 @@ def _differs(table: DiffTable) -> str:
         if open_list:
             out.append("</ul>")
             open_list = False
-        css = ' class="note warn"' if line.startswith("warning: ") else ""
+        css = ' class="note warn"' if line.startswith(warning) else ""
         out.append(f"<p{css}>{_e(line)}</p>")
     if open_list:
         out.append("</ul>")
@@ -168,21 +175,20 @@ def _differs(table: DiffTable) -> str:
     return "\n".join(out)
 
 
-def _legend(alpha: float) -> str:
+def _legend(alpha: float, lang: str | None = None) -> str:
     def swatch(colour: str) -> str:
         return (
             f'<svg width="14" height="14" viewBox="0 0 14 14"><circle cx="7" cy="7" r="5" '
             f'fill="{colour}"/></svg>'
         )
 
-    return (
-        '<p class="note legend">Each chart: the change B − A (dot) with its 95% interval '
-        "(bar), centred on zero (dashed line), on one scale for every row of its kind (all "
-        "win shares on one, all scores on another...; its reach is at the right end), so "
-        "lengths compare down the page within a kind; the grey band is the "
-        f"tolerance. {swatch(ACCENT)} changed: p after Holm's correction ≤ {alpha:g}; "
-        f"{swatch(GOOD)} equivalent: the change is shown to lie within the tolerance; "
-        f"{swatch(MUTED)} can't tell yet.</p>"
+    return i18n.text(
+        "diff.html.legend",
+        lang,
+        accent=swatch(ACCENT),
+        good=swatch(GOOD),
+        muted=swatch(MUTED),
+        alpha=f"{alpha:g}",
     )
 
 
@@ -198,14 +204,20 @@ _COLUMNS = (
 )
 
 
-def _section(title: str, rows: list[tuple[str, Row]], reaches: dict[str, float]) -> str:
-    head = "".join(f'<th class="{css}">{_e(name)}</th>' for name, css in _COLUMNS)
+def _section(
+    title: str, rows: list[tuple[str, Row]], reaches: dict[str, float], lang: str | None = None
+) -> str:
+    t = i18n.text
+    head = "".join(
+        f'<th class="{css}">{_e(name if name in _SYMBOLS else t("diff.column." + name, lang))}</th>'
+        for name, css in _COLUMNS
+    )
     body = []
     for label, row in rows:
-        cells = _terminal_cells(row, label)
+        cells = _terminal_cells(row, label, lang)
         p = _pfmt(row.p_value) if row.in_family or row.duplicate_of else "-"
         # The test and the unadjusted p, for whoever hovers: the table says them once.
-        detail = f"{row.test}; p before Holm's correction {p}"
+        detail = i18n.text("diff.html.detail", lang, test=phrase(row.test, lang), p=p)
         values = [
             (cells[0], "figure"),
             (cells[1], "num"),
@@ -214,7 +226,7 @@ def _section(title: str, rows: list[tuple[str, Row]], reaches: dict[str, float])
             (cells[4], "num"),
             (None, "chart"),
             (_adjusted(row), "num"),
-            (row.verdict, "verdict"),
+            (verdict_word(row.verdict, lang), "verdict"),
         ]
         tds = []
         for value, css in values:
@@ -225,13 +237,13 @@ def _section(title: str, rows: list[tuple[str, Row]], reaches: dict[str, float])
             f'<tr{kind} data-figure="{_e(row.figure)}" title="{_e(detail)}">{"".join(tds)}</tr>'
         )
     return (
-        f'<section data-section="{_e(title)}"><h2>{_e(title)}</h2>'
+        f'<section data-section="{_e(title)}"><h2>{_e(section_title(title, lang))}</h2>'
         f'<div class="table-wrap"><table class="changes"><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(body)}</tbody></table></div></section>"
     )
 
 
-def render_html(table: DiffTable) -> str:
+def render_html(table: DiffTable, lang: str | None = None) -> str:
     """The page as a string: a pure function of the diff."""
     from balancer.report.html import CSS
 
@@ -242,9 +254,10 @@ def render_html(table: DiffTable) -> str:
     a_name = table.setup.a.name if table.setup else table.a
     b_name = table.setup.b.name if table.setup else table.b
     usual = _main_test(table)
+    t = i18n.text
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en">',
+        f'<html lang="{lang or i18n.DEFAULT_LANG}">',
         "<head>",
         '<meta charset="utf-8">',
         # The page must never reach the network: the browser refuses any fetch.
@@ -252,30 +265,38 @@ def render_html(table: DiffTable) -> str:
         "style-src 'unsafe-inline'; img-src data:\">",
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<meta name="generator" content="{GENERATOR}">',
-        f"<title>{_e(a_name)} → {_e(b_name)} — balancer diff</title>",
+        f"<title>{_e(a_name)} → {_e(b_name)} — {_e(i18n.text('diff.html.title', lang))}</title>",
         f"<style>{CSS}{EXTRA_CSS}</style>",
         "</head>",
         "<body>",
         "<main>",
         "<header>",
         f"<h1>{_e(a_name)} → {_e(b_name)}</h1>",
-        f'<p class="sub">{_e(_summary(table))}</p>',
+        f'<p class="sub">{_e(_summary(table, lang))}</p>',
         "</header>",
-        _differs(table),
-        f"<section><h2>How to read it</h2>{_legend(table.alpha)}"
-        + (f'<p class="note">Each change is tested by {_e(usual)}.</p>' if usual else "")
+        _differs(table, lang),
+        f"<section><h2>{_e(t('diff.html.how', lang))}</h2>{_legend(table.alpha, lang)}"
+        + (
+            f'<p class="note">{_e(t("diff.html.tested", lang, test=phrase(usual, lang)))}</p>'
+            if usual
+            else ""
+        )
         + "</section>",
     ]
     reaches = kind_reaches(table.rows)
-    parts += [_section(title, rows, reaches) for title, rows in sections.items()]
-    notes = [table.games_needed, *(f"note: {n}" for n in _notes(table))]
-    parts.append("<section><h2>Notes</h2>" + "".join(f'<p class="note">{_e(n)}</p>' for n in notes))
+    parts += [_section(title, rows, reaches, lang) for title, rows in sections.items()]
+    note_word = t("diff.note", lang)
+    notes = [phrase(table.games_needed, lang), *(f"{note_word}: {n}" for n in _notes(table, lang))]
+    parts.append(
+        f"<section><h2>{_e(t('diff.html.notes', lang))}</h2>"
+        + "".join(f'<p class="note">{_e(n)}</p>' for n in notes)
+    )
     parts.append("</section>")
     parts += ["</main>", "<footer>balancer diff</footer>", "</body>", "</html>", ""]
     return "\n".join(parts)
 
 
-def write_html(table: DiffTable, target: str | Path) -> Path:
+def write_html(table: DiffTable, target: str | Path, lang: str | None = None) -> Path:
     """Write the page to `target`, whole or not at all.
 
     A file already there is replaced only when it is a diff page balancer
@@ -284,7 +305,7 @@ def write_html(table: DiffTable, target: str | Path) -> Path:
     import os
 
     path = check_target(target)
-    page = render_html(table)
+    page = render_html(table, lang)
     partial = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         partial.write_text(page, encoding="utf-8")

@@ -13,13 +13,17 @@ import re
 import textwrap
 from collections.abc import Callable
 
+from balancer import i18n
 from balancer.analysis.diff import DiffTable
 from balancer.errors import UserError
 from balancer.escape import code_span, markdown, terminal
+from balancer.i18n.phrases import phrase
 from balancer.stats.compare import Row
 
 _HEADERS = ("figure", "A", "B", "B−A", "95% interval", "test", "p", "adjusted p", "verdict")
 _NUMERIC = {1, 2, 3, 4, 6, 7}
+# Headers that are symbols, the same in every language (the rest are looked up in i18n).
+_SYMBOLS = frozenset({"A", "B", "B−A", "B − A", "p", "p (Holm)"})
 
 
 def _num(x: float, signed: bool = False, digits: int = 4) -> str:
@@ -62,20 +66,34 @@ def _cells(row: Row) -> list[str]:
     ]
 
 
-def _summary(table: DiffTable) -> str:
+def verdict_word(verdict: str, lang: str | None = None) -> str:
+    """`changed`, `equivalent` or blank, in `lang` (the records keep the English word)."""
+    return i18n.text(f"diff.verdict.{verdict}", lang) if verdict else ""
+
+
+def _summary(table: DiffTable, lang: str | None = None) -> str:
     changed = sum(row.verdict == "changed" for row in table.rows)
     same = sum(row.verdict == "equivalent" for row in table.rows)
-    what = f"{changed} changed" if changed else "nothing changed"
-    line = (
-        f"{what}, {same} equivalent within tolerance, {len(table.rows) - changed - same} "
-        f"can't tell yet; Holm's family: {table.family_size} of {len(table.rows)} rows, "
-        f"alpha {table.alpha:g}"
+    what = (
+        i18n.text("diff.n_changed", lang, n=changed)
+        if changed
+        else i18n.text("diff.nothing_changed", lang)
     )
-    return f"{table.stopping}\n{line}" if table.stopping else line
+    line = i18n.text(
+        "diff.summary",
+        lang,
+        what=what,
+        same=same,
+        unknown=len(table.rows) - changed - same,
+        family=table.family_size,
+        rows=len(table.rows),
+        alpha=f"{table.alpha:g}",
+    )
+    return f"{phrase(table.stopping, lang)}\n{line}" if table.stopping else line
 
 
-def _notes(table: DiffTable) -> list[str]:
-    return [f"{row.figure}: {row.note}" for row in table.rows if row.note]
+def _notes(table: DiffTable, lang: str | None = None) -> list[str]:
+    return [f"{row.figure}: {phrase(row.note, lang)}" for row in table.rows if row.note]
 
 
 # --- the terminal table: 100 columns, the change with its interval ------------
@@ -91,6 +109,11 @@ _SECTIONS = (
     (re.compile(r"events\.(.+)\.share_of_games"), "events.<event>.share_of_games"),
 )
 _GAME = "game"
+
+
+def section_title(section: str, lang: str | None = None) -> str:
+    """A section's heading: a figure-name pattern as it is, the game's own figures in `lang`."""
+    return i18n.text("diff.section.game", lang) if section == _GAME else section
 
 
 def section_of(figure: str) -> tuple[str, str]:
@@ -120,16 +143,16 @@ def _fixed(x: float, places: int | None, signed: bool = False) -> str:
     return f"{x:+.{places}f}" if signed else f"{x:.{places}f}"
 
 
-def interval_text(row: Row) -> str:
+def interval_text(row: Row, lang: str | None = None) -> str:
     """`[-0.024, +0.061]`, at the interval's precision; `no variation` when there is none."""
     places = decimals(row)
     if places is None:
-        return "no variation" if row.ci95 == (0.0, 0.0) else "-"
+        return i18n.text("diff.no_variation", lang) if row.ci95 == (0.0, 0.0) else "-"
     low, high = row.ci95
     return f"[{_fixed(low, places, True)}, {_fixed(high, places, True)}]"
 
 
-def _terminal_cells(row: Row, label: str) -> list[str]:
+def _terminal_cells(row: Row, label: str, lang: str | None = None) -> list[str]:
     places = decimals(row)
     p = _pfmt(row.p_adjusted) if row.in_family or row.duplicate_of else "-"
     return [
@@ -137,24 +160,34 @@ def _terminal_cells(row: Row, label: str) -> list[str]:
         _fixed(row.a, places),
         _fixed(row.b, places),
         _fixed(row.change, places, signed=True),
-        interval_text(row),
+        interval_text(row, lang),
         p,
-        row.verdict,
+        verdict_word(row.verdict, lang),
     ]
 
 
-_TERMINAL_HEADERS = ("", "A", "B", "B−A", "95% interval", "p (Holm)", "verdict")
+def _terminal_headers(lang: str | None) -> tuple[str, ...]:
+    t = i18n.text
+    return ("", "A", "B", "B−A", t("diff.interval", lang), "p (Holm)", t("diff.verdict", lang))
+
+
 _TERMINAL_RIGHT = {1, 2, 3, 5}
 
 
 def _fit(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+    if i18n.width(text) <= width:
+        return text
+    while i18n.width(text) > width - 1:
+        text = text[:-1]
+    return text + "…"
 
 
-def _wrapped(text: str, indent: str = "  ") -> list[str]:
+def _wrapped(text: str, indent: str = "  ", lang: str | None = None) -> list[str]:
     # A word longer than a line (a bot label with its parameters) is cut across
     # lines; a folder's path is not, so that it can be copied.
     path_line = text.startswith(("A: ", "B: "))
+    if lang == "ja":
+        return _wrapped_wide(text, indent)
     return textwrap.wrap(
         text,
         WIDTH,
@@ -164,56 +197,82 @@ def _wrapped(text: str, indent: str = "  ") -> list[str]:
     ) or [""]
 
 
+_BREAK_AFTER = " 、。）:;"  # where a Japanese line may break without cutting a word or number
+_LOOK_BACK = 24  # columns a line may fall short to break at one of them
+
+
+def _wrapped_wide(text: str, indent: str) -> list[str]:
+    """Japanese has few spaces to break at: break after a space or punctuation near the
+    column (else at the column), counting wide characters as two."""
+    lines: list[str] = []
+    line = ""
+    for char in text:
+        if i18n.width(line + char) > WIDTH:
+            cut = max(line.rfind(c) for c in _BREAK_AFTER) + 1
+            if cut <= len(indent) or i18n.width(line[cut:]) > _LOOK_BACK:
+                cut = len(line)
+            lines.append(line[:cut].rstrip())
+            line = indent + line[cut:].lstrip()
+        line += char
+    lines.append(line.rstrip())
+    return lines
+
+
 def _main_test(table: DiffTable) -> str:
     tests = [row.test for row in table.rows if row.in_family]
     return max(dict.fromkeys(tests), key=tests.count) if tests else ""
 
 
-def _terminal_notes(table: DiffTable) -> list[str]:
+def _terminal_notes(table: DiffTable, lang: str | None = None) -> list[str]:
     """The notes, and each tested row whose test is not the table's usual one."""
     usual = _main_test(table)
-    notes = _notes(table)
+    notes = _notes(table, lang)
     notes += [
-        f"{row.figure}: tested by {row.test}"
+        i18n.text("diff.tested_by", lang, figure=row.figure, test=phrase(row.test, lang))
         for row in table.rows
         if row.in_family and row.test != usual
     ]
     return notes
 
 
-def _header(table: DiffTable) -> list[str]:
+def _header(table: DiffTable, lang: str | None = None) -> list[str]:
     if table.setup is not None:
         lines = table.setup.lines()
     else:
         lines = [f"A: {table.a} ({table.a_about})", f"B: {table.b} ({table.b_about})"]
+    lines = [phrase(line, lang) for line in lines]
     usual = _main_test(table)
-    game = f"{table.setup.game}; " if table.setup is not None and table.setup.game else ""
-    lines.append(f"{game}{table.mode}" + (f"; each change tested by {usual}" if usual else ""))
-    lines += [f"warning: {w}" for w in table.warnings]
+    game = table.setup.game if table.setup is not None and table.setup.game else ""
+    game = phrase(game, lang) + i18n.text("diff.game_sep", lang) if game else ""
+    tested = i18n.text("diff.each_tested_by", lang, test=phrase(usual, lang)) if usual else ""
+    lines.append(f"{game}{phrase(table.mode, lang)}{tested}")
+    warning = i18n.text("diff.warning", lang)
+    lines += [f"{warning}: {phrase(w, lang)}" for w in table.warnings]
     return lines
 
 
-def _render_table(table: DiffTable) -> str:
+def _render_table(table: DiffTable, lang: str | None = None) -> str:
     """The diff for a terminal: every line fits WIDTH columns; the details are in md and json."""
     lines: list[str] = []
-    for line in map(terminal, _header(table)):  # names can't rewrite the terminal
+    for line in map(terminal, _header(table, lang)):  # names can't rewrite the terminal
         indent = " " * (len(line) - len(line.lstrip()) + 2)
-        lines += _wrapped(line, indent)
+        lines += _wrapped(line, indent, lang)
     sections: dict[str, list[tuple[str, Row]]] = {}
     for row in table.rows:
         section, label = section_of(row.figure)
         sections.setdefault(section, []).append((label, row))
-    grid = [list(_TERMINAL_HEADERS)]
+    headers = _terminal_headers(lang)
+    grid = [list(headers)]
     kinds: list[str] = ["header"]
     for section, rows in sections.items():
-        grid.append([section])
+        grid.append([section_title(section, lang)])
         kinds.append("section")
         for label, row in rows:
-            grid.append(_terminal_cells(row, "  " + terminal(label)))
+            grid.append(_terminal_cells(row, "  " + terminal(label), lang))
             kinds.append("row")
     widths = [
-        max(len(r[i]) for r, k in zip(grid, kinds, strict=True) if k != "section")
-        for i in range(len(_TERMINAL_HEADERS))
+        max(i18n.width(r[i]) for r, k in zip(grid, kinds, strict=True) if k != "section")
+        for i in range(len(headers))
     ]
     # The figure column gives way when the others need the room.
     room = WIDTH - sum(widths[1:]) - 2 * (len(widths) - 1)
@@ -225,55 +284,60 @@ def _render_table(table: DiffTable) -> str:
             continue
         cells = [_fit(cells[0], widths[0]), *cells[1:]]
         parts = [
-            c.rjust(w) if j in _TERMINAL_RIGHT else c.ljust(w)
+            i18n.rjust(c, w) if j in _TERMINAL_RIGHT else i18n.ljust(c, w)
             for j, (c, w) in enumerate(zip(cells, widths, strict=True))
         ]
         lines.append("  ".join(parts).rstrip())
         if kind == "header":
             lines.append("  ".join("-" * w for w in widths))
     lines.append("")
-    lines += _wrapped(table.games_needed)
-    for note in _terminal_notes(table):
-        lines += _wrapped(terminal(f"note: {note}"))
+    lines += _wrapped(phrase(table.games_needed, lang), lang=lang)
+    note_word = i18n.text("diff.note", lang)
+    for note in _terminal_notes(table, lang):
+        lines += _wrapped(terminal(f"{note_word}: {note}"), lang=lang)
     lines.append("")
-    for part in _summary(table).split("\n"):
-        lines += _wrapped(part)
-    lines += _wrapped(
-        f"B−A: the change, with its 95% interval; p (Holm): adjusted over the family; "
-        f"changed: p (Holm) ≤ {table.alpha:g}; equivalent: the change is shown to lie "
-        "within the tolerance; blank: can't tell yet. Every column: --format md or json."
-    )
+    for part in _summary(table, lang).split("\n"):
+        lines += _wrapped(part, lang=lang)
+    lines += _wrapped(i18n.text("diff.key", lang, alpha=f"{table.alpha:g}"), lang=lang)
     return "\n".join(lines)
 
 
-def _render_md(table: DiffTable) -> str:
+def _render_md(table: DiffTable, lang: str | None = None) -> str:
     lines = []
-    for line in _header(table):
+    warning = i18n.text("diff.warning", lang) + ": "
+    for line in _header(table, lang):
         if line.startswith("  "):  # an item of the list above it
             lines.append(f"- {code_span(line.strip())}")
             continue
         if lines and lines[-1].startswith("- "):
             lines.append("")  # a list ends with a blank line
         letter, sep, rest = line.partition(": ")
+        opening, closing = (" (", ")") if lang != "ja" else ("（", "）")
         if letter in ("A", "B") and sep:
-            folder, _, about = rest.partition(" (")
-            line = f"**{letter}** {code_span(folder)} ({markdown(about.removesuffix(')'))})"
-        elif line.startswith("warning: "):
+            folder, _, about = rest.partition(opening)
+            line = (
+                f"**{letter}** {code_span(folder)}{opening}"
+                f"{markdown(about.removesuffix(closing))}{closing}"
+            )
+        elif line.startswith(warning):
             line = f"> {line}"
         lines.append(f"{line}  ")
     lines.append("")
-    lines.append("| " + " | ".join(_HEADERS) + " |")
+    headers = [h if h in _SYMBOLS else i18n.text(f"diff.md.{h}", lang) for h in _HEADERS]
+    lines.append("| " + " | ".join(headers) + " |")
     lines.append(
         "|" + "|".join("---:" if i in _NUMERIC else "---" for i in range(len(_HEADERS))) + "|"
     )
     for row in table.rows:
         cells = _cells(row)
+        cells[5] = phrase(cells[5], lang)
         if row.verdict:
-            cells[-1] = f"**{row.verdict}**"
+            cells[-1] = f"**{verdict_word(row.verdict, lang)}**"
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    lines += ["", table.games_needed + "  "]
-    lines += [f"note: {n}  " for n in _notes(table)]
-    lines += ["", _summary(table).replace("\n", "  \n")]  # a Markdown line break
+    lines += ["", phrase(table.games_needed, lang) + "  "]
+    note_word = i18n.text("diff.note", lang)
+    lines += [f"{note_word}: {n}  " for n in _notes(table, lang)]
+    lines += ["", _summary(table, lang).replace("\n", "  \n")]  # a Markdown line break
     return "\n".join(lines)
 
 
@@ -344,19 +408,21 @@ def _render_json(table: DiffTable) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
 
 
-_RENDERERS: dict[str, Callable[[DiffTable], str]] = {
+_RENDERERS: dict[str, Callable[[DiffTable, str | None], str]] = {
     "table": _render_table,
     "md": _render_md,
-    "csv": _render_csv,
-    "json": _render_json,
+    # CSV and JSON are for programs: their words are the contract's, in English.
+    "csv": lambda table, lang: _render_csv(table),
+    "json": lambda table, lang: _render_json(table),
 }
 
 
-def render(table: DiffTable, fmt: str) -> str:
-    """The table as aligned terminal text ("table"), Markdown, CSV or JSON."""
+def render(table: DiffTable, fmt: str, lang: str | None = None) -> str:
+    """The table as aligned terminal text ("table"), Markdown, CSV or JSON; the first two
+    in `lang`."""
     try:
         renderer = _RENDERERS[fmt]
     except KeyError:
         known = ", ".join(_RENDERERS)
         raise UserError(f"unknown format {fmt!r}; choose from {known}") from None
-    return renderer(table)
+    return renderer(table, lang)

@@ -445,17 +445,22 @@ class Outcome:
     members: list[tuple[str, float, float, float, str]] = field(default_factory=list)
     decisive: str = ""  # the member whose interval is shown (a family's least clear one)
 
-    def line(self) -> str:
+    def line(self, lang: str | None = None) -> str:
+        """`pass      length.mean within [4, 6]: 5 [5, 5], 200 games`; the words in `lang`,
+        the verdict first, padded to 9 columns (cli/check.py colours it there)."""
+        from balancer import i18n
         from balancer.escape import terminal
 
         t = self.target
         name = terminal(t.figure.name)
         detail = f"{self.estimate:.4g} [{self.low:.4g}, {self.high:.4g}]"
         if t.other is not None:
-            detail = "difference " + detail
+            detail = i18n.text("check.difference", lang) + detail
         if len(self.members) > 1:
             detail += f" ({terminal(self.decisive)})"
-        return f"{self.verdict:<9} {name} {terminal(t.text)}: {detail}, {self.games} games"
+        verdict = i18n.ljust(verdict_word(self.verdict, lang), 9)
+        games = i18n.text("check.games", lang, n=self.games)
+        return f"{verdict} {name} {terminal(t.text)}: {detail}, {games}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -472,6 +477,13 @@ class Outcome:
                 for m in self.members
             ],
         }
+
+
+def verdict_word(verdict: str, lang: str | None = None) -> str:
+    """pass, fail or undecided in `lang` (report.json and --format json keep the English)."""
+    from balancer import i18n
+
+    return i18n.text(f"check.verdict.{verdict}", lang)
 
 
 def combine(pass_verdicts: list[str], fail_verdicts: list[str]) -> str:

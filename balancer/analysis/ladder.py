@@ -289,21 +289,36 @@ def _cell(share: Share) -> str:
     return f"{_pct(share.estimate)} [{_pct(share.low)}, {_pct(share.high)}]"
 
 
-def text(ladder: Ladder) -> str:
+def text(ladder: Ladder, lang: str | None = None) -> str:
+    """The ladder for a terminal, in `lang` (bot names as they are typed)."""
+    from balancer import i18n
     from balancer.escape import terminal
+    from balancer.i18n.phrases import phrase
 
+    t = i18n.text
+    bot_word = t("ladder.bot", lang)
     width = max(len(terminal(b)) for b in ladder.bots)
+    share_head = t("ladder.win_share", lang)
     lines = [
-        f"{ladder.game}, {ladder.players} players: {ladder.lineups} lineups × "
-        f"{ladder.deals} deals = {ladder.games} games (seed {ladder.seed})",
+        t(
+            "ladder.title",
+            lang,
+            game=ladder.game,
+            players=ladder.players,
+            lineups=ladder.lineups,
+            deals=ladder.deals,
+            games=ladder.games,
+            seed=ladder.seed,
+        ),
         "",
-        f"{'bot':<{width}}  win share [95% interval]   seat-games",
+        f"{i18n.ljust(bot_word, width)}  {i18n.ljust(share_head, 26)} "
+        + t("ladder.seat_games", lang),
     ]
     for b in ladder.bots:
         lines.append(
             f"{terminal(b):<{width}}  {_cell(ladder.shares[b]):<26} {ladder.seat_games[b]}"
         )
-    lines += ["", "head to head (row bot's win share in games where the column bot sits):"]
+    lines += ["", t("ladder.h2h", lang)]
     cells = {
         (i, j): ("—" if i == j else _cell(ladder.head_to_head[i][j]))
         for i in ladder.bots
@@ -320,11 +335,16 @@ def text(ladder: Ladder) -> str:
     lines.append("")
     if ladder.skill_gap is not None:
         lines.append(
-            f"skill gap ({terminal(ladder.best)} − random): "
-            f"{100 * ladder.skill_gap.estimate:+.1f} points "
-            f"[{100 * ladder.skill_gap.low:+.1f}, {100 * ladder.skill_gap.high:+.1f}]"
+            t(
+                "ladder.gap",
+                lang,
+                best=terminal(ladder.best),
+                gap=f"{100 * ladder.skill_gap.estimate:+.1f}",
+                low=f"{100 * ladder.skill_gap.low:+.1f}",
+                high=f"{100 * ladder.skill_gap.high:+.1f}",
+            )
         )
-    lines += ladder.notes
+    lines += [phrase(note, lang) for note in ladder.notes]
     return "\n".join(lines)
 
 
@@ -374,9 +394,14 @@ def write_csv(ladder: Ladder, path: Any) -> None:
         writer.writerows(rows)
 
 
-def html_page(ladder: Ladder) -> str:
+def html_page(ladder: Ladder, lang: str | None = None) -> str:
     """A self-contained page: the ladder with interval bars, the matrix, the skill gap."""
     from html import escape
+
+    from balancer import i18n
+    from balancer.i18n.phrases import phrase
+
+    t = i18n.text
 
     def bar(share: Share) -> str:
         # An inline SVG interval bar on a 0..100% axis.
@@ -407,29 +432,43 @@ def html_page(ladder: Ladder) -> str:
     gap = ""
     if ladder.skill_gap is not None:
         g = ladder.skill_gap
-        gap = (
-            f"<h2>Skill gap</h2><p>{escape(ladder.best)} − random: "
-            f"<b>{100 * g.estimate:+.1f}</b> points of win share, 95% interval "
-            f"[{100 * g.low:+.1f}, {100 * g.high:+.1f}] (paired over deals).</p>"
+        gap = t(
+            "ladder.html.gap",
+            lang,
+            best=escape(ladder.best),
+            gap=f"{100 * g.estimate:+.1f}",
+            low=f"{100 * g.low:+.1f}",
+            high=f"{100 * g.high:+.1f}",
         )
-    notes = "".join(f"<p>{escape(n)}</p>" for n in ladder.notes)
+    notes = "".join(f"<p>{escape(phrase(n, lang))}</p>" for n in ladder.notes)
+    title = escape(t("ladder.html.title", lang, game=ladder.game, players=ladder.players))
+    about = t(
+        "ladder.html.about",
+        lang,
+        lineups=ladder.lineups,
+        deals=ladder.deals,
+        games=ladder.games,
+        seed=ladder.seed,
+    )
+    head_row = "".join(
+        f"<th>{escape(t(key, lang) if key else '0% – 100%')}</th>"
+        for key in ("ladder.bot", "ladder.html.share", "", "ladder.seat_games")
+    )
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<title>Skill ladder: {escape(ladder.game)}, {ladder.players} players</title>
+<html lang="{lang or i18n.DEFAULT_LANG}"><head><meta charset="utf-8">
+<title>{title}</title>
 <style>
 body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; }}
 table {{ border-collapse: collapse; margin: 1em 0; }}
 td, th {{ border: 1px solid #ccc; padding: 4px 8px; text-align: left; }}
 th {{ background: #f4f4f4; }}
 </style></head><body>
-<h1>Skill ladder: {escape(ladder.game)}, {ladder.players} players</h1>
-<p>{ladder.lineups} lineups (every seat assignment of the bots except one-bot tables)
-× {ladder.deals} deals = {ladder.games} games, seed {ladder.seed}; every lineup plays
-the same deals. Win share per seat-game, ties split; 95% intervals clustered by deal.</p>
-<table><tr><th>bot</th><th>win share [95%]</th><th>0% – 100%</th><th>seat-games</th></tr>
+<h1>{title}</h1>
+<p>{about}</p>
+<table><tr>{head_row}</tr>
 {rows}</table>
-<h2>Head to head</h2>
-<p>Row bot's win share in the games where the column bot also sits.</p>
+<h2>{escape(t("ladder.html.h2h", lang))}</h2>
+<p>{escape(t("ladder.html.h2h_note", lang), quote=False)}</p>
 <table><tr><th></th>{head}</tr>{matrix}</table>
 {gap}{notes}
 </body></html>

@@ -17,6 +17,7 @@ import itertools
 import re
 import textwrap
 import warnings
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -206,24 +207,40 @@ def _interval_columns(table: pl.DataFrame, figure: str) -> tuple[str, str] | Non
     return None
 
 
-def chart(table: pl.DataFrame, figure: str, knob_columns: list[str], target: Path) -> None:
+def chart_rc(lang: str | None) -> AbstractContextManager[None]:
+    """matplotlib's settings for a chart in `lang`: Japanese text is left as SVG text for
+    the browser to draw (as the report pages' is), since matplotlib's own fonts have no
+    kana or kanji; English keeps its glyphs as paths, byte for byte as before."""
+    import matplotlib
+
+    if lang == "ja":
+        return matplotlib.rc_context({"svg.hashsalt": "balancer", "svg.fonttype": "none"})
+    return matplotlib.rc_context({"svg.hashsalt": "balancer"})
+
+
+def chart(
+    table: pl.DataFrame,
+    figure: str,
+    knob_columns: list[str],
+    target: Path,
+    lang: str | None = None,
+) -> None:
     """The chosen figure over the grid: a line for one knob, a heatmap for two.
 
     Two knobs are a grid, not a sequence: joining their points with one line
     would draw a trend that isn't there. With three or more, one heatmap of
     the first two per combination of the others (small multiples, one scale).
     """
-    import matplotlib
 
     if len(knob_columns) == 1:
-        fig = _line_chart(table, figure, knob_columns[0])
+        fig = _line_chart(table, figure, knob_columns[0], lang)
         with warnings.catch_warnings():
             # Long knob labels may not fit; the chart is still right, so no warning on stderr.
             warnings.simplefilter("ignore", UserWarning)
             fig.tight_layout()
     else:
-        fig = _heatmaps(table, figure, knob_columns)  # laid out as it is drawn
-    with matplotlib.rc_context({"svg.hashsalt": "balancer"}), warnings.catch_warnings():
+        fig = _heatmaps(table, figure, knob_columns, lang)  # laid out as it is drawn
+    with chart_rc(lang), warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         fig.savefig(target, format="svg", metadata={"Date": None})
 
@@ -241,8 +258,12 @@ def points_of(table: pl.DataFrame, figure: str) -> list[Point | None]:
     ]
 
 
-def _line_chart(table: pl.DataFrame, figure: str, knob: str) -> Any:
+def _line_chart(table: pl.DataFrame, figure: str, knob: str, lang: str | None = None) -> Any:
     from matplotlib.figure import Figure
+
+    from balancer import i18n
+
+    t = i18n.text
 
     labels = [str(v) for v in table[knob].to_list()]
     values = table[figure].to_list()
@@ -262,18 +283,18 @@ def _line_chart(table: pl.DataFrame, figure: str, knob: str) -> Any:
         same = [i for i in xs if points[i] is not None and not apart[i]]
         below = [i for i in xs if apart[i]]
         ax.plot(same, [values[i] for i in same], "o", color="#2f6fb0", ms=7,
-                label="can't be told from the highest point")  # fmt: skip
+                label=t("sweep.chart.same", lang))  # fmt: skip
         if below:
             ax.plot(below, [values[i] for i in below], "o", mfc="white", mec="#2f6fb0", ms=7,
-                    mew=1.6, label="differs from the highest (Holm, 5%)")  # fmt: skip
+                    mew=1.6, label=t("sweep.chart.apart", lang))  # fmt: skip
         limits = axis_limits(points)
         if limits is not None:
             ax.set_ylim(*limits)
         ax.legend(loc="best", fontsize=8, frameon=False)
-        ax.set_title("bars: 95% intervals", fontsize=9, loc="left", color="#5b6472")
+        ax.set_title(t("sweep.chart.bars", lang), fontsize=9, loc="left", color="#5b6472")
     else:
         ax.plot(xs, values, "o-")
-        ax.set_title("no interval for this figure", fontsize=9, loc="left", color="#5b6472")
+        ax.set_title(t("sweep.chart.no_interval", lang), fontsize=9, loc="left", color="#5b6472")
     ax.set_xticks(xs, labels, rotation=20, ha="right")
     ax.set_xlabel(knob)
     ax.set_ylabel(figure)
@@ -309,7 +330,9 @@ NO_INTERVAL = "#e8e8e8"
 ONE_SHADE = "#b9cde3"  # every cell alike: the highest and lowest can't be told apart
 
 
-def _heatmaps(table: pl.DataFrame, figure: str, knob_columns: list[str]) -> Any:
+def _heatmaps(
+    table: pl.DataFrame, figure: str, knob_columns: list[str], lang: str | None = None
+) -> Any:
     """One heatmap per panel whose shades say only what the intervals can tell apart.
 
     Cells that can't be told from the highest share the dark shade, those that
@@ -373,16 +396,21 @@ def _heatmaps(table: pl.DataFrame, figure: str, knob_columns: list[str]) -> Any:
             ax.set_title(title, fontsize=10)
     for ax in list(axes.flat)[len(panels) :]:
         ax.set_axis_off()
+    from balancer import i18n
+
     if not any(p is not None for p in points):
-        caption = f"{figure}: no interval, so no shading (values only)"
+        caption = i18n.text("sweep.heatmap.no_interval", lang, figure=figure)
     elif flat:
-        caption = f"{figure}: no two cells can be told apart (95% intervals, Holm): one shade"
+        caption = i18n.text("sweep.heatmap.flat", lang, figure=figure)
     else:
-        caption = (
-            f"{figure}, value [95% interval]. Dark: can't be told from the highest; pale: "
-            "can't be told from the lowest; middle: differs from both (Holm, 5%)"
-        )
-    # Wrapped to the figure's width (about 14 characters an inch at this size).
-    lines = textwrap.wrap(caption, max(30, int(14 * (width * columns + 1.0))))
+        caption = i18n.text("sweep.heatmap.tiers", lang, figure=figure)
+    # Wrapped to the figure's width (about 14 characters an inch at this size; 7 wide ones).
+    columns_wide = max(30, int(14 * (width * columns + 1.0)))
+    if lang == "ja":
+        lines = [
+            caption[i : i + columns_wide // 2] for i in range(0, len(caption), columns_wide // 2)
+        ]
+    else:
+        lines = textwrap.wrap(caption, columns_wide)
     fig.suptitle("\n".join(lines), fontsize=9, color="#3b4250")
     return fig

@@ -42,45 +42,52 @@ def render_index(
     knob_columns: list[str],
     folders: list[str],
     svg_text: str,
+    lang: str | None = None,
 ) -> str:
     """The page: `folders[i]` is point i's report folder, relative to the sweep folder."""
+    from balancer import i18n
     from balancer.report.html import CSS
+
+    t = i18n.text
+    report_word = t("sweep.report", lang)
 
     # As the terminal table: the charted figure, then those the knobs move beyond their
     # noise, each with its 95% interval at the interval's precision.
     shown = shown_figures(table, knob_columns, figure)[1:]
-    head = [*knob_columns, figure, *shown, "report"]
+    head = [*knob_columns, figure, *shown, report_word]
     rows = []
     for folder, row in zip(folders, table.iter_rows(named=True), strict=True):
         cells = [f"<td><code>{_e(row[k])}</code></td>" for k in knob_columns]
         cells.append(f'<td class="num figure">{_e(cell(row, figure))}</td>')
         cells += [f'<td class="num">{_e(cell(row, c))}</td>' for c in shown]
         href = quote(f"{folder}/report.html", safe="/=")
-        cells.append(f'<td><a href="{_e(href)}" title="{_e(folder)}">report</a></td>')
+        cells.append(f'<td><a href="{_e(href)}" title="{_e(folder)}">{_e(report_word)}</a></td>')
         rows.append(f"<tr>{''.join(cells)}</tr>")
     knobs = ", ".join(knob_columns)
+    sub = html.escape(t("sweep.html.sub", lang, n=len(folders), figure=figure), quote=False)
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en">',
+        f'<html lang="{lang or i18n.DEFAULT_LANG}">',
         "<head>",
         '<meta charset="utf-8">',
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; img-src data:\">",
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         '<meta name="generator" content="balancer sweep">',
-        f"<title>{_e(name)} sweep — balancer</title>",
+        f"<title>{_e(t('sweep.html.title', lang, name=name))}</title>",
         f"<style>{CSS}{_CSS}</style>",
         "</head>",
         "<body>",
         "<main>",
         "<header>",
-        f"<h1>{_e(name)}: sweep of {_e(knobs)}</h1>",
-        f'<p class="sub">{len(folders)} points, each played with the same seed and game '
-        f"count, so their differences are the knobs'. Charted: {_e(figure)}.</p>",
+        f"<h1>{_e(t('sweep.html.h1', lang, name=name, knobs=knobs))}</h1>",
+        # quote=False: the apostrophe of "the knobs'" stays one, as it always was.
+        f'<p class="sub">{sub}</p>',
         "</header>",
         f'<section><h2>{_e(figure)}</h2><figure data-chart="sweep">{_inline_svg(svg_text)}'
         "</figure></section>",
-        '<section><h2>Points</h2><div class="table-wrap"><table class="points"><thead><tr>',
+        f"<section><h2>{_e(t('sweep.html.points', lang))}</h2>"
+        '<div class="table-wrap"><table class="points"><thead><tr>',
         "".join(f"<th>{_e(h)}</th>" for h in head),
         "</tr></thead><tbody>",
         *rows,
@@ -101,10 +108,11 @@ def write_index(
     figure: str,
     knob_columns: list[str],
     points: list[str],
+    lang: str | None = None,
 ) -> Path:
     """Write folder/index.html beside folder/sweep.svg (which it inlines)."""
     svg = (folder / "sweep.svg").read_text(encoding="utf-8")
     target = folder / INDEX_HTML
-    page = render_index(name, table, figure, knob_columns, points, svg)
+    page = render_index(name, table, figure, knob_columns, points, svg, lang)
     target.write_text(page, encoding="utf-8")
     return target

@@ -106,8 +106,13 @@ def _grid(table: pl.DataFrame, knob_columns: list[str], figures: list[str]) -> l
     return [head, *rows]
 
 
-def render(table: pl.DataFrame, knob_columns: list[str], figure: str, fmt: str) -> str:
-    """The sweep's points as `fmt`: table (terminal), md, csv (sweep.csv) or json."""
+def render(
+    table: pl.DataFrame, knob_columns: list[str], figure: str, fmt: str, lang: str | None = None
+) -> str:
+    """The sweep's points as `fmt`: table (terminal), md, csv (sweep.csv) or json; the
+    table's and md's sentences in `lang` (csv and json are for programs)."""
+    from balancer import i18n
+
     if fmt == "csv":
         from balancer.report.csv_numbers import for_csv
 
@@ -128,7 +133,7 @@ def render(table: pl.DataFrame, knob_columns: list[str], figure: str, fmt: str) 
             knobs, cells = line[: len(knob_columns)], line[len(knob_columns) :]
             # A cell is digits, brackets and a comma: nothing Markdown reads as markup.
             lines.append("| " + " | ".join([*map(code_span, knobs), *cells]) + " |")
-        lines += ["", "Each figure: its value and 95% interval."]
+        lines += ["", i18n.text("sweep.md_key", lang)]
         return "\n".join(lines)
     # As many of the shown figures as fit WIDTH columns (the charted one always).
     while True:
@@ -146,9 +151,11 @@ def render(table: pl.DataFrame, knob_columns: list[str], figure: str, fmt: str) 
         if n == 0:
             out.append("  ".join("-" * w for w in widths))
     out.append("")
-    out += textwrap.wrap(
-        f"Each figure: its value [95% interval]. {figure} is charted; beside it, the figures the "
-        "knobs move most (spread over interval half-width). All: sweep.csv, --format csv/json.",
-        WIDTH,
-    )
+    key = i18n.text("sweep.key", lang, figure=figure)
+    if lang == "ja":
+        from balancer.analysis.diff_render import _wrapped_wide
+
+        out += _wrapped_wide(key, "")
+    else:
+        out += textwrap.wrap(key, WIDTH)
     return "\n".join(out)

@@ -329,18 +329,31 @@ def _not_ruled_out(goal: Goal, c: Candidate, best: Candidate) -> bool:
 # --- output --------------------------------------------------------------------------
 
 
-def text(result: TuneResult) -> str:
+def text(result: TuneResult, lang: str | None = None) -> str:
+    """The candidates for a terminal, in `lang` (knob and figure names as they are typed)."""
+    from balancer import i18n
     from balancer.escape import terminal
 
+    t = i18n.text
     best = result.best
     lines = [
-        f"tune {terminal(result.goal.text)}: {len(result.candidates)} candidates, "
-        f"successive halving, games per survivor by round {result.rounds}",
+        t(
+            "tune.title",
+            lang,
+            goal=terminal(result.goal.text),
+            n=len(result.candidates),
+            rounds=result.rounds,
+        ),
         "",
-        f"{'knob value':<24} {'games':>7}  {'figure [95% interval]':<30} round",
+        f"{i18n.ljust(t('tune.knob_value', lang), 24)} {i18n.rjust(t('tune.games', lang), 7)}  "
+        f"{i18n.ljust(t('tune.figure', lang), 30)} {t('tune.round', lang)}",
     ]
     for c in result.candidates:
-        mark = " <- best" if c is best else (" (not ruled out)" if c.consistent else "")
+        mark = (
+            t("tune.best_mark", lang)
+            if c is best
+            else (t("tune.open_mark", lang) if c.consistent else "")
+        )
         lines.append(
             f"{terminal(_label(c.point)):<24} {c.games.n:>7}  "
             f"{c.estimate:.4g} [{c.low:.4g}, {c.high:.4g}]".ljust(64)
@@ -349,13 +362,19 @@ def text(result: TuneResult) -> str:
     shown = ", ".join(terminal(_label(c.point)) for c in result.candidates if c.consistent)
     lines += [
         "",
-        f"best: {terminal(_label(best.point))}  {terminal(result.goal.figure.name)} = "
-        f"{best.estimate:.4g} [{best.low:.4g}, {best.high:.4g}] ({best.games.n} games)",
-        f"not ruled out (95%): {shown or 'none'}",
-        f"games: {result.played} played"
-        + (f", {result.reused} reused from a sweep" if result.reused else ""),
+        t(
+            "tune.best",
+            lang,
+            point=terminal(_label(best.point)),
+            figure=terminal(result.goal.figure.name),
+            value=f"{best.estimate:.4g} [{best.low:.4g}, {best.high:.4g}]",
+            games=best.games.n,
+        ),
+        t("tune.open", lang, shown=shown or t("tune.none", lang)),
+        t("tune.played", lang, played=result.played)
+        + (t("tune.reused", lang, reused=result.reused) if result.reused else ""),
     ]
-    lines += [f"skipped {terminal(s)}" for s in result.skipped]
+    lines += [t("tune.skipped", lang, what=terminal(s)) for s in result.skipped]
     return "\n".join(lines)
 
 
@@ -377,13 +396,14 @@ def csv_rows(result: TuneResult) -> list[dict[str, Any]]:
     return rows
 
 
-def chart_svg(result: TuneResult) -> str:
+def chart_svg(result: TuneResult, lang: str | None = None) -> str:
     """The figure at every candidate with its interval, the best marked: an SVG document."""
     import io
     import warnings
 
-    import matplotlib
     from matplotlib.figure import Figure
+
+    from balancer import i18n
 
     names = result.knob_names
     fig = Figure(figsize=(7, 4))
@@ -400,10 +420,21 @@ def chart_svg(result: TuneResult) -> str:
         ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, label=label, alpha=0.85)
     best = result.best
     ax.plot(
-        [float(best.point[names[0]])], [best.estimate], "*", color="crimson", ms=16, label="best"
+        [float(best.point[names[0]])],
+        [best.estimate],
+        "*",
+        color="crimson",
+        ms=16,
+        label=i18n.text("tune.chart.best", lang),
     )
     if result.goal.mode == "target" and result.goal.value is not None:
-        ax.axhline(result.goal.value, color="grey", ls="--", lw=1, label="target")
+        ax.axhline(
+            result.goal.value,
+            color="grey",
+            ls="--",
+            lw=1,
+            label=i18n.text("tune.chart.target", lang),
+        )
     from balancer.analysis.sweep_points import Point, axis_limits
 
     # Never zoomed into the noise: every interval in view, at least three widths tall.
@@ -415,45 +446,66 @@ def chart_svg(result: TuneResult) -> str:
         ax.set_ylim(low, high)
     ax.set_xlabel(names[0])
     ax.set_ylabel(result.goal.figure.name)
-    ax.set_title(f"tune {result.goal.text}: {result.played} games played")
+    ax.set_title(i18n.text("tune.chart.title", lang, goal=result.goal.text, played=result.played))
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         fig.tight_layout()
     out = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": "balancer"}):
+    from balancer.analysis.sweep import chart_rc
+
+    with chart_rc(lang), warnings.catch_warnings():
+        # Japanese glyphs matplotlib's fonts lack: the browser draws that text (chart_rc).
+        warnings.simplefilter("ignore", UserWarning)
         fig.savefig(out, format="svg", metadata={"Date": None})
     return out.getvalue()
 
 
-def html_page(result: TuneResult, svg: str) -> str:
+def html_page(result: TuneResult, svg: str, lang: str | None = None) -> str:
     """A self-contained page: the chart inline and the table of candidates."""
     from html import escape
 
+    from balancer import i18n
+
+    t = i18n.text
+    best_word, open_word = t("tune.html.best_cell", lang), t("tune.html.open_cell", lang)
     svg_body = svg[svg.index("<svg") :]
     rows = "".join(
         "<tr>"
         + "".join(f"<td>{escape(str(v))}</td>" for v in c.point.values())
         + f"<td>{c.games.n}</td><td>{c.estimate:.4g} [{c.low:.4g}, {c.high:.4g}]</td>"
-        + f"<td>{c.last_round}</td><td>{'best' if c is result.best else ''}"
-        + f"{' not ruled out' if c.consistent and c is not result.best else ''}</td></tr>"
+        + f"<td>{c.last_round}</td><td>{best_word if c is result.best else ''}"
+        + f"{open_word if c.consistent and c is not result.best else ''}</td></tr>"
         for c in result.candidates
     )
     head = "".join(f"<th>{escape(n)}</th>" for n in result.knob_names)
+    head += "".join(
+        f"<th>{escape(t(key, lang))}</th>"
+        for key in ("tune.games", "tune.html.figure", "tune.html.last_round")
+    )
     best = result.best
+    about = t(
+        "tune.html.about",
+        lang,
+        point=escape(_label(best.point)),
+        figure=escape(result.goal.figure.name),
+        value=f"{best.estimate:.4g} [{best.low:.4g}, {best.high:.4g}]",
+        games=best.games.n,
+        rounds=result.rounds,
+        played=result.played,
+        reused=result.reused,
+    )
+    page_lang = lang or i18n.DEFAULT_LANG
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>tune {escape(result.goal.text)}</title>
+<html lang="{page_lang}"><head><meta charset="utf-8"><title>tune {escape(result.goal.text)}</title>
 <style>body {{ font-family: system-ui, sans-serif; margin: 2em; }}
 table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding: 3px 8px; }}
 </style></head><body>
 <h1>tune {escape(result.goal.text)}</h1>
-<p>Best: <b>{escape(_label(best.point))}</b>, {escape(result.goal.figure.name)} =
-{best.estimate:.4g} [{best.low:.4g}, {best.high:.4g}] (95%, {best.games.n} games).
-Successive halving over common seeds; games per survivor by round {result.rounds};
-{result.played} games played, {result.reused} reused from a sweep.</p>
+<p>{about}</p>
 {svg_body}
-<table><tr>{head}<th>games</th><th>figure [95%]</th><th>last round</th><th></th></tr>
+<table><tr>{head}<th></th></tr>
 {rows}</table></body></html>
 """
 

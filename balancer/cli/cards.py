@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from balancer.cli.base import command
+from balancer.cli.options import lang_option
 from balancer.errors import UserError
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     help="Where to write the table as CSV: a new file, or a cards.csv balancer wrote "
     "(default: REPORT/cards.csv, where the run wrote it).",
 )
+@lang_option
 def cards_command(report_dir: str, out: str | None) -> None:
     """Print, for every card kind, the win share of seats that held it against seats
     that did not, with a 95% interval (clustered by game), largest effect first;
@@ -52,10 +54,15 @@ def cards_command(report_dir: str, out: str | None) -> None:
             file=str(source / "games.parquet"),
         )
     rows = card_impact(data.games, data.players, kinds_of(loaded.rules))
+    from balancer import i18n
+    from balancer.cli.options import chosen_lang
+
+    recorded = data.variant.get("lang")
+    lang = i18n.choose(chosen_lang(), recorded if isinstance(recorded, str) else None)
     if out is None:
         target = _into_report(source, rows)
-        click.echo(cards.render(rows, painter(sys.stdout)))
-        click.echo(f"written to {target}", err=True)
+        click.echo(cards.render(rows, painter(sys.stdout), lang))
+        click.echo(i18n.text("cards.written", lang, target=target), err=True)
         return
     target = Path(out)
     if target.exists() and not any(
@@ -72,8 +79,8 @@ def cards_command(report_dir: str, out: str | None) -> None:
         raise UserError(f"cannot write: {exc.strerror or exc}", file=out) from None
     finally:
         tmp.unlink(missing_ok=True)
-    click.echo(cards.render(rows, painter(sys.stdout)))
-    click.echo(f"written to {target}", err=True)
+    click.echo(cards.render(rows, painter(sys.stdout), lang))
+    click.echo(i18n.text("cards.written", lang, target=target), err=True)
 
 
 def _into_report(source: Path, rows: list[CardImpact]) -> Path:

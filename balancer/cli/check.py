@@ -9,6 +9,7 @@ from balancer.cli.options import (
     VARIANT_PATH,
     format_option,
     games_option,
+    lang_option,
     move_time_limit_option,
     plugin_memory_option,
     quiet_option,
@@ -43,6 +44,7 @@ LOOK_EVERY = 200
     help="Error rate per target (default: the file's expect.alpha, else 0.05).",
 )
 @format_option("Print the verdicts as a table or as JSON.")
+@lang_option
 def check(
     variants: tuple[str, ...],
     games: int | None,
@@ -70,9 +72,11 @@ def check(
     paint = None if as_json else painter(sys.stdout)
     import json
 
+    from balancer import i18n
     from balancer.analysis import expect
     from balancer.analysis.plays import Games, Job, play
     from balancer.bots.host import trusting
+    from balancer.cli.options import chosen_lang
     from balancer.cli.progress import Progress
     from balancer.config.variant import Variant, load
     from balancer.errors import UserError
@@ -85,8 +89,10 @@ def check(
     targets = [expect.load_targets(v, alpha) for v in loaded]
     everything: list[expect.Outcome] = []
     report: list[dict] = []
+    # One language for the whole table: --lang, else the first variant's lang:, else the env.
+    lang = i18n.choose(chosen_lang(), loaded[0].lang if loaded else None)
     for variant, its_targets in zip(loaded, targets, strict=True):
-        progress = Progress(variant.games, f"check {variant.name}", quiet)
+        progress = Progress(variant.games, f"check {variant.name}", quiet, lang=lang)
         watch = expect.Sequential(its_targets) if until_decided else None
 
         def on_chunk(
@@ -127,12 +133,15 @@ def check(
         else:
             from balancer.escape import terminal
 
-            how = " (stopped when decided)" if until_decided and played.n < variant.games else ""
-            click.echo(f"{terminal(variant.path)}: {played.n} games{how}")
+            stopped = until_decided and played.n < variant.games
+            how = i18n.text("check.stopped", lang) if stopped else ""
+            games_text = i18n.text("check.games", lang, n=played.n)
+            click.echo(f"{terminal(variant.path)}: {games_text}{how}")
             for outcome in outcomes:
-                line = outcome.line()
+                line = outcome.line(lang)
                 if paint is not None:  # the verdict leads the line, padded to 9
-                    line = paint(line[:9].rstrip(), outcome.verdict) + line[len(outcome.verdict) :]
+                    word = expect.verdict_word(outcome.verdict, lang)
+                    line = paint(word, outcome.verdict) + line[len(word) :]
                 click.echo(f"  {line}")
     code = expect.exit_code(everything)
     if as_json:
@@ -140,7 +149,13 @@ def check(
     else:
         counts = {v: sum(o.verdict == v for o in everything) for v in ("pass", "fail", "undecided")}
         click.echo(
-            f"{counts['pass']} passed, {counts['fail']} failed, {counts['undecided']} undecided"
+            i18n.text(
+                "check.summary",
+                lang,
+                passed=counts["pass"],
+                failed=counts["fail"],
+                undecided=counts["undecided"],
+            )
         )
     if code:
         click.get_current_context().exit(code)

@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import click
 
+from balancer import i18n
 from balancer.cli.base import command
-from balancer.cli.options import check_placement, format_option, simulation_options
+from balancer.cli.options import (
+    check_placement,
+    chosen_lang,
+    format_option,
+    simulation_options,
+)
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
+from balancer.i18n.phrases import phrase
 
 FORMATS = ("table", "md", "csv", "json")
 # 1 is a bug (traceback) and 2 a user error; 3 says "the runs differ".
@@ -58,18 +66,28 @@ def diff_reports(
     from balancer.report.model import load_report
 
     tolerances = checked_flags(alpha, tolerance)
-    table = compare(load_report(a_folder), load_report(b_folder), alpha, tolerances, anytime)
+    report_a, report_b = load_report(a_folder), load_report(b_folder)
+    table = compare(report_a, report_b, alpha, tolerances, anytime)
     from balancer.analysis.overview import refresh_for
 
     refresh_for(Path(b_folder))  # a diff of variant files ran them under reports/diff/
-    text = render(table, fmt)
+    lang = diff_lang(report_a.variant, report_b.variant)
+    text = render(table, fmt, lang)
     if html is not None:
         from balancer.analysis.diff_html import write_html
 
-        click.echo(f"balancer: diff page: {write_html(table, html)}", err=True)
+        page = write_html(table, html, lang)
+        click.echo(f"balancer: {i18n.text('diff.page_written', lang)}: {page}", err=True)
     if fail_on_change and table.changed and fmt in ("table", "md"):
-        text += f"\n--fail-on-change: exiting with code {EXIT_CHANGED}"
+        text += "\n" + i18n.text("diff.fail_on_change", lang, code=EXIT_CHANGED)
     return text, table.changed
+
+
+def diff_lang(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
+    """The diff's language, resolved as run's: --lang, else the language B's (else A's)
+    report was written in, else $BALANCER_LANG."""
+    recorded = b.get("lang") or a.get("lang")
+    return i18n.choose(chosen_lang(), recorded if isinstance(recorded, str) else None)
 
 
 SCRATCH = Path("reports") / "diff"
@@ -162,7 +180,8 @@ def _prepare(
                 raise UserError(f"{exc.message} ({'; '.join(written)})") from None
             again = " (the previous diff's run there replaced)" if replacing[side] else ""
             written.append(f"{side.upper()} was run into {folders[side]}/{again}")
-            click.echo(f"balancer: {written[-1]}", err=True)
+            lang = i18n.choose(chosen_lang(), variant.lang)
+            click.echo(f"balancer: {phrase(written[-1], lang)}", err=True)
     return folders["a"], folders["b"]
 
 
@@ -227,7 +246,8 @@ def _prepare_decided(
         # Both folders are checked and locked before a game is played.
         for folder in folders:
             held.enter_context(claim(folder, REPORT_JSON))
-        progress = Progress(most, f"{va.name} vs {vb.name}", quiet)
+        lang = i18n.choose(chosen_lang(), va.lang)
+        progress = Progress(most, f"{va.name} vs {vb.name}", quiet, lang=lang)
         try:
             with progress as advance, trusting(trust_plugins):
                 decided = play_until_decided(
@@ -250,7 +270,9 @@ def _prepare_decided(
         for folder, result in zip(folders, (decided.a, decided.b), strict=True):
             report = from_run(result, until=UNTIL_DECIDED, stopped_at=decided.stopped_at)
             report.save(folder)
-            click.echo(f"balancer: {result.variant.name} was run into {folder}/", err=True)
+            lang = i18n.choose(chosen_lang(), result.variant.lang)
+            ran = phrase(f"{result.variant.name} was run into {folder}/", lang)
+            click.echo(f"balancer: {ran}", err=True)
     return folders[0], folders[1]
 
 

@@ -60,21 +60,26 @@ def ladder(
     as_json = fmt == "json"
     import contextlib
 
+    from balancer import i18n
     from balancer.analysis import ladder as analysis
     from balancer.bots.host import trusting
+    from balancer.cli.options import chosen_lang
     from balancer.cli.progress import Progress
     from balancer.config.variant import load
 
     names = [b.strip() for b in bots.split(",")] if bots else None
     file_seed = None
+    file_lang = None
     if Path(game).suffix in (".yaml", ".yml"):
         # A variant file lends its game, rules and seed; its bots and seats are the ladder's.
         base = load(game)
         file_seed = base.seed
+        file_lang = base.lang
         game = base.game
     variant = analysis.game_variant(game, players, seed if seed is not None else file_seed or 0)
     if file_seed is not None:
         variant = variant.with_checked_knobs(dict(base.rules))
+    lang = i18n.choose(chosen_lang(), file_lang)
     chosen = analysis.choose_bots(variant, names, allow_plugins)
     the_plan = analysis.plan(variant, chosen, games)
     with contextlib.ExitStack() as stack:
@@ -84,7 +89,7 @@ def ladder(
 
             # Checked and locked before the first game, held until it is written.
             held = stack.enter_context(claim(Path(out), LADDER_CSV))
-        progress = Progress(the_plan.games, f"ladder {variant.game} {players}p", quiet)
+        progress = Progress(the_plan.games, f"ladder {variant.game} {players}p", quiet, lang=lang)
         with progress as advance, trusting(trust_plugins):
             result = analysis.run_ladder(
                 the_plan,
@@ -93,16 +98,17 @@ def ladder(
                 started=progress.started,
                 plugin_move_limit=move_time_limit,
             )
-        click.echo(result.json_text() if as_json else analysis.text(result))
+        click.echo(result.json_text() if as_json else analysis.text(result, lang))
         if held is not None:
 
             def fill(tmp: Path) -> None:
                 analysis.write_csv(result, tmp / LADDER_CSV)
-                (tmp / "ladder.html").write_text(analysis.html_page(result), encoding="utf-8")
+                (tmp / "ladder.html").write_text(analysis.html_page(result, lang), encoding="utf-8")
 
             held.write(fill)
             if not as_json:
-                click.echo(f"\nladder: {out}/ (ladder.csv, ladder.html)")
+                written = i18n.text("ladder.written", lang)
+                click.echo(f"\n{written}: {out}/ (ladder.csv, ladder.html)")
             from balancer.analysis.overview import refresh_for
 
             refresh_for(Path(str(out)))

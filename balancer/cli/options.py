@@ -175,7 +175,7 @@ lang_option = click.option(
     default=None,
     expose_value=False,
     callback=_remember_lang,
-    help="Language of summary.md, report.html and the headline (default: the variant's "
+    help="Language of the pages and tables this command writes (default: the variant's "
     "lang:, else $BALANCER_LANG, else en).",
 )
 
@@ -257,8 +257,8 @@ def out_folder_option(help: str) -> Callable[..., Any]:
 
 
 def many_runs_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--seed, --workers, --quiet, --move-time-limit, --plugin-memory and --trust-plugins,
-    in that order: what a command playing many runs of one setup (ladder, tune) takes."""
+    """--seed, --workers, --quiet, --move-time-limit, --plugin-memory, --trust-plugins and
+    --lang, in that order: what a command playing many runs of one setup (ladder, tune) takes."""
     for option in reversed(
         (
             seed_option,
@@ -267,6 +267,7 @@ def many_runs_options(command: Callable[..., Any]) -> Callable[..., Any]:
             move_time_limit_option,
             plugin_memory_option,
             trust_plugins_option,
+            lang_option,
         )
     ):
         command = option(command)

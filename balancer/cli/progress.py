@@ -33,23 +33,38 @@ def clock_text(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
-def bar_line(label: str, done: int, total: int, elapsed: float | None, width: int = 100) -> str:
-    """The bar as one line of at most `width` characters.
+def bar_line(
+    label: str,
+    done: int,
+    total: int,
+    elapsed: float | None,
+    width: int = 100,
+    lang: str | None = None,
+) -> str:
+    """The bar as one line of at most `width` characters (columns), its words in `lang`.
 
     `elapsed`: seconds since the games started, None before they have.
     """
+    from balancer import i18n
+
     share = done / total if total else 1.0
     filled = min(BAR_WIDTH, int(share * BAR_WIDTH))
     bar = "#" * filled + "·" * (BAR_WIDTH - filled)
     parts = [label, f"[{bar}]", f"{done:,}/{total:,}", f"{100 * share:3.0f}%"]
     if elapsed is not None and elapsed > 0 and done > 0:
         rate = done / elapsed
-        parts.append(f"{rate:,.0f} games/s" if rate >= 10 else f"{rate:.1f} games/s")
-        parts.append(f"ETA {clock_text((total - done) / rate)}")
+        shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.1f}"
+        parts.append(i18n.text("progress.rate", lang, rate=shown))
+        parts.append(i18n.text("progress.eta", lang, eta=clock_text((total - done) / rate)))
     else:
-        parts += ["- games/s", "ETA -"]
+        parts += [
+            i18n.text("progress.rate", lang, rate="-"),
+            i18n.text("progress.eta", lang, eta="-"),
+        ]
     line = "  ".join(parts)
-    return line if len(line) <= width else line[-width:]
+    while i18n.width(line) > width:  # the end (count, rate, time left) is what matters
+        line = line[1:]
+    return line
 
 
 class Progress:
@@ -69,8 +84,9 @@ class Progress:
         clock: Callable[[], float] = time.monotonic,
         terminal: bool | None = None,
         ticker: bool = True,
+        lang: str | None = None,
     ) -> None:
-        self.total, self.label = total, label
+        self.total, self.label, self.lang = total, label, lang
         self.stream = stream if stream is not None else sys.stderr
         on_terminal = self.stream.isatty() if terminal is None else terminal
         self.draws = not quiet and on_terminal
@@ -88,8 +104,11 @@ class Progress:
         """The workers are up and the games begin: the rate counts from here."""
         self.games_began = self.clock()
         if self.announce:
-            on = f"{workers} worker" + ("s" if workers != 1 else "")
-            print(f"balancer: playing {self.total} games of {self.label} on {on}", file=self.stream)
+            from balancer import i18n
+
+            key = "progress.playing" if workers == 1 else "progress.playing_many"
+            playing = i18n.text(key, self.lang, games=self.total, what=self.label, n=workers)
+            print(f"balancer: {playing}", file=self.stream)
             self.stream.flush()
 
     def advance(self, games: int) -> None:
@@ -101,7 +120,7 @@ class Progress:
         width = shutil.get_terminal_size((100, 24)).columns - 1
         began = self.games_began if self.games_began is not None else self.began
         elapsed = self.clock() - began
-        return bar_line(self.label, self.done, self.total, elapsed, width)
+        return bar_line(self.label, self.done, self.total, elapsed, width, self.lang)
 
     def tick(self) -> None:
         """Redraw the line (the ticker calls this at least once a second)."""

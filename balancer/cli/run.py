@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from balancer import i18n
 from balancer.cli.base import command
 from balancer.cli.options import VARIANT_PATH, check_placement, format_option, simulation_options
 from balancer.cli.simulate import simulate
@@ -131,7 +132,8 @@ def run(
             summaries.append(json_summary(report, folder))
             continue
         click.echo(headline(report))
-        click.echo(f"\nreport: {folder}/")
+        written = i18n.text("run.written", i18n.report_lang(report.variant))
+        click.echo(f"\n{written}: {folder}/")
     if as_json:
         import json
 

@@ -70,7 +70,7 @@ def simulate(
         place = held.place
         scratch = Path(tempfile.mkdtemp(prefix=f".{place.name}.tmp-", dir=place.parent))
         try:
-            progress = Progress(variant.games, variant.name, quiet)
+            progress = Progress(variant.games, variant.name, quiet, lang=variant.lang)
             with progress as advance:
                 try:
                     with trusting(trust_plugins):

@@ -109,6 +109,11 @@ def sweep(
 
     check_placement(backend, scheduler)
     base = load(variant_path).with_overrides(games=games, seed=seed)
+    from balancer import i18n
+    from balancer.cli.options import chosen_lang
+
+    # The points' reports resolve theirs alike (cli/simulate.py), so page and points agree.
+    lang = i18n.choose(chosen_lang(), base.lang)
     parsed = [parse_setting(text, base) for text in settings]
     names = [name for name, _ in parsed]
     if len(set(names)) != len(names):
@@ -172,9 +177,9 @@ def sweep(
             for_csv(table).write_csv(tmp / SWEEP_CSV)
             record = {**swept, "seed": base.seed, "games": base.games, "figure": figure}
             (tmp / SWEEP_JSON).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-            chart(table, figure, knob_columns, tmp / "sweep.svg")
-            write_index(tmp, base.name, table, figure, knob_columns, point_folders)
-            click.echo(render(table, knob_columns, figure, fmt))
+            chart(table, figure, knob_columns, tmp / "sweep.svg", lang)
+            write_index(tmp, base.name, table, figure, knob_columns, point_folders, lang)
+            click.echo(render(table, knob_columns, figure, fmt, lang))
 
         held.write(fill)
     from balancer.analysis.overview import refresh_for
@@ -182,7 +187,6 @@ def sweep(
     refresh_for(folder)  # reports/index.html lists the sweep
     # Where it went: on stderr when stdout is for a tool (csv, json), so that stays clean.
     click.echo(
-        f"\nsweep: {folder}/ (sweep.csv, sweep.svg, {INDEX_HTML} linking one report folder "
-        "per point)",
+        "\n" + i18n.text("sweep.written", lang, folder=folder, index=INDEX_HTML),
         err=fmt in ("csv", "json"),
     )

@@ -79,6 +79,10 @@ def tune(
     from balancer.errors import UserError
 
     base = load(variant_path).with_overrides(seed=seed)
+    from balancer import i18n
+    from balancer.cli.options import chosen_lang
+
+    lang = i18n.choose(chosen_lang(), base.lang)
     if len(knob_texts) > 2:
         raise UserError("tune takes one or two knobs", key="--knob")
     ranges = [analysis.parse_knob(t, base) for t in knob_texts]
@@ -101,7 +105,7 @@ def tune(
 
             # Checked and locked before the first game, held until it is written.
             held = stack.enter_context(claim(Path(out), TUNE_CSV))
-        progress = Progress(planned, f"tune {base.name}", quiet)
+        progress = Progress(planned, f"tune {base.name}", quiet, lang=lang)
         with progress as advance, trusting(trust_plugins):
             announced: list[int] = []
 
@@ -120,9 +124,11 @@ def tune(
                 )
 
             result = analysis.search(base, ranges, goal, games, play_jobs, reuse)
-        click.echo(json.dumps(result.to_json(), indent=2) if as_json else analysis.text(result))
+        click.echo(
+            json.dumps(result.to_json(), indent=2) if as_json else analysis.text(result, lang)
+        )
         if held is not None:
-            svg = analysis.chart_svg(result)
+            svg = analysis.chart_svg(result, lang)
 
             def fill(tmp: Path) -> None:
                 rows = analysis.csv_rows(result)
@@ -131,7 +137,9 @@ def tune(
                     writer.writeheader()
                     writer.writerows(rows)
                 (tmp / "tune.svg").write_text(svg, encoding="utf-8")
-                (tmp / "tune.html").write_text(analysis.html_page(result, svg), encoding="utf-8")
+                (tmp / "tune.html").write_text(
+                    analysis.html_page(result, svg, lang), encoding="utf-8"
+                )
 
             held.write(fill)
             if not as_json:

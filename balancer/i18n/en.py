@@ -139,6 +139,8 @@ CATALOG: dict[str, str] = {
     "html.variant_note": "Every knob as this run used it, defaults filled in.",
     "html.group_run": "run",
     "html.group_seats": "seats",
+    "html.group_rules": "rules",
+    "html.group_scoring": "scoring",
     "html.seat_n": "seat {n}",
     # -- the charts
     "chart.equal": " equal\n {share}",
@@ -150,4 +152,138 @@ CATALOG: dict[str, str] = {
     "chart.no_events": "no events counted",
     "chart.per_game": "mean per game",
     "chart.share_fired": "share of games where it fired",
+    # -- diff: the terminal table, Markdown and the page
+    "diff.verdict.changed": "changed",
+    "diff.verdict.equivalent": "equivalent",
+    "diff.n_changed": "{n} changed",
+    "diff.nothing_changed": "nothing changed",
+    "diff.summary": "{what}, {same} equivalent within tolerance, {unknown} can't tell yet; "
+    "Holm's family: {family} of {rows} rows, alpha {alpha}",
+    "diff.no_variation": "no variation",
+    "diff.interval": "95% interval",
+    "diff.verdict": "verdict",
+    "diff.tested_by": "{figure}: tested by {test}",
+    "diff.each_tested_by": "; each change tested by {test}",
+    "diff.warning": "warning",
+    "diff.note": "note",
+    "diff.key": "B−A: the change, with its 95% interval; p (Holm): adjusted over the family; "
+    "changed: p (Holm) ≤ {alpha}; equivalent: the change is shown to lie within the tolerance; "
+    "blank: can't tell yet. Every column: --format md or json.",
+    "diff.md.figure": "figure",
+    "diff.md.95% interval": "95% interval",
+    "diff.md.test": "test",
+    "diff.md.adjusted p": "adjusted p",
+    "diff.md.verdict": "verdict",
+    "diff.column.figure": "figure",
+    "diff.column.95% interval": "95% interval",
+    "diff.column.change and interval": "change and interval",
+    "diff.column.verdict": "verdict",
+    "diff.html.title": "balancer diff",
+    "diff.html.differs": "What differs between A and B",
+    "diff.html.how": "How to read it",
+    "diff.html.tested": "Each change is tested by {test}.",
+    "diff.html.notes": "Notes",
+    "diff.html.detail": "{test}; p before Holm's correction {p}",
+    "diff.html.legend": '<p class="note legend">Each chart: the change B − A (dot) with its 95% '
+    "interval (bar), centred on zero (dashed line), on one scale for every row of its kind (all "
+    "win shares on one, all scores on another...; its reach is at the right end), so lengths "
+    "compare down the page within a kind; the grey band is the tolerance. {accent} changed: p "
+    "after Holm's correction ≤ {alpha}; {good} equivalent: the change is shown to lie within the "
+    "tolerance; {muted} can't tell yet.</p>",
+    "diff.game_sep": "; ",
+    "diff.fail_on_change": "--fail-on-change: exiting with code {code}",
+    "diff.section.game": "game",
+    "run.written": "report",
+    "diff.page_written": "diff page",
+    # -- ladder: the terminal table and ladder.html
+    "ladder.title": "{game}, {players} players: {lineups} lineups × {deals} deals = {games} games "
+    "(seed {seed})",
+    "ladder.bot": "bot",
+    "ladder.win_share": "win share [95% interval]",
+    "ladder.seat_games": "seat-games",
+    "ladder.h2h": "head to head (row bot's win share in games where the column bot sits):",
+    "ladder.gap": "skill gap ({best} − random): {gap} points [{low}, {high}]",
+    "ladder.written": "ladder",
+    "ladder.html.title": "Skill ladder: {game}, {players} players",
+    "ladder.html.about": "{lineups} lineups (every seat assignment of the bots except one-bot "
+    "tables)\n× {deals} deals = {games} games, seed {seed}; every lineup plays\nthe same deals. "
+    "Win share per seat-game, ties split; 95% intervals clustered by deal.",
+    "ladder.html.share": "win share [95%]",
+    "ladder.html.h2h": "Head to head",
+    "ladder.html.h2h_note": "Row bot's win share in the games where the column bot also sits.",
+    "ladder.html.gap": "<h2>Skill gap</h2><p>{best} − random: <b>{gap}</b> points of win share, "
+    "95% interval [{low}, {high}] (paired over deals).</p>",
+    # -- tune: the terminal table and tune.html
+    "tune.title": "tune {goal}: {n} candidates, successive halving, games per survivor by round "
+    "{rounds}",
+    "tune.knob_value": "knob value",
+    "tune.games": "games",
+    "tune.figure": "figure [95% interval]",
+    "tune.round": "round",
+    "tune.best_mark": " <- best",
+    "tune.open_mark": " (not ruled out)",
+    "tune.best": "best: {point}  {figure} = {value} ({games} games)",
+    "tune.open": "not ruled out (95%): {shown}",
+    "tune.none": "none",
+    "tune.played": "games: {played} played",
+    "tune.reused": ", {reused} reused from a sweep",
+    "tune.skipped": "skipped {what}",
+    "tune.html.best_cell": "best",
+    "tune.html.open_cell": " not ruled out",
+    "tune.html.figure": "figure [95%]",
+    "tune.html.last_round": "last round",
+    "tune.html.about": "Best: <b>{point}</b>, {figure} =\n{value} (95%, {games} games).\n"
+    "Successive halving over common seeds; games per survivor by round {rounds};\n"
+    "{played} games played, {reused} reused from a sweep.",
+    # -- sweep: the terminal table, Markdown and index.html
+    "sweep.key": "Each figure: its value [95% interval]. {figure} is charted; beside it, the "
+    "figures the knobs move most (spread over interval half-width). All: sweep.csv, --format "
+    "csv/json.",
+    "sweep.md_key": "Each figure: its value and 95% interval.",
+    "sweep.written": "sweep: {folder}/ (sweep.csv, sweep.svg, {index} linking one report folder "
+    "per point)",
+    "sweep.report": "report",
+    "sweep.html.title": "{name} sweep — balancer",
+    "sweep.html.h1": "{name}: sweep of {knobs}",
+    "sweep.html.sub": "{n} points, each played with the same seed and game count, so their "
+    "differences are the knobs'. Charted: {figure}.",
+    "sweep.html.points": "Points",
+    # -- check: the terminal lines
+    "check.verdict.pass": "pass",
+    "check.verdict.fail": "fail",
+    "check.verdict.undecided": "undecided",
+    "check.difference": "difference ",
+    "check.games": "{n} games",
+    "check.stopped": " (stopped when decided)",
+    "check.summary": "{passed} passed, {failed} failed, {undecided} undecided",
+    # -- cards: the terminal table
+    "cards.card": "card",
+    "cards.held": "held",
+    "cards.others": "others",
+    "cards.difference": "difference",
+    "cards.interval": "95% interval",
+    "cards.verdict": "verdict",
+    "cards.helps": "helps",
+    "cards.hurts": "hurts",
+    "cards.key": "{n} of {tested} kinds compared differ beyond chance after Holm's correction\n"
+    "over the {tested} (p (Holm) <= {alpha}: helps or hurts; blank: can't tell).",
+    "cards.written": "written to {target}",
+    # -- the progress line and the line announcing the games (stderr)
+    "progress.rate": "{rate} games/s",
+    "progress.eta": "ETA {eta}",
+    "progress.playing": "playing {games} games of {what} on {n} worker",
+    "progress.playing_many": "playing {games} games of {what} on {n} workers",
+    # -- the sweep's and tune's charts
+    "sweep.chart.same": "can't be told from the highest point",
+    "sweep.chart.apart": "differs from the highest (Holm, 5%)",
+    "sweep.chart.bars": "bars: 95% intervals",
+    "sweep.chart.no_interval": "no interval for this figure",
+    "sweep.heatmap.no_interval": "{figure}: no interval, so no shading (values only)",
+    "sweep.heatmap.flat": "{figure}: no two cells can be told apart (95% intervals, Holm): one "
+    "shade",
+    "sweep.heatmap.tiers": "{figure}, value [95% interval]. Dark: can't be told from the "
+    "highest; pale: can't be told from the lowest; middle: differs from both (Holm, 5%)",
+    "tune.chart.title": "tune {goal}: {played} games played",
+    "tune.chart.best": "best",
+    "tune.chart.target": "target",
 }

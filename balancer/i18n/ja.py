@@ -12,7 +12,7 @@ CATALOG: dict[str, str] = {
     "seat": "席",
     "bot": "ボット",
     "win share": "勝率",
-    "95% interval": "95%区間",
+    "95% interval": "95%信頼区間",
     "score mean": "平均得点",
     "mean": "平均",
     "sd": "標準偏差",
@@ -32,9 +32,9 @@ CATALOG: dict[str, str] = {
     "headline.score": "得点: {better}ほうが良い; {advantage}",
     "headline.no_test": "検定なし",
     "headline.confounded": "席とボットが交絡",
-    "headline.advantage_untested": "席の有利: 検定せず（{why}）",
-    "headline.advantage": "席の有利: {shown}",
-    "headline.advantage_statistic": "席の有利: {name} {value}, {shown}",
+    "headline.advantage_untested": "席順の有利不利: 検定せず（{why}）",
+    "headline.advantage": "席順の有利不利: {shown}",
+    "headline.advantage_statistic": "席順の有利不利: {name} {value}, {shown}",
     "headline.verdict": "判定: {verdict}",
     "headline.margin": "勝者の点差: 平均 {mean}",
     "stopping.why_ci": "すべての勝率の95%信頼系列がその幅に収まった",
@@ -46,10 +46,10 @@ CATALOG: dict[str, str] = {
     "sweep.link": "スイープ全体",
     "cards.title": "カードの影響",
     "cards.note": "各カードを持っていた席と持っていなかった席の勝率の差"
-    "（95%区間、ゲーム単位のクラスタ）。差の大きいものから両方向に表示。種類が多いと偶然で"
+    "（95%信頼区間、ゲーム単位のクラスタ）。差の大きいものから両方向に表示。種類が多いと偶然で"
     "0 を外れる区間が出るため、比べた種類の数で各検定を補正（Holm、全体で 5%）: 濃い色で ● の"
     "付いた種類だけが偶然を超えて差がある。全種類は cards.csv に（p_holm、significant）。",
-    "cards.x_title": "持っていた席の勝率 − 持っていなかった席の勝率（95%区間）",
+    "cards.x_title": "持っていた席の勝率 − 持っていなかった席の勝率（95%信頼区間）",
     "command_line": "この実行だけコマンドラインで変更: {changes}",
     "headline.length": "長さ: 平均 {mean} {unit}（最小 {min}、最大 {max}）",
     "headline.head_to_head": "直接対決: 行のボットが列のボットより上位で終えた割合",
@@ -59,12 +59,12 @@ CATALOG: dict[str, str] = {
     "headline.tricks_per_deal": "1ディールあたりのトリック数: {ratio}{interval}"
     "（原作では「５トリックくらい」）",
     # -- the seat-advantage verdict, in words
-    "verdict.one_seat": "席が1つ: 席の有利は検定できない",
+    "verdict.one_seat": "席が1つ: 席順の有利不利は検定できない",
     "verdict.confounded": "席とボットが交絡している（seat_rotation なしで席ごとに違うボット）"
-    "ため、席の有利は判断できない。検定するには seat_rotation をオンに",
-    "verdict.untested": "席の有利の検定なし（{why}）",
-    "verdict.too_few": "席の有利は判断できない（{why}; {p}）",
-    "verdict.none": "席による有利は検出されなかった（{p}）",
+    "ため、席順の有利不利は判断できない。検定するには seat_rotation をオンに",
+    "verdict.untested": "席順の有利不利の検定なし（{why}）",
+    "verdict.too_few": "席順の有利不利は判断できない（{why}; {p}）",
+    "verdict.none": "席順による有利不利は検出されなかった（{p}）",
     "verdict.advantage": "席 {seat} の勝率 {share}（均等なら {even}）: {what}、{p}",
     "verdict.first_edge": "先手（最初のプレイヤー）が有利",
     "verdict.first_handicap": "先手（最初のプレイヤー）が不利",
@@ -88,28 +88,28 @@ CATALOG: dict[str, str] = {
     "html.score": "得点",
     "html.better_is": "{better}ほうが良い",
     "html.mean_length": "平均の長さ",
-    "html.ci": "（95%区間 {low} – {high}）",
+    "html.ci": "（95%信頼区間 {low} – {high}）",
     "html.wins": "席ごとの勝率",
-    "html.wins_note": "各席から勝ったゲームの割合（同点は勝ちを分け合う）と95%区間"
+    "html.wins_note": "各席から勝ったゲームの割合（同点は勝ちを分け合う）と95%信頼区間"
     "（ゲームごとの割合から求めるので、分け合った勝ちはその分数のまま数える）。"
     "破線は均等な割合 1/{players} = {even}。",
     "html.rotating": "ボットは席を順に回るので、席の勝率はボットではなく席のもの。",
-    "html.one_seat": "席が1つ: 席の有利は検定できない。",
-    "html.wins_alt": "席ごとの勝率と95%区間",
+    "html.one_seat": "席が1つ: 席順の有利不利は検定できない。",
+    "html.wins_alt": "席ごとの勝率と95%信頼区間",
     "html.headline": "一覧（得点は{better}ほうが良い）",
-    "html.mean_ci": "平均の95%区間",
-    "html.no_test": "席の有利の検定なし: {note}。",
-    "html.flagged": "席の有利あり: 席ごとの勝率の差は偶然では説明できない（{p}）。",
-    "html.not_flagged": "はっきりした席の有利はない: 差は偶然の範囲内（{p}）。",
-    "html.advantage": "席の有利",
+    "html.mean_ci": "平均の95%信頼区間",
+    "html.no_test": "席順の有利不利の検定なし: {note}。",
+    "html.flagged": "席順の有利不利あり: 席ごとの勝率の差は偶然では説明できない（{p}）。",
+    "html.not_flagged": "はっきりした席順の有利不利はない: 差は偶然の範囲内（{p}）。",
+    "html.advantage": "席順の有利不利",
     "html.test": "検定",
     "html.statistic": "統計量",
     "html.df": "自由度",
     "html.p_value": "p値",
     "html.bots": "ボットごとの勝率",
-    "html.bots_note": "各ボットが座った席×ゲームでの平均勝率と95%区間。強いボットが均等の破線を"
+    "html.bots_note": "各ボットが座った席×ゲームでの平均勝率と95%信頼区間。強いボットが均等の破線を"
     "大きく上回れば腕が効くゲーム、ランダムなボットが丁寧なプレイと同じくらい勝てば運のゲーム。",
-    "html.bots_alt": "ボットごとの勝率と95%区間",
+    "html.bots_alt": "ボットごとの勝率と95%信頼区間",
     "html.h2h": "直接対決",
     "html.h2h_note": "両方のボットが座ったゲームで、1つ目のボットの席が2つ目より上位で終えた割合"
     "（同点は半分）。",
@@ -136,6 +136,8 @@ CATALOG: dict[str, str] = {
     "html.variant_note": "このランで使われたすべてのノブ（既定値も含む）。",
     "html.group_run": "ラン",
     "html.group_seats": "席",
+    "html.group_rules": "ルール",
+    "html.group_scoring": "得点計算",
     "html.seat_n": "席 {n}",
     # -- the charts
     "chart.equal": " 均等\n {share}",
@@ -147,4 +149,136 @@ CATALOG: dict[str, str] = {
     "chart.no_events": "数えたイベントなし",
     "chart.per_game": "1ゲームあたりの平均",
     "chart.share_fired": "起きたゲームの割合",
+    # -- diff: the terminal table, Markdown and the page
+    "diff.verdict.changed": "有意差あり",
+    "diff.verdict.equivalent": "同等",
+    "diff.n_changed": "有意差あり {n} 件",
+    "diff.nothing_changed": "有意差のある変化なし",
+    "diff.summary": "{what}、許容幅内で同等 {same} 件、判定不能 {unknown} 件。"
+    "Holm 補正の対象: {rows} 行中 {family} 行、有意水準 {alpha}",
+    "diff.no_variation": "ばらつきなし",
+    "diff.interval": "95%信頼区間",
+    "diff.verdict": "判定",
+    "diff.tested_by": "{figure}: {test}で検定",
+    "diff.each_tested_by": "。各変化の検定: {test}",
+    "diff.warning": "注意",
+    "diff.note": "注",
+    "diff.key": "B−A: 変化とその95%信頼区間。p (Holm): 全体で補正した p 値。"
+    "有意差あり: p (Holm) ≤ {alpha}。同等: 変化が許容幅内にあると示せた。"
+    "空欄: 判定不能（まだ分からない）。全列は --format md か json で。",
+    "diff.md.figure": "指標",
+    "diff.md.95% interval": "95%信頼区間",
+    "diff.md.test": "検定",
+    "diff.md.adjusted p": "補正後の p",
+    "diff.md.verdict": "判定",
+    "diff.column.figure": "指標",
+    "diff.column.95% interval": "95%信頼区間",
+    "diff.column.change and interval": "変化と区間",
+    "diff.column.verdict": "判定",
+    "diff.html.title": "balancer 比較",
+    "diff.html.differs": "A と B の違い",
+    "diff.html.how": "読み方",
+    "diff.html.tested": "各変化は{test}で検定。",
+    "diff.html.notes": "注",
+    "diff.html.detail": "{test}。Holm 補正前の p 値 {p}",
+    "diff.html.legend": '<p class="note legend">各図: 変化 B − A（点）とその95%信頼区間（棒）。'
+    "0 を中心に（破線）、同じ種類の行はすべて同じ目盛り（勝率はすべて一つ、得点はすべて別の一つ…。"
+    "目盛りの幅は右端に）なので、種類ごとにページの上下で長さを比べられる。灰色の帯は許容幅。"
+    "{accent} 有意差あり: Holm 補正後の p ≤ {alpha}。{good} 同等: 変化が許容幅内にあると示せた。"
+    "{muted} 判定不能。</p>",
+    "diff.game_sep": "。",
+    "diff.fail_on_change": "--fail-on-change: 有意差ありのため終了コード {code} で終了",
+    "diff.section.game": "ゲーム全体",
+    "run.written": "レポート",
+    "diff.page_written": "比較ページ",
+    # -- ladder: the terminal table and ladder.html
+    "ladder.title": "{game}、{players}人: {lineups} 通りの並び × {deals} ディール = {games} ゲーム"
+    "（シード {seed}）",
+    "ladder.bot": "ボット",
+    "ladder.win_share": "勝率 [95%信頼区間]",
+    "ladder.seat_games": "席×ゲーム数",
+    "ladder.h2h": "直接対決（列のボットも座ったゲームでの、行のボットの勝率）:",
+    "ladder.gap": "腕の差（{best} − random）: {gap} ポイント [{low}, {high}]",
+    "ladder.written": "ラダー",
+    "ladder.html.title": "腕前のラダー: {game}、{players}人",
+    "ladder.html.about": "{lineups} 通りの並び（1種類のボットだけの卓を除く、ボットの席の割り当て"
+    "すべて）× {deals} ディール = {games} ゲーム、シード {seed}。"
+    "どの並びも同じディールをプレイする。"
+    "勝率は席×ゲームあたり（同点は分け合う）、95%信頼区間はディール単位のクラスタ。",
+    "ladder.html.share": "勝率 [95%]",
+    "ladder.html.h2h": "直接対決",
+    "ladder.html.h2h_note": "列のボットも座ったゲームでの、行のボットの勝率。",
+    "ladder.html.gap": "<h2>腕の差</h2><p>{best} − random: 勝率で <b>{gap}</b> ポイント、"
+    "95%信頼区間 [{low}, {high}]（ディールごとに対にして）。</p>",
+    # -- tune: the terminal table and tune.html
+    "tune.title": "tune {goal}: 候補 {n} 個、逐次半減法、各ラウンドで残った候補あたりのゲーム数 "
+    "{rounds}",
+    "tune.knob_value": "ノブの値",
+    "tune.games": "ゲーム数",
+    "tune.figure": "指標 [95%信頼区間]",
+    "tune.round": "ラウンド",
+    "tune.best_mark": " <- 最良",
+    "tune.open_mark": " （除外できない）",
+    "tune.best": "最良: {point}  {figure} = {value}（{games} ゲーム）",
+    "tune.open": "除外できない候補（95%）: {shown}",
+    "tune.none": "なし",
+    "tune.played": "ゲーム: {played} 回プレイ",
+    "tune.reused": "、スイープから {reused} ゲームを再利用",
+    "tune.skipped": "飛ばした候補 {what}",
+    "tune.html.best_cell": "最良",
+    "tune.html.open_cell": " 除外できない",
+    "tune.html.figure": "指標 [95%]",
+    "tune.html.last_round": "最後のラウンド",
+    "tune.html.about": "最良: <b>{point}</b>、{figure} = {value}（95%、{games} ゲーム）。"
+    "共通のシードで逐次半減法; 各ラウンドで残った候補あたりのゲーム数 {rounds}; "
+    "{played} ゲームをプレイ、スイープから {reused} ゲームを再利用。",
+    # -- sweep: the terminal table, Markdown and index.html
+    "sweep.key": "各指標: 値 [95%信頼区間]。図に描いたのは {figure}。その横は、ノブで最も動いた"
+    "指標（点どうしの散らばり ÷ 区間の半幅）。全指標: sweep.csv、--format csv/json。",
+    "sweep.md_key": "各指標: 値と95%信頼区間。",
+    "sweep.written": "スイープ: {folder}/（sweep.csv、sweep.svg、各点のレポートフォルダへのリンクを"
+    "載せた {index}）",
+    "sweep.report": "レポート",
+    "sweep.html.title": "{name} のスイープ — balancer",
+    "sweep.html.h1": "{name}: {knobs} のスイープ",
+    "sweep.html.sub": "{n} 点。どの点も同じシードとゲーム数でプレイしたので、点どうしの違いは"
+    "ノブによるもの。図に描いた指標: {figure}。",
+    "sweep.html.points": "各点",
+    # -- check: the terminal lines
+    "check.verdict.pass": "合格",
+    "check.verdict.fail": "不合格",
+    "check.verdict.undecided": "判定不能",
+    "check.difference": "差 ",
+    "check.games": "{n} ゲーム",
+    "check.stopped": "（判定がついたので停止）",
+    "check.summary": "合格 {passed}、不合格 {failed}、判定不能 {undecided}",
+    # -- cards: the terminal table
+    "cards.card": "カード",
+    "cards.held": "持った",
+    "cards.others": "他",
+    "cards.difference": "差",
+    "cards.interval": "95%信頼区間",
+    "cards.verdict": "判定",
+    "cards.helps": "有利",
+    "cards.hurts": "不利",
+    "cards.key": "比べた {tested} 種類のうち {n} 種類が、Holm 補正（{tested} 種類で）の後も"
+    "偶然を超えて差がある\n（p (Holm) <= {alpha}: 有利か不利; 空欄: 判定不能）。",
+    "cards.written": "書き出し先: {target}",
+    # -- the progress line and the line announcing the games (stderr)
+    "progress.rate": "{rate} ゲーム/秒",
+    "progress.eta": "残り {eta}",
+    "progress.playing": "{what} を {games} ゲーム、{n} ワーカーでプレイ中",
+    "progress.playing_many": "{what} を {games} ゲーム、{n} ワーカーでプレイ中",
+    # -- the sweep's and tune's charts
+    "sweep.chart.same": "最高の点と区別できない",
+    "sweep.chart.apart": "最高の点と有意差あり（Holm、5%）",
+    "sweep.chart.bars": "棒: 95%信頼区間",
+    "sweep.chart.no_interval": "この指標には区間がない",
+    "sweep.heatmap.no_interval": "{figure}: 区間がないので色分けなし（値のみ）",
+    "sweep.heatmap.flat": "{figure}: どの2マスも区別できない（95%信頼区間、Holm）: 1色",
+    "sweep.heatmap.tiers": "{figure}、値 [95%信頼区間]。濃い色: 最高と区別できない; "
+    "薄い色: 最低と区別できない; 中間: 両方と有意差あり（Holm、5%）",
+    "tune.chart.title": "tune {goal}: {played} ゲームをプレイ",
+    "tune.chart.best": "最良",
+    "tune.chart.target": "目標",
 }

@@ -121,18 +121,29 @@ def write_csv(rows: Sequence[CardImpact], path: Path, *, excel: bool = False) ->
     path.write_bytes(csv_text(rows).encode("utf-8-sig" if excel else "utf-8"))
 
 
-def render(rows: Sequence[CardImpact], paint: Callable[[str, str], str] | None = None) -> str:
-    """The table as text, by effect: what `balancer cards` prints.
+def render(
+    rows: Sequence[CardImpact],
+    paint: Callable[[str, str], str] | None = None,
+    lang: str | None = None,
+) -> str:
+    """The table as text, by effect: what `balancer cards` prints, its words in `lang`.
 
     `paint(text, verdict)` colours a verdict for a terminal (cli/colour.py); None: plain.
     """
-    width = max([len("card"), *(len(r.card) for r in rows)])
+    from balancer import i18n
+
+    t = i18n.text
+    card = t("cards.card", lang)
+    width = max([i18n.width(card), *(len(r.card) for r in rows)])
     lines = [
-        f"{'card':<{width}}  {'held':>6}  {'others':>6}  {'difference':>10}  {'95% interval':<16}"
-        f"  {'p (Holm)':>8}  verdict",
+        f"{i18n.ljust(card, width)}  {i18n.rjust(t('cards.held', lang), 6)}  "
+        f"{i18n.rjust(t('cards.others', lang), 6)}  {i18n.rjust(t('cards.difference', lang), 10)}"
+        f"  {i18n.ljust(t('cards.interval', lang), 16)}  {'p (Holm)':>8}  "
+        f"{t('cards.verdict', lang)}",
     ]
+    helps, hurts = t("cards.helps", lang), t("cards.hurts", lang)
     for r in rows:
-        verdict = ("helps" if r.difference > 0 else "hurts") if r.significant else ""
+        verdict = (helps if r.difference > 0 else hurts) if r.significant else ""
         shown = paint(verdict, "changed") if paint and verdict else verdict
         lines.append(
             f"{r.card:<{width}}  {r.held_win_share:>6.3f}  {r.other_win_share:>6.3f}  "
@@ -143,8 +154,7 @@ def render(rows: Sequence[CardImpact], paint: Callable[[str, str], str] | None =
     significant = sum(r.significant for r in rows)
     lines += [
         "",
-        f"{significant} of {tested} kinds compared differ beyond chance after Holm's correction",
-        f"over the {tested} (p (Holm) <= {ALPHA:g}: helps or hurts; blank: can't tell).",
+        *t("cards.key", lang, n=significant, tested=tested, alpha=f"{ALPHA:g}").split("\n"),
     ]
     return "\n".join(lines)
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from balancer import i18n
+from balancer.i18n.phrases import phrase
 from balancer.report import svg
 from balancer.report.figures import BotFigures, Interval, SeatAdvantage, SeatFigures, present
 from balancer.report.games_table import value_counts
@@ -376,7 +377,7 @@ def _seat_advantage_html(report: Report, adv: SeatAdvantage, lang: str) -> tuple
     t = i18n.text
     in_words = f'<p class="note">{_e(seat_verdict(report, lang))}</p>'
     if adv.p_value is None:
-        note = adv.note or "no seat-advantage test"
+        note = phrase(adv.note, lang) if adv.note else "no seat-advantage test"
         if lang != i18n.DEFAULT_LANG:
             return f'<p class="verdict">{_e(seat_verdict(report, lang))}</p>', ""
         return f'<p class="verdict">{_e(t("html.no_test", lang, note=note))}</p>', ""
@@ -397,10 +398,17 @@ def _seat_advantage_html(report: Report, adv: SeatAdvantage, lang: str) -> tuple
     ]
     table = f"<h3>{_e(t('html.advantage', lang))}</h3>" + _table(
         [(_e(label), numeric) for label, numeric in head],
-        [[_e(adv.test or "–"), statistic, df, _e(_p_value(adv.p_value))]],
+        [
+            [
+                _e(phrase(adv.test, lang) if adv.test else "–"),
+                statistic,
+                df,
+                _e(_p_value(adv.p_value)),
+            ]
+        ],
     )
     if adv.note:
-        table += f'<p class="note">{_e(adv.note)}</p>'
+        table += f'<p class="note">{_e(phrase(adv.note, lang))}</p>'
     return verdict, table
 
 
@@ -616,7 +624,8 @@ def _variant_section(report: Report, lang: str | None = None) -> str:
                 (t("html.seat_n", lang, n=i), _seat_knobs(seat)) for i, seat in enumerate(value)
             ]
         elif isinstance(value, dict):
-            groups[key] = [(k, _leaf(v)) for k, v in _flatten(value)]
+            heading = t(f"html.group_{key}", lang) if key in ("rules", "scoring") else key
+            groups[heading] = [(k, _leaf(v)) for k, v in _flatten(value)]
         else:
             groups[run].append((key, _leaf(value)))
     body = []

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from balancer import i18n
 from balancer.escape import code_block, markdown
 from balancer.i18n import ljust, rjust
+from balancer.i18n.phrases import phrase
 from balancer.report.figures import Interval, SeatAdvantage, present
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def lang_of(report: Report, lang: str | None = None) -> str:
 def seat_advantage_text(adv: SeatAdvantage, lang: str | None = None, why: str | None = None) -> str:
     """The seat-advantage figure: its test and p, or why none (`why`, else the report's note)."""
     if adv.p_value is None:
-        why = why or adv.note or i18n.text("headline.no_test", lang)
+        why = why or phrase(adv.note, lang) or i18n.text("headline.no_test", lang)
         return i18n.text("headline.advantage_untested", lang, why=why)
     shown = _p(adv.p_value)
     if adv.statistic is None:
@@ -111,10 +112,10 @@ def seat_verdict(report: Report, lang: str | None = None) -> str:
     if adv.p_value is None:
         if confounded(report):
             return i18n.text("verdict.confounded", lang)
-        why = adv.note or i18n.text("headline.no_test", lang)
+        why = phrase(adv.note, lang) or i18n.text("headline.no_test", lang)
         return i18n.text("verdict.untested", lang, why=why)
     if adv.note and adv.p_value >= SIGNIFICANCE:
-        return i18n.text("verdict.too_few", lang, why=adv.note, p=_p(adv.p_value))
+        return i18n.text("verdict.too_few", lang, why=phrase(adv.note, lang), p=_p(adv.p_value))
     even = 1 / report.players
     if adv.p_value >= SIGNIFICANCE:
         return i18n.text("verdict.none", lang, p=_p(adv.p_value))

@@ -83,7 +83,8 @@ def test_japanese_catalog_is_japanese() -> None:
 def test_text_fills_fields_and_falls_back_to_english(monkeypatch: pytest.MonkeyPatch) -> None:
     assert i18n.text("verdict.none", "en", p="p = 0.5") == "no seat advantage detected (p = 0.5)"
     assert (
-        i18n.text("verdict.none", "ja", p="p = 0.5") == "席による有利は検出されなかった（p = 0.5）"
+        i18n.text("verdict.none", "ja", p="p = 0.5")
+        == "席順による有利不利は検出されなかった（p = 0.5）"
     )
     assert i18n.text("verdict.none", None, p="x") == i18n.text("verdict.none", "en", p="x")
     monkeypatch.delitem(ja.CATALOG, "verdict.none")
@@ -308,7 +309,7 @@ def test_confounded_seats_never_claim_an_advantage(dqz: Report) -> None:
     confounding = replace(
         report, seat_advantage=replace(report.seat_advantage, note="seats hold different bots")
     )
-    assert "席の有利: 検定せず（席とボットが交絡）" in headline(confounding, "ja")
+    assert "席順の有利不利: 検定せず（席とボットが交絡）" in headline(confounding, "ja")
     assert "seat advantage: not tested (seats hold different bots)" in headline(confounding)
 
 
