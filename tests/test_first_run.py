@@ -115,3 +115,9 @@ def test_make_run_warms_its_variant_and_make_test_everything(tmp_path: Path) -> 
     for plan in (run, test):
         installs = [line for line in plan if "pip" in line and " install " in line]
         assert installs and all("--quiet" in line for line in installs)
+
+
+def test_the_progress_lines_name_games_as_a_list_reads() -> None:
+    assert warm.listed(["fdc"]) == "fdc"
+    assert warm.listed(["dqz", "kk"]) == "dqz and kk"
+    assert warm.listed(["dqz", "fdc", "kk"]) == "dqz, fdc and kk"

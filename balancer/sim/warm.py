@@ -167,6 +167,11 @@ def warm_piece(job: tuple[str, str]) -> list[str]:
     return [f"{spec.short} steps"] if step_game(name) else []
 
 
+def listed(names: Sequence[str]) -> str:
+    """`dqz, fdc and kk`."""
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 2 else names)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m balancer.sim.warm", description="Compile the game kernels ahead of use."
@@ -183,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     jobs = every_job() if args.variant is None else jobs_for_variant(args.variant)
     shorts = sorted({games.get(name).short for name, _ in jobs})
-    what = f"the {' and '.join(shorts)} kernels" if shorts else "the counting passes"
+    what = f"the {listed(shorts)} kernels" if shorts else "the counting passes"
     print(
         f"balancer: compiling {what} with numba (cached on disk: minutes the first "
         "time, seconds after)",
@@ -201,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         rest = sorted({games.get(name).short for name, _ in every_job()} - set(shorts))
         if rest:
             print(
-                f"balancer: the rest (the {' and '.join(rest)} kernels, the pieces plugin "
+                f"balancer: the rest (the {listed(rest)} kernels, the pieces plugin "
                 "and search bots use) compiles on first use; `make warm` compiles it all now",
                 flush=True,
             )
