@@ -187,6 +187,22 @@ def njit(function: F | None = None, /, **options: Any) -> F | Callable[[F], F]:
     return decorate if function is None else decorate(function)
 
 
+def has_code(function: Any) -> bool:
+    """Whether calling a compiled function runs at once: it has code in this process,
+    or numba's on-disk cache holds code for its current source (loaded, not compiled).
+
+    Always True with compiling off. Reads numba's cache index (a private layout,
+    hence the fallback): an unreadable one counts as no code.
+    """
+    if _NUMBA is None or getattr(function, "signatures", None):
+        return True
+    index = getattr(getattr(function, "_cache", None), "_cache_file", None)
+    try:
+        return bool(index._load_index()) if index is not None else False
+    except Exception:
+        return False
+
+
 def in_force() -> dict[str, Any]:
     """How this process compiles (empty with numba off): whether inlined IR is shared."""
     if _NUMBA is None:

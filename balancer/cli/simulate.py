@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from balancer.cli.progress import Progress
+from balancer.cli.progress import Progress, compiling_line
 from balancer.errors import GameFault, UserError
 from balancer.escape import terminal
 
@@ -70,6 +70,9 @@ def simulate(
         place = held.place
         scratch = Path(tempfile.mkdtemp(prefix=f".{place.name}.tmp-", dir=place.parent))
         try:
+            compiling = None if quiet else compiling_line(variant, backend, check)
+            if compiling:
+                click.echo(compiling, err=True)
             progress = Progress(variant.games, variant.name, quiet, lang=variant.lang)
             with progress as advance:
                 try:

@@ -272,6 +272,10 @@ CATALOG: dict[str, str] = {
     "progress.rate": "{rate} games/s",
     "progress.eta": "ETA {eta}",
     "progress.playing": "playing {games} games of {what} on {n} worker",
+    "progress.compiling": (
+        "compiling the {game} kernel for its first run "
+        "(a minute or two; numba caches it for every later run)"
+    ),
     "progress.playing_many": "playing {games} games of {what} on {n} workers",
     # -- the sweep's and tune's charts
     "sweep.chart.same": "can't be told from the highest point",

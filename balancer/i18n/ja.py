@@ -268,6 +268,10 @@ CATALOG: dict[str, str] = {
     "progress.rate": "{rate} ゲーム/秒",
     "progress.eta": "残り {eta}",
     "progress.playing": "{what} を {games} ゲーム、{n} ワーカーでプレイ中",
+    "progress.compiling": (
+        "{game} のカーネルを初回用にコンパイル中"
+        "（1〜2分。以後の実行では numba のキャッシュを使います）"
+    ),
     "progress.playing_many": "{what} を {games} ゲーム、{n} ワーカーでプレイ中",
     # -- the sweep's and tune's charts
     "sweep.chart.same": "最高の点と区別できない",

@@ -38,6 +38,30 @@ def can_compile(variant: Variant) -> bool:
     return all(s.bot in kernel.compiled_bots for s in variant.seats)
 
 
+def needs_compiling(game: str) -> bool:
+    """Whether the game's whole-game loop would compile on its next call: neither
+    this process nor numba's cache has its code (a fresh clone, or an edited kernel).
+
+    The loop is the compiled functions of the module defining the kernel's
+    `play_chunk` (the one call a chunk makes): one missing is a compilation.
+    """
+    import sys
+
+    from balancer import jit
+
+    kernel = kernel_of(game)
+    if kernel is None or not jit.ENABLED:
+        return False
+    entry = getattr(kernel, "module", kernel).play_chunk
+    module = sys.modules[entry.__module__]
+    loop = [
+        value
+        for value in vars(module).values()
+        if hasattr(value, "py_func") and value.py_func.__module__ == module.__name__
+    ]
+    return not all(jit.has_code(function) for function in loop)
+
+
 def slot_plan(variant: Variant) -> list[tuple[str, dict]]:
     """Per bot slot: (bot name, its parameters with every default filled in)."""
     return [(name, params) for name, _, params in slot_bots(variant.spec, variant.seats)]

@@ -1,14 +1,24 @@
-"""Compile every game's kernel once, so a designer's first run doesn't wait for numba.
+"""Compile the game kernels ahead of use, so a designer's run doesn't wait for numba.
 
-`make run` and `make test` call this after installing (`python -m
-balancer.sim.warm`). numba caches compiled code on disk beside the source,
-so a process that plays games later loads it instead of compiling. Each
-game with a kernel plays one game with every compiled bot in every seat.
+`make` calls this after installing: `python -m balancer.sim.warm` compiles
+every game's kernels (`make test`, `make warm`: two test workers must not
+compile the same kernel twice), `python -m balancer.sim.warm --for VARIANT`
+only what a run of VARIANT plays (`make run`: a fresh clone's first run
+waits for one game's whole-game loop, not for all three games' kernels).
+numba caches compiled code on disk beside the source, so a process that plays
+games later loads it instead of compiling; what is not compiled here compiles
+on its first use (and `balancer run` says so, cli/simulate.py).
+
+Each piece prints a line when it is ready: compiling a fresh clone's kernels
+takes minutes, and a silent terminal looks hung.
 """
 
 from __future__ import annotations
 
+import argparse
+import sys
 import time
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -18,30 +28,99 @@ from balancer.bots import registry as bot_registry
 from balancer.rng import Stream
 from balancer.sim import compiled
 
+# The longest first: a pool that starts them first ends soonest.
+PIECES = ("games", "stepped", "steps")
+PIECE_NAMES = {
+    "games": "whole-game loop",
+    "stepped": "stepped loop (plugin seats)",
+    "steps": "stepping entry points (search bots)",
+}
 
-def warm(processes: int | None = None) -> list[str]:
-    """Compile (or load from the cache) every kernel and compiled bot; returns what was warmed.
 
-    The pieces (PIECES: each game's whole-game loop, its stepped loop for
-    plugin runs, its stepping entry points) compile in processes of their
-    own, `processes` at a time (default: every core): compiling is most of a
-    fresh clone's setup, and no piece waits for another.
+def jobs_for(game_names: Sequence[str], pieces: Sequence[str] = PIECES) -> list[tuple[str, str]]:
+    """(game, piece) for every game given that has a kernel, the pieces in PIECES order."""
+    return [
+        (name, piece)
+        for piece in pieces
+        for name in game_names
+        if compiled.kernel_of(name) is not None
+    ]
+
+
+def every_job() -> list[tuple[str, str]]:
+    """Every piece of every game's kernel."""
+    return jobs_for(games.names())
+
+
+def jobs_for_variant(text: str) -> list[tuple[str, str]]:
+    """What a run of the variant (a file, or a shipped variant's name) plays compiled:
+    its game's whole-game loop when every seat's bot is compiled, else nothing."""
+    from balancer.config.shipped import find
+    from balancer.config.variant import load
+
+    variant = load(find(text) or text)
+    return jobs_for([variant.game], ["games"]) if compiled.can_compile(variant) else []
+
+
+def warm(
+    jobs: Sequence[tuple[str, str]] | None = None,
+    processes: int | None = None,
+    report: Callable[[str], None] | None = None,
+) -> list[str]:
+    """Compile (or load from the cache) the kernel pieces `jobs` (default: every one)
+    and the run's counting passes; returns what was warmed.
+
+    The pieces compile in processes of their own, `processes` at a time
+    (default: every core): compiling is most of a fresh clone's setup, and no
+    piece waits for another. The counting passes compile in this process
+    meanwhile. `report` is told a line as each piece is ready.
     """
     import concurrent.futures
     import multiprocessing
     import os
 
-    names = [name for name in games.names() if compiled.kernel_of(name) is not None]
-    jobs = [(name, piece) for name in names for piece in PIECES]
+    jobs = every_job() if jobs is None else list(jobs)
+    tell = report or (lambda line: None)
+    started = time.monotonic()
+    done: list[str] = []
+
+    def ready(what: str, count: int) -> None:
+        tell(f"  [{count}/{len(jobs) + 1}] {what} ({time.monotonic() - started:.0f} s)")
+
     workers = max(1, min(len(jobs), processes or os.cpu_count() or 1))
-    if workers == 1:
-        done = [line for job in jobs for line in warm_piece(job)]
-    else:
-        # spawn, not fork: a child forked from a process that has started numba's
-        # compiler can inherit its locks held.
-        context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
-            done = [line for lines in pool.map(warm_piece, jobs) for line in lines]
+    # One job still goes to a process of its own unless asked not to: the counting
+    # passes compile here meanwhile, on the other core.
+    if processes == 1 or not jobs:
+        for count, job in enumerate(jobs, 1):
+            done += warm_piece(job)
+            ready(describe(job), count)
+        done += warm_counting()
+        ready("counting passes", len(jobs) + 1)
+        return done
+    # spawn, not fork: a child forked from a process that has started numba's
+    # compiler can inherit its locks held.
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+        futures = {pool.submit(warm_piece, job): job for job in jobs}
+        done += warm_counting()
+        count = 1
+        ready("counting passes", count)
+        for future in concurrent.futures.as_completed(futures):
+            done += future.result()
+            count += 1
+            ready(describe(futures[future]), count)
+    return done
+
+
+def describe(job: tuple[str, str]) -> str:
+    """`fdc whole-game loop`: a piece as a progress line names it."""
+    name, piece = job
+    return f"{games.get(name).short} {PIECE_NAMES[piece]}"
+
+
+def warm_counting() -> list[str]:
+    """The compiled passes every run uses beside its game's kernel."""
+    done = []
     # The step path (plugin seats, replay) runs long shuffles with the kernel's own.
     Stream(0, 0, 0).shuffle(list(range(64)))
     done.append("step-path shuffle")
@@ -58,10 +137,6 @@ def warm(processes: int | None = None) -> list[str]:
     )
     done.append("chunk counts")
     return done
-
-
-# The longest first: a pool that starts them first ends soonest.
-PIECES = ("games", "stepped", "steps")
 
 
 def warm_piece(job: tuple[str, str]) -> list[str]:
@@ -92,15 +167,50 @@ def warm_piece(job: tuple[str, str]) -> list[str]:
     return [f"{spec.short} steps"] if step_game(name) else []
 
 
-def main() -> None:
+def listed(names: Sequence[str]) -> str:
+    """`dqz, fdc and kk`."""
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 2 else names)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m balancer.sim.warm", description="Compile the game kernels ahead of use."
+    )
+    parser.add_argument(
+        "--for",
+        dest="variant",
+        metavar="VARIANT",
+        help="only what a run of VARIANT plays (a file or a shipped variant's name)",
+    )
+    args = parser.parse_args(argv)
     if not jit.ENABLED:
         print("balancer: numba is off (BALANCER_JIT=0 or not installed): nothing to compile")
         return
+    jobs = every_job() if args.variant is None else jobs_for_variant(args.variant)
+    shorts = sorted({games.get(name).short for name, _ in jobs})
+    what = f"the {listed(shorts)} kernels" if shorts else "the counting passes"
+    print(
+        f"balancer: compiling {what} with numba (cached on disk: minutes the first "
+        "time, seconds after)",
+        flush=True,
+    )
     started = time.monotonic()
-    warmed = warm()
+
+    def report(line: str) -> None:
+        print(line, flush=True)
+
+    warm(jobs, report=report)
     took = time.monotonic() - started
-    print(f"balancer: compiled kernels ready ({', '.join(warmed) or 'none'}; {took:.0f} s)")
+    print(f"balancer: compiled kernels ready ({took:.0f} s)", flush=True)
+    if args.variant is not None:
+        rest = sorted({games.get(name).short for name, _ in every_job()} - set(shorts))
+        if rest:
+            print(
+                f"balancer: the rest (the {listed(rest)} kernels, the pieces plugin "
+                "and search bots use) compiles on first use; `make warm` compiles it all now",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -47,3 +47,52 @@ def test_variants_and_run_by_name_work_from_any_folder(
     assert (tmp_path / "reports" / "fdc-3p" / "report.json").is_file()
     assert main(["validate", "kk-4p"]) == 0
     assert main(["run", "no-such-variant", "-n", "10", "-q"]) == 2
+
+
+def test_a_built_package_would_carry_every_shipped_variant(tmp_path: Path) -> None:
+    """What setuptools' build_py puts beside the modules in a wheel (the package data),
+    read from pyproject.toml on a copy of the project: no build, no network.
+
+    The control is a copy without the package-data table: then no variant goes in,
+    the way `balancer variants` once failed outside the clone.
+    """
+    import os
+    import shutil
+    import warnings
+
+    setuptools_config = pytest.importorskip("setuptools.config.pyprojecttoml")
+    from setuptools.dist import Distribution
+
+    def packaged_yaml(pyproject_text: str, into: Path) -> set[str]:
+        shutil.copytree(
+            ROOT / "balancer", into / "balancer", ignore=shutil.ignore_patterns("__pycache__")
+        )
+        (into / "pyproject.toml").write_text(pyproject_text)
+        (into / "README.md").write_text("readme\n")
+        here = Path.cwd()
+        os.chdir(into)  # setuptools reads the project from the working directory
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                dist = Distribution()
+                dist.script_name = "setup.py"
+                setuptools_config.apply_configuration(dist, "pyproject.toml")
+                build_py = dist.get_command_obj("build_py")
+                build_py.ensure_finalized()
+                return {
+                    Path(package.replace(".", "/"), name).as_posix()
+                    for package, _, _, names in build_py.data_files
+                    for name in names
+                    if name.endswith(".yaml")
+                }
+        finally:
+            os.chdir(here)
+
+    config = (ROOT / "pyproject.toml").read_text()
+    shipped = {f"balancer/variants/{p.name}" for p in shipped_dir().glob("*.yaml")}
+    (tmp_path / "with").mkdir()
+    assert packaged_yaml(config, tmp_path / "with") == shipped
+    table = '[tool.setuptools.package-data]\nbalancer = ["variants/*.yaml"]\n'
+    assert table in config
+    (tmp_path / "without").mkdir()
+    assert packaged_yaml(config.replace(table, ""), tmp_path / "without") == set()
