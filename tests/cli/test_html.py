@@ -386,7 +386,7 @@ def test_scores_draws_a_row_per_seat_with_its_mean(fdc) -> None:
         assert coords(line, "x1")[0] == pytest.approx(at, abs=0.15)
     texts = [text_of(t) for t in root.iter("text")]
     assert [t for t in texts if t.startswith("mean ")] == [
-        f"mean {report_html._num(s.score.mean)}" for s in fdc.seats
+        f"mean {report_html.num(s.score.mean)}" for s in fdc.seats
     ]
     counts = value_counts(fdc)
     scores = np.concatenate([counts.score_counts(s).values for s in range(fdc.players)])
@@ -429,7 +429,7 @@ def test_events_draws_two_bars_per_counted_event(dqz) -> None:
         top = max(range(len(figure)), key=figure.__getitem__)
         assert widths == pytest.approx([widths[top] * f / figure[top] for f in figure], abs=0.11)
     values = [text_of(t) for t in marks(root, "text", "value")]
-    assert values[: len(counted)] == [report_html._num(dqz.events[n].per_game) for n in counted]
+    assert values[: len(counted)] == [report_html.num(dqz.events[n].per_game) for n in counted]
     assert values[len(counted) :] == [f"{100 * dqz.events[n].share_of_games:.0f}%" for n in counted]
 
 
@@ -570,7 +570,7 @@ def test_head_to_head_table_when_bots_differ(tmp_path: Path) -> None:
 
 def test_the_page_shows_every_interval(fdc, dqz) -> None:
     page = page_of(fdc)
-    num = report_html._num
+    num = report_html.num
     margin, seat = fdc.margin, fdc.seats[0]
     assert margin is not None and margin.ci95 is not None and seat.score_mean_ci95 is not None
     assert f"(95% interval {num(margin.ci95.low)} – {num(margin.ci95.high)})" in page
