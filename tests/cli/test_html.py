@@ -20,7 +20,7 @@ import pytest
 
 import balancer
 from balancer.config import variant
-from balancer.report import cards, svg
+from balancer.report import cards, html_format, svg
 from balancer.report import html as report_html
 from balancer.report.build import from_run
 from balancer.report.games_table import value_counts
@@ -328,7 +328,7 @@ def test_win_by_bot_draws_each_bot_in_its_own_colour(fdc) -> None:
     y = tick_scale(root, "y")
     bars = marks(root, "rect", "bar")
     assert labels(root) == list(fdc.bots) == ["heuristic", "random"]
-    assert [b.get("fill") for b in bars] == list(report_html.BOT_COLOURS[:2])
+    assert [b.get("fill") for b in bars] == list(html_format.BOT_COLOURS[:2])
     for bot, bar, ci in zip(fdc.bots.values(), bars, marks(root, "line", "ci"), strict=True):
         assert coords(bar, "y")[0] == pytest.approx(y(bot.win_share), abs=0.15)
         assert coords(ci, "y1", "y2") == pytest.approx(
