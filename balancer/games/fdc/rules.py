@@ -51,7 +51,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from balancer import knobs
 from balancer.errors import InvariantError
@@ -363,18 +363,12 @@ class State:
         self.deck, self.money_of = _tables(rules)
         self.players = players
         self._trace: list[tuple[Any, ...]] | None = None
-        cards = list(range(self.deck.size))
-        rng.shuffle(cards)
-        size = rules["hand_size"]
-        self.hands = [cards[s * size : (s + 1) * size] for s in range(players)]
+        self.hands, self.pile = deal(self.deck.size, players, rules["hand_size"], rng)
         # Card impact: the kinds dealt to each seat (copies of a card are one kind).
         self.opening_held = pack_held(
             [[c // self.deck.copies for c in hand] for hand in self.hands],
             self.deck.size // self.deck.copies,
         )
-        # The pile is drawn from its end: pile[-1] is the top card.
-        self.pile = cards[players * size :]
-        self.pile.reverse()
         self.territory: list[list[int]] = [[] for _ in range(players)]
         self.cashed: list[list[int]] = [[] for _ in range(players)]
         self.discard: list[int] = []
@@ -555,20 +549,12 @@ class State:
 
     def _start_trick(self, leader: int) -> None:
         hands = self.hands
-        players = self.players
         if not any(hands):
             self.phase = OVER
             if self._trace is not None:
                 self._trace.append(("over", self.tricks, tuple(self.scores())))
             return
-        while not hands[leader]:
-            leader = (leader + 1) % players
-        self.leader = leader
-        self.order = [
-            seat
-            for seat in ((leader + k) % players for k in range(players))
-            if hands[seat] or seat == leader
-        ]
+        self.leader, self.order = trick_seats(hands, leader)
         self.turn = 0
         self.plays = []
         self.phase = PLAY
@@ -682,21 +668,10 @@ class State:
         if self.money_moved:  # no money moved: the sole leader (or none) stands as it was
             self.money_moved = False
             self._count_lead_change()
-        if self.next_leader >= 0:
-            leader = self.next_leader
-        elif self.rules["leader_if_nothing_resolves"] == "same":
-            leader = self.leader
-        else:
-            leader = (self.leader + 1) % players
-        pile, hands = self.pile, self.hands
-        for k in range(players):
-            if not pile:
-                break
-            hands[(leader + k) % players].append(pile.pop())
-            if self._trace is not None:
-                seat = (leader + k) % players
-                self._trace.append(("draws", seat, hands[seat][-1]))
+        leader = next_leader(self.next_leader, self.leader, players, self.rules)
+        drew = draw_round(self.pile, self.hands, leader)
         if self._trace is not None:
+            self._trace.extend(("draws", seat, self.hands[seat][-1]) for seat in drew)
             money = tuple(self.money(s) for s in range(players))
             self._trace.append(("money", money, leader))
         self._start_trick(leader)
@@ -724,8 +699,69 @@ class State:
         return [card for _, card in self.resolve_queue[self.resolve_at :]]
 
 
+# -- the trick procedure, as functions: this engine and the role games' (games/roles) share them
+
+
+def deal(size: int, players: int, hand_size: int, rng: Stream) -> tuple[list[list[int]], list[int]]:
+    """Setup: the cards 0..size-1 shuffled with `rng`, `hand_size` dealt to each seat in
+    turn; the rest is the pile, drawn from its end (pile[-1] is the top card)."""
+    cards = list(range(size))
+    rng.shuffle(cards)
+    hands = [cards[s * hand_size : (s + 1) * hand_size] for s in range(players)]
+    pile = cards[players * hand_size :]
+    pile.reverse()
+    return hands, pile
+
+
+def trick_seats(hands: list[list[int]], leader: int) -> tuple[int, list[int]]:
+    """Who leads (the first seat from `leader` with cards) and who plays, in order.
+
+    Needs some hand to hold cards."""
+    players = len(hands)
+    while not hands[leader]:
+        leader = (leader + 1) % players
+    order = [
+        seat
+        for seat in ((leader + k) % players for k in range(players))
+        if hands[seat] or seat == leader
+    ]
+    return leader, order
+
+
+def next_leader(first_resolved: int, leader: int, players: int, rules: Mapping[str, Any]) -> int:
+    """Step 5: the owner of the first card resolved (-1: none), else by the knob."""
+    if first_resolved >= 0:
+        return first_resolved
+    if rules["leader_if_nothing_resolves"] == "same":
+        return leader
+    return (leader + 1) % players
+
+
+def draw_round(pile: list[int], hands: list[list[int]], leader: int) -> list[int]:
+    """Step 6: from `leader` in seat order each seat draws one card while the pile
+    lasts; the seats that drew, in order (each drew the last card of its hand)."""
+    players = len(hands)
+    drew = []
+    for k in range(players):
+        if not pile:
+            break
+        seat = (leader + k) % players
+        hands[seat].append(pile.pop())
+        drew.append(seat)
+    return drew
+
+
+class CardFaces(Protocol):
+    """What cancelling reads of a deck: each card's colour and number."""
+
+    @property
+    def colour(self) -> tuple[int, ...]: ...
+    @property
+    def number(self) -> tuple[int, ...]: ...
+
+
 def sort_out(
-    plays: list[tuple[int, int]], rules: Mapping[str, Any], deck: Deck
+    plays: list[tuple[int, int]], rules: Mapping[str, Any], deck: CardFaces
 ) -> tuple[list[tuple[int, int]], list[int], bool]:
     """Cancelling and order (steps 2-4) for a trick's plays, leader first.
 
