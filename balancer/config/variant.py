@@ -431,6 +431,12 @@ def _validate(
         else:
             problems.append(origins.error((), f"missing key 'game' (one of {names})"))
         return None
+    if isinstance(game_name, str) and _names_game_file(game_name):
+        game_name = _attempt(problems, _game_file, game_name, layers, origins)
+        if game_name is None:
+            return None
+    elif isinstance(game_name, str) and games.canonical(game_name) is None:
+        game_name = _attempt(problems, _shipped_game_file, game_name) or game_name
     if not isinstance(game_name, str) or games.canonical(game_name) is None:
         problems.append(
             origins.error(
@@ -488,6 +494,36 @@ def _validate(
         rules=knobs.freeze(rules),
         lang=lang,
     )
+
+
+def _names_game_file(name: str) -> bool:
+    from balancer.games.roles import looks_like_file
+
+    return looks_like_file(name)
+
+
+def _game_file(name: str, layers: list[_Layer], origins: _Origins) -> str:
+    """Register the game file `game:` names (relative to the file that wrote it): its name.
+
+    A bad game file is its own first problem, file:line in the game file."""
+    from balancer.games.roles import register_file
+
+    written_in, line = origins.locate(("game",))
+    base = Path(written_in).parent if written_in else Path(".")
+    path = base / name
+    kind = kind_of(path, name=name)
+    if kind != FILE:
+        what = "no such game file" if kind is None else f"is {kind}, not a game file"
+        raise UserError(f"{what} {name!r}", file=written_in, line=line, key="game")
+    return register_file(path)
+
+
+def _shipped_game_file(name: str) -> str | None:
+    """Register the shipped game file of that name (games/roles/shipped), if there is one."""
+    from balancer.games.roles import gamefile, register_file
+
+    path = gamefile.shipped_path(name)
+    return None if path is None else register_file(path)
 
 
 def _check_name(name: Any, origins: _Origins) -> None:
