@@ -139,6 +139,35 @@ class State:
         self.phase = PLAY
         self._start_trick(self.leader)
 
+    @classmethod
+    def arranged(
+        cls,
+        game: RoleGame,
+        rules: Mapping[str, Any],
+        hands: list[list[int]],
+        *,
+        pile: list[int] | None = None,
+        leader: int = 0,
+        zones: Mapping[str, list[list[int]]] | None = None,
+        counters: Mapping[str, list[int]] | None = None,
+    ) -> State:
+        """A game set up by hand (for tests and examples): the given hands, pile (top
+        card first), zones and counters; every other card in the discard."""
+        players = len(hands)
+        state = cls(game, rules, players, Stream(0, 0, 0))
+        state.hands = [list(h) for h in hands]
+        state.opening_held = ()
+        state.pile = list(reversed(pile or []))
+        for name, seats in (zones or {}).items():
+            state.zones[name] = [list(z) for z in seats]
+        for name, values in (counters or {}).items():
+            state.counters[name] = list(values)
+        used = {c for place in [*state.hands, state.pile] for c in place}
+        used.update(c for zone in state.zones.values() for seat in zone for c in seat)
+        state.discard = [c for c in range(state.cards.size) if c not in used]
+        state._start_trick(leader)
+        return state
+
     # -- the contract -------------------------------------------------------
 
     def current_player(self) -> int:
