@@ -521,6 +521,8 @@ class State:
             return int(amount[1])
         if kind == "knob":
             return int(self.rules[amount[1]])
+        if kind == "minus_knob":
+            return -int(self.rules[amount[1]])
         if kind == "number":
             return self.cards.number[card] if card >= 0 else 0
         return len(self.zones[amount[1]][seat])
@@ -586,4 +588,6 @@ def bounds(game: RoleGame, rules: Mapping[str, Any], players: int) -> Bounds:
 
 
 def _value(amount: tuple[Any, ...], rules: Mapping[str, Any]) -> int:
-    return int(amount[1]) if amount[0] == "int" else int(rules[amount[1]])
+    if amount[0] == "int":
+        return int(amount[1])
+    return -int(rules[amount[1]]) if amount[0] == "minus_knob" else int(rules[amount[1]])

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-# An amount: ("int", n) | ("number",) | ("knob", name) | ("count", zone)
+# An amount: ("int", n) | ("number",) | ("knob", name) | ("minus_knob", name) | ("count", zone)
 Amount = tuple[Any, ...]
 # A target: ("self",) ... ("top", counter)
 Target = tuple[str, ...]

@@ -507,6 +507,8 @@ class _Checker:
             return None if zone is None else ("count", zone)
         if isinstance(value, str) and value in self.declared["knob"]:
             return ("knob", value)
+        if isinstance(value, str) and value[1:] in self.declared["knob"] and value[0] == "-":
+            return ("minus_knob", value[1:])
         valid = [*self.declared["knob"], *(["number"] if numbers else [])]
         what = (
             "a whole number, number, {count: ZONE} or a knob"
@@ -703,7 +705,12 @@ def _most(
         by = op.params["by"]
         if by[0] == "count":
             return None
-        per = {"int": by[1], "number": high}.get(by[0], defaults.get(by[-1], 0))
+        if by[0] == "int":
+            per = by[1]
+        elif by[0] == "number":
+            per = high
+        else:
+            per = defaults.get(by[1], 0) * (-1 if by[0] == "minus_knob" else 1)
         return max(int(per), 0)
 
     def steps_gain(steps: tuple[Step, ...]) -> int | None:
