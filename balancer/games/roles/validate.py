@@ -71,6 +71,9 @@ class _Checker:
         self.filled: set[str] = set()  # zones some op puts cards into
         self.sources_of: dict[str, set[str]] = {}  # zone -> zones cards move to from it
         self.ops_events: set[str] = set()
+        # Effects that failed their own checks: what the others add up to (an end goal's
+        # reach, the events effects count) is then not known, and not blamed.
+        self.broken_ops = 0
 
     def fail(self, keypath: KeyPath, message: str) -> None:
         self.problems.append(self.source.error(keypath, message))
@@ -415,12 +418,14 @@ class _Checker:
     def step(self, keypath: KeyPath, item: Any, *, inside_choose: bool) -> Step | None:
         if not isinstance(item, dict) or len(item) != 1:
             self.fail(keypath, f"expected one effect as {{primitive: {{...}}}}, got {_shown(item)}")
+            self.broken_ops += 1
             return None
         ((kind, params),) = item.items()
         where = (*keypath, kind)
         if kind == voc.CHOOSE:
             if inside_choose:
                 self.fail(where, "choose inside choose: list every option in one choose")
+                self.broken_ops += 1
                 return None
             if not isinstance(params, list) or not params:
                 self.fail(where, "expected a list of options")
@@ -433,6 +438,7 @@ class _Checker:
             return Choose(found) if len(found) == len(options) else None
         if kind not in voc.PRIMITIVES:
             self.fail(where, f"unknown primitive{nearest(kind, [*voc.PRIMITIVES, voc.CHOOSE])}")
+            self.broken_ops += 1
             return None
         return self.op(where, str(kind), params)
 
@@ -459,6 +465,7 @@ class _Checker:
                 ok = False
             out[param.name] = value
         if not ok:
+            self.broken_ops += 1
             return None
         if kind in ("place",):
             self.filled.add(out["zone"])
@@ -594,7 +601,7 @@ class _Checker:
                     )
             elif source in ("at_end", "lead_changes"):
                 terms = self.terms((*keypath, source), spec[source])
-            elif name not in self.ops_events:
+            elif name not in self.ops_events and not self.broken_ops:
                 self.fail(
                     keypath,
                     "no effect counts it (give an op event: "
@@ -647,7 +654,10 @@ class _Checker:
                 continue
             target = goal[1] if goal[0] == "int" else defaults.get(goal[1], 0)
             decl = {c.name: c for c in (counters if kind == "counter" else globals_)}.get(name)
-            most = _most(name, kind, roles, hooks, deck, defaults, decl)
+            if self.broken_ops:  # only the counter's own bound is known
+                most = decl.high if decl is not None else None
+            else:
+                most = _most(name, kind, roles, hooks, deck, defaults, decl)
             if most is not None and most < target:
                 self.fail(
                     (*keypath, "reaches"),

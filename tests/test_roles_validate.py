@@ -1,0 +1,245 @@
+"""A bad game file: every mistake at once from `validate`, one line naming file:line: key.
+
+And before any game is played: a variant naming a bad game file fails with one
+line and exit 2, and writes no report.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from balancer.cli import cli
+from balancer.games.roles import check_file, gamefile, is_game_file
+
+BAD = """\
+name: bad-race
+short: bad
+players: [2, 6]
+deck:
+  colours: [red, blue]
+  roles: [speed, crash, block]
+  numbers: [1, 3]
+hand_size: 5
+zones:
+  track: {face: up}
+  garage: {face: sideways}
+counters:
+  position: {max: 100}
+flags:
+  shield: {}
+  position: {}
+knobs:
+  boost: {default: 9, range: [0, 5]}
+roles:
+  speed:
+    - add: {counter: positon, by: 2}
+    - plase: {zone: track}
+  crash:
+    - choose:
+        - add: {counter: position, by: -1, target: rival, unles: shield}
+        - choose:
+            - guard: {flag: shield}
+  blocker:
+    - guard: {flag: sheild, target: nobody}
+    - place: {zone: track}
+score:
+  - {zone: track}
+  - {counter: position, times: fast}
+end:
+  - {counter: position, reaches: 1000}
+events:
+  crashes:
+    meaning: a crash
+"""
+
+# (line, key, a piece of the message): every mistake of BAD, worked out by reading it.
+EXPECTED = [
+    (6, "deck.roles[2]", "role 'block' has no definition under roles: (did you mean 'blocker'?)"),
+    (8, "hand_size", "the deck holds 18 cards, too few to deal 5 to each of 6 players"),
+    (11, "zones.garage.face", "expected up or down"),
+    (11, "zones.garage", "nothing fills this zone"),
+    (16, "flags.position", "declared twice (also a counter at counters.position)"),
+    (18, "knobs.boost.default", "must be in 0..5"),
+    (21, "roles.speed[0].add.counter", "unknown counter 'positon' (did you mean 'position'?)"),
+    (22, "roles.speed[1].plase", "unknown primitive (did you mean 'place'?)"),
+    (25, "roles.crash[0].choose[0].add.unles", "unknown parameter of add (did you mean 'unless'?)"),
+    (26, "roles.crash[0].choose[1].choose", "choose inside choose"),
+    (29, "roles.blocker[0].guard.flag", "unknown flag 'sheild' (did you mean 'shield'?)"),
+    (29, "roles.blocker[0].guard.target", "unknown target 'nobody'"),
+    (33, "score[1].times", "expected a whole number or a knob"),
+    # With effects broken, only the counter's own bound is known: max 100.
+    (35, "end[0].reaches", "the deck can never bring position to 1000 (at most 100)"),
+]
+
+
+def write(tmp_path: Path, text: str, name: str = "game.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_every_mistake_of_a_bad_file_is_reported_once_with_its_line(tmp_path: Path) -> None:
+    path = write(tmp_path, BAD)
+    game, problems = check_file(path)
+    assert game is None
+    found = [(p.line, p.key, p.message) for p in problems]
+    assert len(found) == len(EXPECTED), "\n".join(p.message for p in problems)
+    for (line, key, piece), (got_line, got_key, message) in zip(EXPECTED, found, strict=True):
+        assert (got_line, got_key) == (line, key), message
+        assert message.startswith(f"{path}:{line}: {key}: ") and piece in message
+
+
+def test_the_shipped_files_are_valid() -> None:
+    """The control: a good file has no problem (so the checks above can pass a file)."""
+    for name in gamefile.shipped_names():
+        game, problems = check_file(gamefile.shipped_path(name))  # type: ignore[arg-type]
+        assert problems == [] and game is not None and game.name == name
+
+
+def test_validate_prints_every_mistake_and_exits_2(tmp_path: Path) -> None:
+    path = write(tmp_path, BAD)
+    assert is_game_file(path)
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == len(EXPECTED) and "Traceback" not in result.stderr
+    assert all(line.startswith(f"balancer: error: {path}:") for line in lines)
+
+
+def test_a_variant_on_a_bad_game_file_fails_before_playing(tmp_path: Path) -> None:
+    write(tmp_path, BAD)
+    variant = write(tmp_path, "game: ./game.yaml\nplayers: 3\nbots: random\n", "v.yaml")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["run", "-q", "-w", "1", str(variant), "-o", str(out)])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert lines == [
+        f"balancer: error: {tmp_path / 'game.yaml'}:6: deck.roles[2]: role 'block' "
+        "has no definition under roles: (did you mean 'blocker'?)"
+    ]
+    assert not out.exists()
+
+
+GOOD_CHILD = """\
+extends: mega-racer
+name: slow-racer
+short: slow
+knobs:
+  goal: {default: 12, range: [1, 1000], meaning: the position that ends the race}
+roles:
+  speed:
+    - add: {counter: position, by: 1, event: moves}
+"""
+
+
+def test_a_child_changes_one_role_and_keeps_the_rest(tmp_path: Path) -> None:
+    game, problems = check_file(write(tmp_path, GOOD_CHILD))
+    assert problems == [] and game is not None
+    assert game.name == "slow-racer" and set(game.roles) == {"speed", "accident", "block"}
+    assert game.roles["speed"].resolve[0].params["by"] == ("int", 1)  # type: ignore[union-attr]
+    assert {k.name: k.default for k in game.knobs}["goal"] == 12
+
+
+def test_a_childs_mistake_is_blamed_on_the_child_and_a_parents_on_the_parent(
+    tmp_path: Path,
+) -> None:
+    parent = write(
+        tmp_path,
+        gamefile.shipped_path("mega-racer")
+        .read_text(encoding="utf-8")  # type: ignore[union-attr]
+        .replace("event: blocks", "event: blokcs"),
+        "parent.yaml",
+    )
+    child = write(
+        tmp_path,
+        GOOD_CHILD.replace("extends: mega-racer", "extends: parent.yaml").replace(
+            "by: 1,", "by: fast,"
+        ),
+    )
+    _, problems = check_file(child)
+    where = sorted((p.file, p.key) for p in problems)
+    assert where == [
+        (str(child), "roles.speed[0].add.by"),
+        (str(parent), "roles.block[0].guard.event"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "piece"),
+    [
+        ("players: [2, six]", "players[1]", "expected a whole number"),
+        ("players: [5, 2]", "players", "fewest (5) is more than most (2)"),
+        ("win: most", "win", "expected highest or lowest"),
+        ("extends: no-such-game", "extends", "no shipped game or game file"),
+    ],
+)
+def test_wrong_types_and_ranges_name_their_key(
+    tmp_path: Path, text: str, key: str, piece: str
+) -> None:
+    base = gamefile.shipped_path("mega-racer").read_text(encoding="utf-8")  # type: ignore[union-attr]
+    top = text.split(":")[0]
+    lines = [line for line in base.splitlines() if not line.startswith(f"{top}:")]
+    _, problems = check_file(write(tmp_path, "\n".join([*lines, text]) + "\n"))
+    assert [p.key for p in problems] == [key] and piece in problems[0].message
+
+
+# Every effect is right here: what they add up to is checked too.
+UNREACHABLE = """\
+name: short-race
+short: sr
+players: [2, 4]
+deck: {colours: [red], roles: [step, stash], numbers: [1, 2], copies: 1}
+hand_size: 1
+zones:
+  pocket: {face: down}
+  shelf: {face: up}
+counters:
+  lap: {}
+roles:
+  step:
+    - add: {counter: lap, by: number, event: steps}
+    - place: {zone: pocket}
+  stash:
+    - move_all: {from: pocket, to: shelf, event: stashes}
+score:
+  - {counter: lap}
+end:
+  - {counter: lap, reaches: 5}
+events:
+  steps: {meaning: a step}
+  stashes: {meaning: a stash}
+  idles: {meaning: never counted}
+"""
+
+
+def test_what_the_effects_add_up_to_is_checked(tmp_path: Path) -> None:
+    # The two steps (numbers 1 and 2) bring a lap counter to 3 at most; the pocket
+    # feeds the shelf, which nothing scores, so neither scores; idles is counted by
+    # nothing.
+    _, problems = check_file(write(tmp_path, UNREACHABLE))
+    found = [(p.line, p.key) for p in problems]
+    assert found == [
+        (7, "zones.pocket"),
+        (8, "zones.shelf"),
+        (20, "end[0].reaches"),
+        (24, "events.idles"),
+    ]
+    messages = [p.message for p in problems]
+    assert "nothing scores this zone" in messages[0] and "nothing scores" in messages[1]
+    assert "the deck can never bring lap to 3" not in messages[2]
+    assert "the deck can never bring lap to 5 (at most 3)" in messages[2]
+    assert "no effect counts it" in messages[3]
+
+
+def test_the_same_file_made_right_passes(tmp_path: Path) -> None:
+    """The control: score the shelf, aim at 3, drop idles: no problem left."""
+    fixed = (
+        UNREACHABLE.replace("  - {counter: lap}\n", "  - {counter: lap}\n  - {zone: shelf}\n")
+        .replace("reaches: 5", "reaches: 3")
+        .replace("  idles: {meaning: never counted}\n", "")
+    )
+    game, problems = check_file(write(tmp_path, fixed))
+    assert problems == [] and game is not None
