@@ -705,9 +705,8 @@ def _most(
     deck resolved (or cancelled) once and to one seat's good, knobs at their defaults;
     None: no bound from here (a hook acts every trick, catch_up or a count adds)."""
     primitive = "add" if kind == "counter" else "add_global"
-    high = deck["numbers"][1]
 
-    def gain(op: Op) -> int | None:
+    def gain(op: Op, number: int) -> int | None:
         if op.kind == "catch_up" and op.params["counter"] == name:
             return None
         if op.kind != primitive or op.params["counter"] != name:
@@ -718,34 +717,39 @@ def _most(
         if by[0] == "int":
             per = by[1]
         elif by[0] == "number":
-            per = high
+            per = number
         else:
             per = defaults.get(by[1], 0) * (-1 if by[0] == "minus_knob" else 1)
         return max(int(per), 0)
 
-    def steps_gain(steps: tuple[Step, ...]) -> int | None:
+    def steps_gain(steps: tuple[Step, ...], number: int) -> int | None:
         total = 0
         for step in steps:
-            gains = [gain(op) for op in (step.options if isinstance(step, Choose) else (step,))]
+            options = step.options if isinstance(step, Choose) else (step,)
+            gains = [gain(op, number) for op in options]
             if None in gains:
                 return None
             total += max(g for g in gains if g is not None)
         return total
 
     for steps in hooks.values():
-        if steps_gain(steps) != 0:
+        if steps_gain(steps, 0) != 0:
             return None
-    low = deck["numbers"][0]
-    per_role = len(deck["colours"]) * (high - low + 1) * deck["copies"]
+    low, high = deck["numbers"]
+    if high - low > 1000:
+        return None  # too long a range to add card by card; no bound claimed
+    per_number = len(deck["colours"]) * deck["copies"]
     total = decl.start if decl else 0
     for role_name in deck["roles"]:
         role = roles.get(role_name)
         if role is None:
             continue
-        resolved, cancelled = steps_gain(role.resolve), steps_gain(role.on_cancelled)
-        if resolved is None or cancelled is None:
-            return None
-        total += max(resolved, cancelled) * per_role
+        for number in range(low, high + 1):
+            resolved = steps_gain(role.resolve, number)
+            cancelled = steps_gain(role.on_cancelled, number)
+            if resolved is None or cancelled is None:
+                return None
+            total += max(resolved, cancelled) * per_number
     if decl is not None:
         total = min(total, decl.high)
     return total
