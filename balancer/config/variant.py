@@ -435,8 +435,6 @@ def _validate(
         game_name = _attempt(problems, _game_file, game_name, layers, origins)
         if game_name is None:
             return None
-    elif isinstance(game_name, str) and games.canonical(game_name) is None:
-        game_name = _attempt(problems, _shipped_game_file, game_name) or game_name
     if not isinstance(game_name, str) or games.canonical(game_name) is None:
         problems.append(
             origins.error(
@@ -516,14 +514,6 @@ def _game_file(name: str, layers: list[_Layer], origins: _Origins) -> str:
         what = "no such game file" if kind is None else f"is {kind}, not a game file"
         raise UserError(f"{what} {name!r}", file=written_in, line=line, key="game")
     return register_file(path)
-
-
-def _shipped_game_file(name: str) -> str | None:
-    """Register the shipped game file of that name (games/roles/shipped), if there is one."""
-    from balancer.games.roles import gamefile, register_file
-
-    path = gamefile.shipped_path(name)
-    return None if path is None else register_file(path)
 
 
 def _check_name(name: Any, origins: _Origins) -> None:

@@ -84,11 +84,26 @@ def names() -> list[str]:
     return list(_ENTRIES)
 
 
-def canonical(name: str) -> str | None:
-    """The full name for a full or short name, or None if unknown."""
+def registered(name: str) -> str | None:
+    """The full name for a registered full or short name (nothing loaded), or None."""
     if name in _ENTRIES:
         return name
     return _SHORT.get(name)
+
+
+def canonical(name: str) -> str | None:
+    """The full name for a full or short name, or None if unknown.
+
+    A shipped game file (games/roles/shipped/<name>.yaml) is registered the first
+    time its name is asked for; `names()` lists it only from then on."""
+    return registered(name) or _shipped_game_file(name)
+
+
+def _shipped_game_file(name: str) -> str | None:
+    from balancer.games.roles import gamefile, register_file
+
+    path = gamefile.shipped_path(name)
+    return None if path is None else register_file(path)
 
 
 def definition(name: str) -> GameDefinition:

@@ -9,9 +9,11 @@ registry (games/__init__.py) holds. docs/new-game.md is the designer's guide.
 
 A variant plays a shipped game file by its name (`game: fish-dash-cash-roles`,
 games/roles/shipped/<name>.yaml) or a designer's file by path (`game:
-./my-race.yaml`, relative to the variant); either is registered when a variant
-first names it (not before: the games every command lists stay the three
-hand-written ones until role games pass the whole conformance suite).
+./my-race.yaml`, relative to the variant). A shipped one is registered the
+first time its name is asked of the registry (games/__init__.py), a designer's
+when a variant names it: not before, so the games every command lists (and
+every test runs over) stay the three hand-written ones until role games pass
+the whole conformance suite.
 """
 
 from __future__ import annotations
@@ -86,13 +88,13 @@ def register_file(path: str | Path) -> str:
     except OSError:
         digest = ""
     known = _REGISTERED.get(resolved)
-    if known is not None and known[0] == digest and games.canonical(known[1]) is not None:
+    if known is not None and known[0] == digest and games.registered(known[1]) is not None:
         return known[1]
     game_definition = definition_of(path)
-    if known is not None and games.canonical(known[1]) is not None:
+    if known is not None and games.registered(known[1]) is not None:
         games.unregister(known[1])  # the file changed since: its new version replaces it
     for taken in (game_definition.name, game_definition.short):
-        if games.canonical(taken) is not None:
+        if games.registered(taken) is not None:
             raise UserError(
                 f"the game file names its game {taken!r}, which another game already has",
                 file=str(path),
