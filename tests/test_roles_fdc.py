@@ -10,11 +10,14 @@ each knob the file expresses (`cash_value` maps onto two number knobs).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from balancer import games, knobs
+from balancer.cli import cli
 from balancer.games.api import GameRecord
 from balancer.games.roles import gamefile
 from balancer.games.roles.definition import build
@@ -108,3 +111,30 @@ def test_a_role_changed_by_one_step_is_caught() -> None:
     fdc_rules = knobs.defaults(FDC.spec.knobs)
     rules = role_rules(fdc_rules)
     assert any(play(FDC, fdc_rules, 3, 5, i) != play(changed, rules, 3, 5, i) for i in range(20))
+
+
+def test_balancer_run_of_a_designers_copy_writes_fdcs_report(tmp_path: Path) -> None:
+    """`game: ./my-fdc.yaml` (the shipped file renamed) through `balancer run`: the
+    same scores, seats and events as `game: fish-dash-cash`, random bots, one seed."""
+    shipped = gamefile.shipped_path("fish-dash-cash-roles")
+    assert shipped is not None
+    text = shipped.read_text(encoding="utf-8")
+    text = text.replace("name: fish-dash-cash-roles", "name: my-fdc-copy")
+    (tmp_path / "my-fdc.yaml").write_text(text.replace("short: fdc-roles", "short: myfdcc"))
+    common = "players: 4\ngames: 200\nseed: 9\nbots: random\n"
+    (tmp_path / "file.yaml").write_text("game: ./my-fdc.yaml\n" + common)
+    (tmp_path / "fdc.yaml").write_text("game: fish-dash-cash\n" + common)
+    try:
+        for name in ("file", "fdc"):
+            variant = str(tmp_path / f"{name}.yaml")
+            result = CliRunner().invoke(
+                cli, ["run", "-q", "-w", "1", variant, "-o", str(tmp_path / name)]
+            )
+            assert result.exit_code == 0, result.output
+    finally:  # the registry is the process's: leave it as other tests expect it
+        if games.registered("my-fdc-copy"):
+            games.unregister("my-fdc-copy")
+    for csv in ("scores.csv", "seats.csv", "events.csv"):
+        assert (tmp_path / "file" / csv).read_bytes() == (tmp_path / "fdc" / csv).read_bytes()
+    summary = (tmp_path / "file" / "summary.md").read_text(encoding="utf-8")
+    assert "my-fdc-copy, 4 players, 200 games, seed 9" in summary
