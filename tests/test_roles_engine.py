@@ -10,9 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from balancer import knobs
+from balancer.games.conformance import check_game
 from balancer.games.roles import gamefile, load_file
-from balancer.games.roles.definition import game_knobs
+from balancer.games.roles.definition import build, game_knobs
 from balancer.games.roles.engine import State
 from balancer.games.roles.model import RoleGame
 from balancer.rng import CHANCE, Stream
@@ -221,3 +224,13 @@ def test_naps_that_would_stop_every_seat_lapse(tmp_path: Path) -> None:
     assert state.order == [1] and not state.is_terminal()
     play(state, doze_card(RED, 0, 1))
     assert state.is_terminal()
+
+
+@pytest.mark.parametrize("name", ["fish-dash-cash-roles", "mega-racer"])
+def test_the_shipped_game_files_pass_the_engine_conformance_checks(name: str) -> None:
+    """games/conformance.py, as every hand-written game passes it: legal moves,
+    invariants, bounds, records, determinism, clones, what a view hides."""
+    definition = build(load_file(gamefile.shipped_path(name)))  # type: ignore[arg-type]
+    rules = knobs.freeze(knobs.defaults(definition.spec.knobs))
+    for players in (definition.spec.min_players, 4, definition.spec.max_players):
+        check_game(definition.spec, rules, players, seed=3, games=3)

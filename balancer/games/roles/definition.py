@@ -145,7 +145,7 @@ def build(game: RoleGame) -> GameDefinition:
         new_state=new_state,
         unplayable=unplayable,
         bounds=lambda rules, players: engine.bounds(game, rules, players),
-        resample_hidden=None,
+        resample_hidden=engine.resample_hidden,
         card_kinds=card_kinds,
     )
     languages = {}

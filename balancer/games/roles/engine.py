@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from balancer.errors import InvariantError
@@ -214,16 +215,17 @@ class State:
             )
             for name, face in self.game.zones.items()
         }
+        # Read-only mappings: a bot can't write into what it is shown.
         return View(
             seat,
             self.phase,
             tuple(self.hands[seat]),
             self.leader,
             tuple(self.plays),
-            zones,
-            {k: tuple(v) for k, v in self.counters.items()},
-            {k: tuple(v) for k, v in self.flags.items()},
-            dict(self.globals),
+            MappingProxyType(zones),
+            MappingProxyType({k: tuple(v) for k, v in self.counters.items()}),
+            MappingProxyType({k: tuple(v) for k, v in self.flags.items()}),
+            MappingProxyType(dict(self.globals)),
             tuple(map(len, self.hands)),
             len(self.pile),
             self.tricks,
@@ -585,6 +587,20 @@ def bounds(game: RoleGame, rules: Mapping[str, Any], players: int) -> Bounds:
         length=(1, tricks),
         score=(float(low), float(high)),
     )
+
+
+def resample_hidden(state: State, seat: int, rng: Stream) -> State:
+    """Redeal what `seat` can't see, from the true state: the other hands and the pile
+    (sizes kept); every card ever face up, and `seat`'s own, stay put."""
+    other = state.clone()
+    others = [s for s in range(state.players) if s != seat]
+    pool = [c for s in others for c in state.hands[s]] + state.pile
+    rng.shuffle(pool)
+    dealt = iter(pool)
+    for s in others:
+        other.hands[s] = [next(dealt) for _ in state.hands[s]]
+    other.pile = list(dealt)
+    return other
 
 
 def _value(amount: tuple[Any, ...], rules: Mapping[str, Any]) -> int:
