@@ -85,7 +85,7 @@ def test_reaching_the_goal_ends_the_race_at_the_tricks_end() -> None:
         [racer(RED, SPEED, 3), racer(BLUE, SPEED, 1)],
         [racer(BLUE, SPEED, 6), racer(RED, SPEED, 2)],
     ]
-    state = State.arranged(RACER, rules_of(RACER), hands, counters={"position": [18, 0]})
+    state = State.arranged(RACER, rules_of(RACER, goal=20), hands, counters={"position": [18, 0]})
     play(state, racer(RED, SPEED, 3), racer(BLUE, SPEED, 6))
     assert state.is_terminal()
     assert state.record().scores == (21.0, 0.0) and state.record().length == 1
