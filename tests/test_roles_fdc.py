@@ -138,3 +138,15 @@ def test_balancer_run_of_a_designers_copy_writes_fdcs_report(tmp_path: Path) -> 
         assert (tmp_path / "file" / csv).read_bytes() == (tmp_path / "fdc" / csv).read_bytes()
     summary = (tmp_path / "file" / "summary.md").read_text(encoding="utf-8")
     assert "my-fdc-copy, 4 players, 200 games, seed 9" in summary
+    # The report names the file by its path: a later process replays from it, as
+    # this one does once the game is out of the registry again.
+    assert (
+        f'"game": "{tmp_path / "my-fdc.yaml"}"' in (tmp_path / "file" / "report.json").read_text()
+    )
+    try:
+        result = CliRunner().invoke(cli, ["replay", str(tmp_path / "file"), "--game", "3"])
+        assert result.exit_code == 0, result.output
+        assert "my-fdc-copy" in result.output and "steals" in result.output
+    finally:
+        if games.registered("my-fdc-copy"):
+            games.unregister("my-fdc-copy")

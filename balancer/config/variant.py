@@ -144,7 +144,9 @@ class Variant:
         sections = knobs.resolved_sections(self.spec.knobs, self.rules)
         return {
             "name": self.name,
-            "game": self.game,
+            # A designer's game file by its path: a report read back in another
+            # process (replay, check, diff) registers it again from there.
+            "game": _game_file_of(self.game) or self.game,
             "players": self.players,
             "games": self.games,
             "seed": self.seed,
@@ -492,6 +494,12 @@ def _validate(
         rules=knobs.freeze(rules),
         lang=lang,
     )
+
+
+def _game_file_of(game: str) -> str | None:
+    from balancer.games.roles import registered_file
+
+    return registered_file(game)
 
 
 def _names_game_file(name: str) -> bool:

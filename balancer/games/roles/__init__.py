@@ -76,6 +76,28 @@ def looks_like_file(name: str) -> bool:
     return name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name
 
 
+def registered_file(name: str) -> str | None:
+    """The absolute path of the designer's game file registered as `name`, or None
+    (for a hand-written game and for a shipped file, known by name everywhere)."""
+    for path, (_, game) in _REGISTERED.items():
+        if game == name and not path.is_relative_to(gamefile.SHIPPED.resolve()):
+            return str(path)
+    return None
+
+
+def game_named(value: str) -> str | None:
+    """The registered game a report's variant names: a game's name, or a game file's
+    path (registered from there if it still reads as a valid game file); else None."""
+    from balancer import games
+
+    if not looks_like_file(value):
+        return games.canonical(value)
+    try:
+        return register_file(value)
+    except UserError:
+        return None
+
+
 def register_file(path: str | Path) -> str:
     """Register the game of a file (once per path and content); its full name.
 
