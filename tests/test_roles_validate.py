@@ -243,3 +243,37 @@ def test_the_same_file_made_right_passes(tmp_path: Path) -> None:
     )
     game, problems = check_file(write(tmp_path, fixed))
     assert problems == [] and game is not None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key", "piece"),
+    [
+        (
+            "event: moves",
+            "event: movs",
+            "roles.speed[0].add.event",
+            "unknown event 'movs' (did you mean 'moves'?)",
+        ),
+        (
+            "knobs:\n",
+            "knobs:\n  hand_size: {default: 3}\n",
+            "knobs.hand_size",
+            "'hand_size' is a name the engine already uses",
+        ),
+        (
+            "  blocking: {lasts: trick}",
+            "  blocking: {lasts: round}",
+            "flags.blocking.lasts",
+            "expected trick or game",
+        ),
+        ("ja: MEGA RACER", "ja: [MEGA, RACER]", "names.ja", "expected the title as text"),
+    ],
+)
+def test_one_mistake_in_a_good_file_is_the_only_problem(
+    tmp_path: Path, old: str, new: str, key: str, piece: str
+) -> None:
+    base = gamefile.shipped_path("mega-racer").read_text(encoding="utf-8")  # type: ignore[union-attr]
+    assert old in base
+    _, problems = check_file(write(tmp_path, base.replace(old, new, 1)))
+    assert [p.key for p in problems] == [key], [p.message for p in problems]
+    assert piece in problems[0].message

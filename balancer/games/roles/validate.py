@@ -38,6 +38,7 @@ MAX_DECK_CARDS = 10_000
 LIMIT = knobs.INT_LIMIT
 FIRST_LEADER = ("seat0", "random")
 IF_NOTHING_RESOLVES = ("same", "next")
+RESERVED_KNOB_NAMES = ("deck", "number", *voc.ENGINE_KNOBS)
 TRICK_DEFAULTS: dict[str, Any] = {
     "first_leader": "seat0",
     "neko_ni_koban": True,
@@ -153,6 +154,7 @@ class _Checker:
         data = self.data
         self.known_keys((), data, voc.TOP_KEYS)
         name, short = self.game_names()
+        titles = self.titles()
         players = self.players()
         deck = self.deck()
         trick = self.trick()
@@ -192,7 +194,7 @@ class _Checker:
             name=name,
             short=short,
             path=self.source.path,
-            names=self.titles(),
+            names=titles,
             min_players=players[0],
             max_players=players[1],
             deck=deck,
@@ -229,8 +231,11 @@ class _Checker:
         return out[0], out[1]
 
     def titles(self) -> dict[str, str]:
-        names = self.data.get("names") or {}
-        return {str(k): str(v) for k, v in names.items()} if isinstance(names, dict) else {}
+        names = self.mapping(("names",), self.data.get("names"), "language: title")
+        for language, title in names.items():
+            if not isinstance(title, str) or not title:
+                self.fail(("names", language), f"expected the title as text, got {_shown(title)}")
+        return {str(k): str(v) for k, v in names.items()}
 
     def players(self) -> tuple[int, int] | None:
         value = self.data.get("players")
@@ -344,6 +349,11 @@ class _Checker:
         out = []
         for name, spec in self.declare("knob", "knobs").items():
             keypath = ("knobs", name)
+            if name in RESERVED_KNOB_NAMES:
+                # The engine's knobs sit beside the file's, and `number` is an amount.
+                self.fail(keypath, f"{name!r} is a name the engine already uses; pick another")
+                self.declared["knob"].pop(name, None)
+                continue
             spec = self.mapping(keypath, spec, "default, range, meaning")
             self.known_keys(keypath, spec, ("default", "range", "meaning", "section"))
             span = spec.get("range", [-LIMIT, LIMIT])
