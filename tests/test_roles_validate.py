@@ -277,3 +277,25 @@ def test_one_mistake_in_a_good_file_is_the_only_problem(
     _, problems = check_file(write(tmp_path, base.replace(old, new, 1)))
     assert [p.key for p in problems] == [key], [p.message for p in problems]
     assert piece in problems[0].message
+
+
+def test_knobs_of_a_game_file_lists_its_own_and_of_a_bad_one_fails_in_one_line(
+    tmp_path: Path,
+) -> None:
+    from balancer import games
+
+    good = write(tmp_path, GOOD_CHILD, "slow.yaml")
+    try:
+        result = CliRunner().invoke(cli, ["knobs", str(good)])
+        assert result.exit_code == 0, result.output
+        assert "goal: 12" in result.output and "hand_size: 5" in result.output
+    finally:
+        if games.registered("slow-racer"):
+            games.unregister("slow-racer")
+    bad = write(tmp_path, BAD)
+    result = CliRunner().invoke(cli, ["knobs", str(bad)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"balancer: error: {bad}:6: deck.roles[2]: role 'block' has no definition under "
+        "roles: (did you mean 'blocker'?)"
+    ]

@@ -24,7 +24,10 @@ def event_meanings(game: str) -> dict[str, str]:
 def events_command(game: str, as_json: bool) -> None:
     """List every event a report of GAME counts, and what one count of it is."""
     from balancer import games
+    from balancer.games.roles import looks_like_file, register_file
 
+    if looks_like_file(game):  # a game file, by its path: its own knobs and events
+        game = register_file(game)
     if games.canonical(game) is None:
         raise UserError(f"unknown game {game!r} (known: {', '.join(games.names())})")
     spec = games.get(game)

@@ -21,7 +21,10 @@ def knobs_command(game: str, as_json: bool) -> None:
     """List every knob of GAME with its default and meaning (YAML a variant can paste)."""
     from balancer import games
     from balancer.cli import yamltext
+    from balancer.games.roles import looks_like_file, register_file
 
+    if looks_like_file(game):  # a game file, by its path: its own knobs and events
+        game = register_file(game)
     if games.canonical(game) is None:
         raise UserError(f"unknown game {game!r} (known: {', '.join(games.names())})")
     spec = games.get(game)

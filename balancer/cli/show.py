@@ -17,7 +17,8 @@ def resolved_text(path: str) -> str:
     lines = [
         f"# {found.name}: {path} with extends merged and every knob spelled out",
         f"name: {yamltext.value(found.name)}",
-        f"game: {found.game}",
+        # A game file by its path, as the report keeps it: the text reads back anywhere.
+        f"game: {yamltext.value(found.resolved()['game'])}",
         f"players: {found.players}",
         f"games: {found.games}",
         f"seed: {found.seed}",
