@@ -299,3 +299,19 @@ def test_knobs_of_a_game_file_lists_its_own_and_of_a_bad_one_fails_in_one_line(
         f"balancer: error: {bad}:6: deck.roles[2]: role 'block' has no definition under "
         "roles: (did you mean 'blocker'?)"
     ]
+
+
+def test_place_only_where_a_resolved_card_is(tmp_path: Path) -> None:
+    """A cancelled card is already in the discard, and on_trick_end has no card: a
+    place there would put one card in two places."""
+    fixed = (
+        UNREACHABLE.replace("  - {counter: lap}\n", "  - {counter: lap}\n  - {zone: shelf}\n")
+        .replace("reaches: 5", "reaches: 3")
+        .replace("  idles: {meaning: never counted}\n", "")
+    )
+    hooked = fixed.replace(
+        "score:\n", "hooks:\n  on_trick_end:\n    - place: {zone: pocket}\nscore:\n"
+    )
+    _, problems = check_file(write(tmp_path, hooked))
+    assert [(p.line, p.key) for p in problems] == [(19, "hooks.on_trick_end[0].place")]
+    assert "only a role's resolve steps" in problems[0].message

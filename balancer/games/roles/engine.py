@@ -122,7 +122,7 @@ class State:
         self.discard: list[int] = []
         self.tricks = 0
         self.events = {e.name: 0 for e in game.events}
-        self.sole_leader = -1
+        self.sole_leader: dict[str, int] = {}  # per lead_changes event: its sole leader
         self.leader = 0 if rules["first_leader"] == "seat0" else rng.randrange(players)
         self.order: list[int] = []
         self.turn = 0
@@ -270,6 +270,7 @@ class State:
         other.skip = list(self.skip)
         other.discard = list(self.discard)
         other.events = dict(self.events)
+        other.sole_leader = dict(self.sole_leader)
         other.order = list(self.order)
         other.plays = list(self.plays)
         other.played = set(self.played)
@@ -383,11 +384,12 @@ class State:
             values = [self._terms(event.terms, s) for s in range(self.players)]
             best = max(values)
             sole = values.index(best) if best > 0 and values.count(best) == 1 else -1
-            if sole < 0 or sole == self.sole_leader:
-                continue
-            if self.sole_leader >= 0:
+            standing = self.sole_leader.get(event.name, -1)
+            if sole < 0 or sole == standing:
+                continue  # a tie or nothing yet: the standing sole leader (if any) stays
+            if standing >= 0:  # the first sole leader took the lead from nobody
                 self.events[event.name] += 1
-            self.sole_leader = sole
+            self.sole_leader[event.name] = sole
 
     # -- the roles' steps ----------------------------------------------------
 

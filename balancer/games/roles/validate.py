@@ -75,6 +75,7 @@ class _Checker:
         # Effects that failed their own checks: what the others add up to (an end goal's
         # reach, the events effects count) is then not known, and not blamed.
         self.broken_ops = 0
+        self.placing = False  # whether the steps being read are a resolved card's
 
     def fail(self, keypath: KeyPath, message: str) -> None:
         self.problems.append(self.source.error(keypath, message))
@@ -391,10 +392,10 @@ class _Checker:
             keypath = ("roles", name)
             if isinstance(spec, dict):
                 self.known_keys(keypath, spec, ("resolve", "on_cancelled"))
-                resolve = self.steps((*keypath, "resolve"), spec.get("resolve", []))
+                resolve = self.steps((*keypath, "resolve"), spec.get("resolve", []), placing=True)
                 cancelled = self.steps((*keypath, "on_cancelled"), spec.get("on_cancelled", []))
             else:
-                resolve, cancelled = self.steps(keypath, spec), ()
+                resolve, cancelled = self.steps(keypath, spec, placing=True), ()
             out[str(name)] = Role(str(name), resolve, cancelled)
         if deck is not None:
             for index, role in enumerate(deck["roles"]):
@@ -414,7 +415,9 @@ class _Checker:
             if name in voc.HOOKS
         }
 
-    def steps(self, keypath: KeyPath, value: Any) -> tuple[Step, ...]:
+    def steps(self, keypath: KeyPath, value: Any, *, placing: bool = False) -> tuple[Step, ...]:
+        """A list of steps; `placing`: a resolved card's, where `place` has a card to put."""
+        self.placing = placing
         if not isinstance(value, list):
             self.fail(keypath, f"expected a list of effects, got {_shown(value)}")
             return ()
@@ -477,7 +480,15 @@ class _Checker:
         if not ok:
             self.broken_ops += 1
             return None
-        if kind in ("place",):
+        if kind == "place" and not self.placing:
+            self.fail(
+                keypath,
+                "place puts the resolved card in a zone: only a role's resolve "
+                "steps have one (a cancelled card is already discarded)",
+            )
+            self.broken_ops += 1
+            return None
+        if kind == "place":
             self.filled.add(out["zone"])
         if kind in ("move_all", "steal"):
             self.filled.add(out["to"])
