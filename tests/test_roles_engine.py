@@ -214,6 +214,33 @@ def test_every_legal_game_ends_within_its_bounds() -> None:
             assert all(not hand for hand in state.hands)
 
 
+def test_a_game_of_naps_and_pokes_always_ends_with_every_hand_played(tmp_path: Path) -> None:
+    """Naps keep seats out of tricks, yet every trick plays a card: with no goal to
+    end it early, every random game ends with every hand empty, within the bounds."""
+    path = tmp_path / "naps.yaml"
+    text = DOZE.replace("end:\n  - {global: crowd, reaches: 2}\n", "")
+    path.write_text(text.replace("hand_size: 2", "hand_size: 4"), encoding="utf-8")
+    game = load_file(path)
+    rules = rules_of(game)
+    from balancer.games.roles.engine import bounds
+
+    naps = 0
+    for players in (2, 3, 4):
+        limit = bounds(game, rules, players)
+        for index in range(40):
+            state = State(game, rules, players, Stream(5, index, CHANCE))
+            pick = Stream(5, index, 99)
+            moves = 0
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply_action(legal[pick.randrange(len(legal))])
+                moves += 1
+                assert moves <= limit.moves
+            assert all(not hand for hand in state.hands) and not state.pile
+            naps += state.record().events["naps"]
+    assert naps > 0  # the games did nap
+
+
 def test_naps_that_would_stop_every_seat_lapse(tmp_path: Path) -> None:
     game = doze(tmp_path)
     # 2 players: seat 0 naps seat 1, seat 1's card is off-colour (cancelled, crowd 1).
