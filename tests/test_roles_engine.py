@@ -261,3 +261,24 @@ def test_the_shipped_game_files_pass_the_engine_conformance_checks(name: str) ->
     rules = knobs.freeze(knobs.defaults(definition.spec.knobs))
     for players in (definition.spec.min_players, 4, definition.spec.max_players):
         check_game(definition.spec, rules, players, seed=3, games=3)
+
+
+def test_a_replay_tells_each_primitive_in_the_games_words() -> None:
+    from balancer.games.roles.narrate import lines
+
+    hands = [[racer(RED, BLOCK, 6)], [racer(RED, ACCIDENT, 4)], [racer(RED, SPEED, 5)]]
+    rules = rules_of(RACER)
+    state = State.arranged(RACER, rules, hands, counters={"position": [10, 0, 0]})
+    state.trace = []
+    play(state, *(hand[0] for hand in hands))
+    told = lines(state.trace, rules)
+    assert told[0] == "Trick 1: seat 0 leads"
+    assert (2, "  seat 2's hand: red speed 5") in told  # for its owner's eyes only
+    assert told[4:] == [
+        "  played seat 0: red block 6, seat 1: red accident 4, seat 2: red speed 5",
+        "  seat 0 sets blocking on seat 0",
+        "  seat 0: seat 0's position 10 -> 11",
+        "  seat 2: seat 2's position 0 -> 5",
+        "  seat 1's add on seat 0 is stopped by blocking",
+        "Game over after 1 tricks: scores seat 0 11, seat 1 0, seat 2 5",
+    ]

@@ -14,7 +14,7 @@ from typing import Any
 from balancer import knobs
 from balancer.bots.api import RANDOM
 from balancer.games.api import GameSpec
-from balancer.games.definition import GameDefinition, LocalNames
+from balancer.games.definition import GameDefinition, LocalNames, Narrator
 from balancer.games.roles import engine
 from balancer.games.roles.model import RoleGame
 from balancer.games.roles.validate import FIRST_LEADER, IF_NOTHING_RESOLVES, MAX_DECK_CARDS
@@ -113,6 +113,12 @@ def game_knobs(game: RoleGame) -> tuple[knobs.Knob, ...]:
     )
 
 
+def _narrator() -> Narrator:
+    from balancer.games.roles.narrate import narrator
+
+    return narrator()
+
+
 def build(game: RoleGame) -> GameDefinition:
     """The game balancer registers for a validated game file."""
 
@@ -160,5 +166,6 @@ def build(game: RoleGame) -> GameDefinition:
         spec=spec,
         bots=lambda: {"random": RANDOM},
         event_meanings={e.name: e.meaning for e in game.events},
+        narrator=_narrator,
         languages=languages,
     )

@@ -106,7 +106,7 @@ class State:
         self.rules = rules
         self.cards = cards_for(rules)
         self.players = players
-        self.trace: list[Any] | None = None
+        self._trace: list[tuple[Any, ...]] | None = None
         self.hands, self.pile = deal(self.cards.size, players, rules["hand_size"], rng)
         kinds = self.cards.size // self.cards.copies
         self.opening_held = pack_held(
@@ -168,6 +168,22 @@ class State:
         state.discard = [c for c in range(state.cards.size) if c not in used]
         state._start_trick(leader)
         return state
+
+    @property
+    def trace(self) -> list[tuple[Any, ...]] | None:
+        """What happened, as event tuples for the play-by-play (narrate.py); None: not kept."""
+        return self._trace
+
+    @trace.setter
+    def trace(self, value: list[tuple[Any, ...]] | None) -> None:
+        # Attached after the first trick began: record how it began.
+        self._trace = value
+        if value is not None and self.phase == PLAY and self.tricks == 0 and not self.plays:
+            self._note("trick", 1, self.leader, tuple(map(tuple, self.hands)))
+
+    def _note(self, *event: Any) -> None:
+        if self._trace is not None:
+            self._trace.append(event)
 
     # -- the contract -------------------------------------------------------
 
@@ -278,7 +294,7 @@ class State:
         other.tasks = list(self.tasks)
         other.options = list(self.options)
         other.actions = list(self.actions)
-        other.trace = None
+        other._trace = None
         return other
 
     # -- the trick procedure --------------------------------------------------
@@ -286,6 +302,7 @@ class State:
     def _start_trick(self, leader: int) -> None:
         if self.ended or not any(self.hands):
             self.phase = OVER
+            self._note("over", self.tricks, tuple(self.scores()))
             return
         # A seat told to skip keeps its hand out of this trick; were every seat with
         # cards skipping, the skips would lapse (a trick always has a card).
@@ -300,6 +317,8 @@ class State:
         self.turn = 0
         self.plays = []
         self.phase = PLAY
+        if self._trace is not None:
+            self._note("trick", self.tricks + 1, self.leader, tuple(map(tuple, self.hands)))
 
     def _sort_out(self) -> None:
         survivors, cancelled, neko = sort_out(self.plays, self.rules, self.cards)
@@ -307,6 +326,7 @@ class State:
             self._count_engine("neko_ni_koban", 1)
         self.discard.extend(cancelled)
         self._count_engine("cards_cancelled", len(cancelled))
+        self._note("played", tuple(self.plays), neko, tuple(cancelled))
         self.played = {card for _, card in self.plays}
         self.in_flight = {card for _, card in survivors}
         owner = {card: seat for seat, card in self.plays}
@@ -358,7 +378,9 @@ class State:
         self._count_lead_changes()
         self.ended = self._goal_reached()
         leader = next_leader(self.first_resolved, self.leader, self.players, self.rules)
-        draw_round(self.pile, self.hands, leader)
+        drew = draw_round(self.pile, self.hands, leader)
+        if self._trace is not None:
+            self._trace.extend(("draws", seat, self.hands[seat][-1]) for seat in drew)
         self._start_trick(leader)
 
     def _goal_reached(self) -> bool:
@@ -466,6 +488,7 @@ class State:
         if kind == "place":
             self.zones[p["zone"]][seat].append(card)
             self.in_flight.discard(card)
+            self._note("place", seat, card, p["zone"])
         elif kind == "move_all":
             source, goal = self.zones[p["from"]][seat], self.zones[p["to"]][seat]
             moved = len(source)
@@ -473,21 +496,26 @@ class State:
             source.clear()
             if p.get("cards_event"):
                 self.events[p["cards_event"]] += moved
+            self._note("move_all", seat, p["from"], p["to"], moved)
         elif kind == "steal":
             for victim in range(self.players):
                 zone = self.zones[p["from"]][victim]
                 if victim != seat and taken in zone:
                     zone.remove(taken)
                     self.zones[p["to"]][seat].append(taken)
+                    self._note("steal", seat, taken, victim, p["from"], p["to"])
                     break
         elif kind == "add_global":
             g = next(c for c in self.game.globals if c.name == p["counter"])
-            value = self.globals[g.name] + self._amount(p["by"], seat, card)
+            old = self.globals[g.name]
+            value = old + self._amount(p["by"], seat, card)
             self.globals[g.name] = min(max(value, g.low), g.high)
+            self._note("global", seat, g.name, old, self.globals[g.name])
         else:
             acted = False
             for target in self._targets(p["target"], seat, chosen):
                 if p.get("unless") and self.flags[p["unless"]][target]:
+                    self._note("blocked", seat, kind, target, p["unless"])
                     continue
                 acted = self._on_target(op, target, seat, card) or acted
         if acted and p.get("event"):
@@ -497,9 +525,12 @@ class State:
         p, kind = op.params, op.kind
         if kind == "guard":
             self.flags[p["flag"]][target] = True
+            self._note("guard", seat, p["flag"], target)
             return True
         if kind == "skip_turn":
-            self.skip[target] += self._amount(p["tricks"], seat, card)
+            tricks = self._amount(p["tricks"], seat, card)
+            self.skip[target] += tricks
+            self._note("skip_turn", seat, target, tricks)
             return True
         decl = next(c for c in self.game.counters if c.name == p["counter"])
         values = self.counters[decl.name]
@@ -509,12 +540,15 @@ class State:
                 value = max(value, self._amount(p["min"], seat, card))
             if p.get("max") is not None:
                 value = min(value, self._amount(p["max"], seat, card))
+            old = values[target]
             values[target] = min(max(value, decl.low), decl.high)
+            self._note("counter", seat, decl.name, target, old, values[target])
             return True
         # catch_up: up to the best rival's less the offset, never down
         best = max(values[(target + k) % self.players] for k in range(1, self.players))
         goal = min(best - self._amount(p["offset"], seat, card), decl.high)
         if values[target] < goal:
+            self._note("counter", seat, decl.name, target, values[target], goal)
             values[target] = goal
             return True
         return False
