@@ -315,3 +315,19 @@ def test_place_only_where_a_resolved_card_is(tmp_path: Path) -> None:
     _, problems = check_file(write(tmp_path, hooked))
     assert [(p.line, p.key) for p in problems] == [(19, "hooks.on_trick_end[0].place")]
     assert "only a role's resolve steps" in problems[0].message
+
+
+def test_init_from_a_shipped_game_writes_a_valid_game_file_named_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["init", "--from", "fish-dash-cash", "my-game.yaml"])
+    assert result.exit_code == 0, result.output
+    game, problems = check_file(tmp_path / "my-game.yaml")
+    assert problems == [] and game is not None and game.name == "my-game"
+    assert set(game.roles) == {"fish", "dash", "cash"}
+    again = CliRunner().invoke(cli, ["init", "--from", "fish-dash-cash", "my-game.yaml"])
+    assert again.exit_code == 2 and "init never overwrites" in again.stderr
+    unknown = CliRunner().invoke(cli, ["init", "--from", "no-such", "x.yaml"])
+    assert unknown.exit_code == 2 and "no shipped game file 'no-such'" in unknown.stderr
+    assert not (tmp_path / "x.yaml").exists()
