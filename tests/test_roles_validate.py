@@ -331,3 +331,20 @@ def test_init_from_a_shipped_game_writes_a_valid_game_file_named_after_it(
     unknown = CliRunner().invoke(cli, ["init", "--from", "no-such", "x.yaml"])
     assert unknown.exit_code == 2 and "no shipped game file 'no-such'" in unknown.stderr
     assert not (tmp_path / "x.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["a" * 300 + ".yaml", "./" + "b" * 5000 + ".yaml", "missing.yaml", "..", "./"],
+)
+def test_a_game_name_no_file_can_have_is_one_line_exit_2(tmp_path: Path, name: str) -> None:
+    """In a variant's game: and in a game file's extends: never a traceback."""
+    variant = write(tmp_path, f"game: '{name}'\nplayers: 3\nbots: random\n", "v.yaml")
+    result = CliRunner().invoke(cli, ["validate", str(variant)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    game = write(tmp_path, f"extends: '{name}'\nname: x\nshort: y\n", "g.yaml")
+    result = CliRunner().invoke(cli, ["validate", str(game)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"{game}:1: extends: " in lines[0], result.stderr

@@ -10,9 +10,11 @@ last, so the validator blames the file a designer has to edit.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from balancer.config.files import FILE, kind_of
 from balancer.config.yamlsafe import format_keypath, load_yaml
 from balancer.errors import UserError
 
@@ -43,15 +45,20 @@ class Source:
 
 
 def shipped_path(name: str) -> Path | None:
-    """The shipped game file of that name (`fish-dash-cash`), or None."""
-    if "/" in name or "\\" in name or name.startswith("."):
-        return None
-    found = SHIPPED / f"{name}.yaml"
-    return found if found.is_file() else None
+    """The shipped game file of that name (`mega-racer`), or None.
+
+    Looked up among the shipped names, never by making a path of `name`: any
+    text may come here (a variant's `game:`), a name too long for the file system too."""
+    return SHIPPED / f"{name}.yaml" if name in _shipped() else None
 
 
 def shipped_names() -> list[str]:
-    return sorted(p.stem for p in SHIPPED.glob("*.yaml"))
+    return sorted(_shipped())
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> frozenset[str]:
+    return frozenset(p.stem for p in SHIPPED.glob("*.yaml"))
 
 
 def read(path: str | Path) -> Source:
@@ -76,7 +83,11 @@ def _read(path: Path, stack: list[Path]) -> Source:
             "must name a shipped game or a game file", file=file, line=line, key="extends"
         )
     parent = shipped_path(parent_name) or (path.parent / parent_name)
-    if not parent.is_file():
+    try:
+        kind = kind_of(parent, name=parent_name)
+    except UserError as exc:  # a name the file system can't hold, a loop of links
+        raise UserError(exc.message, file=file, line=line, key="extends") from None
+    if kind != FILE:
         raise UserError(
             f"no shipped game or game file {parent_name!r} (shipped: {', '.join(shipped_names())})",
             file=file,
