@@ -348,3 +348,18 @@ def test_a_game_name_no_file_can_have_is_one_line_exit_2(tmp_path: Path, name: s
     assert result.exit_code == 2 and "Traceback" not in result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and f"{game}:1: extends: " in lines[0], result.stderr
+
+
+def test_a_designer_starts_from_fish_dash_cash_by_its_name(tmp_path: Path) -> None:
+    """`extends: fish-dash-cash` is Fish! Dash! Cash!'s game file; one role changed."""
+    child = write(
+        tmp_path,
+        "extends: fish-dash-cash\nname: no-steals\nshort: ns\nroles:\n"
+        "  dash:\n    - guard: {flag: protected, event: protects}\n"
+        "events:\n  steals: {meaning: none now, at_end: {zone: bank, per_card: 0}}\n",
+    )
+    game, problems = check_file(child)
+    assert problems == [] and game is not None
+    assert (
+        set(game.zones) == {"territory", "bank"} and game.roles["dash"].resolve[0].kind == "guard"
+    )  # type: ignore[union-attr]

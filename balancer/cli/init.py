@@ -53,7 +53,7 @@ def game_file_text(source: str, path: str) -> str:
 
     from balancer.games.roles import gamefile
 
-    shipped = gamefile.shipped_path(source) or gamefile.shipped_path(f"{source}-roles")
+    shipped = gamefile.shipped_file_of(source)
     if shipped is None:
         known = ", ".join(gamefile.shipped_names())
         raise UserError(f"no shipped game file {source!r} (shipped: {known})", key="--from")

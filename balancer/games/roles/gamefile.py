@@ -52,6 +52,12 @@ def shipped_path(name: str) -> Path | None:
     return SHIPPED / f"{name}.yaml" if name in _shipped() else None
 
 
+def shipped_file_of(name: str) -> Path | None:
+    """The shipped game file a designer names to start from: by its name, or by the
+    hand-written game it writes as a file (`fish-dash-cash`: fish-dash-cash-roles)."""
+    return shipped_path(name) or shipped_path(f"{name}-roles")
+
+
 def shipped_names() -> list[str]:
     return sorted(_shipped())
 
@@ -82,7 +88,7 @@ def _read(path: Path, stack: list[Path]) -> Source:
         raise UserError(
             "must name a shipped game or a game file", file=file, line=line, key="extends"
         )
-    parent = shipped_path(parent_name) or (path.parent / parent_name)
+    parent = shipped_file_of(parent_name) or (path.parent / parent_name)
     try:
         kind = kind_of(parent, name=parent_name)
     except UserError as exc:  # a name the file system can't hold, a loop of links
