@@ -153,12 +153,15 @@ def defaults(knobs: Sequence[Knob]) -> dict[str, Any]:
     return {k.name: k.default for k in knobs}
 
 
-def resolved_sections(knobs: Sequence[Knob], values: Mapping[str, Any]) -> dict[str, dict]:
-    """Split flat knob values back into the `rules` / `scoring` sections of a variant."""
+def resolved_sections(
+    knobs: Sequence[Knob], values: Mapping[str, Any], *, every: bool = False
+) -> dict[str, dict]:
+    """Split flat knob values back into the `rules` / `scoring` sections of a variant;
+    a knob not listed at its default (a printed deck) is left out there unless `every`."""
     out: dict[str, dict] = {section: {} for section in SECTIONS}
     for knob in knobs:
         value = values[knob.name]
-        if not knob.listed_at_default and freeze(value) == freeze(knob.default):
+        if not every and not knob.listed_at_default and freeze(value) == freeze(knob.default):
             continue
         out[knob.section][knob.name] = value
     return out

@@ -53,8 +53,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from balancer.config.variant import Variant
-from balancer.config.yamlsafe import format_keypath, load_yaml
 from balancer.errors import UserError
+from balancer.yamlsafe import format_keypath, load_yaml
 
 # Only what reads the targets is imported with the module: `balancer validate` checks
 # them, and its start-up would otherwise pay for numba, polars and scipy.stats (3 s of

@@ -35,9 +35,9 @@ from balancer.analysis.figure_names import (
 from balancer.analysis.sweep_points import Point, axis_limits, differs_from, highest, tiers
 from balancer.analysis.sweep_table import decimals
 from balancer.config.variant import Variant
-from balancer.config.yamlsafe import load_yaml_text
 from balancer.errors import UserError
 from balancer.report.model import Report
+from balancer.yamlsafe import load_yaml_text
 
 SWEEP_CSV = "sweep.csv"
 # What was swept (the variant and every knob's values), so a second, different sweep

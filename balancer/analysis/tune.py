@@ -536,8 +536,8 @@ def sweep_reuse(folder: Any) -> Callable[[Variant], Games | None]:
     from pathlib import Path
 
     from balancer.analysis.sweep import SWEEP_CSV
-    from balancer.config.files import FILE, FOLDER, kind_of
     from balancer.errors import UserError
+    from balancer.files import FILE, FOLDER, kind_of
     from balancer.report.folder import restore_interrupted
     from balancer.report.model import REPORT_JSON, Report
     from balancer.stats.figures import RunData

@@ -118,8 +118,8 @@ def _prepare(
     of `balancer run` nor over the report they are to be compared with; a
     previous diff's run there is replaced, and the line saying where says so.
     """
-    from balancer.config.files import FILE, kind_of
     from balancer.config.variant import load
+    from balancer.files import FILE, kind_of
     from balancer.report.model import load_report
 
     # kind_of, not is_file: a name too long or a loop of links is one line, not a traceback.

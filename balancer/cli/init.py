@@ -51,24 +51,61 @@ def variant_text(game: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def game_file_text(source: str, path: str) -> str:
+    """A new game file at `path`, a copy of the shipped game file `source` (its
+    comments with it), named after the new file: a designer's start."""
+    import re
+    from pathlib import Path
+
+    from balancer.games.roles import gamefile
+
+    shipped = gamefile.shipped_file_of(source)
+    if shipped is None:
+        known = ", ".join(gamefile.shipped_names())
+        raise UserError(f"no shipped game file {source!r} (shipped: {known})", key="--from")
+    stem = re.sub(r"[^A-Za-z0-9_-]", "-", Path(path).stem if path != "-" else "my-game")
+    text = shipped.read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^name: .*$", f"name: {stem}", text, count=1)
+    text = re.sub(r"(?m)^short: .*$", f"short: {stem}-s", text, count=1)
+    header = (
+        f"# A new game, copied from the shipped {shipped.stem} (docs/new-game.md explains\n"
+        "# every key). Change a role, then `balancer validate` this file and name it in a\n"
+        f"# variant: game: ./{Path(path).name if path != '-' else 'my-game.yaml'}\n"
+    )
+    return header + text
+
+
 @command("init")
 @click.argument("game")
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
-def init_command(game: str, file: str | None) -> None:
+@click.option(
+    "--from",
+    "from_game",
+    metavar="SHIPPED",
+    help="Write a game file (GAME is then the file to write) copied from a shipped game file.",
+)
+def init_command(game: str, file: str | None, from_game: str | None) -> None:
     """Write a new variant FILE for GAME (default my-SHORT.yaml; - for stdout).
 
     Every knob is at its default with its meaning as a comment. An existing
-    file is never overwritten.
+    file is never overwritten. With --from, write a new game file instead:
+    `balancer init --from fish-dash-cash my-game.yaml`.
     """
     from balancer import games
 
-    if games.canonical(game) is None:
-        raise UserError(f"unknown game {game!r} (known: {', '.join(games.names())})")
-    text = variant_text(game)
-    if file == "-":
+    if from_game is not None:
+        if file is not None:
+            raise UserError("with --from, name only the game file to write", key="FILE")
+        path = game
+        text = game_file_text(from_game, path)
+    else:
+        if games.canonical(game) is None:
+            raise UserError(f"unknown game {game!r} (known: {', '.join(games.names())})")
+        text = variant_text(game)
+        path = file or f"my-{games.get(game).short}.yaml"
+    if path == "-":
         click.echo(text, nl=False)
         return
-    path = file or f"my-{games.get(game).short}.yaml"
     try:
         # "x": create it, or fail if anything is there, with no gap between the two.
         with open(path, "x", encoding="utf-8") as out:
@@ -78,4 +115,9 @@ def init_command(game: str, file: str | None) -> None:
         raise UserError(message, file=path) from None
     except OSError as exc:
         raise UserError(f"can't write it: {exc.strerror or exc}", file=path) from None
-    click.echo(f"wrote {path}; next: balancer validate {path} && balancer run {path}")
+    if from_game is not None:
+        click.echo(
+            f"wrote {path}; next: balancer validate {path}, then a variant with game: {path}"
+        )
+    else:
+        click.echo(f"wrote {path}; next: balancer validate {path} && balancer run {path}")

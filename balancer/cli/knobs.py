@@ -23,7 +23,11 @@ def knobs_command(game: str, fmt: str) -> None:
     as_json = fmt == "json"
     from balancer import games
     from balancer.cli import yamltext
+    from balancer.games import register_file
+    from balancer.games.roles import looks_like_file
 
+    if looks_like_file(game):  # a game file, by its path: its own knobs and events
+        game = register_file(game)
     if games.canonical(game) is None:
         raise UserError(f"unknown game {game!r} (known: {', '.join(games.names())})")
     spec = games.get(game)

@@ -51,8 +51,8 @@ def replay(
     from balancer.analysis.sweep import parse_setting
     from balancer.bots.host import trusting
     from balancer.config import variant
-    from balancer.config.files import FOLDER, kind_of
     from balancer.escape import terminal
+    from balancer.files import FOLDER, kind_of
     from balancer.report import model as reportio
     from balancer.report.folder import restore_interrupted
     from balancer.sim import replay as replay_mod

@@ -10,6 +10,7 @@ from balancer.cli.options import VARIANT_PATH
 
 def resolved_text(path: str) -> str:
     """The merged variant as a file `balancer` reads back to the same variant."""
+    from balancer import knobs
     from balancer.cli import yamltext
     from balancer.config import variant
 
@@ -18,7 +19,8 @@ def resolved_text(path: str) -> str:
     lines = [
         f"# {found.name}: {path} with extends merged and every knob spelled out",
         f"name: {yamltext.value(found.name)}",
-        f"game: {found.game}",
+        # A game file by its path, as the report keeps it: the text reads back anywhere.
+        f"game: {yamltext.value(found.resolved()['game'])}",
         f"players: {found.players}",
         f"games: {found.games}",
         f"seed: {found.seed}",
@@ -31,9 +33,10 @@ def resolved_text(path: str) -> str:
     if found.lang is not None:
         lines.append(f"lang: {found.lang}")
     by_name = {k.name: k for k in found.spec.knobs}
-    for section, values in found.resolved().items():
-        if section not in ("rules", "scoring"):
-            continue
+    # Every knob, the printed deck's too (a report leaves that one out at its default).
+    for section, values in knobs.resolved_sections(
+        found.spec.knobs, found.rules, every=True
+    ).items():
         lines.append(f"{section}:")
         for name, value in values.items():
             lines.append(f"  {name}: {yamltext.knob_value(by_name[name], value)}")

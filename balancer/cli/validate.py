@@ -1,4 +1,4 @@
-"""`balancer validate VARIANT...`: check variant files without playing.
+"""`balancer validate VARIANT...`: check variant files (and game files) without playing.
 
 Every mistake of every file is reported, one line each on stderr (or all in
 `--json` on stdout), and the exit code is 2 when there is any.
@@ -36,10 +36,26 @@ def validate(variants: tuple[str, ...], import_plugins: bool, fmt: str) -> None:
     from balancer.config import variant
     from balancer.config.dead_rules import dead_rules
     from balancer.escape import terminal
+    from balancer.games.roles import check_file, is_game_file
 
     results = []
     failed = False
     for path in variants:
+        if is_game_file(path):
+            game, problems = check_file(path)
+            problems = _in_file_order(problems)
+            failed = failed or bool(problems)
+            results.append(_game_result(path, game, problems))
+            if not as_json and game is not None:
+                click.echo(
+                    terminal(
+                        f"{path}: ok (game file: {game.name}, "
+                        f"{game.min_players}-{game.max_players} players)"
+                    )
+                )
+            for problem in problems if not as_json else ():
+                click.echo(terminal(f"balancer: error: {problem.message}"), err=True)
+            continue
         found, problems = variant.check(path)
         if found is not None:
             from balancer.analysis.expect import target_problems
@@ -91,3 +107,13 @@ def _in_file_order(problems: list[UserError]) -> list[UserError]:
     for problem in problems:
         first.setdefault(problem.file, len(first))
     return sorted(problems, key=lambda e: (first[e.file], e.line or 0))
+
+
+def _game_result(path: str, game: Any, problems: list[UserError]) -> dict[str, Any]:
+    result: dict[str, Any] = {"file": path, "ok": not problems}
+    if game is not None:
+        result.update(game=game.name, game_file=True)
+    result["errors"] = [
+        {"file": e.file, "line": e.line, "key": e.key, "message": e.message} for e in problems
+    ]
+    return result

@@ -18,8 +18,8 @@ from typing import Any
 
 from balancer import knobs
 from balancer.config.variant import Variant, from_resolved
-from balancer.config.yamlsafe import load_yaml_text
 from balancer.errors import UserError
+from balancer.yamlsafe import load_yaml_text
 
 
 def _knob(text: str, variant: Variant) -> tuple[str, str, Any]:

@@ -41,7 +41,7 @@ def base_seed_and_games(short: str) -> tuple[int, int] | None:
     path = base_file(short)
     if path is None:
         return None
-    from balancer.config.yamlsafe import load_yaml
+    from balancer.yamlsafe import load_yaml
 
     data = load_yaml(path).data
     if not isinstance(data, dict):

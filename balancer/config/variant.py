@@ -27,11 +27,11 @@ from balancer import games, i18n, knobs
 from balancer.bot import BotSpec
 from balancer.bots import registry as bot_registry
 from balancer.bots.build import resolve_bot
-from balancer.config.files import FILE, kind_of, path_error
-from balancer.config.yamlsafe import format_keypath, load_yaml
 from balancer.errors import UserError, nearest
 from balancer.escape import BIDI_CONTROLS, visible
+from balancer.files import FILE, kind_of, path_error
 from balancer.games.api import GameSpec
+from balancer.yamlsafe import format_keypath, load_yaml
 
 TOP_KEYS = (
     "name",
@@ -146,7 +146,9 @@ class Variant:
         sections = knobs.resolved_sections(self.spec.knobs, self.rules)
         return {
             "name": self.name,
-            "game": self.game,
+            # A designer's game file by its path: a report read back in another
+            # process (replay, check, diff) registers it again from there.
+            "game": _game_file_of(self.game) or self.game,
             "players": self.players,
             "games": self.games,
             "seed": self.seed,
@@ -428,6 +430,10 @@ def _validate(
         else:
             problems.append(origins.error((), f"missing key 'game' (one of {names})"))
         return None
+    if isinstance(game_name, str) and _names_game_file(game_name):
+        game_name = _attempt(problems, _game_file, game_name, layers, origins)
+        if game_name is None:
+            return None
     if not isinstance(game_name, str) or games.canonical(game_name) is None:
         problems.append(
             origins.error(
@@ -485,6 +491,34 @@ def _validate(
         rules=knobs.freeze(rules),
         lang=lang,
     )
+
+
+def _game_file_of(game: str) -> str | None:
+    from balancer.games import registered_file
+
+    return registered_file(game)
+
+
+def _names_game_file(name: str) -> bool:
+    from balancer.games.roles import looks_like_file
+
+    return looks_like_file(name)
+
+
+def _game_file(name: str, layers: list[_Layer], origins: _Origins) -> str:
+    """Register the game file `game:` names (relative to the file that wrote it): its name.
+
+    A bad game file is its own first problem, file:line in the game file."""
+    from balancer.games import register_file
+
+    written_in, line = origins.locate(("game",))
+    base = Path(written_in).parent if written_in else Path(".")
+    path = base / name
+    kind = kind_of(path, name=name)
+    if kind != FILE:
+        what = "no such game file" if kind is None else f"is {kind}, not a game file"
+        raise UserError(f"{what} {name!r}", file=written_in, line=line, key="game")
+    return register_file(path)
 
 
 def _check_name(name: Any, origins: _Origins) -> None:

@@ -10,9 +10,13 @@ definition; nothing is found by module name.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
+from balancer.errors import UserError
 from balancer.games.api import GameSpec
 from balancer.games.definition import GameDefinition
 
@@ -84,11 +88,87 @@ def names() -> list[str]:
     return list(_ENTRIES)
 
 
-def canonical(name: str) -> str | None:
-    """The full name for a full or short name, or None if unknown."""
+def registered(name: str) -> str | None:
+    """The full name for a registered full or short name (nothing loaded), or None."""
     if name in _ENTRIES:
         return name
     return _SHORT.get(name)
+
+
+def canonical(name: str) -> str | None:
+    """The full name for a full or short name, or None if unknown.
+
+    A shipped game file (games/roles/shipped/<name>.yaml) is registered the first
+    time its name is asked for; `names()` lists it only from then on."""
+    return registered(name) or _shipped_game_file(name)
+
+
+def _shipped_game_file(name: str) -> str | None:
+    path = _roles_gamefile().shipped_path(name)
+    return None if path is None else register_file(path)
+
+
+def _roles_gamefile() -> Any:
+    # Loaded on first use: the role games' package is imported only when a game file
+    # is asked for, and it never imports this registry (no circle).
+    from balancer.games.roles import gamefile
+
+    return gamefile
+
+
+# Game files registered so far: resolved path -> (its content's sha256, its game's name).
+_REGISTERED: dict[Path, tuple[str, str]] = {}
+
+
+def registered_file(name: str) -> str | None:
+    """The absolute path of the designer's game file registered as `name`, or None
+    (for a hand-written game and for a shipped file, known by name everywhere)."""
+    for path, (_, game) in _REGISTERED.items():
+        if game == name and not path.is_relative_to(_roles_gamefile().SHIPPED.resolve()):
+            return str(path)
+    return None
+
+
+def game_named(value: str) -> str | None:
+    """The registered game a report's variant names: a game's name, or a game file's
+    path (registered from there if it still reads as a valid game file); else None."""
+    from balancer.games.roles import looks_like_file
+
+    if not looks_like_file(value):
+        return canonical(value)
+    try:
+        return register_file(value)
+    except UserError:
+        return None
+
+
+def register_file(path: str | Path) -> str:
+    """Register the game of a file (once per path and content); its full name.
+
+    A UserError for a bad file, or for a name another game already has."""
+    resolved = Path(path).resolve()
+    try:
+        digest = hashlib.sha256(resolved.read_bytes()).hexdigest()
+    except OSError:
+        digest = ""
+    known = _REGISTERED.get(resolved)
+    if known is not None and known[0] == digest and registered(known[1]) is not None:
+        return known[1]
+    from balancer.games.roles import definition_of
+
+    game_definition = definition_of(path)
+    if known is not None and registered(known[1]) is not None:
+        unregister(known[1])  # the file changed since: its new version replaces it
+    for taken in (game_definition.name, game_definition.short):
+        if registered(taken) is not None:
+            raise UserError(
+                f"the game file names its game {taken!r}, which another game already has",
+                file=str(path),
+                key="name" if taken == game_definition.name else "short",
+            )
+    register(game_definition)
+    _REGISTERED[resolved] = (digest, game_definition.name)
+    return game_definition.name
 
 
 def definition(name: str) -> GameDefinition:

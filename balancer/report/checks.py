@@ -23,9 +23,9 @@ import numpy as np
 import polars as pl
 
 from balancer import games, table
-from balancer.config.yamlsafe import MAX_DEPTH
 from balancer.errors import UserError
 from balancer.escape import BIDI_CONTROLS, contrast
+from balancer.yamlsafe import MAX_DEPTH
 
 if TYPE_CHECKING:
     from balancer.report.model import Report
@@ -59,6 +59,13 @@ def check_nesting(document: Any, path: str) -> None:
 def check_document(report: Report, path: str) -> None:
     """report.json against the game it names and against itself (no games table needed)."""
     canonical = games.canonical(report.game)
+    named = report.variant.get("game")
+    if canonical is None and isinstance(named, str):
+        # A designer's game file, named by its path in the variant: registered from there.
+        from balancer.games import game_named
+
+        if game_named(named) == report.game:
+            canonical = report.game
     if canonical is None:
         raise UserError(f"unknown game {report.game!r}", file=path, key="game")
     spec = games.get(canonical)
@@ -117,7 +124,7 @@ def _check_variant(report: Report, path: str) -> None:
                 f"should be {kind.__name__}, not {_short(value)}", file=path, key=f"variant.{key}"
             )
     _check_label(variant.get("name", ""), path, "variant.name")
-    if "game" in variant and games.canonical(variant["game"]) != games.canonical(report.game):
+    if "game" in variant and _game_named(variant["game"]) != games.canonical(report.game):
         named, played = contrast(variant["game"], report.game)
         raise UserError(
             f"is {named}, but the report is of {played}",
@@ -310,3 +317,12 @@ def _agree(disagree: Any, key: str, found: float, recomputed: float) -> None:
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _game_named(value: Any) -> str | None:
+    """The game a variant's `game:` names: a game's name, or a game file's path."""
+    if not isinstance(value, str):
+        return None
+    from balancer.games import game_named
+
+    return game_named(value)

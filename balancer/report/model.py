@@ -34,8 +34,8 @@ import polars as pl
 
 from balancer import games, table
 from balancer._version import __version__
-from balancer.config.files import FILE, FOLDER, kind_of
 from balancer.errors import UserError
+from balancer.files import FILE, FOLDER, kind_of
 from balancer.report.checks import MAX_VALUE, check_document, check_games, check_nesting
 from balancer.report.figures import (
     BotFigures,

@@ -90,9 +90,14 @@ def test_a_built_package_would_carry_every_shipped_variant(tmp_path: Path) -> No
 
     config = (ROOT / "pyproject.toml").read_text()
     shipped = {f"balancer/variants/{p.name}" for p in shipped_dir().glob("*.yaml")}
+    game_files = ROOT / "balancer" / "games" / "roles" / "shipped"
+    shipped |= {f"balancer/games/roles/shipped/{p.name}" for p in game_files.glob("*.yaml")}
     (tmp_path / "with").mkdir()
     assert packaged_yaml(config, tmp_path / "with") == shipped
-    table = '[tool.setuptools.package-data]\nbalancer = ["variants/*.yaml"]\n'
+    table = (
+        '[tool.setuptools.package-data]\nbalancer = ["variants/*.yaml"]\n'
+        '"balancer.games.roles" = ["shipped/*.yaml"]\n'
+    )
     assert table in config
     (tmp_path / "without").mkdir()
     assert packaged_yaml(config.replace(table, ""), tmp_path / "without") == set()

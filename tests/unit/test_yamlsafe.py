@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from balancer.config import yamlsafe
-from balancer.config.yamlsafe import (
+from balancer import yamlsafe
+from balancer.errors import UserError
+from balancer.yamlsafe import (
     MAX_BYTES,
     MAX_DEPTH,
     MAX_NODES,
@@ -18,7 +19,6 @@ from balancer.config.yamlsafe import (
     load_yaml,
     load_yaml_text,
 )
-from balancer.errors import UserError
 from tests.helpers import safety_net
 from tests.helpers import write_file as write
 

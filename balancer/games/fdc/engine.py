@@ -49,7 +49,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import compress
 from typing import Any, ClassVar
 
@@ -57,10 +56,69 @@ from balancer import knobs
 from balancer.errors import InvariantError
 from balancer.games import views
 from balancer.games.api import Bounds, GameRecord, GameSpec, pack_held
+from balancer.games.fdc.deck import (
+    DEFAULT_DECK as DEFAULT_DECK,
+)
+from balancer.games.fdc.deck import (
+    MAX_CARD_NUMBER as MAX_CARD_NUMBER,
+)
+from balancer.games.fdc.deck import (
+    MAX_DECK_CARDS as MAX_DECK_CARDS,
+)
+
+# The deck and the trick procedure are deck.py's and procedure.py's; their names are
+# the engine's too (bots, kernel, role games, tests), re-exported as such.
+from balancer.games.fdc.deck import (
+    ROLE_NAMES as ROLE_NAMES,
+)
+from balancer.games.fdc.deck import (
+    Deck as Deck,
+)
+from balancer.games.fdc.deck import (
+    _check_deck as _check_deck,
+)
+from balancer.games.fdc.deck import (
+    _deck as _deck,
+)
+from balancer.games.fdc.deck import (
+    _money as _money,
+)
+from balancer.games.fdc.deck import (
+    _tables as _tables,
+)
+from balancer.games.fdc.deck import (
+    deck_for as deck_for,
+)
+from balancer.games.fdc.deck import (
+    describe as describe,
+)
+from balancer.games.fdc.deck import (
+    money_values as money_values,
+)
+from balancer.games.fdc.deck import (
+    parse as parse,
+)
+from balancer.games.fdc.procedure import (
+    CardFaces as CardFaces,
+)
+from balancer.games.fdc.procedure import (
+    deal as deal,
+)
+from balancer.games.fdc.procedure import (
+    draw_round as draw_round,
+)
+from balancer.games.fdc.procedure import (
+    next_leader as next_leader,
+)
+from balancer.games.fdc.procedure import (
+    sort_out as sort_out,
+)
+from balancer.games.fdc.procedure import (
+    trick_seats as trick_seats,
+)
 from balancer.rng import CHANCE, Stream
 
 FISH, DASH, CASH = 0, 1, 2
-ROLE_NAMES = ("fish", "dash", "cash")
 PROTECT = -1  # the dash action that protects; any other dash action is a fish card
 
 PLAY, DASH_CHOICE, OVER = 0, 1, 2  # phases
@@ -76,60 +134,7 @@ EVENTS = (
     "lead_changes",
 )
 
-DEFAULT_DECK = {"colours": ["red", "blue"], "roles": ["fish", "dash", "cash"], "numbers": [0, 9]}
 DEFAULT_DECK["copies"] = 1
-MAX_DECK_CARDS = 10_000
-MAX_CARD_NUMBER = knobs.INT_LIMIT  # money stays exact as a float, summed over a deck
-
-
-def _check_deck(value: Any) -> dict:
-    if not isinstance(value, Mapping):
-        raise ValueError(f"expected a mapping with colours, roles, numbers, copies; got {value!r}")
-    unknown = set(value) - set(DEFAULT_DECK)
-    if unknown:
-        raise ValueError(f"unknown deck key {sorted(map(str, unknown))[0]!r}")
-    deck = {**DEFAULT_DECK, **value}
-    colours, roles, numbers, copies = (
-        deck["colours"],
-        deck["roles"],
-        deck["numbers"],
-        deck["copies"],
-    )
-    if (
-        not isinstance(colours, list)
-        or not colours
-        or not all(isinstance(c, str) and c for c in colours)
-    ):
-        raise ValueError("deck.colours must be a non-empty list of names")
-    if len(set(colours)) != len(colours):
-        raise ValueError("deck.colours has a name twice")
-    if not isinstance(roles, list) or not roles or not all(r in ROLE_NAMES for r in roles):
-        raise ValueError("deck.roles must be a non-empty list of fish, dash, cash")
-    if len(set(roles)) != len(roles):
-        raise ValueError("deck.roles has a role twice")
-    if (
-        not isinstance(numbers, list)
-        or len(numbers) != 2
-        or not all(knobs.is_whole_number(n) for n in numbers)
-        or numbers[0] > numbers[1]
-        or numbers[0] < 0
-        or numbers[1] > MAX_CARD_NUMBER
-    ):
-        raise ValueError(
-            "deck.numbers must be [low, high], whole numbers with "
-            f"0 <= low <= high <= {MAX_CARD_NUMBER}"
-        )
-    if not knobs.is_whole_number(copies) or copies < 1:
-        raise ValueError("deck.copies must be a whole number, at least 1")
-    size = len(colours) * len(roles) * (numbers[1] - numbers[0] + 1) * copies
-    if size > MAX_DECK_CARDS:
-        raise ValueError(f"the deck would hold {knobs.shown(size)} cards; at most {MAX_DECK_CARDS}")
-    return {
-        "colours": list(colours),
-        "roles": list(roles),
-        "numbers": list(numbers),
-        "copies": copies,
-    }
 
 
 KNOBS = (
@@ -180,95 +185,6 @@ KNOBS = (
         "uncashed_value", "scoring", 0, "points per fish still uncashed at the end", low=-1000
     ),
 )
-
-
-@dataclass(frozen=True)
-class Deck:
-    """Look-up tables for one deck: a card's colour, role and number, and its money."""
-
-    size: int
-    colour: tuple[int, ...]
-    role: tuple[int, ...]
-    number: tuple[int, ...]
-    colour_names: tuple[str, ...]
-    copies: int
-
-    def distinct(self, cards: list[int]) -> list[int]:
-        """One card per kind: copies of a card are one move, not several (RULES.md §4)."""
-        if self.copies == 1:
-            return list(cards)
-        seen: set[int] = set()
-        out = []
-        for card in cards:
-            kind = card // self.copies
-            if kind not in seen:
-                seen.add(kind)
-                out.append(card)
-        return out
-
-    def describe(self, card: int) -> str:
-        colour = self.colour_names[self.colour[card]]
-        return f"{colour} {ROLE_NAMES[self.role[card]]} {self.number[card]}"
-
-
-@lru_cache(maxsize=64)
-def _deck(
-    colours: tuple[str, ...], roles: tuple[str, ...], low: int, high: int, copies: int
-) -> Deck:
-    colour, role, number = [], [], []
-    for c in range(len(colours)):
-        for r in roles:
-            for n in range(low, high + 1):
-                for _ in range(copies):
-                    colour.append(c)
-                    role.append(ROLE_NAMES.index(r))
-                    number.append(n)
-    return Deck(len(colour), tuple(colour), tuple(role), tuple(number), colours, copies)
-
-
-def _tables(rules: Mapping[str, Any]) -> tuple[Deck, tuple[int, ...]]:
-    """The deck and money tables of `rules`: each made once per distinct deck and
-    cash value (both cached by value), so a game's setup never rebuilds them."""
-    return deck_for(rules), money_values(rules)
-
-
-def deck_for(rules: Mapping[str, Any]) -> Deck:
-    d = rules["deck"]
-    return _deck(
-        tuple(d["colours"]), tuple(d["roles"]), d["numbers"][0], d["numbers"][1], d["copies"]
-    )
-
-
-def describe(card: int, rules: Mapping[str, Any] | None = None) -> str:
-    """A card as a person reads it, e.g. 'red fish 7' (default deck unless rules say otherwise)."""
-    return deck_for(rules or {"deck": DEFAULT_DECK}).describe(card)
-
-
-def parse(text: str, rules: Mapping[str, Any] | None = None) -> int:
-    """The card written as `describe` writes it ('red fish 7'); the first copy."""
-    deck = deck_for(rules or {"deck": DEFAULT_DECK})
-    colour, role, number = text.split()
-    for card in range(deck.size):
-        if (
-            deck.colour_names[deck.colour[card]] == colour
-            and ROLE_NAMES[deck.role[card]] == role
-            and deck.number[card] == int(number)
-        ):
-            return card
-    raise ValueError(f"no card {text!r} in this deck")
-
-
-def money_values(rules: Mapping[str, Any]) -> tuple[int, ...]:
-    """Money per card when cashed, by `cash_value`."""
-    return _money(deck_for(rules), rules["cash_value"])
-
-
-@lru_cache(maxsize=64)
-def _money(deck: Deck, mode: str) -> tuple[int, ...]:
-    if mode == "count":
-        return (1,) * deck.size
-    bonus = 1 if mode == "face_plus_one" else 0
-    return tuple(n + bonus for n in deck.number)
 
 
 def unplayable(rules: Mapping[str, Any], players: int) -> str | None:
@@ -363,18 +279,12 @@ class State:
         self.deck, self.money_of = _tables(rules)
         self.players = players
         self._trace: list[tuple[Any, ...]] | None = None
-        cards = list(range(self.deck.size))
-        rng.shuffle(cards)
-        size = rules["hand_size"]
-        self.hands = [cards[s * size : (s + 1) * size] for s in range(players)]
+        self.hands, self.pile = deal(self.deck.size, players, rules["hand_size"], rng)
         # Card impact: the kinds dealt to each seat (copies of a card are one kind).
         self.opening_held = pack_held(
             [[c // self.deck.copies for c in hand] for hand in self.hands],
             self.deck.size // self.deck.copies,
         )
-        # The pile is drawn from its end: pile[-1] is the top card.
-        self.pile = cards[players * size :]
-        self.pile.reverse()
         self.territory: list[list[int]] = [[] for _ in range(players)]
         self.cashed: list[list[int]] = [[] for _ in range(players)]
         self.discard: list[int] = []
@@ -555,20 +465,12 @@ class State:
 
     def _start_trick(self, leader: int) -> None:
         hands = self.hands
-        players = self.players
         if not any(hands):
             self.phase = OVER
             if self._trace is not None:
                 self._trace.append(("over", self.tricks, tuple(self.scores())))
             return
-        while not hands[leader]:
-            leader = (leader + 1) % players
-        self.leader = leader
-        self.order = [
-            seat
-            for seat in ((leader + k) % players for k in range(players))
-            if hands[seat] or seat == leader
-        ]
+        self.leader, self.order = trick_seats(hands, leader)
         self.turn = 0
         self.plays = []
         self.phase = PLAY
@@ -682,21 +584,10 @@ class State:
         if self.money_moved:  # no money moved: the sole leader (or none) stands as it was
             self.money_moved = False
             self._count_lead_change()
-        if self.next_leader >= 0:
-            leader = self.next_leader
-        elif self.rules["leader_if_nothing_resolves"] == "same":
-            leader = self.leader
-        else:
-            leader = (self.leader + 1) % players
-        pile, hands = self.pile, self.hands
-        for k in range(players):
-            if not pile:
-                break
-            hands[(leader + k) % players].append(pile.pop())
-            if self._trace is not None:
-                seat = (leader + k) % players
-                self._trace.append(("draws", seat, hands[seat][-1]))
+        leader = next_leader(self.next_leader, self.leader, players, self.rules)
+        drew = draw_round(self.pile, self.hands, leader)
         if self._trace is not None:
+            self._trace.extend(("draws", seat, self.hands[seat][-1]) for seat in drew)
             money = tuple(self.money(s) for s in range(players))
             self._trace.append(("money", money, leader))
         self._start_trick(leader)
@@ -722,51 +613,6 @@ class State:
             return [card for _, card in self.plays]
         # During a dash choice only the dash itself and the cards after it are in flight.
         return [card for _, card in self.resolve_queue[self.resolve_at :]]
-
-
-def sort_out(
-    plays: list[tuple[int, int]], rules: Mapping[str, Any], deck: Deck
-) -> tuple[list[tuple[int, int]], list[int], bool]:
-    """Cancelling and order (steps 2-4) for a trick's plays, leader first.
-
-    Returns the surviving (seat, card) plays in resolution order, the cancelled
-    cards, and whether 猫に小判 fired. Bots use it to foresee a trick.
-    """
-    colour, number = deck.colour, deck.number
-    lead_card = plays[0][1]
-    lead_colour = colour[lead_card]
-    # The lead card is of the lead colour: every follower is off-colour when it is alone.
-    on_colour = [p for p in plays if colour[p[1]] == lead_colour]
-    neko = (
-        rules["neko_ni_koban"]
-        and len(plays) - 1 >= rules["neko_min_followers"]
-        and len(on_colour) == 1
-    )
-    if neko:
-        cancelled = [lead_card]
-        candidates = plays[1:]
-        dedupe = rules["neko_cancel_duplicates"]
-    else:
-        candidates = on_colour
-        cancelled = (
-            [card for _, card in plays if colour[card] != lead_colour]
-            if len(on_colour) < len(plays)
-            else []
-        )
-        dedupe = True
-    numbers = [number[card] for _, card in candidates]
-    if dedupe and len(set(numbers)) < len(numbers):
-        counts: dict[int, int] = {}
-        for n in numbers:
-            counts[n] = counts.get(n, 0) + 1
-        survivors = [p for p in candidates if counts[number[p[1]]] == 1]
-        cancelled += [card for _, card in candidates if counts[number[card]] > 1]
-    else:  # no number twice (or duplicates kept): every candidate survives
-        survivors = list(candidates)
-    if len(survivors) > 1:
-        # sort() is stable, so equal numbers keep play order (seat order from the leader).
-        survivors.sort(key=lambda p: number[p[1]], reverse=not neko)
-    return survivors, cancelled, neko
 
 
 def card_kinds(rules: Mapping[str, Any]) -> tuple[str, ...]:

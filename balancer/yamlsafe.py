@@ -32,8 +32,8 @@ from typing import Any, NoReturn
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from balancer.config.files import FILE, FOLDER, kind_of
 from balancer.errors import UserError
+from balancer.files import FILE, FOLDER, kind_of
 
 MAX_BYTES = 1 << 20
 MAX_DEPTH = 64

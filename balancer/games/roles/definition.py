@@ -1,0 +1,171 @@
+"""A validated role game as a game balancer runs: its knobs, GameSpec and GameDefinition.
+
+The knobs are the deck (its default the file's deck, its roles those the file
+defines), the trick procedure's (defaults from the file), then the file's own
+named numbers; so `balancer knobs`, `sweep --set` and `tune --knob` work on
+all of them. No compiled kernel yet: a role game plays step by step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from balancer import knobs
+from balancer.bot import RANDOM
+from balancer.games.api import GameSpec
+from balancer.games.definition import GameDefinition, LocalNames, Narrator
+from balancer.games.roles import engine
+from balancer.games.roles.model import RoleGame
+from balancer.games.roles.validate import FIRST_LEADER, IF_NOTHING_RESOLVES, MAX_DECK_CARDS
+
+RULES_VERSION = 1
+
+
+def _deck_knob(game: RoleGame) -> knobs.Knob:
+    defined = list(game.roles)
+
+    def check(value: Any) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise ValueError("expected a mapping with colours, roles, numbers, copies")
+        unknown = set(value) - set(game.deck)
+        if unknown:
+            raise ValueError(f"unknown deck key {sorted(map(str, unknown))[0]!r}")
+        deck = {**game.deck, **value}
+        colours, roles, numbers, copies = (
+            deck[k] for k in ("colours", "roles", "numbers", "copies")
+        )
+        for what, names in (("colours", colours), ("roles", roles)):
+            if not isinstance(names, list | tuple) or not names or len(set(names)) != len(names):
+                raise ValueError(f"deck.{what} must be a list of different names")
+        if not all(r in defined for r in roles):
+            raise ValueError(f"deck.roles must be roles the game defines: {', '.join(defined)}")
+        if (
+            not isinstance(numbers, list | tuple)
+            or len(numbers) != 2
+            or not all(knobs.is_whole_number(n) for n in numbers)
+            or not 0 <= numbers[0] <= numbers[1] <= knobs.INT_LIMIT
+        ):
+            raise ValueError("deck.numbers must be [low, high], whole numbers, 0 <= low <= high")
+        if not knobs.is_whole_number(copies) or copies < 1:
+            raise ValueError("deck.copies must be a whole number, at least 1")
+        size = len(colours) * len(roles) * (numbers[1] - numbers[0] + 1) * copies
+        if size > MAX_DECK_CARDS:
+            raise ValueError(f"the deck would hold {size} cards; at most {MAX_DECK_CARDS}")
+        return {
+            "colours": list(colours),
+            "roles": list(roles),
+            "numbers": list(numbers),
+            "copies": copies,
+        }
+
+    return knobs.custom(
+        "deck",
+        "rules",
+        dict(game.deck),
+        "the deck: colours × roles × numbers [low, high] × copies of each card",
+        check,
+        "mapping",
+    )
+
+
+def game_knobs(game: RoleGame) -> tuple[knobs.Knob, ...]:
+    t = game.trick
+    return (
+        _deck_knob(game),
+        knobs.integer(
+            "hand_size", "rules", t["hand_size"], "cards dealt to each player", low=1, high=1000
+        ),
+        knobs.choice(
+            "first_leader", "rules", t["first_leader"], "who leads the first trick", FIRST_LEADER
+        ),
+        knobs.boolean(
+            "neko_ni_koban",
+            "rules",
+            t["neko_ni_koban"],
+            "猫に小判: all followers off-colour discards the lead",
+        ),
+        knobs.integer(
+            "neko_min_followers",
+            "rules",
+            t["neko_min_followers"],
+            "followers who must have played for 猫に小判 to fire",
+            low=1,
+            high=1000,
+        ),
+        knobs.boolean(
+            "neko_cancel_duplicates",
+            "rules",
+            t["neko_cancel_duplicates"],
+            "under 猫に小判, followers' cards with a repeated number cancel",
+        ),
+        knobs.choice(
+            "leader_if_nothing_resolves",
+            "rules",
+            t["leader_if_nothing_resolves"],
+            "who leads when no card resolved: the same leader or the next seat",
+            IF_NOTHING_RESOLVES,
+        ),
+        *(
+            knobs.integer(k.name, k.section, k.default, k.meaning or k.name, low=k.low, high=k.high)
+            for k in game.knobs
+        ),
+    )
+
+
+def _narrator() -> Narrator:
+    from balancer.games.roles.narrate import narrator
+
+    return narrator()
+
+
+def build(game: RoleGame) -> GameDefinition:
+    """The game balancer registers for a validated game file."""
+
+    def new_state(rules: Mapping[str, Any], players: int, rng: Any) -> engine.State:
+        return engine.State(game, rules, players, rng)
+
+    def unplayable(rules: Mapping[str, Any], players: int) -> str | None:
+        size = engine.cards_for(rules).size
+        if rules["hand_size"] * players > size:
+            return (
+                f"the deck holds {size} cards, too few to deal {rules['hand_size']} to "
+                f"each of {players} players"
+            )
+        return None
+
+    def card_kinds(rules: Mapping[str, Any]) -> tuple[str, ...]:
+        cards = engine.cards_for(rules)
+        return tuple(cards.describe(k * cards.copies) for k in range(cards.size // cards.copies))
+
+    spec = GameSpec(
+        name=game.name,
+        short=game.short,
+        min_players=game.min_players,
+        max_players=game.max_players,
+        knobs=game_knobs(game),
+        events=tuple(e.name for e in game.events),
+        higher_is_better=game.higher_is_better,
+        length_unit="tricks",
+        rules_version=RULES_VERSION,
+        new_state=new_state,
+        unplayable=unplayable,
+        bounds=lambda rules, players: engine.bounds(game, rules, players),
+        resample_hidden=engine.resample_hidden,
+        card_kinds=card_kinds,
+    )
+    languages = {}
+    if "ja" in game.names or any(e.ja for e in game.events):
+        local = LocalNames(
+            title=game.names.get("ja", game.name),
+            length_units={"tricks": "トリック"},
+            events={e.name: e.ja or (e.name, e.meaning) for e in game.events},
+        )
+        languages["ja"] = lambda: local
+    return GameDefinition(
+        spec=spec,
+        bots=lambda: {"random": RANDOM},
+        event_meanings={e.name: e.meaning for e in game.events},
+        narrator=_narrator,
+        languages=languages,
+    )

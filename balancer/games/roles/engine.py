@@ -1,0 +1,645 @@
+"""The Python interpreter of a role game: the trick procedure, and roles read from the file.
+
+The trick procedure (deal, may-follow, cancelling, 猫に小判, resolution order,
+next leader, draw, end when every hand is empty) is Fish! Dash! Cash!'s,
+called from games/fdc/procedure.py, not copied. What a resolved card does is its
+role's list of steps (model.py), interpreted here one primitive at a time.
+
+Resolution is a queue of tasks (owner, card, steps): the cancelled cards'
+`on_cancelled` steps first, then the surviving cards' roles in resolution
+order, then the `on_trick_end` hook for each seat from the trick's leader.
+A step with more than one legal way to act (a `choose` with two live
+options, a steal with two cards to take, a `rival` target with two rivals)
+stops the queue for its owner's decision; a step with one applies at once;
+with none, it does nothing. A resolved card that no `place` took goes to
+the discard once its steps are done.
+
+Decisions are ints (docs/new-game.md): an option taking a card is
+`k * deck_size + card` (k: the options taking cards before it in its
+choose), one choosing a rival `-(1 + n + i * players + seat)` (n options, i
+its index), any other `-(i + 1)`. So Fish! Dash! Cash!'s file gives the
+hand-written engine's moves: protect -1, a steal the fish's card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any
+
+from balancer.errors import InvariantError
+from balancer.games.api import Bounds, GameRecord, pack_held
+from balancer.games.fdc.procedure import deal, draw_round, next_leader, sort_out, trick_seats
+from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
+from balancer.rng import Stream
+
+PLAY, CHOICE, OVER = 0, 1, 2  # phases
+
+
+@dataclass(frozen=True)
+class Cards:
+    """Look-up tables of one deck: each card's colour, role and number."""
+
+    size: int
+    colour: tuple[int, ...]
+    role: tuple[int, ...]  # index into `role_names`
+    number: tuple[int, ...]
+    colour_names: tuple[str, ...]
+    role_names: tuple[str, ...]
+    copies: int
+
+    def describe(self, card: int) -> str:
+        colour = self.colour_names[self.colour[card]]
+        return f"{colour} {self.role_names[self.role[card]]} {self.number[card]}"
+
+
+@lru_cache(maxsize=64)
+def _cards(
+    colours: tuple[str, ...], roles: tuple[str, ...], low: int, high: int, copies: int
+) -> Cards:
+    # The hand-written engine's encoding: ((colour * R + role) * N + number - low) * K + copy.
+    colour, role, number = [], [], []
+    for c in range(len(colours)):
+        for r in range(len(roles)):
+            for n in range(low, high + 1):
+                for _ in range(copies):
+                    colour.append(c)
+                    role.append(r)
+                    number.append(n)
+    return Cards(len(colour), tuple(colour), tuple(role), tuple(number), colours, roles, copies)
+
+
+def cards_for(rules: Mapping[str, Any]) -> Cards:
+    d = rules["deck"]
+    return _cards(
+        tuple(d["colours"]), tuple(d["roles"]), d["numbers"][0], d["numbers"][1], d["copies"]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may see: face-down zones show others only their counts."""
+
+    seat: int
+    phase: int
+    hand: tuple[int, ...]
+    leader: int
+    trick: tuple[tuple[int, int], ...]
+    zones: Mapping[str, tuple[tuple[int, ...] | int, ...]]  # face-down: a count for others
+    counters: Mapping[str, tuple[int, ...]]
+    flags: Mapping[str, tuple[bool, ...]]
+    globals: Mapping[str, int]
+    hand_sizes: tuple[int, ...]
+    pile_size: int
+    tricks_played: int
+    rules: Mapping[str, Any]
+    cards: Cards
+
+
+class State:
+    """One game of a role game in progress (see the module docstring)."""
+
+    def __init__(self, game: RoleGame, rules: Mapping[str, Any], players: int, rng: Stream):
+        self.game = game
+        self.rules = rules
+        self.cards = cards_for(rules)
+        self.players = players
+        self._trace: list[tuple[Any, ...]] | None = None
+        self.hands, self.pile = deal(self.cards.size, players, rules["hand_size"], rng)
+        kinds = self.cards.size // self.cards.copies
+        self.opening_held = pack_held(
+            [[c // self.cards.copies for c in hand] for hand in self.hands], kinds
+        )
+        self.zones: dict[str, list[list[int]]] = {
+            name: [[] for _ in range(players)] for name in game.zones
+        }
+        self.counters = {c.name: [c.start] * players for c in game.counters}
+        self.flags = {name: [False] * players for name in game.flags}
+        self.globals = {g.name: g.start for g in game.globals}
+        self.skip = [0] * players
+        self.discard: list[int] = []
+        self.tricks = 0
+        self.events = {e.name: 0 for e in game.events}
+        self.sole_leader: dict[str, int] = {}  # per lead_changes event: its sole leader
+        self.leader = 0 if rules["first_leader"] == "seat0" else rng.randrange(players)
+        self.order: list[int] = []
+        self.turn = 0
+        self.plays: list[tuple[int, int]] = []
+        self.played: set[int] = set()
+        self.in_flight: set[int] = set()
+        self.tasks: list[tuple[int, int, tuple[Step, ...], bool]] = []
+        self.task_at = 0
+        self.step_at = 0
+        self.hooks_queued = False
+        self.first_resolved = -1
+        self.options: list[tuple[Op, int, int]] = []
+        self.actions: list[int] = []
+        self.ended = False
+        self.phase = PLAY
+        self._start_trick(self.leader)
+
+    @classmethod
+    def arranged(
+        cls,
+        game: RoleGame,
+        rules: Mapping[str, Any],
+        hands: list[list[int]],
+        *,
+        pile: list[int] | None = None,
+        leader: int = 0,
+        zones: Mapping[str, list[list[int]]] | None = None,
+        counters: Mapping[str, list[int]] | None = None,
+    ) -> State:
+        """A game set up by hand (for tests and examples): the given hands, pile (top
+        card first), zones and counters; every other card in the discard."""
+        players = len(hands)
+        state = cls(game, rules, players, Stream(0, 0, 0))
+        state.hands = [list(h) for h in hands]
+        state.opening_held = ()
+        state.pile = list(reversed(pile or []))
+        for name, seats in (zones or {}).items():
+            state.zones[name] = [list(z) for z in seats]
+        for name, values in (counters or {}).items():
+            state.counters[name] = list(values)
+        used = {c for place in [*state.hands, state.pile] for c in place}
+        used.update(c for zone in state.zones.values() for seat in zone for c in seat)
+        state.discard = [c for c in range(state.cards.size) if c not in used]
+        state._start_trick(leader)
+        return state
+
+    @property
+    def trace(self) -> list[tuple[Any, ...]] | None:
+        """What happened, as event tuples for the play-by-play (narrate.py); None: not kept."""
+        return self._trace
+
+    @trace.setter
+    def trace(self, value: list[tuple[Any, ...]] | None) -> None:
+        # Attached after the first trick began: record how it began.
+        self._trace = value
+        if value is not None and self.phase == PLAY and self.tricks == 0 and not self.plays:
+            self._note("trick", 1, self.leader, tuple(map(tuple, self.hands)))
+
+    def _note(self, *event: Any) -> None:
+        if self._trace is not None:
+            self._trace.append(event)
+
+    # -- the contract -------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.phase == PLAY:
+            return self.order[self.turn]
+        if self.phase == CHOICE:
+            return self.tasks[self.task_at][0]
+        return -1
+
+    def legal_actions(self) -> list[int]:
+        if self.phase == PLAY:
+            return _distinct(self.hands[self.order[self.turn]], self.cards.copies)
+        if self.phase == CHOICE:
+            return list(self.actions)
+        return []
+
+    def apply_action(self, action: int) -> None:
+        if self.phase == PLAY:
+            seat = self.order[self.turn]
+            self.hands[seat].remove(action)
+            self.plays.append((seat, action))
+            self.turn += 1
+            if self.turn == len(self.order):
+                self._sort_out()
+                self._run()
+        elif self.phase == CHOICE:
+            op, target, card = self.options[self.actions.index(action)]
+            seat, played, _, _ = self.tasks[self.task_at]
+            self.phase = PLAY
+            self._act(op, seat, played, target, card)
+            self.step_at += 1
+            self._run()
+        else:
+            raise ValueError("the game is over")
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def view(self, seat: int) -> View:
+        zones = {
+            name: tuple(
+                tuple(cards) if face == "up" or s == seat else len(cards)
+                for s, cards in enumerate(self.zones[name])
+            )
+            for name, face in self.game.zones.items()
+        }
+        # Read-only mappings: a bot can't write into what it is shown.
+        return View(
+            seat,
+            self.phase,
+            tuple(self.hands[seat]),
+            self.leader,
+            tuple(self.plays),
+            MappingProxyType(zones),
+            MappingProxyType({k: tuple(v) for k, v in self.counters.items()}),
+            MappingProxyType({k: tuple(v) for k, v in self.flags.items()}),
+            MappingProxyType(dict(self.globals)),
+            tuple(map(len, self.hands)),
+            len(self.pile),
+            self.tricks,
+            self.rules,
+            self.cards,
+        )
+
+    def scores(self) -> list[float]:
+        return [float(self._terms(self.game.score, s)) for s in range(self.players)]
+
+    def record(self) -> GameRecord:
+        events: dict[str, float] = dict(self.events)
+        for event in self.game.events:
+            if event.source == "at_end":
+                events[event.name] = sum(self._terms(event.terms, s) for s in range(self.players))
+        return GameRecord(tuple(self.scores()), self.tricks, events, self.opening_held)
+
+    def check_invariants(self) -> None:
+        places = [*self.hands, self.pile, self.discard]
+        for zone in self.zones.values():
+            places.extend(zone)
+        held = [card for place in places for card in place]
+        if self.phase == PLAY:
+            held += [card for _, card in self.plays]
+        else:
+            held += list(self.in_flight)
+        if sorted(held) != list(range(self.cards.size)):
+            raise InvariantError(
+                f"cards not conserved: {len(held)} held, {len(set(held))} distinct, "
+                f"deck of {self.cards.size}"
+            )
+
+    def clone(self) -> State:
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)
+        other.hands = [list(h) for h in self.hands]
+        other.pile = list(self.pile)
+        other.zones = {k: [list(z) for z in v] for k, v in self.zones.items()}
+        other.counters = {k: list(v) for k, v in self.counters.items()}
+        other.flags = {k: list(v) for k, v in self.flags.items()}
+        other.globals = dict(self.globals)
+        other.skip = list(self.skip)
+        other.discard = list(self.discard)
+        other.events = dict(self.events)
+        other.sole_leader = dict(self.sole_leader)
+        other.order = list(self.order)
+        other.plays = list(self.plays)
+        other.played = set(self.played)
+        other.in_flight = set(self.in_flight)
+        other.tasks = list(self.tasks)
+        other.options = list(self.options)
+        other.actions = list(self.actions)
+        other._trace = None
+        return other
+
+    # -- the trick procedure --------------------------------------------------
+
+    def _start_trick(self, leader: int) -> None:
+        if self.ended or not any(self.hands):
+            self.phase = OVER
+            self._note("over", self.tricks, tuple(self.scores()))
+            return
+        # A seat told to skip keeps its hand out of this trick; were every seat with
+        # cards skipping, the skips would lapse (a trick always has a card).
+        waiting = [hand if not self.skip[s] else [] for s, hand in enumerate(self.hands)]
+        if any(waiting):
+            # Each trick sat out uses up one of a seat's skips.
+            self.skip = [max(0, k - 1) for k in self.skip]
+        else:
+            self.skip = [0] * self.players
+            waiting = self.hands
+        self.leader, self.order = trick_seats(waiting, leader)
+        self.turn = 0
+        self.plays = []
+        self.phase = PLAY
+        if self._trace is not None:
+            self._note("trick", self.tricks + 1, self.leader, tuple(map(tuple, self.hands)))
+
+    def _sort_out(self) -> None:
+        survivors, cancelled, neko = sort_out(self.plays, self.rules, self.cards)
+        if neko:
+            self._count_engine("neko_ni_koban", 1)
+        self.discard.extend(cancelled)
+        self._count_engine("cards_cancelled", len(cancelled))
+        self._note("played", tuple(self.plays), neko, tuple(cancelled))
+        self.played = {card for _, card in self.plays}
+        self.in_flight = {card for _, card in survivors}
+        owner = {card: seat for seat, card in self.plays}
+        roles, role_of = self.game.roles, self.cards.role_names
+        tasks = []
+        for card in cancelled:
+            steps = roles[role_of[self.cards.role[card]]].on_cancelled
+            steps += self.game.hooks.get("on_cancelled", ())
+            if steps:
+                tasks.append((owner[card], card, steps, False))
+        for seat, card in survivors:
+            tasks.append((seat, card, roles[role_of[self.cards.role[card]]].resolve, True))
+        self.tasks = tasks
+        self.task_at = self.step_at = 0
+        self.hooks_queued = False
+        self.first_resolved = survivors[0][0] if survivors else -1
+
+    def _run(self) -> None:
+        """Run the queued steps until one needs a decision, then end the trick."""
+        while True:
+            while self.task_at < len(self.tasks):
+                seat, card, steps, resolving = self.tasks[self.task_at]
+                while self.step_at < len(steps):
+                    if not self._step(steps[self.step_at], seat, card):
+                        return  # waiting for the owner's decision
+                    self.step_at += 1
+                if resolving and card in self.in_flight:
+                    self.in_flight.discard(card)
+                    self.discard.append(card)
+                self.task_at += 1
+                self.step_at = 0
+            hook = self.game.hooks.get("on_trick_end", ())
+            if self.hooks_queued or not hook:
+                break
+            self.hooks_queued = True
+            self.tasks += [
+                ((self.leader + k) % self.players, -1, hook, False) for k in range(self.players)
+            ]
+        self._end_trick()
+
+    def _end_trick(self) -> None:
+        self.tricks += 1
+        for name, lasts in self.game.flags.items():
+            if lasts == "trick":
+                self.flags[name] = [False] * self.players
+        self.played = set()
+        self.tasks = []
+        self.task_at = self.step_at = 0
+        self._count_lead_changes()
+        self.ended = self._goal_reached()
+        leader = next_leader(self.first_resolved, self.leader, self.players, self.rules)
+        drew = draw_round(self.pile, self.hands, leader)
+        if self._trace is not None:
+            self._trace.extend(("draws", seat, self.hands[seat][-1]) for seat in drew)
+        self._start_trick(leader)
+
+    def _goal_reached(self) -> bool:
+        for goal in self.game.end:
+            target = self._amount(goal.reaches, -1, -1)
+            if goal.kind == "tricks" and self.tricks >= target:
+                return True
+            if goal.kind == "counter" and max(self.counters[goal.name or ""]) >= target:
+                return True
+            if goal.kind == "global" and self.globals[goal.name or ""] >= target:
+                return True
+        return False
+
+    def _count_engine(self, source: str, by: int) -> None:
+        for event in self.game.events:
+            if event.source == "from" and event.engine == source:
+                self.events[event.name] += by
+
+    def _count_lead_changes(self) -> None:
+        for event in self.game.events:
+            if event.source != "lead_changes":
+                continue
+            values = [self._terms(event.terms, s) for s in range(self.players)]
+            best = max(values)
+            sole = values.index(best) if best > 0 and values.count(best) == 1 else -1
+            standing = self.sole_leader.get(event.name, -1)
+            if sole < 0 or sole == standing:
+                continue  # a tie or nothing yet: the standing sole leader (if any) stays
+            if standing >= 0:  # the first sole leader took the lead from nobody
+                self.events[event.name] += 1
+            self.sole_leader[event.name] = sole
+
+    # -- the roles' steps ----------------------------------------------------
+
+    def _step(self, step: Step, seat: int, card: int) -> bool:
+        """Act out one step; False when it waits for `seat`'s decision."""
+        ops = step.options if isinstance(step, Choose) else (step,)
+        options: list[tuple[Op, int, int]] = []
+        actions: list[int] = []
+        takers = 0
+        for index, op in enumerate(ops):
+            for target, taken in self._ways(op, seat):
+                options.append((op, target, taken))
+                if taken >= 0:
+                    actions.append(takers * self.cards.size + taken)
+                elif target >= 0:
+                    actions.append(-(1 + len(ops) + index * self.players + target))
+                else:
+                    actions.append(-(index + 1))
+            if op.kind == "steal":
+                takers += 1
+        if len(options) == 1:
+            op, target, taken = options[0]
+            self._act(op, seat, card, target, taken)
+        elif options:
+            self.options, self.actions = options, actions
+            self.phase = CHOICE
+            return False
+        return True
+
+    def _ways(self, op: Op, seat: int) -> list[tuple[int, int]]:
+        """The ways `op` can act for `seat`: (chosen rival or -1, taken card or -1)."""
+        p = op.params
+        if op.kind == "steal":
+            unless = self.flags[p["unless"]] if p.get("unless") else None
+            found = []
+            for k in range(1, self.players):
+                victim = (seat + k) % self.players
+                if unless is not None and unless[victim]:
+                    continue
+                cards = self.zones[p["from"]][victim]
+                if p["fresh_only"]:
+                    cards = [c for c in cards if c not in self.played]
+                found += [(-1, c) for c in _distinct(cards, self.cards.copies)]
+            return found
+        target = p.get("target")
+        if target == ("rival",):
+            unless = self.flags[p["unless"]] if p.get("unless") else None
+            rivals = [(seat + k) % self.players for k in range(1, self.players)]
+            return [(r, -1) for r in rivals if unless is None or not unless[r]]
+        return [(-1, -1)]
+
+    def _targets(self, target: tuple[str, ...], seat: int, chosen: int) -> list[int]:
+        players = self.players
+        word = target[0]
+        if word == "self":
+            return [seat]
+        if word == "rival":
+            return [chosen]
+        if word == "next":
+            return [(seat + 1) % players]
+        if word == "prev":
+            return [(seat - 1) % players]
+        if word == "all_rivals":
+            return [(seat + k) % players for k in range(1, players)]
+        if word == "trick_leader":
+            return [self.leader]
+        counter = self.counters[target[1]]
+        rivals = [(seat + k) % players for k in range(1, players)]
+        return [max(rivals, key=lambda r: (counter[r], -rivals.index(r)))]
+
+    def _act(self, op: Op, seat: int, card: int, chosen: int, taken: int) -> None:
+        p, kind = op.params, op.kind
+        acted = True
+        if kind == "place":
+            self.zones[p["zone"]][seat].append(card)
+            self.in_flight.discard(card)
+            self._note("place", seat, card, p["zone"])
+        elif kind == "move_all":
+            source, goal = self.zones[p["from"]][seat], self.zones[p["to"]][seat]
+            moved = len(source)
+            goal.extend(source)
+            source.clear()
+            if p.get("cards_event"):
+                self.events[p["cards_event"]] += moved
+            self._note("move_all", seat, p["from"], p["to"], moved)
+        elif kind == "steal":
+            for victim in range(self.players):
+                zone = self.zones[p["from"]][victim]
+                if victim != seat and taken in zone:
+                    zone.remove(taken)
+                    self.zones[p["to"]][seat].append(taken)
+                    self._note("steal", seat, taken, victim, p["from"], p["to"])
+                    break
+        elif kind == "add_global":
+            g = next(c for c in self.game.globals if c.name == p["counter"])
+            old = self.globals[g.name]
+            value = old + self._amount(p["by"], seat, card)
+            self.globals[g.name] = min(max(value, g.low), g.high)
+            self._note("global", seat, g.name, old, self.globals[g.name])
+        else:
+            acted = False
+            for target in self._targets(p["target"], seat, chosen):
+                if p.get("unless") and self.flags[p["unless"]][target]:
+                    self._note("blocked", seat, kind, target, p["unless"])
+                    continue
+                acted = self._on_target(op, target, seat, card) or acted
+        if acted and p.get("event"):
+            self.events[p["event"]] += 1
+
+    def _on_target(self, op: Op, target: int, seat: int, card: int) -> bool:
+        p, kind = op.params, op.kind
+        if kind == "guard":
+            self.flags[p["flag"]][target] = True
+            self._note("guard", seat, p["flag"], target)
+            return True
+        if kind == "skip_turn":
+            tricks = self._amount(p["tricks"], seat, card)
+            self.skip[target] += tricks
+            self._note("skip_turn", seat, target, tricks)
+            return True
+        decl = next(c for c in self.game.counters if c.name == p["counter"])
+        values = self.counters[decl.name]
+        if kind == "add":
+            value = values[target] + self._amount(p["by"], seat, card)
+            if p.get("min") is not None:
+                value = max(value, self._amount(p["min"], seat, card))
+            if p.get("max") is not None:
+                value = min(value, self._amount(p["max"], seat, card))
+            old = values[target]
+            values[target] = min(max(value, decl.low), decl.high)
+            self._note("counter", seat, decl.name, target, old, values[target])
+            return True
+        # catch_up: up to the best rival's less the offset, never down
+        best = max(values[(target + k) % self.players] for k in range(1, self.players))
+        goal = min(best - self._amount(p["offset"], seat, card), decl.high)
+        if values[target] < goal:
+            self._note("counter", seat, decl.name, target, values[target], goal)
+            values[target] = goal
+            return True
+        return False
+
+    def _amount(self, amount: tuple[Any, ...], seat: int, card: int) -> int:
+        kind = amount[0]
+        if kind == "int":
+            return int(amount[1])
+        if kind == "knob":
+            return int(self.rules[amount[1]])
+        if kind == "minus_knob":
+            return -int(self.rules[amount[1]])
+        if kind == "number":
+            return self.cards.number[card] if card >= 0 else 0
+        return len(self.zones[amount[1]][seat])
+
+    def _terms(self, terms: tuple[Term, ...], seat: int) -> int:
+        total = 0
+        number = self.cards.number
+        for term in terms:
+            if term.zone is not None:
+                cards = self.zones[term.zone][seat]
+                per_card = self._amount(term.per_card, seat, -1)
+                per_number = self._amount(term.per_number, seat, -1)
+                total += per_card * len(cards)
+                if per_number:
+                    total += per_number * sum(number[c] for c in cards)
+            elif term.counter is not None:
+                total += self._amount(term.times, seat, -1) * self.counters[term.counter][seat]
+        return total
+
+
+def _distinct(cards: list[int], copies: int) -> list[int]:
+    """One card per kind: copies of a card are one move (RULES.md §4)."""
+    if copies == 1:
+        return list(cards)
+    seen: set[int] = set()
+    out = []
+    for card in cards:
+        if card // copies not in seen:
+            seen.add(card // copies)
+            out.append(card)
+    return out
+
+
+def bounds(game: RoleGame, rules: Mapping[str, Any], players: int) -> Bounds:
+    """Every card is played once and every trick plays one (skips lapse when every seat
+    with cards would skip); each step of a card's role (and of the hooks, every seat,
+    every trick) may add a decision. Scores: every card in the best (worst) zone term,
+    every counter at its declared bound."""
+    cards = cards_for(rules)
+    most_steps = max([len(r.resolve) + len(r.on_cancelled) for r in game.roles.values()] or [0])
+    hook_steps = sum(len(steps) for steps in game.hooks.values()) * players
+    tricks = cards.size
+    high = low = 0
+    for term in game.score:
+        if term.zone is not None:
+            per = [
+                _value(term.per_card, rules) + _value(term.per_number, rules) * n
+                for n in cards.number
+            ]
+            high += sum(v for v in per if v > 0)
+            low += sum(v for v in per if v < 0)
+        elif term.counter is not None:
+            decl = next(c for c in game.counters if c.name == term.counter)
+            times = _value(term.times, rules)
+            ends = (times * decl.low, times * decl.high)
+            high += max(ends)
+            low += min(ends)
+    return Bounds(
+        moves=cards.size * (1 + most_steps) + tricks * hook_steps,
+        length=(1, tricks),
+        score=(float(low), float(high)),
+    )
+
+
+def resample_hidden(state: State, seat: int, rng: Stream) -> State:
+    """Redeal what `seat` can't see, from the true state: the other hands and the pile
+    (sizes kept); every card ever face up, and `seat`'s own, stay put."""
+    other = state.clone()
+    others = [s for s in range(state.players) if s != seat]
+    pool = [c for s in others for c in state.hands[s]] + state.pile
+    rng.shuffle(pool)
+    dealt = iter(pool)
+    for s in others:
+        other.hands[s] = [next(dealt) for _ in state.hands[s]]
+    other.pile = list(dealt)
+    return other
+
+
+def _value(amount: tuple[Any, ...], rules: Mapping[str, Any]) -> int:
+    if amount[0] == "int":
+        return int(amount[1])
+    return -int(rules[amount[1]]) if amount[0] == "minus_knob" else int(rules[amount[1]])

@@ -1,0 +1,112 @@
+"""A game file once validated: plain, frozen data the engine reads (no YAML, no lines).
+
+Names are kept as names (zones, counters, ...) and mapped to indices once per
+game by the engine; an amount or a whole-number parameter that names a knob
+is read from the run's rules when the op acts, so one validated file serves
+every knob value a sweep tries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+# An amount: ("int", n) | ("number",) | ("knob", name) | ("minus_knob", name) | ("count", zone)
+Amount = tuple[Any, ...]
+# A target: ("self",) ... ("top", counter)
+Target = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Op:
+    """One primitive with its parameters checked (amounts and targets parsed)."""
+
+    kind: str  # a key of vocabulary.PRIMITIVES
+    params: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Choose:
+    """The owner picks one of `options` (each a primitive: choose never nests)."""
+
+    options: tuple[Op, ...]
+
+
+Step = Op | Choose
+
+
+@dataclass(frozen=True)
+class Role:
+    name: str
+    resolve: tuple[Step, ...]
+    on_cancelled: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True)
+class Counter:
+    name: str
+    start: int = 0
+    low: int = -(10**9)
+    high: int = 10**9
+
+
+@dataclass(frozen=True)
+class Term:
+    """A score term: a zone's cards (per card, per number) or a counter (times)."""
+
+    zone: str | None = None
+    counter: str | None = None
+    per_card: Amount = ("int", 1)
+    per_number: Amount = ("int", 0)
+    times: Amount = ("int", 1)
+
+
+@dataclass(frozen=True)
+class EventDef:
+    name: str
+    meaning: str
+    ja: tuple[str, str] | None = None  # (name, meaning) in Japanese
+    source: str = "ops"  # "ops" | "from" | "at_end" | "lead_changes"
+    engine: str | None = None  # with source "from": a vocabulary.ENGINE_EVENTS name
+    terms: tuple[Term, ...] = ()  # with at_end (one) and lead_changes
+
+
+@dataclass(frozen=True)
+class KnobDef:
+    name: str
+    default: int
+    low: int
+    high: int
+    meaning: str
+    section: str = "rules"
+
+
+@dataclass(frozen=True)
+class EndDef:
+    kind: str  # "counter" | "global" | "tricks"
+    name: str | None
+    reaches: Amount
+
+
+@dataclass(frozen=True)
+class RoleGame:
+    name: str
+    short: str
+    path: str  # the file it was read from
+    names: Mapping[str, str]  # language -> title
+    min_players: int
+    max_players: int
+    deck: Mapping[str, Any]  # colours, roles, numbers, copies: the deck knob's default
+    trick: Mapping[str, Any]  # the trick procedure's knobs' defaults (hand_size among them)
+    zones: Mapping[str, str]  # name -> "up" | "down"
+    counters: tuple[Counter, ...]
+    flags: Mapping[str, str]  # name -> "trick" | "game" (how long a set flag lasts)
+    globals: tuple[Counter, ...]
+    knobs: tuple[KnobDef, ...]
+    roles: Mapping[str, Role]
+    hooks: Mapping[str, tuple[Step, ...]]
+    score: tuple[Term, ...]
+    end: tuple[EndDef, ...]
+    higher_is_better: bool
+    events: tuple[EventDef, ...] = field(default=())

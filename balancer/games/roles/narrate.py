@@ -1,0 +1,71 @@
+"""A role game's play-by-play: the engine's trace told as lines, in the file's words.
+
+The engine (engine.py) records event tuples and says nothing; every word is
+here. Each primitive narrates itself with the names the game file gives
+(its roles, zones, counters, flags), so a replay of MEGA RACER speaks of
+positions and blocking, one of Fish! Dash! Cash! of territories and banks.
+Hands and drawn cards are for their owner's eyes: (seat, text) lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from balancer.games.definition import LogEntry, Narrator
+from balancer.games.roles.engine import Cards, cards_for
+
+
+def narrator() -> Narrator:
+    """The narrator of every role game (the trace carries the file's names)."""
+    return lines
+
+
+def lines(trace: Sequence[tuple[Any, ...]], rules: Mapping[str, Any]) -> list[LogEntry]:
+    cards = cards_for(rules)
+    out: list[LogEntry] = []
+    for event in trace:
+        out += _told(event, cards)
+    return out
+
+
+def _told(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
+    name = cards.describe
+
+    def listed(items: Sequence[int]) -> str:
+        return ", ".join(name(c) for c in items) or "(none)"
+
+    match event:
+        case ("trick", trick, leader, hands):
+            told: list[LogEntry] = [f"Trick {trick}: seat {leader} leads"]
+            told += [(s, f"  seat {s}'s hand: {listed(hand)}") for s, hand in enumerate(hands)]
+            return told
+        case ("played", plays, neko, cancelled):
+            told = ["  played " + ", ".join(f"seat {s}: {name(c)}" for s, c in plays)]
+            if neko:
+                told.append("  猫に小判! the lead card is discarded")
+            if cancelled:
+                told.append(f"  cancelled: {listed(cancelled)}")
+            return told
+        case ("place", seat, card, zone):
+            return [f"  seat {seat}'s {name(card)} goes to its {zone}"]
+        case ("move_all", seat, source, goal, moved):
+            return [f"  seat {seat} moves {moved} card(s) from its {source} to its {goal}"]
+        case ("steal", seat, card, victim, source, goal):
+            return [f"  seat {seat} takes {name(card)} from seat {victim}'s {source} to its {goal}"]
+        case ("guard", seat, flag, target):
+            return [f"  seat {seat} sets {flag} on seat {target}"]
+        case ("counter", seat, counter, target, old, new):
+            return [f"  seat {seat}: seat {target}'s {counter} {old} -> {new}"]
+        case ("blocked", seat, kind, target, flag):
+            return [f"  seat {seat}'s {kind} on seat {target} is stopped by {flag}"]
+        case ("skip_turn", seat, target, tricks):
+            return [f"  seat {seat} makes seat {target} sit out {tricks} trick(s)"]
+        case ("global", seat, counter, old, new):
+            return [f"  seat {seat}: {counter} {old} -> {new}"]
+        case ("draws", seat, card):
+            return [f"  seat {seat} draws a card", (seat, f"  seat {seat} draws {name(card)}")]
+        case ("over", tricks, scores):
+            shown = ", ".join(f"seat {s} {v:g}" for s, v in enumerate(scores))
+            return [f"Game over after {tricks} tricks: scores {shown}"]
+    return []

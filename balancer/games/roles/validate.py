@@ -1,0 +1,805 @@
+"""Checking a game file: every mistake at once, each `file:line: key: message`.
+
+`check(source)` walks the merged file (gamefile.py) and returns the
+validated `RoleGame` (model.py) or the list of every problem found, in file
+order: unknown keys, primitives and parameters (with the nearest valid
+name), names used but not declared or declared twice, values of the wrong
+type or out of range, `choose` inside `choose`, a role in the deck without a
+definition, a zone nothing fills or nothing scores, an end goal the deck can
+never reach, and a deck too small to deal every player's hand.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from balancer import knobs
+from balancer.errors import UserError
+from balancer.games.roles import vocabulary as voc
+from balancer.games.roles.gamefile import KeyPath, Source
+from balancer.games.roles.model import (
+    Amount,
+    Choose,
+    Counter,
+    EndDef,
+    EventDef,
+    KnobDef,
+    Op,
+    Role,
+    RoleGame,
+    Step,
+    Term,
+)
+
+MAX_PLAYERS = 12
+MAX_DECK_CARDS = 10_000
+LIMIT = knobs.INT_LIMIT
+FIRST_LEADER = ("seat0", "random")
+IF_NOTHING_RESOLVES = ("same", "next")
+RESERVED_KNOB_NAMES = ("deck", "number", *voc.ENGINE_KNOBS)
+TRICK_DEFAULTS: dict[str, Any] = {
+    "first_leader": "seat0",
+    "neko_ni_koban": True,
+    "neko_min_followers": 2,
+    "neko_cancel_duplicates": True,
+    "leader_if_nothing_resolves": "same",
+}
+
+
+def nearest(word: Any, valid: Iterable[str]) -> str:
+    """' (did you mean X?)' for the closest valid name, else the valid names."""
+    valid = list(valid)
+    close = difflib.get_close_matches(str(word), valid, n=1, cutoff=0.6)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    return f" (valid: {', '.join(valid)})" if valid else " (none is declared)"
+
+
+def _whole(value: Any) -> bool:
+    return knobs.is_whole_number(value)
+
+
+class _Checker:
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self.data = source.data
+        self.problems: list[UserError] = []
+        self.declared: dict[str, dict[str, KeyPath]] = {
+            kind: {} for kind in (voc.ZONE, voc.COUNTER, voc.FLAG, voc.GLOBAL, voc.EVENT, "knob")
+        }
+        self.filled: set[str] = set()  # zones some op puts cards into
+        self.sources_of: dict[str, set[str]] = {}  # zone -> zones cards move to from it
+        self.ops_events: set[str] = set()
+        # Effects that failed their own checks: what the others add up to (an end goal's
+        # reach, the events effects count) is then not known, and not blamed.
+        self.broken_ops = 0
+        self.placing = False  # whether the steps being read are a resolved card's
+
+    def fail(self, keypath: KeyPath, message: str) -> None:
+        self.problems.append(self.source.error(keypath, message))
+
+    # -- small readers ----------------------------------------------------
+
+    def mapping(self, keypath: KeyPath, value: Any, what: str) -> dict[str, Any]:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            self.fail(keypath, f"expected a mapping of {what}, got {_shown(value)}")
+            return {}
+        return value
+
+    def known_keys(self, keypath: KeyPath, value: dict[str, Any], valid: Iterable[str]) -> None:
+        valid = list(valid)
+        for key in value:
+            if key not in valid:
+                self.fail((*keypath, key), f"unknown key{nearest(key, valid)}")
+
+    def integer(
+        self, keypath: KeyPath, value: Any, low: int = -LIMIT, high: int = LIMIT
+    ) -> int | None:
+        if not _whole(value):
+            self.fail(keypath, f"expected a whole number, got {_shown(value)}")
+            return None
+        if not low <= value <= high:
+            self.fail(keypath, f"must be in {low}..{high}, got {knobs.shown(value)}")
+            return None
+        return int(value)
+
+    def name_list(self, keypath: KeyPath, value: Any, what: str) -> list[str]:
+        if not isinstance(value, list) or not value:
+            self.fail(keypath, f"expected a non-empty list of {what}")
+            return []
+        out: list[str] = []
+        for index, item in enumerate(value):
+            if not isinstance(item, str) or not item:
+                self.fail((*keypath, index), f"expected a name, got {_shown(item)}")
+            elif item in out:
+                self.fail((*keypath, index), f"{item!r} is listed twice")
+            else:
+                out.append(item)
+        return out
+
+    # -- declarations -----------------------------------------------------
+
+    def declare(self, kind: str, section: str) -> dict[str, Any]:
+        block = self.mapping((section,), self.data.get(section), f"{kind}s")
+        for name in block:
+            if not isinstance(name, str) or not name.isidentifier():
+                self.fail((section, name), "a name is letters, digits and _ (not first a digit)")
+                continue
+            for other_kind, names in self.declared.items():
+                if name in names:
+                    self.fail(
+                        (section, name),
+                        f"declared twice (also a {other_kind} at {_where(names[name])})",
+                    )
+                    break
+            else:
+                self.declared[kind][name] = (section, name)
+        return block
+
+    def use(self, kind: str, keypath: KeyPath, name: Any) -> str | None:
+        """`name`, when a declared `kind`; else a problem and None."""
+        names = self.declared[kind]
+        if isinstance(name, str) and name in names:
+            return name
+        label = {voc.GLOBAL: "global counter"}.get(kind, kind)
+        self.fail(keypath, f"unknown {label} {name!r}{nearest(name, names)}")
+        return None
+
+    # -- the whole file ---------------------------------------------------
+
+    def run(self) -> RoleGame | None:
+        data = self.data
+        self.known_keys((), data, voc.TOP_KEYS)
+        name, short = self.game_names()
+        titles = self.titles()
+        players = self.players()
+        deck = self.deck()
+        trick = self.trick()
+        zones = {
+            name: self.zone((("zones", name)), spec)
+            for name, spec in self.declare(voc.ZONE, "zones").items()
+        }
+        counters = self.counters(voc.COUNTER, "counters")
+        flags = {
+            name: self.flag(("flags", name), spec)
+            for name, spec in self.declare(voc.FLAG, "flags").items()
+        }
+        globals_ = self.counters(voc.GLOBAL, "globals")
+        knob_defs = self.knobs()
+        self.declare(voc.EVENT, "events")
+        roles = self.roles(deck)
+        hooks = self.hooks()
+        score = self.score()
+        events = self.events()
+        end = self.end(roles, hooks, deck, counters, globals_, knob_defs)
+        win = data.get("win", "highest")
+        if win not in ("highest", "lowest"):
+            self.fail(("win",), f"expected highest or lowest, got {_shown(win)}")
+        self.zone_flow(zones, score, events)
+        if deck is not None and players is not None and trick.get("hand_size") is not None:
+            size = _deck_size(deck)
+            if trick["hand_size"] * players[1] > size:
+                self.fail(
+                    ("hand_size",),
+                    f"the deck holds {size} cards, too few to deal {trick['hand_size']} to "
+                    f"each of {players[1]} players (players: {players[0]}..{players[1]})",
+                )
+        if self.problems:
+            return None
+        assert name and short and players and deck is not None
+        return RoleGame(
+            name=name,
+            short=short,
+            path=self.source.path,
+            names=titles,
+            min_players=players[0],
+            max_players=players[1],
+            deck=deck,
+            trick=trick,
+            zones=zones,
+            counters=counters,
+            flags=flags,
+            globals=globals_,
+            knobs=knob_defs,
+            roles=roles,
+            hooks=hooks,
+            score=score,
+            end=end,
+            higher_is_better=win == "highest",
+            events=events,
+        )
+
+    def game_names(self) -> tuple[str | None, str | None]:
+        out: list[str | None] = []
+        for key in ("name", "short"):
+            value = self.data.get(key)
+            if value is None:
+                self.fail((), f"missing key {key!r}")
+                out.append(None)
+            elif (
+                not isinstance(value, str)
+                or not value
+                or not all(c.isalnum() or c in "-_" for c in value)
+            ):
+                self.fail((key,), "expected a plain name (letters, digits, - and _)")
+                out.append(None)
+            else:
+                out.append(value)
+        return out[0], out[1]
+
+    def titles(self) -> dict[str, str]:
+        names = self.mapping(("names",), self.data.get("names"), "language: title")
+        for language, title in names.items():
+            if not isinstance(title, str) or not title:
+                self.fail(("names", language), f"expected the title as text, got {_shown(title)}")
+        return {str(k): str(v) for k, v in names.items()}
+
+    def players(self) -> tuple[int, int] | None:
+        value = self.data.get("players")
+        if value is None:
+            self.fail((), "missing key 'players' ([fewest, most])")
+            return None
+        if not isinstance(value, list) or len(value) != 2:
+            self.fail(("players",), f"expected [fewest, most], got {_shown(value)}")
+            return None
+        low = self.integer(("players", 0), value[0], 2, MAX_PLAYERS)
+        high = self.integer(("players", 1), value[1], 2, MAX_PLAYERS)
+        if low is None or high is None:
+            return None
+        if low > high:
+            self.fail(("players",), f"fewest ({low}) is more than most ({high})")
+            return None
+        return low, high
+
+    def deck(self) -> dict[str, Any] | None:
+        block = self.data.get("deck")
+        if block is None:
+            self.fail((), "missing key 'deck' (colours, roles, numbers, copies)")
+            return None
+        block = self.mapping(("deck",), block, "colours, roles, numbers, copies")
+        self.known_keys(("deck",), block, ("colours", "roles", "numbers", "copies"))
+        colours = self.name_list(("deck", "colours"), block.get("colours"), "colours")
+        roles = self.name_list(("deck", "roles"), block.get("roles"), "roles")
+        numbers = block.get("numbers")
+        if (
+            not isinstance(numbers, list)
+            or len(numbers) != 2
+            or not all(_whole(n) for n in numbers)
+            or not 0 <= numbers[0] <= numbers[1] <= LIMIT
+        ):
+            self.fail(
+                ("deck", "numbers"),
+                f"expected [low, high], 0 <= low <= high, got {_shown(numbers)}",
+            )
+            numbers = None
+        copies = self.integer(("deck", "copies"), block.get("copies", 1), 1, MAX_DECK_CARDS)
+        if not colours or not roles or numbers is None or copies is None:
+            return None
+        deck = {"colours": colours, "roles": roles, "numbers": list(numbers), "copies": copies}
+        if _deck_size(deck) > MAX_DECK_CARDS:
+            self.fail(
+                ("deck",), f"the deck would hold {_deck_size(deck)} cards; at most {MAX_DECK_CARDS}"
+            )
+            return None
+        return deck
+
+    def trick(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        hand = self.data.get("hand_size")
+        if hand is None:
+            self.fail((), "missing key 'hand_size'")
+        else:
+            out["hand_size"] = self.integer(("hand_size",), hand, 1, 1000)
+        block = self.mapping(("trick",), self.data.get("trick"), "the trick procedure's knobs")
+        self.known_keys(("trick",), block, TRICK_DEFAULTS)
+        for key, default in TRICK_DEFAULTS.items():
+            value = block.get(key, default)
+            where = ("trick", key)
+            if key == "first_leader" and value not in FIRST_LEADER:
+                self.fail(where, f"expected one of {', '.join(FIRST_LEADER)}, got {_shown(value)}")
+            elif key == "leader_if_nothing_resolves" and value not in IF_NOTHING_RESOLVES:
+                self.fail(
+                    where, f"expected one of {', '.join(IF_NOTHING_RESOLVES)}, got {_shown(value)}"
+                )
+            elif isinstance(default, bool) and not isinstance(value, bool):
+                self.fail(where, f"expected true or false, got {_shown(value)}")
+            elif key == "neko_min_followers":
+                value = self.integer(where, value, 1, 1000)
+            out[key] = value
+        return out
+
+    def zone(self, keypath: KeyPath, spec: Any) -> str:
+        spec = self.mapping(keypath, spec, "face")
+        self.known_keys(keypath, spec, ("face",))
+        face = spec.get("face", "up")
+        if face not in ("up", "down"):
+            self.fail((*keypath, "face"), f"expected up or down, got {_shown(face)}")
+        return str(face)
+
+    def flag(self, keypath: KeyPath, spec: Any) -> str:
+        spec = self.mapping(keypath, spec, "lasts")
+        self.known_keys(keypath, spec, ("lasts",))
+        lasts = spec.get("lasts", "trick")
+        if lasts not in ("trick", "game"):
+            self.fail((*keypath, "lasts"), f"expected trick or game, got {_shown(lasts)}")
+        return str(lasts)
+
+    def counters(self, kind: str, section: str) -> tuple[Counter, ...]:
+        out = []
+        for name, spec in self.declare(kind, section).items():
+            keypath = (section, name)
+            spec = self.mapping(keypath, spec, "start, min, max")
+            self.known_keys(keypath, spec, ("start", "min", "max"))
+            low = self.integer((*keypath, "min"), spec.get("min", -LIMIT))
+            high = self.integer((*keypath, "max"), spec.get("max", LIMIT))
+            start = self.integer((*keypath, "start"), spec.get("start", 0))
+            if None in (low, high, start):
+                continue
+            assert low is not None and high is not None and start is not None
+            if not low <= start <= high:
+                self.fail(keypath, f"start {start} is not within min..max ({low}..{high})")
+                continue
+            out.append(Counter(str(name), start, low, high))
+        return tuple(out)
+
+    def knobs(self) -> tuple[KnobDef, ...]:
+        out = []
+        for name, spec in self.declare("knob", "knobs").items():
+            keypath = ("knobs", name)
+            if name in RESERVED_KNOB_NAMES:
+                # The engine's knobs sit beside the file's, and `number` is an amount.
+                self.fail(keypath, f"{name!r} is a name the engine already uses; pick another")
+                self.declared["knob"].pop(name, None)
+                continue
+            spec = self.mapping(keypath, spec, "default, range, meaning")
+            self.known_keys(keypath, spec, ("default", "range", "meaning", "section"))
+            span = spec.get("range", [-LIMIT, LIMIT])
+            if (
+                not isinstance(span, list)
+                or len(span) != 2
+                or not all(_whole(v) for v in span)
+                or span[0] > span[1]
+            ):
+                self.fail((*keypath, "range"), f"expected [low, high], got {_shown(span)}")
+                continue
+            if "default" not in spec:
+                self.fail(keypath, "missing key 'default'")
+                continue
+            default = self.integer((*keypath, "default"), spec["default"], span[0], span[1])
+            section = spec.get("section", "rules")
+            if section not in knobs.SECTIONS:
+                self.fail(
+                    (*keypath, "section"), f"expected rules or scoring, got {_shown(section)}"
+                )
+                continue
+            meaning = spec.get("meaning", "")
+            if default is not None:
+                out.append(KnobDef(str(name), default, span[0], span[1], str(meaning), section))
+        return tuple(out)
+
+    # -- roles and ops ----------------------------------------------------
+
+    def roles(self, deck: dict[str, Any] | None) -> dict[str, Role]:
+        block = self.mapping(("roles",), self.data.get("roles"), "role: effects")
+        if not block:
+            self.fail(("roles",) if "roles" in self.data else (), "missing key 'roles'")
+        out = {}
+        for name, spec in block.items():
+            keypath = ("roles", name)
+            if isinstance(spec, dict):
+                self.known_keys(keypath, spec, ("resolve", "on_cancelled"))
+                resolve = self.steps((*keypath, "resolve"), spec.get("resolve", []), placing=True)
+                cancelled = self.steps((*keypath, "on_cancelled"), spec.get("on_cancelled", []))
+            else:
+                resolve, cancelled = self.steps(keypath, spec, placing=True), ()
+            out[str(name)] = Role(str(name), resolve, cancelled)
+        if deck is not None:
+            for index, role in enumerate(deck["roles"]):
+                if role not in out:
+                    self.fail(
+                        ("deck", "roles", index),
+                        f"role {role!r} has no definition under roles:{nearest(role, out)}",
+                    )
+        return out
+
+    def hooks(self) -> dict[str, tuple[Step, ...]]:
+        block = self.mapping(("hooks",), self.data.get("hooks"), "hook: effects")
+        self.known_keys(("hooks",), block, voc.HOOKS)
+        return {
+            str(name): self.steps(("hooks", name), steps)
+            for name, steps in block.items()
+            if name in voc.HOOKS
+        }
+
+    def steps(self, keypath: KeyPath, value: Any, *, placing: bool = False) -> tuple[Step, ...]:
+        """A list of steps; `placing`: a resolved card's, where `place` has a card to put."""
+        self.placing = placing
+        if not isinstance(value, list):
+            self.fail(keypath, f"expected a list of effects, got {_shown(value)}")
+            return ()
+        out: list[Step] = []
+        for index, item in enumerate(value):
+            step = self.step((*keypath, index), item, inside_choose=False)
+            if step is not None:
+                out.append(step)
+        return tuple(out)
+
+    def step(self, keypath: KeyPath, item: Any, *, inside_choose: bool) -> Step | None:
+        if not isinstance(item, dict) or len(item) != 1:
+            self.fail(keypath, f"expected one effect as {{primitive: {{...}}}}, got {_shown(item)}")
+            self.broken_ops += 1
+            return None
+        ((kind, params),) = item.items()
+        where = (*keypath, kind)
+        if kind == voc.CHOOSE:
+            if inside_choose:
+                self.fail(where, "choose inside choose: list every option in one choose")
+                self.broken_ops += 1
+                return None
+            if not isinstance(params, list) or not params:
+                self.fail(where, "expected a list of options")
+                return None
+            options = [
+                self.step((*where, index), option, inside_choose=True)
+                for index, option in enumerate(params)
+            ]
+            found = tuple(o for o in options if isinstance(o, Op))
+            return Choose(found) if len(found) == len(options) else None
+        if kind not in voc.PRIMITIVES:
+            self.fail(where, f"unknown primitive{nearest(kind, [*voc.PRIMITIVES, voc.CHOOSE])}")
+            self.broken_ops += 1
+            return None
+        return self.op(where, str(kind), params)
+
+    def op(self, keypath: KeyPath, kind: str, params: Any) -> Op | None:
+        params = self.mapping(keypath, params, "parameters")
+        spec = {p.name: p for p in voc.PRIMITIVES[kind]}
+        ok = True
+        for key in params:
+            if key not in spec:
+                self.fail((*keypath, key), f"unknown parameter of {kind}{nearest(key, spec)}")
+                ok = False
+        out: dict[str, Any] = {}
+        for param in spec.values():
+            where = (*keypath, param.name)
+            if param.name not in params:
+                if param.required:
+                    self.fail(keypath, f"{kind} needs {param.name!r}")
+                    ok = False
+                elif param.default is not None:
+                    out[param.name] = self.parse(param.kind, where, param.default)
+                continue
+            value = self.parse(param.kind, where, params[param.name])
+            if value is None:
+                ok = False
+            out[param.name] = value
+        if not ok:
+            self.broken_ops += 1
+            return None
+        if kind == "place" and not self.placing:
+            self.fail(
+                keypath,
+                "place puts the resolved card in a zone: only a role's resolve "
+                "steps have one (a cancelled card is already discarded)",
+            )
+            self.broken_ops += 1
+            return None
+        if kind == "place":
+            self.filled.add(out["zone"])
+        if kind in ("move_all", "steal"):
+            self.filled.add(out["to"])
+            self.sources_of.setdefault(out["from"], set()).add(out["to"])
+        for key in ("event", "cards_event"):
+            if out.get(key):
+                self.ops_events.add(out[key])
+        return Op(kind, out)
+
+    def parse(self, kind: str, keypath: KeyPath, value: Any) -> Any:
+        """A parameter's value as the engine reads it, or None with a problem recorded."""
+        if kind in (voc.ZONE, voc.COUNTER, voc.FLAG, voc.GLOBAL, voc.EVENT):
+            return self.use(kind, keypath, value)
+        if kind == voc.BOOL:
+            if not isinstance(value, bool):
+                self.fail(keypath, f"expected true or false, got {_shown(value)}")
+                return None
+            return value
+        if kind == voc.TARGET:
+            return self.target(keypath, value)
+        if kind == voc.INT:
+            return self.amount(keypath, value, numbers=False)
+        return self.amount(keypath, value, numbers=True)
+
+    def target(self, keypath: KeyPath, value: Any) -> tuple[str, ...] | None:
+        if isinstance(value, str) and value in voc.TARGETS:
+            return (value,)
+        if isinstance(value, dict) and list(value) == [voc.TOP]:
+            counter = self.use(voc.COUNTER, (*keypath, voc.TOP), value[voc.TOP])
+            return None if counter is None else (voc.TOP, counter)
+        self.fail(keypath, f"unknown target {_shown(value)}{nearest(value, [*voc.TARGETS, 'top'])}")
+        return None
+
+    def amount(self, keypath: KeyPath, value: Any, *, numbers: bool) -> Amount | None:
+        if _whole(value):
+            if abs(value) > LIMIT:
+                self.fail(keypath, f"must be within -{LIMIT}..{LIMIT}")
+                return None
+            return ("int", int(value))
+        if numbers and value == "number":
+            return ("number",)
+        if numbers and isinstance(value, dict) and list(value) == ["count"]:
+            zone = self.use(voc.ZONE, (*keypath, "count"), value["count"])
+            return None if zone is None else ("count", zone)
+        if isinstance(value, str) and value in self.declared["knob"]:
+            return ("knob", value)
+        if isinstance(value, str) and value[1:] in self.declared["knob"] and value[0] == "-":
+            return ("minus_knob", value[1:])
+        valid = [*self.declared["knob"], *(["number"] if numbers else [])]
+        what = (
+            "a whole number, number, {count: ZONE} or a knob"
+            if numbers
+            else ("a whole number or a knob")
+        )
+        self.fail(keypath, f"expected {what}, got {_shown(value)}{nearest(value, valid)}")
+        return None
+
+    # -- scoring, events, end ---------------------------------------------
+
+    def term(self, keypath: KeyPath, value: Any) -> Term | None:
+        if not isinstance(value, dict):
+            self.fail(
+                keypath, f"expected a term {{zone: ...}} or {{counter: ...}}, got {_shown(value)}"
+            )
+            return None
+        if "zone" in value:
+            self.known_keys(keypath, value, voc.ZONE_TERM_KEYS)
+            zone = self.use(voc.ZONE, (*keypath, "zone"), value["zone"])
+            per_card = self.amount((*keypath, "per_card"), value.get("per_card", 1), numbers=False)
+            per_number = self.amount(
+                (*keypath, "per_number"), value.get("per_number", 0), numbers=False
+            )
+            if zone is None or per_card is None or per_number is None:
+                return None
+            return Term(zone=zone, per_card=per_card, per_number=per_number)
+        if "counter" in value:
+            self.known_keys(keypath, value, voc.COUNTER_TERM_KEYS)
+            counter = self.use(voc.COUNTER, (*keypath, "counter"), value["counter"])
+            times = self.amount((*keypath, "times"), value.get("times", 1), numbers=False)
+            if counter is None or times is None:
+                return None
+            return Term(counter=counter, times=times)
+        self.fail(keypath, "a term needs zone: or counter:")
+        return None
+
+    def terms(self, keypath: KeyPath, value: Any) -> tuple[Term, ...]:
+        items = value if isinstance(value, list) else [value]
+        found = [
+            self.term((*keypath, i) if isinstance(value, list) else keypath, v)
+            for i, v in enumerate(items)
+        ]
+        return tuple(t for t in found if t is not None)
+
+    def score(self) -> tuple[Term, ...]:
+        value = self.data.get("score")
+        if not isinstance(value, list) or not value:
+            self.fail(("score",) if "score" in self.data else (), "expected score: a list of terms")
+            return ()
+        return self.terms(("score",), value)
+
+    def events(self) -> tuple[EventDef, ...]:
+        out = []
+        block = self.data.get("events") or {}
+        for name in self.declared[voc.EVENT]:
+            keypath = ("events", name)
+            spec = self.mapping(keypath, block[name], "meaning, ja, and how it is counted")
+            self.known_keys(keypath, spec, ("meaning", "ja", *voc.EVENT_SOURCES))
+            meaning = spec.get("meaning")
+            if not isinstance(meaning, str) or not meaning:
+                self.fail(keypath, "missing key 'meaning' (what the event counts, one line)")
+            ja = spec.get("ja")
+            if ja is not None and not (
+                isinstance(ja, list) and len(ja) == 2 and all(isinstance(s, str) for s in ja)
+            ):
+                self.fail((*keypath, "ja"), "expected [name, meaning] in Japanese")
+                ja = None
+            sources = [s for s in voc.EVENT_SOURCES if s in spec]
+            if len(sources) > 1:
+                self.fail(keypath, f"counted one way only, not by {' and '.join(sources)}")
+                continue
+            source = sources[0] if sources else "ops"
+            engine: str | None = None
+            terms: tuple[Term, ...] = ()
+            if source == "from":
+                engine = spec["from"]
+                if engine not in voc.ENGINE_EVENTS:
+                    self.fail(
+                        (*keypath, "from"),
+                        f"unknown engine event {_shown(engine)}"
+                        f"{nearest(engine, voc.ENGINE_EVENTS)}",
+                    )
+            elif source in ("at_end", "lead_changes"):
+                terms = self.terms((*keypath, source), spec[source])
+            elif name not in self.ops_events and not self.broken_ops:
+                self.fail(
+                    keypath,
+                    "no effect counts it (give an op event: "
+                    f"{name}, or from:, at_end: or lead_changes:)",
+                )
+            out.append(
+                EventDef(str(name), str(meaning), tuple(ja) if ja else None, source, engine, terms)
+            )
+        return tuple(out)
+
+    def end(
+        self,
+        roles: dict[str, Role],
+        hooks: dict[str, tuple[Step, ...]],
+        deck: dict[str, Any] | None,
+        counters: tuple[Counter, ...],
+        globals_: tuple[Counter, ...],
+        knob_defs: tuple[KnobDef, ...],
+    ) -> tuple[EndDef, ...]:
+        value = self.data.get("end", [])
+        if not isinstance(value, list):
+            self.fail(("end",), "expected a list of goals (hands empty always ends the game)")
+            return ()
+        out = []
+        defaults = {k.name: k.default for k in knob_defs}
+        for index, item in enumerate(value):
+            keypath = ("end", index)
+            if not isinstance(item, dict):
+                self.fail(keypath, f"expected {{counter|global|tricks: ...}}, got {_shown(item)}")
+                continue
+            kinds = [k for k in voc.END_KINDS if k in item]
+            if len(kinds) != 1:
+                self.fail(keypath, f"name one of {', '.join(voc.END_KINDS)}")
+                continue
+            kind = kinds[0]
+            self.known_keys(keypath, item, (kind, "reaches") if kind != "tricks" else ("tricks",))
+            if kind == "tricks":
+                goal = self.amount((*keypath, "tricks"), item["tricks"], numbers=False)
+                if goal is not None:
+                    out.append(EndDef("tricks", None, goal))
+                continue
+            name = self.use(
+                voc.COUNTER if kind == "counter" else voc.GLOBAL, (*keypath, kind), item[kind]
+            )
+            if "reaches" not in item:
+                self.fail(keypath, "missing key 'reaches'")
+                continue
+            goal = self.amount((*keypath, "reaches"), item["reaches"], numbers=False)
+            if name is None or goal is None or deck is None:
+                continue
+            target = goal[1] if goal[0] == "int" else defaults.get(goal[1], 0)
+            decl = {c.name: c for c in (counters if kind == "counter" else globals_)}.get(name)
+            if self.broken_ops:  # only the counter's own bound is known
+                most = decl.high if decl is not None else None
+            else:
+                most = _most(name, kind, roles, hooks, deck, defaults, decl)
+            if most is not None and most < target:
+                self.fail(
+                    (*keypath, "reaches"),
+                    f"the deck can never bring {name} to {target} (at most {most})",
+                )
+            out.append(EndDef(kind, name, goal))
+        return tuple(out)
+
+    def zone_flow(
+        self, zones: dict[str, str], score: tuple[Term, ...], events: tuple[EventDef, ...]
+    ) -> None:
+        scored = {t.zone for t in score if t.zone}
+        # A zone scores when its cards score or move on to a zone that scores.
+        changed = True
+        while changed:
+            changed = False
+            for zone, goes in self.sources_of.items():
+                if zone not in scored and goes & scored:
+                    scored.add(zone)
+                    changed = True
+        for zone in zones:
+            if zone not in self.filled:
+                self.fail(
+                    ("zones", zone),
+                    "nothing fills this zone (no place, move_all or steal puts a card in it)",
+                )
+            elif zone not in scored:
+                self.fail(
+                    ("zones", zone),
+                    "nothing scores this zone (no score term reads it, "
+                    "nor one of the zones its cards move to)",
+                )
+
+
+def _most(
+    name: str,
+    kind: str,
+    roles: dict[str, Role],
+    hooks: dict[str, tuple[Step, ...]],
+    deck: dict[str, Any],
+    defaults: dict[str, int],
+    decl: Counter | None,
+) -> int | None:
+    """The most a counter (any one seat's) or a global can reach, every card of the
+    deck resolved (or cancelled) once and to one seat's good, knobs at their defaults;
+    None: no bound from here (a hook acts every trick, catch_up or a count adds)."""
+    primitive = "add" if kind == "counter" else "add_global"
+
+    def gain(op: Op, number: int) -> int | None:
+        if op.kind == "catch_up" and op.params["counter"] == name:
+            return None
+        if op.kind != primitive or op.params["counter"] != name:
+            return 0
+        by = op.params["by"]
+        if by[0] == "count":
+            return None
+        if by[0] == "int":
+            per = by[1]
+        elif by[0] == "number":
+            per = number
+        else:
+            per = defaults.get(by[1], 0) * (-1 if by[0] == "minus_knob" else 1)
+        return max(int(per), 0)
+
+    def steps_gain(steps: tuple[Step, ...], number: int) -> int | None:
+        total = 0
+        for step in steps:
+            options = step.options if isinstance(step, Choose) else (step,)
+            gains = [gain(op, number) for op in options]
+            if None in gains:
+                return None
+            total += max(g for g in gains if g is not None)
+        return total
+
+    for steps in hooks.values():
+        if steps_gain(steps, 0) != 0:
+            return None
+    low, high = deck["numbers"]
+    if high - low > 1000:
+        return None  # too long a range to add card by card; no bound claimed
+    per_number = len(deck["colours"]) * deck["copies"]
+    total = decl.start if decl else 0
+    for role_name in deck["roles"]:
+        role = roles.get(role_name)
+        if role is None:
+            continue
+        for number in range(low, high + 1):
+            resolved = steps_gain(role.resolve, number)
+            cancelled = steps_gain(role.on_cancelled, number)
+            if resolved is None or cancelled is None:
+                return None
+            total += max(resolved, cancelled) * per_number
+    if decl is not None:
+        total = min(total, decl.high)
+    return total
+
+
+def _deck_size(deck: dict[str, Any]) -> int:
+    low, high = deck["numbers"]
+    return len(deck["colours"]) * len(deck["roles"]) * (high - low + 1) * deck["copies"]
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _where(keypath: KeyPath) -> str:
+    return ".".join(map(str, keypath))
+
+
+def check(source: Source) -> tuple[RoleGame | None, list[UserError]]:
+    """The validated game, or None and every problem, in file order."""
+    checker = _Checker(source)
+    game = checker.run()
+    problems = sorted(checker.problems, key=_order)
+    return (game if not problems else None), problems
+
+
+def _order(error: UserError) -> tuple[str, int]:
+    return (error.file or "", error.line or 0)
+
+
+Validator = Callable[[Source], tuple[RoleGame | None, list[UserError]]]

@@ -1,0 +1,151 @@
+"""The words a game file may use: effect primitives, their parameters, targets, score terms.
+
+This module only names things and says what type each parameter takes; the
+validator (validate.py) checks a file against it and the engine (engine.py)
+gives each primitive its meaning. docs/new-game.md shows every primitive with
+an example.
+
+Parameter types (`Param.kind`):
+
+- ZONE, COUNTER, FLAG, GLOBAL, EVENT: a name the file declares (per-player
+  zones, counters and flags; global counters; events);
+- TARGET: whose zone / counter / flag an op acts on (`TARGETS`, or
+  `top: COUNTER`, the rival with the most of it);
+- AMOUNT: a whole number, `number` (the played card's number), a knob's name
+  (`-name`: less it), or `{count: ZONE}` (how many cards the owner holds there);
+- INT: a whole number or a knob's name; BOOL: true or false.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ZONE, COUNTER, FLAG, GLOBAL, EVENT = "zone", "counter", "flag", "global", "event"
+TARGET, AMOUNT, INT, BOOL = "target", "amount", "int", "bool"
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str
+    required: bool = False
+    default: object = None
+
+
+def _p(name: str, kind: str, default: object = None, *, required: bool = False) -> Param:
+    return Param(name, kind, required, default)
+
+
+# Every primitive may count an event each time it acts.
+_EVENT = _p("event", EVENT)
+
+PRIMITIVES: dict[str, tuple[Param, ...]] = {
+    # The played card goes to its owner's zone.
+    "place": (_p("zone", ZONE, required=True), _EVENT),
+    # Every card of the owner's zone moves to another of its zones; `cards_event`
+    # counts the cards moved.
+    "move_all": (
+        _p("from", ZONE, required=True),
+        _p("to", ZONE, required=True),
+        _EVENT,
+        _p("cards_event", EVENT),
+    ),
+    # One card from a rival's zone into the owner's: the owner picks the card (and so the
+    # rival). `fresh_only`: not a card played this trick; `unless`: not from a rival whose
+    # flag is set.
+    "steal": (
+        _p("from", ZONE, required=True),
+        _p("to", ZONE, required=True),
+        _p("fresh_only", BOOL, False),
+        _p("unless", FLAG),
+        _EVENT,
+    ),
+    # Set a flag on the target.
+    "guard": (_p("flag", FLAG, required=True), _p("target", TARGET, "self"), _EVENT),
+    # Add to the target's counter, kept within [min, max]; skipped when the target's
+    # `unless` flag is set.
+    "add": (
+        _p("counter", COUNTER, required=True),
+        _p("by", AMOUNT, required=True),
+        _p("target", TARGET, "self"),
+        _p("min", INT),
+        _p("max", INT),
+        _p("unless", FLAG),
+        _EVENT,
+    ),
+    # Raise the target's counter to the best rival's less `offset`, when it is below that.
+    "catch_up": (
+        _p("counter", COUNTER, required=True),
+        _p("target", TARGET, "self"),
+        _p("offset", INT, 0),
+        _EVENT,
+    ),
+    # The target plays no card in the next `tricks` tricks (its hand waits).
+    "skip_turn": (
+        _p("target", TARGET, required=True),
+        _p("tricks", INT, 1),
+        _p("unless", FLAG),
+        _EVENT,
+    ),
+    # Add to a global counter.
+    "add_global": (_p("counter", GLOBAL, required=True), _p("by", AMOUNT, required=True), _EVENT),
+}
+
+# `choose: [op, op, ...]`: the owner picks one option (not a primitive with parameters).
+CHOOSE = "choose"
+
+# Targets written as a word. `rival`: the owner picks one (a decision).
+TARGETS = ("self", "rival", "next", "prev", "all_rivals", "trick_leader")
+TOP = "top"  # {top: COUNTER}: the rival with the most (the first from the owner on a tie)
+
+# Hooks a game may run besides a role's own effects: for each cancelled card's owner
+# (the card is the cancelled one), and for each seat at a trick's end (seat order from
+# the trick's leader). A role may also have its own `on_cancelled`.
+HOOKS = ("on_cancelled", "on_trick_end")
+
+# A score term: {zone: Z, per_card: N, per_number: N} (per_card for each card, per_number
+# times each card's number) or {counter: C, times: N}. N: a whole number or a knob.
+ZONE_TERM_KEYS = ("zone", "per_card", "per_number")
+COUNTER_TERM_KEYS = ("counter", "times")
+
+# End conditions besides hands empty (always): {counter: C, reaches: N} (any seat's),
+# {global: G, reaches: N}, {tricks: N}. Checked when a trick ends.
+END_KINDS = ("counter", "global", "tricks")
+
+# Events the trick procedure itself counts; a game lists those it reports.
+ENGINE_EVENTS = ("neko_ni_koban", "cards_cancelled")
+# How else an event may be counted: `at_end: TERM` (a term summed over the seats at the
+# end), `lead_changes: [TERM, ...]` (changes of the sole leader in those terms' sum).
+EVENT_SOURCES = ("from", "at_end", "lead_changes")
+
+# The trick procedure's own knobs (RULES.md §1), each game file giving their defaults.
+ENGINE_KNOBS = (
+    "hand_size",
+    "first_leader",
+    "neko_ni_koban",
+    "neko_min_followers",
+    "neko_cancel_duplicates",
+    "leader_if_nothing_resolves",
+)
+
+TOP_KEYS = (
+    "name",
+    "short",
+    "extends",
+    "names",
+    "players",
+    "deck",
+    "hand_size",
+    "trick",
+    "zones",
+    "counters",
+    "flags",
+    "globals",
+    "knobs",
+    "roles",
+    "hooks",
+    "score",
+    "end",
+    "win",
+    "events",
+)
