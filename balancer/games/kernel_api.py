@@ -212,10 +212,13 @@ class Position:
 
 @dataclass(frozen=True)
 class SeatBots:
-    """The compiled bot of each physical seat: its kind and its float64 parameter row."""
+    """The compiled bot of each physical seat: its kind and its float64 parameter row,
+    and the same laid out for the kernel's play_out."""
 
     kinds: np.ndarray  # int64 [players]
     params: np.ndarray  # float64 [players, the kernel's parameter count]
+    plan: np.ndarray  # int64: the module's play_out plan (KernelModule.seat_bots)
+    flat: np.ndarray  # float64: `params` as one row, as the plan indexes it
 
 
 class Kernel(Protocol):
@@ -318,19 +321,26 @@ class KernelModule:
     def legal(self, position: Position) -> int:
         return int(self.module.legal(position.state, position.tables, position.moves))
 
+    def seat_bots(self, kinds: np.ndarray, params: np.ndarray) -> SeatBots:
+        """The seats' bots as `choose` reads them (a kind and a parameter row each) and
+        as the module's compiled `play_out` reads them (the plan its `encode_bots` lays
+        out), laid out once: a search plays out thousands of times with the same bots."""
+        module = self.module
+        players = len(kinds)
+        plan = np.zeros(module.PLAN_SIZE, np.int64)
+        plan[module.PLAN_KIND : module.PLAN_KIND + players] = kinds
+        plan[module.PLAN_PARAMS : module.PLAN_PARAMS + players] = (
+            np.arange(players) * params.shape[1]
+        )
+        return SeatBots(kinds, params, plan, params.ravel())
+
     def play_out(self, position: Position, bots: SeatBots) -> None:
         """Play to the end through the module's compiled `play_out` (the module
-        docstring above), the seats' bots laid out as its `encode_bots` lays them."""
+        docstring above)."""
         module = self.module
-        players = len(bots.kinds)
-        plan = np.zeros(module.PLAN_SIZE, np.int64)
-        plan[module.PLAN_KIND : module.PLAN_KIND + players] = bots.kinds
-        plan[module.PLAN_PARAMS : module.PLAN_PARAMS + players] = (
-            np.arange(players) * bots.params.shape[1]
-        )
         module.play_out(
-            position.state, position.tables, position.streams, plan, bots.params.ravel(),
-            module.new_scratch(position.state), np.zeros(players, np.float64),
+            position.state, position.tables, position.streams, bots.plan, bots.flat,
+            module.new_scratch(position.state), np.zeros(len(bots.kinds), np.float64),
         )  # fmt: skip
 
     def determinize(self, position: Position, seat: int, rng: np.ndarray, out: Position) -> int:

@@ -39,7 +39,7 @@ class DaQiZiKernel(KernelModule):
         k.apply(position.state, position.tables, position.streams, action)
 
     def encode_bots(self, seats: Sequence[tuple[str, Mapping[str, Any]]]) -> SeatBots:
-        return SeatBots(*k.bot_arrays(seats))
+        return self.seat_bots(*k.bot_arrays(seats))
 
     def choose(self, position: Position, bots: SeatBots, n: int) -> int:
         seat = self.current_player(position)

@@ -50,7 +50,7 @@ class FdcKernel(KernelModule):
     def encode_bots(self, seats: Sequence[tuple[str, Mapping[str, Any]]]) -> SeatBots:
         kinds = np.array([k.BOT_KINDS[self._compiled(name)] for name, _ in seats], np.int64)
         params = np.array([k.bot_params(name, params) for name, params in seats], np.float64)
-        return SeatBots(kinds, params)
+        return self.seat_bots(kinds, params)
 
     def _compiled(self, name: str) -> str:
         if name not in k.BOT_KINDS:

@@ -41,7 +41,7 @@ class KimekimeraKernel(KernelModule):
         k.apply(position.state, position.tables, position.streams, action)
 
     def encode_bots(self, seats: Sequence[tuple[str, Mapping[str, Any]]]) -> SeatBots:
-        return SeatBots(*k.encode_slots(seats))
+        return self.seat_bots(*k.encode_slots(seats))
 
     def choose(self, position: Position, bots: SeatBots, n: int) -> int:
         seat = self.current_player(position)
