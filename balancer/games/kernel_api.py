@@ -217,7 +217,7 @@ class SeatBots:
 
     kinds: np.ndarray  # int64 [players]
     params: np.ndarray  # float64 [players, the kernel's parameter count]
-    plan: np.ndarray  # int64: the module's play_out plan (KernelModule.seat_bots)
+    plan: np.ndarray  # int64: the module's play_out plan (its encode_bots)
     flat: np.ndarray  # float64: `params` as one row, as the plan indexes it
 
 
@@ -321,18 +321,14 @@ class KernelModule:
     def legal(self, position: Position) -> int:
         return int(self.module.legal(position.state, position.tables, position.moves))
 
-    def seat_bots(self, kinds: np.ndarray, params: np.ndarray) -> SeatBots:
-        """The seats' bots as `choose` reads them (a kind and a parameter row each) and
-        as the module's compiled `play_out` reads them (the plan its `encode_bots` lays
-        out), laid out once: a search plays out thousands of times with the same bots."""
-        module = self.module
-        players = len(kinds)
-        plan = np.zeros(module.PLAN_SIZE, np.int64)
-        plan[module.PLAN_KIND : module.PLAN_KIND + players] = kinds
-        plan[module.PLAN_PARAMS : module.PLAN_PARAMS + players] = (
-            np.arange(players) * params.shape[1]
-        )
-        return SeatBots(kinds, params, plan, params.ravel())
+    def encode_bots(self, seats: Sequence[tuple[str, Mapping[str, Any]]]) -> SeatBots:
+        """The seats' bots through the module's own `encode_bots` (the plan its compiled
+        `play_out` reads, laid out once: a search plays out thousands of times with the
+        same bots), with each seat's kind and parameter row read back for `choose`."""
+        plan, flat = self.module.encode_bots(seats)
+        players = len(seats)
+        kinds = plan[self.module.PLAN_KIND : self.module.PLAN_KIND + players].copy()
+        return SeatBots(kinds, flat.reshape(players, -1), plan, flat)
 
     def play_out(self, position: Position, bots: SeatBots) -> None:
         """Play to the end through the module's compiled `play_out` (the module

@@ -38,9 +38,6 @@ class DaQiZiKernel(KernelModule):
     def apply(self, position: Position, action: int) -> None:
         k.apply(position.state, position.tables, position.streams, action)
 
-    def encode_bots(self, seats: Sequence[tuple[str, Mapping[str, Any]]]) -> SeatBots:
-        return self.seat_bots(*k.bot_arrays(seats))
-
     def choose(self, position: Position, bots: SeatBots, n: int) -> int:
         seat = self.current_player(position)
         return int(

@@ -47,16 +47,6 @@ class FdcKernel(KernelModule):
         k.apply(position.state, position.tables, position.streams, action)
         k.note_cashed(position.state, position.kept[0])
 
-    def encode_bots(self, seats: Sequence[tuple[str, Mapping[str, Any]]]) -> SeatBots:
-        kinds = np.array([k.BOT_KINDS[self._compiled(name)] for name, _ in seats], np.int64)
-        params = np.array([k.bot_params(name, params) for name, params in seats], np.float64)
-        return self.seat_bots(kinds, params)
-
-    def _compiled(self, name: str) -> str:
-        if name not in k.BOT_KINDS:
-            raise ValueError(f"no compiled fdc bot {name!r}; compiled: {sorted(k.BOT_KINDS)}")
-        return name
-
     def choose(self, position: Position, bots: SeatBots, n: int) -> int:
         seat = self.current_player(position)
         iwork, fwork = position.scratch

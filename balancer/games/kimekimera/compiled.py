@@ -40,9 +40,6 @@ class KimekimeraKernel(KernelModule):
     def apply(self, position: Position, action: int) -> None:
         k.apply(position.state, position.tables, position.streams, action)
 
-    def encode_bots(self, seats: Sequence[tuple[str, Mapping[str, Any]]]) -> SeatBots:
-        return self.seat_bots(*k.encode_slots(seats))
-
     def choose(self, position: Position, bots: SeatBots, n: int) -> int:
         seat = self.current_player(position)
         return int(
