@@ -57,8 +57,7 @@ def main() -> None:
         money[planted] = WORTH
         return tuple(money)
 
-    # The kernel's tables read the engine's name, the engine's State the deck's.
-    fdc.money_values = strengthened  # type: ignore[assignment]
+    # The engine's State and the kernel's tables both read the deck module's money.
     fdc_deck.money_values = strengthened  # type: ignore[assignment]
     os.environ[runner.CHECK_ENV] = "0"
     frame = pl.DataFrame(runner.run(variant, workers=1).columns())

@@ -11,6 +11,7 @@ import pytest
 
 from balancer import load_variant, table
 from balancer.cli import main
+from balancer.games.fdc import deck as fdc_deck
 from balancer.games.fdc import engine as fdc
 from balancer.report import cards
 from balancer.report.build import from_run
@@ -140,15 +141,16 @@ def test_a_planted_strong_card_comes_out_on_top(monkeypatch: pytest.MonkeyPatch)
     variant = dataclasses.replace(load_variant(VARIANTS / "fdc-5p.yaml"), games=1500)
     kinds = fdc.card_kinds(variant.rules)
     planted = kinds.index("blue fish 4")
-    plain = fdc.money_values
+    plain = fdc_deck.money_values
 
     def strengthened(rules: object) -> tuple[int, ...]:
         money = list(plain(rules))  # type: ignore[arg-type]
         money[planted] = 30
         return tuple(money)
 
-    monkeypatch.setattr(fdc, "money_values", strengthened)
-    # Played compiled (the kernel's tables read money_values too), not --check step by step.
+    # The engine's State and the kernel's tables both read the deck module's money.
+    monkeypatch.setattr(fdc_deck, "money_values", strengthened)
+    # Played compiled, not --check step by step.
     monkeypatch.setenv(runner.CHECK_ENV, "0")
     result = runner.run(variant)
     rows = card_tally.card_impact(pl.DataFrame(result.columns()), 5, kinds)

@@ -629,7 +629,7 @@ def bounds(rules: Mapping[str, Any], players: int) -> Bounds:
     """Every card is played once (a move), a dash may add a choice (a move);
     every trick plays a card. A seat's score is at most every fish at its best
     value (cashed money, or `uncashed_value`), at least every fish uncashed."""
-    deck, money = deck_for(rules), money_values(rules)
+    deck, money = _tables(rules)
     fish = [c for c in range(deck.size) if deck.role[c] == FISH]
     dashes = sum(1 for c in range(deck.size) if deck.role[c] == DASH)
     extra = rules["uncashed_value"]

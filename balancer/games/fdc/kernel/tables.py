@@ -10,6 +10,7 @@ import numpy as np
 
 from balancer.games.api import GameRecord
 from balancer.games.fdc import bots as py_bots
+from balancer.games.fdc import deck as fdc_deck
 from balancer.games.fdc import engine as fdc
 from balancer.games.fdc.kernel.layout import (
     CCOUNT,
@@ -84,7 +85,7 @@ def make_tables(rules: Mapping[str, Any], players: int) -> np.ndarray:
     if not fdc.SPEC.min_players <= players <= fdc.SPEC.max_players:
         raise ValueError(f"fdc is for 2 to 6 players, not {players}")
     deck = fdc.deck_for(rules)
-    money = fdc.money_values(rules)
+    money = fdc_deck.money_values(rules)
     d = deck.size
     tables = np.zeros(T_CARDS + N_COLUMNS * d, np.int64)
     tables[T_PLAYERS] = players
