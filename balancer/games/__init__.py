@@ -77,6 +77,7 @@ def unregister(name: str) -> None:
     entry = _ENTRIES.pop(full)
     del _SHORT[entry.short]
     _LOADED.pop(full, None)
+    _FILE_GAMES.pop(full, None)
 
 
 _enter(_Entry("fish-dash-cash", "fdc", _fdc))
@@ -118,6 +119,9 @@ def _roles_gamefile() -> Any:
 
 # Game files registered so far: resolved path -> (its content's sha256, its game's name).
 _REGISTERED: dict[Path, tuple[str, str]] = {}
+# A registered game file's validated game (games/roles/model.py's RoleGame), by game name:
+# what another process needs to know the game without the file (`portable`).
+_FILE_GAMES: dict[str, Any] = {}
 
 
 def registered_file(name: str) -> str | None:
@@ -154,9 +158,11 @@ def register_file(path: str | Path) -> str:
     known = _REGISTERED.get(resolved)
     if known is not None and known[0] == digest and registered(known[1]) is not None:
         return known[1]
-    from balancer.games.roles import definition_of
+    from balancer.games.roles import load_file
+    from balancer.games.roles.definition import build
 
-    game_definition = definition_of(path)
+    role_game = load_file(path)
+    game_definition = build(role_game)
     if known is not None and registered(known[1]) is not None:
         unregister(known[1])  # the file changed since: its new version replaces it
     for taken in (game_definition.name, game_definition.short):
@@ -168,7 +174,36 @@ def register_file(path: str | Path) -> str:
             )
     register(game_definition)
     _REGISTERED[resolved] = (digest, game_definition.name)
+    _FILE_GAMES[game_definition.name] = role_game
     return game_definition.name
+
+
+def portable(name: str) -> Any | None:
+    """What a process that never read the game file needs to know game `name` (a Dask
+    worker, perhaps on another machine): the file's validated game, a small picklable
+    value for `adopt`; None for a game every process knows by name (the hand-written
+    ones and the shipped game files)."""
+    full = canonical(name)
+    if full is None or registered_file(full) is None:
+        return None
+    return _FILE_GAMES.get(full)
+
+
+def adopt(role_game: Any) -> str:
+    """Register a game `portable` gave (in the process that plays it); its full name.
+
+    A long-lived worker may hold an older version of the same file (the designer
+    edited it between two runs on one cluster): the new version replaces it."""
+    name = str(role_game.name)
+    if _FILE_GAMES.get(name) == role_game:
+        return name
+    if name in _FILE_GAMES and registered(name) is not None:
+        unregister(name)
+    from balancer.games.roles.definition import build
+
+    register(build(role_game))
+    _FILE_GAMES[name] = role_game
+    return name
 
 
 def definition(name: str) -> GameDefinition:

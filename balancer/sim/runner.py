@@ -19,7 +19,7 @@ from typing import Any
 
 import polars as pl
 
-from balancer import interrupts, jit
+from balancer import games, interrupts, jit
 from balancer.bot import PluginFailure
 from balancer.bots import host as plugin_host
 from balancer.bots import registry as bot_registry
@@ -164,7 +164,14 @@ def pick_backend(
         from balancer.sim.backends import dask
 
         modules = sorted({s.bot.partition(":")[0] for s in variant.seats if ":" in s.bot})
-        return functools.partial(dask.cluster_map, play_chunk, scheduler=scheduler, modules=modules)
+        game_file = games.portable(variant.game)
+        return functools.partial(
+            dask.cluster_map,
+            play_chunk,
+            scheduler=scheduler,
+            modules=modules,
+            game_files=() if game_file is None else (game_file,),
+        )
     from balancer.sim.backends import local
 
     # Without numba (BALANCER_JIT=0) the kernels are Python, holding the GIL like the step path.

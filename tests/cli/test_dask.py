@@ -118,3 +118,39 @@ def test_an_unreachable_scheduler_is_one_line(
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
     assert len(err) == 1 and "can't reach a Dask scheduler at tcp://127.0.0.1:1" in err[0], err
+
+
+SHIPPED_RACE = Path(balancer.__file__).parent / "games" / "roles" / "shipped" / "mega-racer.yaml"
+
+
+def _designer_race(folder: Path, name: str, goal: int) -> Path:
+    """A designer's own game file (mega-racer under a new name and goal) and a variant
+    that plays it: a game only this process has read, never a worker."""
+    text = SHIPPED_RACE.read_text(encoding="utf-8")
+    text = text.replace("name: mega-racer", f"name: {name}").replace("short: mr", f"short: {name}")
+    assert "    default: 8\n" in text
+    (folder / "race.yaml").write_text(text.replace("    default: 8\n", f"    default: {goal}\n"))
+    variant = folder / "v.yaml"
+    variant.write_text("game: ./race.yaml\nplayers: 3\nbots: random\ngames: 90\nseed: 11\n")
+    return variant
+
+
+def test_a_designers_game_file_plays_on_the_cluster_as_here(scheduler: str, tmp_path: Path) -> None:
+    """The workers (spawned, not forked) have never seen the file: the run hands them
+    the validated game. A second run after the designer edits the file (a new goal)
+    plays the edited game on the same workers, not the one they learnt first."""
+    from balancer import games
+
+    for goal in (8, 5):
+        variant_file = _designer_race(tmp_path, "dask-race", goal)
+        try:
+            variant = balancer.load_variant(variant_file)
+            on_cluster = balancer.run(variant, backend="dask", scheduler=scheduler)
+            here = balancer.run(variant, workers=1)
+        finally:
+            games.unregister("dask-race")
+        assert on_cluster.to_json() == here.to_json()
+        lengths = here.to_json()["length"]["mean"]
+        if goal == 8:
+            long_race = lengths
+    assert lengths < long_race  # the edit reached the workers: a nearer goal, shorter races

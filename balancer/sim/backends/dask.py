@@ -48,16 +48,20 @@ def cluster_map(
     *,
     scheduler: str | None = None,
     modules: Sequence[str] = (),
+    game_files: Sequence[Any] = (),
 ) -> Iterator[R]:
     """`play` over `chunks` as Dask tasks, results yielded in chunk order.
 
     `workers` sizes a local cluster (ignored with `scheduler`); `modules` are
-    plugin modules every task imports first, so a worker without one says so.
+    plugin modules every task imports first, so a worker without one says so;
+    `game_files` are the designer's games the run plays (games.portable), which
+    every task registers first: a worker never reads the file, which may not
+    exist where it runs.
     """
     with _client(scheduler, workers) as client:
         if started is not None:
             started(sum(client.nthreads().values()))
-        yield from _in_order(client, play, chunks, tuple(modules))
+        yield from _in_order(client, play, chunks, tuple(modules), tuple(game_files))
 
 
 @contextlib.contextmanager
@@ -130,7 +134,11 @@ def _refused_at_once(scheduler: str) -> None:
 
 
 def _in_order(
-    client: Any, play: Callable[[C], R], chunks: Sequence[C], modules: tuple[str, ...]
+    client: Any,
+    play: Callable[[C], R],
+    chunks: Sequence[C],
+    modules: tuple[str, ...],
+    game_files: tuple[Any, ...],
 ) -> Iterator[R]:
     from balancer._version import __version__
 
@@ -147,6 +155,7 @@ def _in_order(
                     play,
                     chunks[submitted],
                     modules,
+                    game_files,
                     __version__,
                     key=f"balancer-{run}-chunk-{submitted}",
                     retries=RETRIES,
@@ -169,8 +178,15 @@ def _in_order(
             client.cancel(list(pending.values()))
 
 
-def _task(play: Callable[[C], R], chunk: C, modules: tuple[str, ...], version: str) -> R:
+def _task(
+    play: Callable[[C], R],
+    chunk: C,
+    modules: tuple[str, ...],
+    game_files: tuple[Any, ...],
+    version: str,
+) -> R:
     """Runs on a worker: check it has what the run needs, then play the chunk."""
+    from balancer import games
     from balancer._version import __version__
 
     if __version__ != version:
@@ -185,6 +201,8 @@ def _task(play: Callable[[C], R], chunk: C, modules: tuple[str, ...], version: s
                 f"plugin module {module!r} can't be imported on Dask worker {_where()} "
                 f"({type(exc).__name__}: {exc}): {INSTALL_HINT}"
             ) from None
+    for game_file in game_files:
+        games.adopt(game_file)
     return play(chunk)
 
 
