@@ -128,11 +128,15 @@ def compare(
     game g of B, which needs equal game counts. Reports that an
     `--until-decided` run stopped get these rows whether asked or not.
     """
-    must_match: tuple[tuple[str, object, object], ...] = (
+    must_match: tuple[tuple[str, object, object], ...] = (("players", a.players, b.players),)
+    # Two game files are two versions of a designer's game: comparable, and the header
+    # says what changed between them (diff_setup.game_file_changes).
+    if a.game_file is None or b.game_file is None:
         # A game by its short name (fdc) is the game by its long one.
-        ("game", games.canonical(a.game) or a.game, games.canonical(b.game) or b.game),
-        ("players", a.players, b.players),
-    )
+        must_match = (
+            ("game", games.canonical(a.game) or a.game, games.canonical(b.game) or b.game),
+            *must_match,
+        )
     for key, in_a, in_b in must_match:
         if in_a != in_b:
             shown_a, shown_b = contrast(in_a, in_b)

@@ -70,10 +70,18 @@ class Setup:
     bots: tuple[Change, ...] = ()
     bots_same: str = ""  # when no bot differs: who played ("heuristic at every seat")
     others: tuple[Change, ...] = field(default=())  # seat_rotation, and anything else
+    # What differs between the two game files (game_file_changes), when both sides are
+    # role games; None when either is a hand-written game.
+    game_file: tuple[Change, ...] | None = None
 
     def lines(self) -> list[str]:
         """The header as plain lines (the terminal and Markdown indent them their own way)."""
         out = [self.a.line("A"), self.b.line("B")]
+        if self.game_file:
+            out.append(f"game file changes ({len(self.game_file)}):")
+            out += [f"  {c.text()}" for c in self.game_file]
+        elif self.game_file is not None:
+            out.append("game file: the same in A and B")
         if self.knobs:
             out.append(f"knobs that differ ({len(self.knobs)}):")
             out += [f"  {c.text()}" for c in self.knobs]
@@ -93,6 +101,11 @@ class Setup:
             "knobs": [c.record() for c in self.knobs],
             "bots": [c.record() for c in self.bots],
             "other": [c.record() for c in self.others],
+            **(
+                {"game_file": [c.record() for c in self.game_file]}
+                if self.game_file is not None
+                else {}
+            ),
         }
 
 
@@ -188,10 +201,53 @@ def _who(seats: Sequence[Any]) -> str:
     return ", ".join(labels)
 
 
+# Parts of a game file that are not what the game does, or that the diff states
+# elsewhere: the game's names (the header's game line), the file it extends, and
+# the knobs' defaults (deck, hand_size, trick and each knob's `default`), whose
+# values in force are the knobs that differ.
+_NOT_GAME_CHANGES = frozenset({"name", "short", "names", "extends", "deck", "hand_size", "trick"})
+
+
+def game_file_changes(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Change]:
+    """What differs between two game files' contents, as key paths a designer can find
+    in the file (`roles.block[1].add.by: 1 → 2`), A's order then B's; `-` where a side
+    has nothing. A list of the same length on both sides is compared item by item (one
+    effect of a role changed), else whole (effects added or removed)."""
+    changes: list[Change] = []
+
+    def walk(path: str, va: Any, vb: Any, in_a: bool, in_b: bool) -> None:
+        if in_a and in_b and va == vb:
+            return
+        if isinstance(va, Mapping) and isinstance(vb, Mapping):
+            for key in dict.fromkeys([*va, *vb]):
+                if path.startswith("knobs.") and path.count(".") == 1 and key == "default":
+                    continue  # a knob's value in force is in the knobs that differ
+                walk(f"{path}.{key}", va.get(key), vb.get(key), key in va, key in vb)
+            return
+        if isinstance(va, list) and isinstance(vb, list) and len(va) == len(vb):
+            for index, (item_a, item_b) in enumerate(zip(va, vb, strict=True)):
+                walk(f"{path}[{index}]", item_a, item_b, True, True)
+            return
+        changes.append(
+            Change(path, value_text(va) if in_a else "-", value_text(vb) if in_b else "-")
+        )
+
+    for key in dict.fromkeys([*a, *b]):
+        if key not in _NOT_GAME_CHANGES:
+            walk(str(key), a.get(key), b.get(key), key in a, key in b)
+    return changes
+
+
 def setup(
-    a: Mapping[str, Any], b: Mapping[str, Any], a_side: Side, b_side: Side, game: str = ""
+    a: Mapping[str, Any],
+    b: Mapping[str, Any],
+    a_side: Side,
+    b_side: Side,
+    game: str = "",
+    game_files: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
 ) -> Setup:
-    """The header for resolved variants `a` and `b` (report.json's `variant`)."""
+    """The header for resolved variants `a` and `b` (report.json's `variant`), and
+    `game_files`, the contents of both sides' game files when both are role games."""
     bots = bot_changes(a.get("seats") or [], b.get("seats") or [])
     others = [
         Change(key, value_text(a.get(key)), value_text(b.get(key)))
@@ -206,6 +262,7 @@ def setup(
         tuple(bots),
         "" if bots else _who(a.get("seats") or []),
         tuple(others),
+        None if game_files is None else tuple(game_file_changes(*game_files)),
     )
 
 
@@ -225,4 +282,8 @@ def of_reports(a: Report, b: Report) -> Setup:
             return r.variant
         return {**r.variant, "seats": [{"bot": seat.bot} for seat in r.seats]}
 
-    return setup(seats(a), seats(b), side(a), side(b), f"{a.game}, {a.players} players")
+    game = a.game if a.game == b.game else f"{a.game} → {b.game}"
+    files = None
+    if a.game_file is not None and b.game_file is not None:
+        files = (a.game_file.get("content") or {}, b.game_file.get("content") or {})
+    return setup(seats(a), seats(b), side(a), side(b), f"{game}, {a.players} players", files)

@@ -19,6 +19,7 @@ from balancer.cli.options import (
 )
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
+from balancer.games import game_file_of
 from balancer.i18n.phrases import phrase
 
 FORMATS = ("table", "md", "csv", "json")
@@ -107,6 +108,19 @@ def scratch_place(a_name: str, b_name: str) -> Path:
     return SCRATCH / f"{part(a_name)}-vs-{part(b_name)}"
 
 
+def _must_be_comparable(
+    game: Mapping[str, str], players: Mapping[str, int], from_file: Mapping[str, bool]
+) -> None:
+    """A and B play the same game with as many players, or two game files (two versions
+    of a designer's game: the diff's header says what changed between them)."""
+    same_game = game["a"] == game["b"] or (from_file["a"] and from_file["b"])
+    if not same_game or players["a"] != players["b"]:
+        raise UserError(
+            f"A is {game['a']} with {players['a']} players, B is {game['b']} "
+            f"with {players['b']}: nothing to compare"
+        )
+
+
 def _prepare(
     a: Path, b: Path, games: int | None, seed: int | None, **run_options: Any
 ) -> tuple[Path, Path]:
@@ -132,11 +146,9 @@ def _prepare(
     games_of.update({side: r.game for side, r in reports.items()})
     players_of = {side: v.players for side, v in variants.items()}
     players_of.update({side: r.players for side, r in reports.items()})
-    if games_of["a"] != games_of["b"] or players_of["a"] != players_of["b"]:
-        raise UserError(
-            f"A is {games_of['a']} with {players_of['a']} players, B is {games_of['b']} "
-            f"with {players_of['b']}: nothing to compare"
-        )
+    from_file = {side: game_file_of(v.game) is not None for side, v in variants.items()}
+    from_file.update({side: r.game_file is not None for side, r in reports.items()})
+    _must_be_comparable(games_of, players_of, from_file)
     if reports:
         first_report = next(iter(reports.values()))
         games = games or first_report.n_games
@@ -230,11 +242,11 @@ def _prepare_decided(
     except ValueError as exc:
         raise UserError(str(exc), key="--tolerance") from None
     va, vb = load(a), load(b)
-    if va.game != vb.game or va.players != vb.players:
-        raise UserError(
-            f"A is {va.game} with {va.players} players, B is {vb.game} "
-            f"with {vb.players}: nothing to compare"
-        )
+    _must_be_comparable(
+        {"a": va.game, "b": vb.game},
+        {"a": va.players, "b": vb.players},
+        {side: game_file_of(v.game) is not None for side, v in (("a", va), ("b", vb))},
+    )
     most = max_games or games or va.games
     seed = seed if seed is not None else va.seed
     va, vb = (v.with_overrides(games=most, seed=seed) for v in (va, vb))

@@ -78,6 +78,8 @@ def unregister(name: str) -> None:
     del _SHORT[entry.short]
     _LOADED.pop(full, None)
     _FILE_GAMES.pop(full, None)
+    for path in [p for p, (_, game) in _REGISTERED.items() if game == full]:
+        del _REGISTERED[path]  # else another file of that name later would find this path
 
 
 _enter(_Entry("fish-dash-cash", "fdc", _fdc))
@@ -187,6 +189,17 @@ def portable(name: str) -> Any | None:
     if full is None or registered_file(full) is None:
         return None
     return _FILE_GAMES.get(full)
+
+
+def game_file_of(name: str) -> dict[str, Any] | None:
+    """The game file game `name` was registered from, as a report keeps it: its path
+    and its content (the `extends:` chain merged); None for a hand-written game."""
+    full = canonical(name)
+    role_game = None if full is None else _FILE_GAMES.get(full)
+    if role_game is None:
+        return None
+    path = next((str(p) for p, (_, game) in _REGISTERED.items() if game == full), role_game.path)
+    return {"path": path, "content": role_game.description}
 
 
 def adopt(role_game: Any) -> str:

@@ -31,6 +31,8 @@ def _add(english: str, japanese: str) -> None:
 
 # -- a diff's header
 _add(r"(?P<letter>[AB]): (?P<folder>.*) \((?P<about>.*)\)", "{letter}: {folder}（{about}）")
+_add(r"game file changes \((?P<n>\d+)\):", "ゲームファイルの変更（{n}）:")
+_add(r"game file: the same in A and B", "ゲームファイル: A と B で同じ")
 _add(r"knobs that differ \((?P<n>\d+)\):", "違うノブ（{n}）:")
 _add(r"knobs: the same in A and B", "ノブ: A と B で同じ")
 _add(r"bots that differ \((?P<n>\d+)\):", "違うボット（{n}）:")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from balancer import table
+from balancer import games, table
 from balancer._version import __version__
 from balancer.report.figures import (
     BotFigures,
@@ -175,6 +175,7 @@ def build_report(result: RunResult, frame: pl.DataFrame | None = None) -> Report
         games=frame if frame is not None else result.games_file,
         counts=counts,
         cards=_card_rows(result, frame),
+        game_file=games.game_file_of(spec.name),
     )
 
 

@@ -113,6 +113,8 @@ class Report:
     sweep_point: SweepPoint | None = None  # the point of a sweep this report is, if it is one
     # What `run --set/--players/--bots` changed over the variant file, as written there.
     command_line: tuple[str, ...] | None = None
+    # The game file a role game was played from (games.game_file_of): its path and content.
+    game_file: Mapping[str, Any] | None = None
     games: _GamesTable = field(default=_GamesTable(), compare=False, repr=False)
     # The counts of the games (stats.streamed), when the report comes from a run; else
     # computed from `games` by whoever needs them (game_counts below).

@@ -18,6 +18,7 @@ the whole conformance suite.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from balancer.errors import UserError
@@ -35,7 +36,10 @@ def check_file(path: str | Path) -> tuple[RoleGame | None, list[UserError]]:
         source = gamefile.read(path)
     except UserError as exc:
         return None, [exc]
-    return check(source)
+    game, problems = check(source)
+    if game is not None:
+        game = dataclasses.replace(game, description=source.data)
+    return game, problems
 
 
 def load_file(path: str | Path) -> RoleGame:

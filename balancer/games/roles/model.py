@@ -110,3 +110,7 @@ class RoleGame:
     end: tuple[EndDef, ...]
     higher_is_better: bool
     events: tuple[EventDef, ...] = field(default=())
+    # The file as read, its `extends:` chain merged (gamefile.Source.data): what a report
+    # keeps of the game it played, so it says which game that was after the file changes,
+    # and `diff` can say what changed between two game files.
+    description: Mapping[str, Any] = field(default_factory=dict)
