@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,6 +16,9 @@ from balancer.cli.options import (
     trust_plugins_option,
 )
 from balancer.errors import UserError
+
+if TYPE_CHECKING:
+    from balancer.report.model import Report
 
 
 @command()
@@ -63,6 +67,7 @@ def replay(
         where = str(source / reportio.REPORT_JSON)
         for note in reportio.version_notes(data, where):
             click.echo(f"balancer: note: {note}", err=True)
+        _same_game_file(data, where)
         loaded = variant.from_resolved(data.variant, where, allow_plugins=allow_plugins)
         if index >= data.n_games:
             raise UserError(f"the run played games 0..{data.n_games - 1}", key="--game")
@@ -86,6 +91,35 @@ def replay(
     except replay_mod.ReplayFault as stopped:
         click.echo(terminal_lines(stopped.played, terminal))
         raise UserError(f"the game stopped: {terminal(str(stopped.fault))}") from None
+
+
+def _same_game_file(report: Report, where: str) -> None:
+    """A replay plays the game file as it is now: refuse one edited since the report's
+    run, which would replay another game than the one the report holds."""
+    import json
+
+    from balancer import games
+    from balancer.analysis.diff_setup import game_file_changes
+
+    if report.game_file is None:
+        return
+    now = games.game_file_of(report.game)
+    if now is None:
+        return
+    kept = report.game_file.get("content") or {}
+    # As report.json holds it (JSON), so a YAML key or number compares as written there.
+    current = json.loads(json.dumps(now["content"]))
+    if current == kept:
+        return
+    changes = game_file_changes(kept, current)
+    said = changes[0].text() if changes else "its names"
+    more = f", and {len(changes) - 1} more" if len(changes) > 1 else ""
+    raise UserError(
+        f"the game file {now['path']} changed since the run ({said}{more}): a replay "
+        "would play another game; restore the file, or run the variant again",
+        file=where,
+        key="game_file",
+    )
 
 
 def terminal_lines(text: str, escape: object) -> str:

@@ -11,7 +11,7 @@ definition; nothing is found by module name.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -200,6 +200,22 @@ def game_file_of(name: str) -> dict[str, Any] | None:
         return None
     path = next((str(p) for p, (_, game) in _REGISTERED.items() if game == full), role_game.path)
     return {"path": path, "content": role_game.description}
+
+
+def game_kept_by_report(name: str, game_file: Mapping[str, Any]) -> str | None:
+    """Game `name`, which a report played, registered: from its file if that still
+    holds a game of that name, else from the content the report kept (game_file_of),
+    so a report outlives its file; None if neither gives it (a damaged report)."""
+    from balancer.games.roles import game_of_description
+
+    path = str(game_file.get("path", "?"))
+    if canonical(name) is not None or game_named(path) == name:
+        return name
+    try:
+        kept = game_of_description(game_file.get("content") or {}, path)
+    except UserError:
+        return None
+    return adopt(kept) if kept.name == name else None
 
 
 def adopt(role_game: Any) -> str:

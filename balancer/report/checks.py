@@ -60,7 +60,10 @@ def check_document(report: Report, path: str) -> None:
     """report.json against the game it names and against itself (no games table needed)."""
     canonical = games.canonical(report.game)
     named = report.variant.get("game")
-    if canonical is None and isinstance(named, str):
+    if canonical is None and report.game_file is not None:
+        # A role game's report kept its game file: it reads even after the file changed.
+        canonical = games.game_kept_by_report(report.game, report.game_file)
+    elif canonical is None and isinstance(named, str):
         # A designer's game file, named by its path in the variant: registered from there.
         from balancer.games import game_named
 
@@ -124,7 +127,11 @@ def _check_variant(report: Report, path: str) -> None:
                 f"should be {kind.__name__}, not {_short(value)}", file=path, key=f"variant.{key}"
             )
     _check_label(variant.get("name", ""), path, "variant.name")
-    if "game" in variant and _game_named(variant["game"]) != games.canonical(report.game):
+    named = _game_named(variant["game"]) if "game" in variant else games.canonical(report.game)
+    # A game file gone or broken since the run names no game: the report's kept copy
+    # is the game (game_kept_by_report); one that names another game contradicts it.
+    kept = report.game_file is not None and named is None
+    if not kept and named != games.canonical(report.game):
         named, played = contrast(variant["game"], report.game)
         raise UserError(
             f"is {named}, but the report is of {played}",

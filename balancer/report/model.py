@@ -264,6 +264,10 @@ def load_report(folder: str | Path) -> Report:
 
         stand_in = {key: value for key, value in report.variant.items() if key != "bots"}
         stand_in["seats"] = ["random"] * report.players
+        if report.game_file is not None:
+            # Its game as read when the report was checked: the kept copy of a game file
+            # since changed or gone (report/checks.py), known by name from then on.
+            stand_in["game"] = report.game
         from_resolved(stand_in, str(path))
     return report
 

@@ -122,3 +122,32 @@ def test_game_file_changes_are_key_paths_a_designer_can_find() -> None:
         Change("win", "highest", "-"),
     ]
     assert game_file_changes(a, a) == []
+
+
+def test_a_report_reads_after_its_game_file_is_gone_and_replay_refuses_an_edited_one(
+    two_races: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import subprocess
+    import sys
+
+    a, _ = two_races
+    report = tmp_path / "r"
+    assert main(["run", "-q", str(a), "-n", "40", "-o", str(report)]) == 0
+    game_file = tmp_path / "creep-one.yaml"
+    original = game_file.read_text()
+
+    def balancer_cli(*args: str) -> subprocess.CompletedProcess[str]:
+        # A new process: it knows the game only from the report or the file.
+        command = [sys.executable, "-m", "balancer", *args]
+        return subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, check=False)
+
+    assert balancer_cli("replay", str(report), "--game", "3").returncode == 0  # control
+    game_file.write_text(original.replace(CREEP, CREEP.replace("1", "3")))
+    edited = balancer_cli("replay", str(report), "--game", "3")
+    assert edited.returncode == 2
+    assert edited.stderr.count("\n") == 1 and "changed since the run" in edited.stderr
+    assert "roles.block[1].add.by: 1 → 3" in edited.stderr
+    game_file.unlink()
+    gone = balancer_cli("csv", str(report))
+    assert gone.returncode == 0, gone.stderr  # the report's kept game file reads it
+    assert (report / "games.csv").is_file()

@@ -18,8 +18,11 @@ the whole conformance suite.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from balancer.errors import UserError
 from balancer.games.definition import GameDefinition
@@ -40,6 +43,17 @@ def check_file(path: str | Path) -> tuple[RoleGame | None, list[UserError]]:
     if game is not None:
         game = dataclasses.replace(game, description=source.data)
     return game, problems
+
+
+def game_of_description(content: Mapping[str, Any], path: str) -> RoleGame:
+    """The game a report kept of its game file (the file's content, its chain merged),
+    validated again: the file itself may since have changed or gone."""
+    source = gamefile.Source(data=copy.deepcopy(dict(content)), path=path)
+    game, problems = check(source)
+    if problems:
+        raise problems[0]
+    assert game is not None
+    return dataclasses.replace(game, description=source.data)
 
 
 def load_file(path: str | Path) -> RoleGame:
