@@ -115,13 +115,14 @@ def test_a_role_changed_by_one_step_is_caught() -> None:
 
 def test_balancer_run_of_a_designers_copy_writes_fdcs_report(tmp_path: Path) -> None:
     """`game: ./my-fdc.yaml` (the shipped file renamed) through `balancer run`: the
-    same scores, seats and events as `game: fish-dash-cash`, random bots, one seed."""
+    same scores, seats and events as `game: fish-dash-cash`, one seed, the heuristic
+    (the hand-written one, through the file's view) in every seat."""
     shipped = gamefile.shipped_path("fish-dash-cash-roles")
     assert shipped is not None
     text = shipped.read_text(encoding="utf-8")
     text = text.replace("name: fish-dash-cash-roles", "name: my-fdc-copy")
     (tmp_path / "my-fdc.yaml").write_text(text.replace("short: fdc-roles", "short: myfdcc"))
-    common = "players: 4\ngames: 200\nseed: 9\nbots: random\n"
+    common = "players: 4\ngames: 200\nseed: 9\nbots: heuristic\n"
     (tmp_path / "file.yaml").write_text("game: ./my-fdc.yaml\n" + common)
     (tmp_path / "fdc.yaml").write_text("game: fish-dash-cash\n" + common)
     try:
@@ -150,3 +151,104 @@ def test_balancer_run_of_a_designers_copy_writes_fdcs_report(tmp_path: Path) -> 
     finally:
         if games.registered("my-fdc-copy"):
             games.unregister("my-fdc-copy")
+
+
+# -- the hand-written `heuristic` on the file -------------------------------
+
+
+def play_seated(
+    definition: Any,
+    rules: Mapping[str, Any],
+    seating: tuple[str, ...],
+    seed: int,
+    index: int,
+) -> tuple[GameRecord, list[tuple[int, tuple[int, ...], int]]]:
+    """One game with the game's own bots in the seats (`seating`: bot names)."""
+    from balancer.bot import bot_params_with_defaults
+
+    offered = definition.bots()
+    seated = [
+        offered[name].factory(**bot_params_with_defaults(offered[name], {})) for name in seating
+    ]
+    players = len(seating)
+    state = definition.compile(rules, players).new_state(Stream(seed, index, CHANCE))
+    streams = [Stream(seed, index, bot_stream(seat)) for seat in range(players)]
+    moves = []
+    while not state.is_terminal():
+        seat, legal = state.current_player(), tuple(state.legal_actions())
+        move = seated[seat].act(state.view(seat), legal, streams[seat])
+        moves.append((seat, legal, move))
+        state.apply_action(move)
+    return state.record(), moves
+
+
+SEATINGS = [
+    ("heuristic", "heuristic"),
+    ("heuristic", "random", "heuristic"),
+    ("heuristic",) * 4,
+    ("random", "heuristic", "heuristic", "random", "heuristic"),
+    ("heuristic",) * 6,
+]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=lambda s: f"{len(s)}p")
+def test_the_heuristic_plays_the_file_as_it_plays_the_hand_written_engine(
+    seating: tuple[str, ...],
+) -> None:
+    fdc_rules = knobs.defaults(FDC.spec.knobs)
+    rules = role_rules(fdc_rules)
+    for index in range(200):
+        expected = play_seated(FDC, fdc_rules, seating, 20261203, index)
+        found = play_seated(ROLES, rules, seating, 20261203, index)
+        assert found == expected, f"{seating}, game {index}"
+
+
+@pytest.mark.parametrize("overrides", KNOB_SETTINGS, ids=lambda o: ",".join(o))
+def test_the_heuristic_plays_each_knob_as_on_the_hand_written_engine(
+    overrides: Mapping[str, Any],
+) -> None:
+    fdc_rules = {**knobs.defaults(FDC.spec.knobs), **overrides}
+    rules = role_rules(fdc_rules)
+    seating = ("heuristic", "random", "heuristic", "heuristic")
+    for index in range(60):
+        assert play_seated(ROLES, rules, seating, 11, index) == play_seated(
+            FDC, fdc_rules, seating, 11, index
+        ), f"{overrides}, game {index}"
+
+
+def test_a_game_whose_roles_differ_offers_no_heuristic() -> None:
+    """The heuristic's values are Fish! Dash! Cash!'s: a dash that only protects is
+    another game (the control: the shipped file, and a copy with another deck and
+    scoring, offer it)."""
+    source = gamefile.read(gamefile.shipped_path("fish-dash-cash-roles"))  # type: ignore[arg-type]
+    source.data["deck"]["copies"] = 2
+    source.data["knobs"]["uncashed_value"]["default"] = -1
+    assert "heuristic" in build(check(source)[0]).bots()  # type: ignore[arg-type]
+    assert "heuristic" in ROLES.bots()
+    source.data["roles"]["dash"] = [{"guard": {"flag": "protected", "event": "protects"}}]
+    source.data["events"].pop("steals")
+    assert set(build(check(source)[0]).bots()) == {"random"}  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("dropped", ["to_resolve", "protected", "played_this_trick"])
+def test_a_view_that_loses_part_of_the_position_is_caught(
+    dropped: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The control: the comparison sees each part of the view the heuristic reads."""
+    import dataclasses
+
+    from balancer.games.roles import fdc_heuristic
+
+    whole = fdc_heuristic.fdc_view
+    empty = frozenset() if dropped == "played_this_trick" else ()
+    monkeypatch.setattr(
+        fdc_heuristic, "fdc_view", lambda view: dataclasses.replace(whole(view), **{dropped: empty})
+    )
+    fdc_rules = knobs.defaults(FDC.spec.knobs)
+    rules = role_rules(fdc_rules)
+    seating = ("heuristic",) * 4
+    assert any(
+        play_seated(ROLES, rules, seating, 20261203, i)
+        != play_seated(FDC, fdc_rules, seating, 20261203, i)
+        for i in range(200)
+    )

@@ -119,6 +119,17 @@ def _narrator() -> Narrator:
     return narrator()
 
 
+def _bots(game: RoleGame) -> dict[str, Any]:
+    """The bots a role game offers: `random`, and Fish! Dash! Cash!'s `heuristic` for a
+    game whose roles are its (fdc_heuristic.py); loaded when a run asks for bots."""
+    from balancer.games.roles import fdc_heuristic
+
+    bots: dict[str, Any] = {"random": RANDOM}
+    if fdc_heuristic.plays_fdc_roles(game):
+        bots["heuristic"] = fdc_heuristic.bot()
+    return bots
+
+
 def build(game: RoleGame) -> GameDefinition:
     """The game balancer registers for a validated game file."""
 
@@ -164,7 +175,7 @@ def build(game: RoleGame) -> GameDefinition:
         languages["ja"] = lambda: local
     return GameDefinition(
         spec=spec,
-        bots=lambda: {"random": RANDOM},
+        bots=lambda: _bots(game),
         event_meanings={e.name: e.meaning for e in game.events},
         narrator=_narrator,
         languages=languages,

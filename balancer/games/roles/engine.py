@@ -96,6 +96,11 @@ class View:
     tricks_played: int
     rules: Mapping[str, Any]
     cards: Cards
+    # At a decision while the trick resolves: the (seat, card) plays still to resolve
+    # after the deciding one, in order, and every card played this trick (face up on
+    # the table: what a `fresh_only` steal can't take).
+    to_resolve: tuple[tuple[int, int], ...] = ()
+    played_this_trick: frozenset[int] = frozenset()
 
 
 class State:
@@ -247,7 +252,13 @@ class State:
             self.tricks,
             self.rules,
             self.cards,
+            self._to_resolve() if self.phase == CHOICE else (),
+            frozenset(self.played),
         )
+
+    def _to_resolve(self) -> tuple[tuple[int, int], ...]:
+        later = self.tasks[self.task_at + 1 :]
+        return tuple((seat, card) for seat, card, _, resolving in later if resolving)
 
     def scores(self) -> list[float]:
         return [float(self._terms(self.game.score, s)) for s in range(self.players)]
