@@ -59,9 +59,16 @@ def cards_command(report_dir: str, out: str | None) -> None:
 
     recorded = data.variant.get("lang")
     lang = i18n.choose(chosen_lang(), recorded if isinstance(recorded, str) else None)
+    by_role = cards.roles_of_report(data)
+
+    def show() -> None:
+        click.echo(cards.render(rows, painter(sys.stdout), lang))
+        if by_role:  # a game whose cards have roles: what one more of each is worth
+            click.echo("\n" + cards.render_roles(by_role, painter(sys.stdout), lang))
+
     if out is None:
         target = _into_report(source, rows)
-        click.echo(cards.render(rows, painter(sys.stdout), lang))
+        show()
         click.echo(i18n.text("cards.written", lang, target=target), err=True)
         return
     target = Path(out)
@@ -79,7 +86,7 @@ def cards_command(report_dir: str, out: str | None) -> None:
         raise UserError(f"cannot write: {exc.strerror or exc}", file=out) from None
     finally:
         tmp.unlink(missing_ok=True)
-    click.echo(cards.render(rows, painter(sys.stdout), lang))
+    show()
     click.echo(i18n.text("cards.written", lang, target=target), err=True)
 
 

@@ -49,9 +49,12 @@ def csv_command(report_dir: str, out: str | None, excel: bool) -> None:
     # Every CSV the run wrote, cards.csv too (when its game records the cards held). Its
     # card names come from the variant's rules: a report whose variant no longer loads
     # here (a bot this balancer doesn't know) still gets its other tables, and is told.
+    role_rows = None
     try:
         card_rows = cards.of_report(data)
         kinds = cards.kinds_of_report(data)
+        if card_rows is not None:
+            role_rows = cards.roles_of_report(data)
     except UserError as exc:
         card_rows = kinds = None
         click.echo(f"balancer: note: cards.csv not written: {exc.message}", err=True)
@@ -69,6 +72,9 @@ def csv_command(report_dir: str, out: str | None, excel: bool) -> None:
         if card_rows is not None:
             cards.write_csv(card_rows, tmp / cards.CSV_NAME, excel=excel)
             written.append(tmp / cards.CSV_NAME)
+        if role_rows is not None:
+            cards.write_roles_csv(role_rows, tmp / cards.ROLES_CSV_NAME, excel=excel)
+            written.append(tmp / cards.ROLES_CSV_NAME)
         names.extend(path.name for path in written)
 
     write_folder(target, fill, marker=REPORT_JSON if in_place else CSV_MARKER)

@@ -117,6 +117,9 @@ class GameSpec:
     value_events: tuple[str, ...] = ()
     # Card impact: the names of the card kinds GameRecord.held counts, or None.
     card_kinds: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
+    # Card impact by role (stats/role_impact.py): each kind's role, in card_kinds' order;
+    # None for a game whose cards have no roles (or whose reports stay as they were).
+    card_roles: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
 
 
 def held_words(kinds: int) -> int:

@@ -268,6 +268,16 @@ CATALOG: dict[str, str] = {
     "cards.key": "{n} of {tested} kinds compared differ beyond chance after Holm's correction\n"
     "over the {tested} (p (Holm) <= {alpha}: helps or hurts; blank: can't tell).",
     "cards.written": "written to {target}",
+    # -- card impact by role (terminal and report.html)
+    "roles.title": "By role",
+    "roles.note": "The win share one more card of each role in the opening hand brings "
+    "(the slope over every seat and game, its 95% interval clustered by game); ● : "
+    "beyond chance after Holm's correction over the roles.",
+    "roles.role": "role",
+    "roles.mean_held": "mean held",
+    "roles.slope": "per card",
+    "roles.key": "per card: win share one more card of the role in the opening hand brings;\n"
+    "p (Holm) over the roles: helps or hurts beyond chance, blank: can't tell.",
     # -- the progress line and the line announcing the games (stderr)
     "progress.rate": "{rate} games/s",
     "progress.eta": "ETA {eta}",

@@ -264,6 +264,16 @@ CATALOG: dict[str, str] = {
     "cards.key": "比べた {tested} 種類のうち {n} 種類が、Holm 補正（{tested} 種類で）の後も"
     "偶然を超えて差がある\n（p (Holm) <= {alpha}: 有利か不利; 空欄: 判定不能）。",
     "cards.written": "書き出し先: {target}",
+    # -- card impact by role (terminal and report.html)
+    "roles.title": "役割ごと",
+    "roles.note": "最初の手札にその役割のカードが1枚多いと勝率がどれだけ変わるか"
+    "（全席・全ゲームでの傾き、95%信頼区間はゲームごとのクラスター）。●: 役割すべてでの"
+    " Holm 補正の後も偶然を超える。",
+    "roles.role": "役割",
+    "roles.mean_held": "平均枚数",
+    "roles.slope": "1枚あたり",
+    "roles.key": "1枚あたり: 最初の手札にその役割のカードが1枚多いときの勝率の変化;\n"
+    "p (Holm) は役割すべてで補正: 有利か不利が偶然を超える、空欄: 判定不能。",
     # -- the progress line and the line announcing the games (stderr)
     "progress.rate": "{rate} ゲーム/秒",
     "progress.eta": "残り {eta}",

@@ -18,8 +18,13 @@ import polars as pl
 
 from balancer import table
 from balancer.stats.card_tally import ALPHA, CardImpact, card_impact, has_cards
+from balancer.stats.role_impact import RoleImpact, role_impact
 
 CSV_NAME = "cards.csv"
+ROLES_CSV_NAME = "roles.csv"
+# roles.csv: per role, the mean distinct kinds of it a seat held, the win share one
+# more brings (slope) with its 95% interval clustered by game, p and p after Holm.
+ROLES_CSV_HEADER = ("role", "mean_held", "slope", "low", "high", "p_value", "p_holm", "significant")
 BAR = "#2f6fb0"  # report.html's accent: a kind that differs beyond chance
 PALE = "#b8cbe0"  # a kind whose difference chance explains
 # cards.csv's columns before p_value, p_holm and significant were added: a file with
@@ -59,16 +64,41 @@ def readable_held(games: pl.DataFrame, players: int, kinds: Sequence[str]) -> pl
     return rest.with_columns(readable).select(columns)
 
 
-def kinds_of_report(report: Any) -> list[str] | None:
-    """The card kinds of a report's game and rules, or None when its games hold no cards."""
+def _variant_of(report: Any) -> Any:
     from balancer.config import variant as variants
 
+    as_stored = json.loads(json.dumps(report.variant))
+    return variants.from_resolved(as_stored, "report.json", allow_plugins=True)
+
+
+def kinds_of_report(report: Any) -> list[str] | None:
+    """The card kinds of a report's game and rules, or None when its games hold no cards."""
     if not has_cards(report.games):
         return None
-    as_stored = json.loads(json.dumps(report.variant))
-    loaded = variants.from_resolved(as_stored, "report.json", allow_plugins=True)
+    loaded = _variant_of(report)
     kinds_of = loaded.spec.card_kinds
     return None if kinds_of is None else list(kinds_of(loaded.rules))
+
+
+def roles_of_report(report: Any) -> list[RoleImpact] | None:
+    """Card impact by role (stats/role_impact.py) of a report, or None when its game's
+    cards have no roles or its games record no cards held: roles.csv and report.html's
+    table. Reads only the seats' win and held columns of games.parquet."""
+    from balancer.report.games_table import game_columns
+
+    loaded = _variant_of(report)
+    roles_of = loaded.spec.card_roles
+    if roles_of is None:
+        return None
+    of_kind = roles_of(loaded.rules)
+    roles = list(dict.fromkeys(of_kind))
+    players = report.players
+    columns = [table.win(s) for s in range(players)]
+    columns += [
+        table.held(s, w) for s in range(players) for w in range(table.held_words(len(of_kind)))
+    ]
+    frame = game_columns(report, columns)
+    return role_impact(frame, players, [roles.index(r) for r in of_kind], roles)
 
 
 def of_report(report: Any) -> list[CardImpact] | None:
@@ -119,6 +149,86 @@ def csv_text(rows: Sequence[CardImpact]) -> str:
 def write_csv(rows: Sequence[CardImpact], path: Path, *, excel: bool = False) -> None:
     """cards.csv (csv_text) into `path`; `excel`: with a BOM, as `balancer csv --excel`."""
     path.write_bytes(csv_text(rows).encode("utf-8-sig" if excel else "utf-8"))
+
+
+def roles_csv_text(rows: Sequence[RoleImpact]) -> str:
+    """roles.csv's text: one row per role, in the deck's order."""
+    out = io.StringIO(newline="")
+    writer = csv.writer(out)
+    writer.writerow(ROLES_CSV_HEADER)
+    for r in rows:
+        writer.writerow(
+            [
+                r.role,
+                f"{r.mean_held:.6f}",
+                f"{r.slope:.6f}",
+                f"{r.low:.6f}",
+                f"{r.high:.6f}",
+                f"{r.p_value:.3g}",
+                f"{r.p_holm:.3g}",
+                "yes" if r.significant else "no",
+            ]
+        )
+    return out.getvalue()
+
+
+def write_roles_csv(rows: Sequence[RoleImpact], path: Path, *, excel: bool = False) -> None:
+    """roles.csv (roles_csv_text) into `path`; `excel` as write_csv's."""
+    path.write_bytes(roles_csv_text(rows).encode("utf-8-sig" if excel else "utf-8"))
+
+
+def render_roles(
+    rows: Sequence[RoleImpact],
+    paint: Callable[[str, str], str] | None = None,
+    lang: str | None = None,
+) -> str:
+    """Card impact by role as text: what `balancer cards` prints after the kinds."""
+    from balancer import i18n
+
+    t = i18n.text
+    role = t("roles.role", lang)
+    width = max([i18n.width(role), *(len(r.role) for r in rows)])
+    lines = [
+        t("roles.title", lang),
+        f"{i18n.ljust(role, width)}  {i18n.rjust(t('roles.mean_held', lang), 9)}  "
+        f"{i18n.rjust(t('roles.slope', lang), 10)}  {i18n.ljust(t('cards.interval', lang), 16)}"
+        f"  {'p (Holm)':>8}  {t('cards.verdict', lang)}",
+    ]
+    helps, hurts = t("cards.helps", lang), t("cards.hurts", lang)
+    for r in rows:
+        verdict = (helps if r.slope > 0 else hurts) if r.significant else ""
+        shown = paint(verdict, "changed") if paint and verdict else verdict
+        lines.append(
+            f"{r.role:<{width}}  {r.mean_held:>9.2f}  {r.slope:>+10.3f}  "
+            f"{f'[{r.low:+.3f}, {r.high:+.3f}]':<16}  {_p(r.p_holm):>8}  {shown}".rstrip()
+        )
+    lines += ["", *t("roles.key", lang).split("\n")]
+    return "\n".join(lines)
+
+
+def roles_html(rows: Sequence[RoleImpact], lang: str | None = None) -> str:
+    """report.html's table of card impact by role (under the card chart)."""
+    import html
+
+    from balancer import i18n
+
+    def e(text: str) -> str:
+        return html.escape(text, quote=False)
+
+    t = i18n.text
+    head = "".join(
+        f"<th>{e(t(key, lang))}</th>"
+        for key in ("roles.role", "roles.mean_held", "roles.slope", "cards.interval")
+    )
+    body = "".join(
+        f"<tr><td>{'● ' if r.significant else ''}{e(r.role)}</td><td>{r.mean_held:.2f}</td>"
+        f"<td>{r.slope:+.3f}</td><td>[{r.low:+.3f}, {r.high:+.3f}]</td></tr>"
+        for r in rows
+    )
+    return (
+        f'<h3>{e(t("roles.title", lang))}</h3><p class="note">{e(t("roles.note", lang))}</p>'
+        f'<table class="roles"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    )
 
 
 def render(

@@ -479,10 +479,12 @@ def _cards_section(report: Report, charts: dict[str, str], lang: str) -> list[st
     """Card impact's chart (report/cards.py), when the run recorded the cards held."""
     if "cards" not in charts:
         return []
-    from balancer.report.cards import html_section
+    from balancer.report.cards import html_section, roles_html, roles_of_report
 
     alt = i18n.text("cards.x_title", lang)
-    return [html_section(_figure(charts, "cards", alt), lang)]
+    roles = roles_of_report(report)
+    by_role = roles_html(roles, lang) if roles else ""
+    return [html_section(_figure(charts, "cards", alt) + by_role, lang)]
 
 
 def _event_cell(name: str, lang: str, words: i18n.GameTexts) -> str:

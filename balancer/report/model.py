@@ -136,9 +136,13 @@ class Report:
         Only into a missing or empty folder or one holding balancer's own
         report; the previous report stays whole if anything fails.
         """
+        from balancer.report.cards import ROLES_CSV_NAME, roles_of_report, write_roles_csv
         from balancer.report.folder import write_folder
         from balancer.report.tables import write_csv_tables
         from balancer.report.text import summary_markdown
+
+        # Read from the run's games file before it is moved into the folder.
+        roles = roles_of_report(self) if self.cards is not None else None
 
         def fill(tmp: Path) -> None:
             (tmp / REPORT_JSON).write_text(self.json_text())
@@ -157,6 +161,8 @@ class Report:
                 from balancer.report.cards import CSV_NAME, write_csv
 
                 write_csv(self.cards, tmp / CSV_NAME)
+            if roles is not None:
+                write_roles_csv(roles, tmp / ROLES_CSV_NAME)
             (tmp / "summary.md").write_text(summary_markdown(self))
             if html:
                 from balancer.report.html import write_html

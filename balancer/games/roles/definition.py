@@ -149,6 +149,11 @@ def build(game: RoleGame) -> GameDefinition:
         cards = engine.cards_for(rules)
         return tuple(cards.describe(k * cards.copies) for k in range(cards.size // cards.copies))
 
+    def card_roles(rules: Mapping[str, Any]) -> tuple[str, ...]:
+        cards = engine.cards_for(rules)
+        kinds = range(cards.size // cards.copies)
+        return tuple(cards.role_names[cards.role[k * cards.copies]] for k in kinds)
+
     spec = GameSpec(
         name=game.name,
         short=game.short,
@@ -164,6 +169,7 @@ def build(game: RoleGame) -> GameDefinition:
         bounds=lambda rules, players: engine.bounds(game, rules, players),
         resample_hidden=engine.resample_hidden,
         card_kinds=card_kinds,
+        card_roles=card_roles,
     )
     languages = {}
     if "ja" in game.names or any(e.ja for e in game.events):

@@ -1,0 +1,106 @@
+"""Card impact by role (stats/role_impact.py): the slope of win share on the cards of a
+role held, with its interval clustered by game, against hand-worked and brute-force
+numbers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from balancer import table
+from balancer.stats.role_impact import RoleTally, role_impact
+
+# Four kinds: 0 and 1 are role 0 ("speed"), 2 and 3 role 1 ("block").
+ROLE_OF_KIND = (0, 0, 1, 1)
+ROLES = ("speed", "block")
+
+
+def held(*hands: tuple[int, ...]) -> np.ndarray:
+    out = np.zeros((1, len(hands), 4), dtype=bool)
+    for seat, kinds in enumerate(hands):
+        out[0, seat, list(kinds)] = True
+    return out
+
+
+def test_two_games_worked_by_hand() -> None:
+    """Game 1: seat 0 holds both speeds and wins, seat 1 both blocks. Game 2 the other
+    way round. Speeds held: 2, 0, 0, 2 (mean 1); wins 1, 0, 0, 1 (mean 1/2). Sxx = 4,
+    Sxy = 1·½ + (−1)(−½) + (−1)(−½) + 1·½ = 2: one more speed is worth +0.5 of a win,
+    and every point lies on the line, so no residual: an interval of width 0. Blocks
+    are the mirror: −0.5."""
+    tally = RoleTally(2, ROLE_OF_KIND, 2)
+    tally.add(np.array([[1.0, 0.0]]), held((0, 1), (2, 3)))
+    tally.add(np.array([[0.0, 1.0]]), held((2, 3), (0, 1)))
+    speed, block = tally.impact(ROLES)
+    assert (speed.role, speed.mean_held, speed.slope) == ("speed", 1.0, 0.5)
+    assert speed.low == speed.high == 0.5 and speed.p_value == 0.0
+    assert (block.slope, block.low, block.high) == (-0.5, -0.5, -0.5)
+
+
+def test_a_role_every_seat_holds_alike_has_nothing_to_compare() -> None:
+    tally = RoleTally(2, ROLE_OF_KIND, 2)
+    tally.add(np.array([[1.0, 0.0]]), held((0, 2), (1, 3)))
+    tally.add(np.array([[0.5, 0.5]]), held((0, 3), (1, 2)))
+    for row in tally.impact(ROLES):
+        assert (row.slope, row.low, row.high, row.p_holm) == (0.0, 0.0, 0.0, 1.0)
+
+
+def brute_force(wins: np.ndarray, counts: np.ndarray) -> tuple[float, float]:
+    """The slope and its clustered standard error, the long way (one role)."""
+    games, players = wins.shape
+    x, y = counts.ravel().astype(float), wins.ravel()
+    mx, my = x.mean(), y.mean()
+    sxx = ((x - mx) ** 2).sum()
+    slope = ((x - mx) * (y - my)).sum() / sxx
+    u = [
+        sum((counts[g, s] - mx) * (wins[g, s] - my - slope * (counts[g, s] - mx))
+            for s in range(players))
+        for g in range(games)
+    ]  # fmt: skip
+    return slope, math.sqrt(sum(v * v for v in u) / sxx**2 * games / (games - 1))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 5), st.integers(3, 40), st.integers(0, 2**31))
+def test_the_sums_give_the_long_ways_slope_and_interval(
+    players: int, games: int, seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    hands = rng.random((games, players, 4)) < 0.5
+    winner = rng.integers(0, players, games)
+    wins = np.zeros((games, players))
+    wins[np.arange(games), winner] = 1.0
+    tie = rng.random(games) < 0.2  # some games split between every seat
+    wins[tie] = 1.0 / players
+    tally = RoleTally(players, ROLE_OF_KIND, 2)
+    tally.add(wins[: games // 2], hands[: games // 2])  # two blocks: the sums add
+    tally.add(wins[games // 2 :], hands[games // 2 :])
+    for r, row in enumerate(tally.impact(ROLES)):
+        counts = hands[:, :, [k for k, of in enumerate(ROLE_OF_KIND) if of == r]].sum(axis=2)
+        if counts.std() == 0:
+            continue
+        slope, se = brute_force(wins, counts)
+        assert row.slope == pytest.approx(slope, abs=1e-9)
+        assert row.high - row.slope == pytest.approx(1.959963984540054 * se, abs=1e-9)
+
+
+def test_from_a_games_table() -> None:
+    """The games table's held_<s>_<w> bitmasks and win_<s> columns, as a run writes them."""
+    frame = pl.DataFrame(
+        {
+            table.win(0): [1.0, 0.0],
+            table.win(1): [0.0, 1.0],
+            table.held(0, 0): [0b0011, 0b1100],
+            table.held(1, 0): [0b1100, 0b0011],
+        }
+    )
+    speed, block = role_impact(frame, 2, ROLE_OF_KIND, ROLES)  # type: ignore[misc]
+    assert (speed.slope, block.slope) == (0.5, -0.5)
+    assert (
+        role_impact(frame.drop(table.held(0, 0), table.held(1, 0)), 2, ROLE_OF_KIND, ROLES) is None
+    )
