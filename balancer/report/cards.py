@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -122,13 +122,27 @@ def html_section(chart: str, lang: str | None = None) -> str:
     return f'<section id="cards"><h2>{title}</h2><p>{note}</p>{chart}</section>'
 
 
-def csv_text(rows: Sequence[CardImpact]) -> str:
-    """cards.csv's text: one row per kind, in the order given (by effect)."""
+def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     out = io.StringIO(newline="")
     writer = csv.writer(out)
-    writer.writerow(CSV_HEADER)
-    for r in rows:
-        writer.writerow(
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def _tail(low: float, high: float, p_value: float, p_holm: float, significant: bool) -> list[str]:
+    """The columns both tables end with: the interval, p, p after Holm, the verdict."""
+    return [
+        f"{low:.6f}", f"{high:.6f}", f"{p_value:.3g}", f"{p_holm:.3g}",
+        "yes" if significant else "no",
+    ]  # fmt: skip
+
+
+def csv_text(rows: Sequence[CardImpact]) -> str:
+    """cards.csv's text: one row per kind, in the order given (by effect)."""
+    return _csv(
+        CSV_HEADER,
+        (
             [
                 r.card,
                 r.held_seats,
@@ -136,40 +150,32 @@ def csv_text(rows: Sequence[CardImpact]) -> str:
                 r.other_seats,
                 f"{r.other_win_share:.6f}",
                 f"{r.difference:.6f}",
-                f"{r.low:.6f}",
-                f"{r.high:.6f}",
-                f"{r.p_value:.3g}",
-                f"{r.p_holm:.3g}",
-                "yes" if r.significant else "no",
-            ]
-        )
-    return out.getvalue()
+                *_tail(r.low, r.high, r.p_value, r.p_holm, r.significant),
+            ]  # fmt: skip
+            for r in rows
+        ),
+    )
+
+
+def roles_csv_text(rows: Sequence[RoleImpact]) -> str:
+    """roles.csv's text: one row per role, in the deck's order."""
+    return _csv(
+        ROLES_CSV_HEADER,
+        (
+            [
+                r.role,
+                f"{r.mean_held:.6f}",
+                f"{r.slope:.6f}",
+                *_tail(r.low, r.high, r.p_value, r.p_holm, r.significant),
+            ]  # fmt: skip
+            for r in rows
+        ),
+    )
 
 
 def write_csv(rows: Sequence[CardImpact], path: Path, *, excel: bool = False) -> None:
     """cards.csv (csv_text) into `path`; `excel`: with a BOM, as `balancer csv --excel`."""
     path.write_bytes(csv_text(rows).encode("utf-8-sig" if excel else "utf-8"))
-
-
-def roles_csv_text(rows: Sequence[RoleImpact]) -> str:
-    """roles.csv's text: one row per role, in the deck's order."""
-    out = io.StringIO(newline="")
-    writer = csv.writer(out)
-    writer.writerow(ROLES_CSV_HEADER)
-    for r in rows:
-        writer.writerow(
-            [
-                r.role,
-                f"{r.mean_held:.6f}",
-                f"{r.slope:.6f}",
-                f"{r.low:.6f}",
-                f"{r.high:.6f}",
-                f"{r.p_value:.3g}",
-                f"{r.p_holm:.3g}",
-                "yes" if r.significant else "no",
-            ]
-        )
-    return out.getvalue()
 
 
 def write_roles_csv(rows: Sequence[RoleImpact], path: Path, *, excel: bool = False) -> None:
