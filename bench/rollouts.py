@@ -41,78 +41,47 @@ POSITIONS = 16  # mid-game positions a contender cycles through (games 0..15 of 
 
 # The compiled rollout loops: n worlds for `seat` from `state`, each played out; the
 # bot streams go on from rollout to rollout (fresh draws), determinize reseeds chance.
-# One per kernel: the kernels share the signatures, numba needs the functions named.
 # Not cached on disk: numba would keep a loop's code until this file changes, and the
 # kernels it compiles in live in other files (an edited kernel would be timed stale).
+
+
+def _rollout_loop(kernel: Any, **options: Any) -> Callable[..., float]:
+    """A compiled loop of n rollouts for one kernel module: n worlds for `seat` from
+    `state`, each played out, the seat's scores summed. The kernels share the names and
+    signatures of `determinize` and `play_out`, so one source serves all three; numba
+    compiles each loop with its own module's functions inlined."""
+    determinize, play_out = kernel.determinize, kernel.play_out
+
+    @njit(cache=False, **options)
+    def rollouts(
+        state: np.ndarray,
+        tables: np.ndarray,
+        seat: int,
+        rng: np.ndarray,
+        plan: np.ndarray,
+        params: np.ndarray,
+        streams: np.ndarray,
+        n: int,
+        world: np.ndarray,
+        scratch: np.ndarray,
+        scores: np.ndarray,
+    ) -> float:
+        total = 0.0
+        for _ in range(n):
+            determinize(state, tables, seat, rng, world, streams)
+            play_out(world, tables, streams, plan, params, scratch, scores)
+            total += scores[seat]
+        return total
+
+    return rollouts  # type: ignore[no-any-return]
 
 
 # As fdc's own loops are compiled (kernel/layout.py `outermost`): without reference
 # counting and with numpy's error model; with numba's defaults every move of its
 # inlined kernels paid for reference counts, and a rollout cost 1.8x a whole game.
-@njit(cache=False, error_model="numpy", _nrt=False)
-def _fdc_rollouts(
-    state: np.ndarray,
-    tables: np.ndarray,
-    seat: int,
-    rng: np.ndarray,
-    plan: np.ndarray,
-    params: np.ndarray,
-    streams: np.ndarray,
-    n: int,
-    world: np.ndarray,
-    scratch: np.ndarray,
-    scores: np.ndarray,
-) -> float:
-    total = 0.0
-    for _ in range(n):
-        F.determinize(state, tables, seat, rng, world, streams)
-        F.play_out(world, tables, streams, plan, params, scratch, scores)
-        total += scores[seat]
-    return total
-
-
-@njit(cache=False)
-def _kk_rollouts(
-    state: np.ndarray,
-    tables: np.ndarray,
-    seat: int,
-    rng: np.ndarray,
-    plan: np.ndarray,
-    params: np.ndarray,
-    streams: np.ndarray,
-    n: int,
-    world: np.ndarray,
-    scratch: np.ndarray,
-    scores: np.ndarray,
-) -> float:
-    total = 0.0
-    for _ in range(n):
-        KK.determinize(state, tables, seat, rng, world, streams)
-        KK.play_out(world, tables, streams, plan, params, scratch, scores)
-        total += scores[seat]
-    return total
-
-
-@njit(cache=False)
-def _dqz_rollouts(
-    state: np.ndarray,
-    tables: np.ndarray,
-    seat: int,
-    rng: np.ndarray,
-    plan: np.ndarray,
-    params: np.ndarray,
-    streams: np.ndarray,
-    n: int,
-    world: np.ndarray,
-    scratch: np.ndarray,
-    scores: np.ndarray,
-) -> float:
-    total = 0.0
-    for _ in range(n):
-        DQ.determinize(state, tables, seat, rng, world, streams)
-        DQ.play_out(world, tables, streams, plan, params, scratch, scores)
-        total += scores[seat]
-    return total
+_fdc_rollouts = _rollout_loop(F, error_model="numpy", _nrt=False)
+_kk_rollouts = _rollout_loop(KK)
+_dqz_rollouts = _rollout_loop(DQ)
 
 
 def _slots(variant: Variant) -> list[tuple[str, dict[str, Any]]]:
