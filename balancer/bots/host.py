@@ -93,6 +93,7 @@ _trusted = False
 _memory_limit = DEFAULT_MEMORY_LIMIT
 # The size at which the log is cut for the command under way: the log's size when the
 # command began (`trusting`) plus log_limit(); set before any worker process forks.
+# None outside a command.
 _log_end: int | None = None
 # Whether keepers become child subreapers. Only tests turn it off, to show that a
 # detached grandchild nothing else reaches does outlive the run (their count's control).
@@ -143,7 +144,8 @@ def parse_size(text: str) -> int:
     number, with K, M, G or T (powers of 1024) and an optional B: 4G, 512M, 1.5g, 1000.
     A ValueError says why a text is none."""
     plain = text.strip().upper().removesuffix("B")
-    number, unit = (plain[:-1], plain[-1]) if plain[-1:] in _UNITS else (plain, "")
+    unit = plain[-1:] if plain[-1:] in ("K", "M", "G", "T") else ""
+    number = plain.removesuffix(unit) if unit else plain
     try:
         amount = float(number)
     except ValueError:
@@ -257,7 +259,7 @@ class HostedBot:
     ) -> None:
         self.name = name
         self.move_limit = move_limit
-        self.memory = memory_limit()
+        self.memory = _within_hard_limit(memory_limit())
         self.uses_view = True
         self._proc: subprocess.Popen[bytes] | None = None  # the keeper
         self._conn: Connection | None = None  # to the bot's process
@@ -280,7 +282,6 @@ class HostedBot:
         self.uses_view = answer.get("uses_view") is not False
 
     def _start(self) -> None:
-        global _log_end
         ours, theirs = socket.socketpair()
         life_ours, life_theirs = socket.socketpair()
         log = os.environ.get(LOG_ENV) or os.devnull
@@ -291,9 +292,9 @@ class HostedBot:
             limit = end = 0  # no relay: the output goes straight to /dev/null
         else:
             limit = log_limit()
-            if _log_end is None:  # a bot built outside any command: its process's budget
-                _log_end = _log_size() + limit
-            end = _log_end
+            # A bot built outside any command (a Dask worker's) has no command's budget
+            # to share: its keeper counts `limit` bytes of its own (end 0).
+            end = 0 if _log_end is None else _log_end
         try:
             with open(log, "ab") as output:
                 self._proc = subprocess.Popen(
@@ -537,8 +538,8 @@ def keep() -> None:
     Its arguments (argv, as `keeper_command` lays them out): the bot's channel's
     descriptor, the lifeline's, the bytes of output the command's plugins may add to
     the log (0: the output goes straight to /dev/null), the log's size at which it is
-    cut, the bot's memory limit in bytes, and 1 to become a child subreaper (0 only
-    in tests).
+    cut (0: no budget shared, this keeper counts its own), the bot's memory limit in
+    bytes, and 1 to become a child subreaper (0 only in tests).
     """
     channel, lifeline, log_limit, log_end, memory, reaper = (int(a) for a in sys.argv[1:7])
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -577,13 +578,20 @@ def keep() -> None:
         os._exit(0)
 
 
-def _limit_memory(memory: int) -> None:
-    """Let this process map at most `memory` bytes, or its hard limit where that is lower
-    (an unprivileged process can't raise it)."""
-    with contextlib.suppress(ValueError, OSError):
+def _within_hard_limit(memory: int) -> int:
+    """`memory`, or this process's hard RLIMIT_AS where that is lower: the bot's process
+    inherits it and can't raise it, so that is what the bot gets (and is told)."""
+    try:
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
-        if hard != resource.RLIM_INFINITY:
-            memory = min(memory, hard)
+    except (ValueError, OSError):
+        return memory
+    return memory if hard == resource.RLIM_INFINITY else min(memory, hard)
+
+
+def _limit_memory(memory: int) -> None:
+    """Let this process map at most `memory` bytes (at most its hard limit)."""
+    memory = _within_hard_limit(memory)
+    with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
 
@@ -659,12 +667,13 @@ class _Log:
     command's plugins, all seats and workers together, stops at `limit` bytes past
     the log's size when the command began, and only the keeper that crosses the mark
     writes the line. A log that is no plain file (a pipe, a terminal) has no size to
-    share: each keeper then counts its own `limit` bytes.
+    share, nor has a bot built outside a command (`end` 0): each keeper then counts
+    its own `limit` bytes.
     """
 
     def __init__(self, limit: int, end: int) -> None:
         try:
-            shared = stat.S_ISREG(os.fstat(1).st_mode)
+            shared = end > 0 and stat.S_ISREG(os.fstat(1).st_mode)
         except OSError:
             shared = False
         self.limit, self.end, self.shared = limit, end, shared

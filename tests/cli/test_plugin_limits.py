@@ -243,6 +243,30 @@ def test_each_command_has_its_own_log_budget(
     assert len(text) == 2 * ((1 << 20) + len(CUT_LINE)) and text.count(CUT_LINE) == 2
 
 
+def test_a_bot_built_outside_a_command_has_a_log_budget_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As a Dask worker builds its bots: no command's budget to share, so each bot's
+    process may add the limit, and its line says so. Two bots, two budgets."""
+    from balancer.rng import Stream
+
+    log = tmp_path / "plugin.log"
+    monkeypatch.setenv(host.LOG_ENV, str(log))
+    monkeypatch.setenv(host.LOG_LIMIT_ENV, "100K")
+    for _ in range(2):
+        bot = host.HostedBot("tests.plugins:Floods", {"lines": 2000}, move_limit=60.0)
+        try:
+            assert bot.act(None, (0, 1), Stream(1, 0, 0)) == 0  # 200 KB of output
+        finally:
+            bot.close()
+    line = (
+        b"\n[balancer: this bot's process wrote more than 100K of output "
+        b"($BALANCER_PLUGIN_LOG_LIMIT); the rest is cut]\n"
+    )
+    kept = (b"F" * 99 + b"\n") * 1024  # 100K: 1,024 of the flood's 100-byte lines
+    assert log.read_bytes() == 2 * (kept + line)
+
+
 @pytest.mark.parametrize("given", ["lots", "0", "-5M"])
 def test_a_wrong_plugin_log_limit_is_refused_before_any_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, given: str
@@ -292,6 +316,7 @@ def test_a_plugin_over_its_memory_limit_fails_the_run_naming_the_bot(
         ("3X", "'3X' is not a size"),
         ("1K", "at least 16M"),
         ("nan", "'nan' is not a size"),
+        ("", "'' is not a size"),
     ],
 )
 def test_a_wrong_plugin_memory_is_refused_before_any_game(
