@@ -332,22 +332,38 @@ class IllegalWhen:
 # -- issue 32: a detached grandchild, a flood of output, a memory hog ------------------
 
 
+# What starts the sleep when Detaches has it orphaned: a process that starts it in a
+# session of its own, writes its pid, and exits at once, as a daemon's first fork does.
+_ORPHANING = (
+    "import subprocess, sys\n"
+    "child = subprocess.Popen(['sleep', '300.32'], start_new_session=True)\n"
+    "open(sys.argv[1], 'a').write(f'{child.pid}\\n')\n"
+)
+
+
 class Detaches:
     """On its first move starts `sleep 300.32` in a session of its own (out of the bot's
     process group, as a daemon would), appends its pid to `pid_file`; then plays the
-    first legal move, or with `hang` never answers (so a test can kill the run)."""
+    first legal move, or with `hang` never answers (so a test can kill the run).
 
-    def __init__(self, pid_file: str, hang: bool = False) -> None:
-        self.pid_file, self.hang, self.started = pid_file, hang, False
+    With `orphan`, the sleep is started by a process that then exits, so the sleep's
+    parent is gone while the run goes on (a double-forked daemon's way).
+    """
+
+    def __init__(self, pid_file: str, hang: bool = False, orphan: bool = False) -> None:
+        self.pid_file, self.hang, self.orphan, self.started = pid_file, hang, orphan, False
 
     def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
         import subprocess
 
         if not self.started:
             self.started = True
-            child = subprocess.Popen(["sleep", "300.32"], start_new_session=True)
-            with open(self.pid_file, "a") as handle:
-                handle.write(f"{child.pid}\n")
+            if self.orphan:
+                subprocess.run([sys.executable, "-c", _ORPHANING, self.pid_file], check=True)
+            else:
+                child = subprocess.Popen(["sleep", "300.32"], start_new_session=True)
+                with open(self.pid_file, "a") as handle:
+                    handle.write(f"{child.pid}\n")
         while self.hang:
             time.sleep(60)
         return legal[0]

@@ -28,9 +28,11 @@ its children until it has none left, then exits. Where there is no subreaper
 that group can outlive the run (docs/plugins.md).
 
 The plugin's stdout and stderr go to /dev/null, or, through the keeper, are
-appended to the file named by the environment variable `BALANCER_PLUGIN_LOG`
-(at most `LOG_LIMIT` bytes per bot process, then one line saying the rest was
-cut): never into balancer's own output.
+appended to the file named by the environment variable `BALANCER_PLUGIN_LOG`:
+never into balancer's own output. The log may grow by `log_limit()` bytes per
+command, all its bots' processes together (their keepers share the count through
+the file's own size, under a lock); then one line says the rest is cut, and the
+keepers go on reading the bots' output and dropping it, so no bot ever blocks.
 
 Randomness: the plugin is handed a `rng.Stream` that replays numbers the
 engine drew from the seat's stream (asking for more when it runs out), and
@@ -53,6 +55,7 @@ import resource
 import select
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -73,8 +76,10 @@ BUILD_TIME_LIMIT = 20.0
 FIRST_DRAWS = 4
 # The biggest answer a plugin's process may send (an index and a count fit in far less).
 MAX_ANSWER = 64 * 1024
-# Bytes of output one bot's process may add to $BALANCER_PLUGIN_LOG before it is cut.
-LOG_LIMIT = 1 << 20
+# Bytes of output one command's plugins may add to $BALANCER_PLUGIN_LOG before it is
+# cut, unless $BALANCER_PLUGIN_LOG_LIMIT gives another size.
+LOG_LIMIT = 10 << 20
+LOG_LIMIT_ENV = "BALANCER_PLUGIN_LOG_LIMIT"
 # Bytes of address space a bot's process may map (--plugin-memory): far above a bot's
 # needs (a plugin's process with a game loaded maps some 25 MB), far below a machine's.
 DEFAULT_MEMORY_LIMIT = 4 << 30
@@ -86,6 +91,13 @@ _PR_SET_CHILD_SUBREAPER = 36
 
 _trusted = False
 _memory_limit = DEFAULT_MEMORY_LIMIT
+# The size at which the log is cut for the command under way: the log's size when the
+# command began (`trusting`) plus log_limit(); set before any worker process forks.
+# None outside a command.
+_log_end: int | None = None
+# Whether keepers become child subreapers. Only tests turn it off, to show that a
+# detached grandchild nothing else reaches does outlive the run (their count's control).
+_subreaper = True
 
 
 def trusted() -> bool:
@@ -97,14 +109,17 @@ def trusted() -> bool:
 def trusting(flag: bool) -> Iterator[None]:
     """Run plugins in-process (True) or each in its own process (False) within the block.
 
-    Process-wide, so worker processes forked inside the block inherit it.
+    Process-wide, so worker processes forked inside the block inherit it. Every
+    command that plays enters it once, before it forks any worker, so the plugin
+    log's budget for the command (`log_limit()`) starts here too.
     """
-    global _trusted
-    before, _trusted = _trusted, flag
+    global _trusted, _log_end
+    before = _trusted, _log_end
+    _trusted, _log_end = flag, _log_size() + log_limit()
     try:
         yield
     finally:
-        _trusted = before
+        _trusted, _log_end = before
 
 
 def memory_limit() -> int:
@@ -119,6 +134,49 @@ def set_memory_limit(limit: int) -> None:
     if limit < 1:
         raise ValueError("a memory limit is a positive number of bytes")
     _memory_limit = limit
+
+
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_size(text: str) -> int:
+    """Bytes from a size as --plugin-memory and $BALANCER_PLUGIN_LOG_LIMIT take it: a
+    number, with K, M, G or T (powers of 1024) and an optional B: 4G, 512M, 1.5g, 1000.
+    A ValueError says why a text is none."""
+    plain = text.strip().upper().removesuffix("B")
+    unit = plain[-1:] if plain[-1:] in ("K", "M", "G", "T") else ""
+    number = plain.removesuffix(unit) if unit else plain
+    try:
+        amount = float(number)
+    except ValueError:
+        amount = float("nan")
+    if not amount > 0 or amount == float("inf"):  # nan fails every comparison
+        raise ValueError(
+            f"{text[:40]!r} is not a size (a number of bytes, or with K, M, G: 4G, 512M)"
+        )
+    return int(amount * _UNITS[unit])
+
+
+def log_limit() -> int:
+    """The bytes one command's plugins may add to $BALANCER_PLUGIN_LOG:
+    $BALANCER_PLUGIN_LOG_LIMIT, else LOG_LIMIT. A ValueError names the variable when
+    its value is no size."""
+    value = os.environ.get(LOG_LIMIT_ENV)
+    if not value:
+        return LOG_LIMIT
+    try:
+        return parse_size(value)
+    except ValueError as exc:
+        raise ValueError(f"{LOG_LIMIT_ENV}: {exc}") from None
+
+
+def _log_size() -> int:
+    """The size of $BALANCER_PLUGIN_LOG now: 0 when it is unset, missing or unreadable."""
+    log = os.environ.get(LOG_ENV)
+    try:
+        return os.stat(log).st_size if log else 0
+    except (OSError, ValueError):
+        return 0
 
 
 def size_text(limit: int) -> str:
@@ -201,7 +259,7 @@ class HostedBot:
     ) -> None:
         self.name = name
         self.move_limit = move_limit
-        self.memory = memory_limit()
+        self.memory = _within_hard_limit(memory_limit())
         self.uses_view = True
         self._proc: subprocess.Popen[bytes] | None = None  # the keeper
         self._conn: Connection | None = None  # to the bot's process
@@ -230,19 +288,17 @@ class HostedBot:
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-        relay = LOG_LIMIT if log != os.devnull else 0
+        if log == os.devnull:
+            limit = end = 0  # no relay: the output goes straight to /dev/null
+        else:
+            limit = log_limit()
+            # A bot built outside any command (a Dask worker's) has no command's budget
+            # to share: its keeper counts `limit` bytes of its own (end 0).
+            end = 0 if _log_end is None else _log_end
         try:
             with open(log, "ab") as output:
                 self._proc = subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-c",
-                        "from balancer.bots.host import keep; keep()",
-                        str(theirs.fileno()),
-                        str(life_theirs.fileno()),
-                        str(relay),
-                        str(self.memory),
-                    ],
+                    keeper_command(theirs.fileno(), life_theirs.fileno(), limit, end, self.memory),
                     stdin=subprocess.DEVNULL,
                     stdout=output,
                     stderr=output,
@@ -465,17 +521,30 @@ def _prctl(option: int, value: int) -> bool:
         return False
 
 
+def keeper_command(
+    channel: int, lifeline: int, log_limit: int, log_end: int, memory: int
+) -> list[str]:
+    """The command line that starts a keeper (`keep`), given the descriptors it inherits
+    and the bot's limits: the one place its arguments are laid out."""
+    arguments = (channel, lifeline, log_limit, log_end, memory, int(_subreaper))
+    code = "from balancer.bots.host import keep; keep()"
+    return [sys.executable, "-c", code, *map(str, arguments)]
+
+
 def keep() -> None:
     """The keeper: start the bot's process, copy its output to the log, and when the
     engine lets go of the lifeline (or dies), kill every process the bot started.
 
-    Its arguments (argv): the bot's channel's descriptor, the lifeline's, the bytes of
-    output to copy to the log (0: the output goes straight to /dev/null), and the
-    bot's memory limit in bytes.
+    Its arguments (argv, as `keeper_command` lays them out): the bot's channel's
+    descriptor, the lifeline's, the bytes of output the command's plugins may add to
+    the log (0: the output goes straight to /dev/null), the log's size at which it is
+    cut (0: no budget shared, this keeper counts its own), the bot's memory limit in
+    bytes, and 1 to become a child subreaper (0 only in tests).
     """
-    channel, lifeline, log_limit, memory = (int(arg) for arg in sys.argv[1:5])
+    channel, lifeline, log_limit, log_end, memory, reaper = (int(a) for a in sys.argv[1:7])
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    subreaper = sys.platform.startswith("linux") and _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    linux = sys.platform.startswith("linux")
+    subreaper = bool(reaper) and linux and _prctl(_PR_SET_CHILD_SUBREAPER, 1)
     keeper = os.getpid()
     relay_out, relay_in = os.pipe() if log_limit else (-1, -1)
     bot = os.fork()
@@ -491,8 +560,7 @@ def keep() -> None:
             _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
             if os.getppid() != keeper:  # the keeper died before the line above took effect
                 os._exit(0)
-            with contextlib.suppress(ValueError, OSError):
-                resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+            _limit_memory(memory)
             _serve(Connection(channel))
         finally:
             os._exit(0)
@@ -504,10 +572,27 @@ def keep() -> None:
     life = socket.socket(fileno=lifeline)
     watched = _Watch(life, bot)
     try:
-        watched.run(relay_out, log_limit)
+        watched.run(relay_out, _Log(log_limit, log_end))
     finally:
         _kill_descendants(bot, watched.bot_ended, subreaper)
         os._exit(0)
+
+
+def _within_hard_limit(memory: int) -> int:
+    """`memory`, or this process's hard RLIMIT_AS where that is lower: the bot's process
+    inherits it and can't raise it, so that is what the bot gets (and is told)."""
+    try:
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    except (ValueError, OSError):
+        return memory
+    return memory if hard == resource.RLIM_INFINITY else min(memory, hard)
+
+
+def _limit_memory(memory: int) -> None:
+    """Let this process map at most `memory` bytes (at most its hard limit)."""
+    memory = _within_hard_limit(memory)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
 
 class _Watch:
@@ -517,9 +602,9 @@ class _Watch:
         self.life, self.bot = life, bot
         self.bot_ended = False
 
-    def run(self, relay: int, log_limit: int) -> None:
-        """Copy the bot's output to the log (fd 1), at most `log_limit` bytes, and reap
-        whatever dies, until the engine closes the lifeline or dies."""
+    def run(self, relay: int, log: _Log) -> None:
+        """Copy the bot's output to the log, and reap whatever dies, until the engine
+        closes the lifeline or dies."""
         life = self.life
         wake_out, wake_in = os.pipe()
         os.set_blocking(wake_in, False)
@@ -530,7 +615,6 @@ class _Watch:
         poll.register(wake_out, select.POLLIN)
         if relay >= 0:
             poll.register(relay, select.POLLIN)
-        written = 0
         while True:
             self.reap()
             for fd, _ in poll.poll():
@@ -539,7 +623,7 @@ class _Watch:
                     # Whatever the bot wrote before its last answer is in the pipe
                     # already: copy it before the bot is killed, or a log loses its end.
                     if relay >= 0:
-                        self._drain(relay, log_limit, written)
+                        self._drain(relay, log)
                     return
                 if fd == wake_out:
                     os.read(wake_out, 4096)
@@ -549,15 +633,15 @@ class _Watch:
                         poll.unregister(relay)
                         relay = -1
                         continue
-                    written = _copy(data, log_limit, written)
+                    log.add(data)
 
     @staticmethod
-    def _drain(relay: int, log_limit: int, written: int) -> None:
+    def _drain(relay: int, log: _Log) -> None:
         """Copy what is waiting in the pipe now, without waiting for more."""
         os.set_blocking(relay, False)
         with contextlib.suppress(BlockingIOError, OSError):
             while data := os.read(relay, 1 << 16):
-                written = _copy(data, log_limit, written)
+                log.add(data)
 
     def reap(self) -> None:
         """Collect every child that has ended; tell the engine how the bot's process ended."""
@@ -574,19 +658,66 @@ class _Watch:
                     self.life.send(f"{os.waitstatus_to_exitcode(status)}\n".encode())
 
 
-def _copy(data: bytes, log_limit: int, written: int) -> int:
-    """Add the bot's output to the log up to `log_limit` bytes in all; return the
-    count so far (past the limit once the cut has been said)."""
-    kept = data[: max(0, log_limit - written)]
-    if kept:
-        _append(kept)
-    if len(kept) < len(data) and written <= log_limit:
-        _append(
-            f"\n[balancer: this bot's process wrote more than "
-            f"{size_text(log_limit)} of output; the rest is cut]\n".encode()
-        )
-        return log_limit + 1  # said once; the rest is read and dropped
-    return written + len(kept)
+class _Log:
+    """The keeper's end of $BALANCER_PLUGIN_LOG (its stdout): the bot's output added
+    until the file is `end` bytes long, then one line saying the rest is cut.
+
+    Every keeper of a command appends to the same file with the same `end`, so the
+    file's own size, read under an flock, is the count they share: the output of a
+    command's plugins, all seats and workers together, stops at `limit` bytes past
+    the log's size when the command began, and only the keeper that crosses the mark
+    writes the line. A log that is no plain file (a pipe, a terminal) has no size to
+    share, nor has a bot built outside a command (`end` 0): each keeper then counts
+    its own `limit` bytes.
+    """
+
+    def __init__(self, limit: int, end: int) -> None:
+        try:
+            shared = end > 0 and stat.S_ISREG(os.fstat(1).st_mode)
+        except OSError:
+            shared = False
+        self.limit, self.end, self.shared = limit, end, shared
+        self.written = 0
+        self.cut = False  # from then on, output is read and dropped
+
+    def add(self, data: bytes) -> None:
+        if self.cut:
+            return
+        with self._locked():
+            try:
+                room = self.end - os.fstat(1).st_size if self.shared else self.limit - self.written
+            except OSError:
+                room = -1
+            kept = data[: max(0, room)]
+            _append(kept)
+            self.written += len(kept)
+            if len(kept) < len(data):
+                self.cut = True
+                if room >= 0:  # else another keeper's line is there already
+                    _append(self._cut_line())
+
+    def _cut_line(self) -> bytes:
+        whose = "this command's plugin bots" if self.shared else "this bot's process"
+        return (
+            f"\n[balancer: {whose} wrote more than {size_text(self.limit)} of output "
+            f"(${LOG_LIMIT_ENV}); the rest is cut]\n"
+        ).encode()
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """The log to this keeper alone (flock), where the file can be locked."""
+        import fcntl
+
+        try:
+            fcntl.flock(1, fcntl.LOCK_EX)
+        except OSError:
+            yield
+            return
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError):
+                fcntl.flock(1, fcntl.LOCK_UN)
 
 
 def _append(data: bytes) -> None:
@@ -601,11 +732,16 @@ def _kill_descendants(bot: int, reaped: bool, subreaper: bool) -> None:
 
     A child's children become this process's when it dies (a subreaper's), so each
     round kills what the last one orphaned; a process that forks while being killed
-    only adds one more round. Without a subreaper, the bot's process group is all
-    that can be reached. Only pids not yet reaped are named, so none is another
-    process's: once the bot's process is reaped (`reaped`), a subreaper has its
-    leftovers as children, and without one its group lives on only while a member
-    does, which keeps the group's number from being reused.
+    only adds one more round. No wait blocks: /proc's list of children may miss one
+    that is being orphaned as it is read, and a blocking wait would then wait on a
+    live child nobody killed; each round reads the list again instead. Having no
+    child at all means having no descendant (each one's chain of parents leads to a
+    live child), so the loop ends only when none is left. Without a subreaper, the
+    bot's process group is all that can be reached. Only pids not yet reaped are
+    named, so none is another process's: once the bot's process is reaped
+    (`reaped`), a subreaper has its leftovers as children, and without one its group
+    lives on only while a member does, which keeps the group's number from being
+    reused.
     """
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     if not (reaped and subreaper):
@@ -617,12 +753,14 @@ def _kill_descendants(bot: int, reaped: bool, subreaper: bool) -> None:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         try:
-            done, _ = os.waitpid(-1, 0)
+            done, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             return
         except OSError:
             continue
-        if done == alive:
+        if done == 0:
+            time.sleep(0.001)  # killed, not yet ended: a kill takes effect in microseconds
+        elif done == alive:
             alive = None
 
 

@@ -39,14 +39,20 @@ class Command(click.Command):
 def check_environment() -> None:
     """The environment a command reads, checked alike by every command before it starts:
     a $BALANCER_LANG that names no language is refused by `diff` as by `run`, even
-    where a flag or a variant's lang: would have chosen first."""
+    where a flag or a variant's lang: would have chosen first; a
+    $BALANCER_PLUGIN_LOG_LIMIT that is no size is refused even where no plugin plays."""
     import os
 
     from balancer import i18n
+    from balancer.bots import host
 
     value = os.environ.get(i18n.ENV_VAR)
     if value:
         i18n.check_lang(value, i18n.ENV_VAR)
+    try:
+        host.log_limit()
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
 
 
 def command(name: str | None = None, **attrs: Any) -> Any:

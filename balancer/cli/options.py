@@ -107,27 +107,19 @@ move_time_limit_option = click.option(
 
 
 MIN_PLUGIN_MEMORY = 16 << 20
-_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
 def _plugin_memory(ctx: click.Context, param: click.Parameter, value: str) -> None:
     # Set for the whole command (bots/host.py keeps it process-wide, as --trust-plugins),
     # so every command that plays takes it without its signature changing.
-    text = value.strip().upper().removesuffix("B")
-    number, unit = (text[:-1], text[-1]) if text[-1:] in _UNITS else (text, "")
-    try:
-        amount = float(number)
-    except ValueError:
-        amount = float("nan")
-    if not amount > 0 or amount == float("inf"):  # nan fails every comparison
-        raise click.BadParameter(
-            f"{value[:40]!r} is not a size (a number of bytes, or with K, M, G: 4G, 512M)"
-        )
-    limit = int(amount * _UNITS[unit])
-    if limit < MIN_PLUGIN_MEMORY:
-        raise click.BadParameter(f"{value[:40]!r} is too small: at least 16M")
     from balancer.bots import host
 
+    try:
+        limit = host.parse_size(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    if limit < MIN_PLUGIN_MEMORY:
+        raise click.BadParameter(f"{value[:40]!r} is too small: at least 16M")
     host.set_memory_limit(limit)
 
 

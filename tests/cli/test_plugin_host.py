@@ -318,15 +318,7 @@ def test_a_malformed_plugin_name_is_refused_without_import(
 def _keeper(channel: socket.socket, lifeline: socket.socket) -> subprocess.Popen[bytes]:
     """A bot's keeper (bots/host.py's keep) started by hand, no log, the default memory."""
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from balancer.bots.host import keep; keep()",
-            str(channel.fileno()),
-            str(lifeline.fileno()),
-            "0",
-            str(host.DEFAULT_MEMORY_LIMIT),
-        ],
+        host.keeper_command(channel.fileno(), lifeline.fileno(), 0, 0, host.DEFAULT_MEMORY_LIMIT),
         pass_fds=(channel.fileno(), lifeline.fileno()),
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         start_new_session=True,

@@ -86,6 +86,35 @@ def _pids(pid_file: Path) -> list[int]:
     return [int(line) for line in pid_file.read_text().split()]
 
 
+def _runs_keep(pid: int) -> bool:
+    return b"balancer.bots.host import keep" in Path(f"/proc/{pid}/cmdline").read_bytes()
+
+
+def _keeper(pid: int) -> int:
+    """The plugin keeper above `pid`: the topmost of its ancestors running host.keep (the
+    bot's process, forked from the keeper, shows the keeper's command line too)."""
+    while pid > 1 and not _runs_keep(pid):
+        pid = _parent(pid)
+    while pid > 1 and _runs_keep(_parent(pid)):
+        pid = _parent(pid)
+    assert pid > 1, "no keeper above the sleep"
+    return pid
+
+
+def wait_until_adopted(pids: list[int], keepers: list[int]) -> None:
+    """Until each sleep's parent is its keeper: the process that started it, and exits at
+    once, may not have exited yet when the sleep's pid is written."""
+    deadline = time.monotonic() + SAFETY_TIMEOUT
+    while [_parent(pid) for pid in pids] != keepers:
+        assert time.monotonic() < deadline, "the keeper never took in the orphaned sleep"
+        time.sleep(0.01)
+
+
+def _detaches(pid_file: Path, **more: bool) -> str:
+    params = "".join(f", {name}: {str(value).lower()}" for name, value in more.items())
+    return f"{{bot: 'tests.plugins:Detaches', params: {{pid_file: '{pid_file}'{params}}}}}"
+
+
 def test_the_survivor_count_sees_a_detached_sleep_that_nobody_kills() -> None:
     """The control: the same sleep, started here in a session of its own, survives."""
     sleeper = subprocess.Popen(["sleep", "300.32"], start_new_session=True)
@@ -98,24 +127,44 @@ def test_the_survivor_count_sees_a_detached_sleep_that_nobody_kills() -> None:
     assert survivors([sleeper.pid]) == []
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_a_detached_grandchild_dies_with_a_run_that_ends(tmp_path: Path, workers: str) -> None:
+def test_without_the_subreaper_a_detached_grandchild_outlives_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The control of the run's count: with the keeper no subreaper (a test's switch), only
+    the bot's process group is killed, and the sleep, in a session of its own, lives on."""
+    monkeypatch.setattr(host, "_subreaper", False)
     pid_file = tmp_path / "pids"
-    seat = f"{{bot: 'tests.plugins:Detaches', params: {{pid_file: '{pid_file}'}}}}"
-    path = variant_file(tmp_path, seat)
+    path = variant_file(tmp_path, _detaches(pid_file))
+    try:
+        assert main(["run", "-q", str(path), "-o", str(tmp_path / "r"), "-w", "1"]) == 0
+        pids = _pids(pid_file)
+        assert pids and survivors(pids) == pids
+    finally:
+        for pid in _pids(pid_file) if pid_file.exists() else []:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("orphan", [False, True], ids=["setsid", "setsid-and-orphaned"])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_detached_grandchild_dies_with_a_run_that_ends(
+    tmp_path: Path, workers: str, orphan: bool
+) -> None:
+    pid_file = tmp_path / "pids"
+    path = variant_file(tmp_path, _detaches(pid_file, orphan=orphan))
     assert main(["run", "-q", str(path), "-o", str(tmp_path / "r"), "-w", workers]) == 0
     pids = _pids(pid_file)
     assert pids  # each bot process started its sleep
     assert survivors(pids) == []
 
 
+@pytest.mark.parametrize("orphan", [False, True], ids=["setsid", "setsid-and-orphaned"])
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_detached_grandchild_dies_when_the_run_is_killed_outright(
-    tmp_path: Path, workers: str
+    tmp_path: Path, workers: str, orphan: bool
 ) -> None:
     pid_file = tmp_path / "pids"
-    seat = f"{{bot: 'tests.plugins:Detaches', params: {{pid_file: '{pid_file}', hang: true}}}}"
-    path = variant_file(tmp_path, seat)
+    path = variant_file(tmp_path, _detaches(pid_file, hang=True, orphan=orphan))
     command = [sys.executable, "-m", "balancer", "run", "-q", str(path)]
     command += ["-o", str(tmp_path / "r"), "-w", workers, "--move-time-limit", "600"]
     run = subprocess.Popen(
@@ -128,8 +177,10 @@ def test_a_detached_grandchild_dies_when_the_run_is_killed_outright(
             time.sleep(0.05)
         pids = _pids(pid_file)
         wait_until_sleeping(pids)  # the run is under way, its sleep too
-        # Each sleep's parent is the hanging bot's process, whose parent is its keeper.
-        keepers = [_parent(_parent(pid)) for pid in pids]
+        keepers = [_keeper(pid) for pid in pids]
+        if orphan:
+            # Its parent gone, the sleep is taken in by the keeper, not by init.
+            wait_until_adopted(pids, keepers)
         run.send_signal(signal.SIGKILL)
         run.wait()
         wait_until_gone(keepers)
@@ -145,25 +196,87 @@ def test_a_detached_grandchild_dies_when_the_run_is_killed_outright(
 # -- Deliver 5: the log is capped, the memory limited ---------------------------------
 
 
-def test_a_flooding_plugins_log_is_cut_after_its_limit_with_a_line_saying_so(
+FLOODS = "{bot: 'tests.plugins:Floods', params: {lines: 2000}}"
+CUT_LINE = (
+    b"\n[balancer: this command's plugin bots wrote more than 1M of output "
+    b"($BALANCER_PLUGIN_LOG_LIMIT); the rest is cut]\n"
+)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_flooding_plugins_log_stops_at_its_limit_with_one_line_saying_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: str
+) -> None:
+    """Two flooding seats, 200 KB a move each (some 4 MB a game), in several bot
+    processes: the log grows by 1M in all (from where the command found it), then the
+    one line, and the run ends."""
+    log = tmp_path / "plugin.log"
+    before = b"an earlier command's line\n"
+    log.write_bytes(before)
+    monkeypatch.setenv(host.LOG_ENV, str(log))
+    monkeypatch.setenv(host.LOG_LIMIT_ENV, "1M")
+    path = tmp_path / "v.yaml"
+    path.write_text(
+        f"extends: {VARIANTS / 'fdc-base.yaml'}\nplayers: 3\ngames: 4\n"
+        f"seats: [{FLOODS}, random, {FLOODS}]\n"
+    )
+    args = ["run", "-q", str(path), "-o", str(tmp_path / "r"), "-w", workers]
+    assert main(args) == 0
+    text = log.read_bytes()
+    assert text[: len(before)] == before
+    flood = text[len(before) : len(before) + (1 << 20)]
+    assert len(flood) == 1 << 20 and set(flood) == set(b"F\n")
+    assert text[len(before) + (1 << 20) :] == CUT_LINE
+
+
+def test_each_command_has_its_own_log_budget(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each bot process may add LOG_LIMIT bytes; 2 MB a move for 4 games is far more."""
+    """The budget is the command's, not the file's: a second run adds its own 1M and line."""
     log = tmp_path / "plugin.log"
     monkeypatch.setenv(host.LOG_ENV, str(log))
-    path = variant_file(tmp_path, "'tests.plugins:Floods'")
-    assert main(["run", "-q", str(path), "-o", str(tmp_path / "r"), "-w", "1"]) == 0
+    monkeypatch.setenv(host.LOG_LIMIT_ENV, "1M")
+    path = variant_file(tmp_path, FLOODS, games=1)
+    for out in ("r1", "r2"):
+        assert main(["run", "-q", str(path), "-o", str(tmp_path / out)]) == 0
     text = log.read_bytes()
-    cut = b"of output; the rest is cut]"
-    # One bot process (4 games, one worker: chunks of 1 game, each a process).
-    processes = text.count(cut)
-    assert processes >= 1
-    line = b"[balancer: this bot's process wrote more than 1M"
-    assert text.count(line) == processes
-    flood = text.count(b"F" * 99 + b"\n")
-    # Every kept byte is a whole line of the flood but the last one of each process.
-    assert processes * (host.LOG_LIMIT // 100 - 1) <= flood <= processes * host.LOG_LIMIT // 100
-    assert len(text) <= processes * (host.LOG_LIMIT + 200)
+    assert len(text) == 2 * ((1 << 20) + len(CUT_LINE)) and text.count(CUT_LINE) == 2
+
+
+def test_a_bot_built_outside_a_command_has_a_log_budget_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As a Dask worker builds its bots: no command's budget to share, so each bot's
+    process may add the limit, and its line says so. Two bots, two budgets."""
+    from balancer.rng import Stream
+
+    log = tmp_path / "plugin.log"
+    monkeypatch.setenv(host.LOG_ENV, str(log))
+    monkeypatch.setenv(host.LOG_LIMIT_ENV, "100K")
+    for _ in range(2):
+        bot = host.HostedBot("tests.plugins:Floods", {"lines": 2000}, move_limit=60.0)
+        try:
+            assert bot.act(None, (0, 1), Stream(1, 0, 0)) == 0  # 200 KB of output
+        finally:
+            bot.close()
+    line = (
+        b"\n[balancer: this bot's process wrote more than 100K of output "
+        b"($BALANCER_PLUGIN_LOG_LIMIT); the rest is cut]\n"
+    )
+    kept = (b"F" * 99 + b"\n") * 1024  # 100K: 1,024 of the flood's 100-byte lines
+    assert log.read_bytes() == 2 * (kept + line)
+
+
+@pytest.mark.parametrize("given", ["lots", "0", "-5M"])
+def test_a_wrong_plugin_log_limit_is_refused_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, given: str
+) -> None:
+    monkeypatch.setenv(host.LOG_LIMIT_ENV, given)
+    path = variant_file(tmp_path, "random")
+    assert main(["run", "-q", str(path), "-o", str(tmp_path / "r")]) == 2
+    line = one_error_line(capsys)
+    assert f"BALANCER_PLUGIN_LOG_LIMIT: {given!r} is not a size" in line, line
+    assert not (tmp_path / "r").exists()
 
 
 def test_a_quiet_plugins_log_is_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -203,6 +316,7 @@ def test_a_plugin_over_its_memory_limit_fails_the_run_naming_the_bot(
         ("3X", "'3X' is not a size"),
         ("1K", "at least 16M"),
         ("nan", "'nan' is not a size"),
+        ("", "'' is not a size"),
     ],
 )
 def test_a_wrong_plugin_memory_is_refused_before_any_game(
