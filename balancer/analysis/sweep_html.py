@@ -30,7 +30,7 @@ def _e(value: Any) -> str:
 
 
 def _inline_svg(svg_text: str) -> str:
-    """matplotlib's SVG file as markup inside the page (no XML prolog or doctype)."""
+    """sweep.svg's drawing as markup inside the page (without the file's XML prolog)."""
     start = svg_text.find("<svg")
     return svg_text[start:] if start >= 0 else ""
 

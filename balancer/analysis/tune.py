@@ -397,69 +397,64 @@ def csv_rows(result: TuneResult) -> list[dict[str, Any]]:
 
 
 def chart_svg(result: TuneResult, lang: str | None = None) -> str:
-    """The figure at every candidate with its interval, the best marked: an SVG document."""
-    import io
-    import warnings
+    """The figure at every candidate with its 95% interval, as an SVG file's text.
 
-    from matplotlib.figure import Figure
-
+    One series per value of the other knobs; the best ringed; candidates ruled
+    out (module docstring: the target outside their interval, or worse than
+    the best by the paired test) drawn hollow; the target as a dashed line.
+    """
     from balancer import i18n
-
-    names = result.knob_names
-    fig = Figure(figsize=(7, 4))
-    ax = fig.add_subplot()
-    groups: dict[Any, list[Candidate]] = {}
-    for c in result.candidates:
-        key = c.point[names[1]] if len(names) > 1 else None
-        groups.setdefault(key, []).append(c)
-    for key, members in groups.items():
-        xs = [float(c.point[names[0]]) for c in members]
-        ys = [c.estimate for c in members]
-        err = [[c.estimate - c.low for c in members], [c.high - c.estimate for c in members]]
-        label = None if key is None else f"{names[1]}={key}"
-        ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, label=label, alpha=0.85)
-    best = result.best
-    ax.plot(
-        [float(best.point[names[0]])],
-        [best.estimate],
-        "*",
-        color="crimson",
-        ms=16,
-        label=i18n.text("tune.chart.best", lang),
-    )
-    if result.goal.mode == "target" and result.goal.value is not None:
-        ax.axhline(
-            result.goal.value,
-            color="grey",
-            ls="--",
-            lw=1,
-            label=i18n.text("tune.chart.target", lang),
-        )
     from balancer.analysis.sweep_points import Point, axis_limits
+    from balancer.report.html_format import BOT_COLOURS
+    from balancer.report.svg_plots import APART, BEST, SAME, PlotPoint, Series, interval_chart
 
+    t = i18n.text
+    names = result.knob_names
+    slots = sorted({c.point[names[0]] for c in result.candidates}, key=float)
+    groups: dict[str, list[Candidate]] = {}
+    for c in result.candidates:
+        key = " ".join(f"{n}={c.point[n]}" for n in names[1:])
+        groups.setdefault(key, []).append(c)
+    series = []
+    for k, (key, members) in enumerate(groups.items()):
+        marks = [
+            PlotPoint(
+                slots.index(c.point[names[0]]),
+                c.estimate,
+                c.low,
+                c.high,
+                BEST if c is result.best else (SAME if c.consistent else APART),
+            )
+            for c in sorted(members, key=lambda c: float(c.point[names[0]]))
+        ]
+        series.append(Series(marks, BOT_COLOURS[k % len(BOT_COLOURS)], key))
     # Never zoomed into the noise: every interval in view, at least three widths tall.
     limits = axis_limits([Point(c.estimate, c.low, c.high) for c in result.candidates])
-    if limits is not None:
-        low, high = limits
-        if result.goal.mode == "target" and result.goal.value is not None:
-            low, high = min(low, result.goal.value), max(high, result.goal.value)
-        ax.set_ylim(low, high)
-    ax.set_xlabel(names[0])
-    ax.set_ylabel(result.goal.figure.name)
-    ax.set_title(i18n.text("tune.chart.title", lang, goal=result.goal.text, played=result.played))
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize="small")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        fig.tight_layout()
-    out = io.StringIO()
-    from balancer.analysis.sweep import chart_rc
-
-    with chart_rc(lang), warnings.catch_warnings():
-        # Japanese glyphs matplotlib's fonts lack: the browser draws that text (chart_rc).
-        warnings.simplefilter("ignore", UserWarning)
-        fig.savefig(out, format="svg", metadata={"Date": None})
-    return out.getvalue()
+    low, high = limits if limits is not None else (0.0, 1.0)
+    target = result.goal.value if result.goal.mode == "target" else None
+    if target is not None:
+        low, high = min(low, target), max(high, target)
+    colour = series[0].colour
+    legend = [
+        (BEST, colour, t("tune.chart.best", lang)),
+        (SAME, colour, t("tune.chart.open", lang)),
+        (APART, colour, t("tune.chart.out", lang)),
+    ]
+    if target is not None:
+        legend.append(("line", "#5b6472", t("tune.chart.target", lang)))
+    if len(series) > 1:
+        legend += [("series", s.colour, s.name) for s in series]
+    chart = interval_chart(
+        [str(v) for v in slots],
+        series,
+        (low, high),
+        x_title=names[0],
+        y_title=result.goal.figure.name,
+        note=t("tune.chart.title", lang, goal=result.goal.text, played=result.played),
+        legend=legend,
+        reference=None if target is None else (target, t("tune.chart.target", lang)),
+    )
+    return chart.render(standalone=True)
 
 
 def html_page(result: TuneResult, svg: str, lang: str | None = None) -> str:

@@ -280,7 +280,7 @@ CATALOG: dict[str, str] = {
     # -- the sweep's and tune's charts
     "sweep.chart.same": "can't be told from the highest point",
     "sweep.chart.apart": "differs from the highest (Holm, 5%)",
-    "sweep.chart.bars": "bars: 95% intervals",
+    "sweep.chart.bars": "whiskers: 95% intervals",
     "sweep.chart.no_interval": "no interval for this figure",
     "sweep.heatmap.no_interval": "{figure}: no interval, so no shading (values only)",
     "sweep.heatmap.flat": "{figure}: no two cells can be told apart (95% intervals, Holm): one "
@@ -289,5 +289,7 @@ CATALOG: dict[str, str] = {
     "highest; pale: can't be told from the lowest; middle: differs from both (Holm, 5%)",
     "tune.chart.title": "tune {goal}: {played} games played",
     "tune.chart.best": "best",
+    "tune.chart.open": "not ruled out",
+    "tune.chart.out": "ruled out",
     "tune.chart.target": "target",
 }

@@ -276,7 +276,7 @@ CATALOG: dict[str, str] = {
     # -- the sweep's and tune's charts
     "sweep.chart.same": "最高の点と区別できない",
     "sweep.chart.apart": "最高の点と有意差あり（Holm、5%）",
-    "sweep.chart.bars": "棒: 95%信頼区間",
+    "sweep.chart.bars": "ひげ: 95%信頼区間",
     "sweep.chart.no_interval": "この指標には区間がない",
     "sweep.heatmap.no_interval": "{figure}: 区間がないので色分けなし（値のみ）",
     "sweep.heatmap.flat": "{figure}: どの2マスも区別できない（95%信頼区間、Holm）: 1色",
@@ -284,5 +284,7 @@ CATALOG: dict[str, str] = {
     "薄い色: 最低と区別できない; 中間: 両方と有意差あり（Holm、5%）",
     "tune.chart.title": "tune {goal}: {played} ゲームをプレイ",
     "tune.chart.best": "最良",
+    "tune.chart.open": "除外できない",
+    "tune.chart.out": "除外",
     "tune.chart.target": "目標",
 }
