@@ -395,41 +395,62 @@ def write_csv(ladder: Ladder, path: Any) -> None:
 
 
 def html_page(ladder: Ladder, lang: str | None = None) -> str:
-    """A self-contained page: the ladder with interval bars, the matrix, the skill gap."""
+    """A self-contained page in report.html's style: the ladder with interval bars, the
+    matrix, the skill gap."""
     from html import escape
 
     from balancer import i18n
     from balancer.i18n.phrases import phrase
+    from balancer.report import svg
+    from balancer.report.html_format import ACCENT
+    from balancer.report.page import render_page, section, table_wrap
 
     t = i18n.text
 
     def bar(share: Share) -> str:
-        # An inline SVG interval bar on a 0..100% axis.
-        x = lambda v: 4 + 292 * v  # noqa: E731
-        return (
-            '<svg width="300" height="16" role="img" aria-label="interval">'
-            '<line x1="4" y1="8" x2="296" y2="8" stroke="#ddd"/>'
-            f'<line x1="{x(share.low):.1f}" y1="8" x2="{x(share.high):.1f}" y2="8" '
-            'stroke="#36c" stroke-width="4"/>'
-            f'<circle cx="{x(share.estimate):.1f}" cy="8" r="4" fill="#036"/></svg>'
-        )
+        # The interval on a 0..100% axis, the same axis on every row so rows compare.
+        chart = svg.Chart(18, width=300)
+        x = svg.Scale(0, 1, 4, 296)
+        chart.line(x(0), 9, x(1), 9, svg.GRID, 1)
+        chart.line(x(share.low), 9, x(share.high), 9, ACCENT, 4, cls="ci")
+        chart.circle(x(share.estimate), 9, 4, svg.INK, cls="point")
+        return chart.render()
 
-    rows = "".join(
-        f"<tr><td>{escape(b)}</td><td>{escape(_cell(ladder.shares[b]))}</td>"
-        f"<td>{bar(ladder.shares[b])}</td><td>{ladder.seat_games[b]}</td></tr>"
+    rows = [
+        [
+            f"<code>{escape(b)}</code>",
+            f'<td class="num">{escape(_cell(ladder.shares[b]))}</td>',
+            bar(ladder.shares[b]),
+            f'<td class="num">{ladder.seat_games[b]}</td>',
+        ]
         for b in ladder.bots
-    )
-    head = "".join(f"<th>{escape(j)}</th>" for j in ladder.bots)
-    matrix = "".join(
-        f"<tr><th>{escape(i)}</th>"
-        + "".join(
-            "<td>—</td>" if i == j else f"<td>{escape(_cell(ladder.head_to_head[i][j]))}</td>"
-            for j in ladder.bots
-        )
-        + "</tr>"
+    ]
+    head = [
+        escape(t("ladder.bot", lang)),
+        f'<th class="num">{escape(t("ladder.html.share", lang))}</th>',
+        "0% – 100%",
+        f'<th class="num">{escape(t("ladder.seat_games", lang))}</th>',
+    ]
+    matrix = [
+        [
+            f"<th><code>{escape(i)}</code></th>",
+            *(
+                '<td class="num">—</td>'
+                if i == j
+                else f'<td class="num">{escape(_cell(ladder.head_to_head[i][j]))}</td>'
+                for j in ladder.bots
+            ),
+        ]
         for i in ladder.bots
-    )
-    gap = ""
+    ]
+    sections = [
+        section(t("ladder.html.ranking", lang), table_wrap(head, rows, "ladder")),
+        section(
+            t("ladder.html.h2h", lang),
+            f'<p class="note">{escape(t("ladder.html.h2h_note", lang), quote=False)}</p>'
+            + table_wrap(["", *(f"<code>{escape(j)}</code>" for j in ladder.bots)], matrix),
+        ),
+    ]
     if ladder.skill_gap is not None:
         g = ladder.skill_gap
         gap = t(
@@ -440,8 +461,11 @@ def html_page(ladder: Ladder, lang: str | None = None) -> str:
             low=f"{100 * g.low:+.1f}",
             high=f"{100 * g.high:+.1f}",
         )
-    notes = "".join(f"<p>{escape(phrase(n, lang))}</p>" for n in ladder.notes)
-    title = escape(t("ladder.html.title", lang, game=ladder.game, players=ladder.players))
+        sections.append(f"<section>{gap}</section>")
+    if ladder.notes:
+        notes = "".join(f'<p class="note">{escape(phrase(n, lang))}</p>' for n in ladder.notes)
+        sections.append(f"<section>{notes}</section>")
+    title = t("ladder.html.title", lang, game=ladder.game, players=ladder.players)
     about = t(
         "ladder.html.about",
         lang,
@@ -450,26 +474,12 @@ def html_page(ladder: Ladder, lang: str | None = None) -> str:
         games=ladder.games,
         seed=ladder.seed,
     )
-    head_row = "".join(
-        f"<th>{escape(t(key, lang) if key else '0% – 100%')}</th>"
-        for key in ("ladder.bot", "ladder.html.share", "", "ladder.seat_games")
+    return render_page(
+        lang=lang,
+        title=title,
+        heading=title,
+        sub=escape(about, quote=False),
+        sections=sections,
+        generator="balancer ladder",
+        footer="balancer ladder",
     )
-    return f"""<!DOCTYPE html>
-<html lang="{lang or i18n.DEFAULT_LANG}"><head><meta charset="utf-8">
-<title>{title}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; }}
-table {{ border-collapse: collapse; margin: 1em 0; }}
-td, th {{ border: 1px solid #ccc; padding: 4px 8px; text-align: left; }}
-th {{ background: #f4f4f4; }}
-</style></head><body>
-<h1>{title}</h1>
-<p>{about}</p>
-<table><tr>{head_row}</tr>
-{rows}</table>
-<h2>{escape(t("ladder.html.h2h", lang))}</h2>
-<p>{escape(t("ladder.html.h2h_note", lang), quote=False)}</p>
-<table><tr><th></th>{head}</tr>{matrix}</table>
-{gap}{notes}
-</body></html>
-"""

@@ -458,27 +458,31 @@ def chart_svg(result: TuneResult, lang: str | None = None) -> str:
 
 
 def html_page(result: TuneResult, svg: str, lang: str | None = None) -> str:
-    """A self-contained page: the chart inline and the table of candidates."""
+    """A self-contained page in report.html's style: the chart inline, the table of candidates."""
     from html import escape
 
     from balancer import i18n
+    from balancer.report.page import render_page, section, table_wrap
 
     t = i18n.text
     best_word, open_word = t("tune.html.best_cell", lang), t("tune.html.open_cell", lang)
-    svg_body = svg[svg.index("<svg") :]
-    rows = "".join(
-        "<tr>"
-        + "".join(f"<td>{escape(str(v))}</td>" for v in c.point.values())
-        + f"<td>{c.games.n}</td><td>{c.estimate:.4g} [{c.low:.4g}, {c.high:.4g}]</td>"
-        + f"<td>{c.last_round}</td><td>{best_word if c is result.best else ''}"
-        + f"{open_word if c.consistent and c is not result.best else ''}</td></tr>"
+    svg_body = svg[svg.index("<svg") :].rstrip()
+    rows = [
+        [
+            *(f"<code>{escape(str(v))}</code>" for v in c.point.values()),
+            f'<td class="num">{c.games.n}</td>',
+            f'<td class="num">{c.estimate:.4g} [{c.low:.4g}, {c.high:.4g}]</td>',
+            f'<td class="num">{c.last_round}</td>',
+            (best_word if c is result.best else "")
+            + (open_word.strip() if c.consistent and c is not result.best else ""),
+        ]
         for c in result.candidates
-    )
-    head = "".join(f"<th>{escape(n)}</th>" for n in result.knob_names)
-    head += "".join(
-        f"<th>{escape(t(key, lang))}</th>"
+    ]
+    head = [escape(n) for n in result.knob_names]
+    head += [
+        f'<th class="num">{escape(t(key, lang))}</th>'
         for key in ("tune.games", "tune.html.figure", "tune.html.last_round")
-    )
+    ]
     best = result.best
     about = t(
         "tune.html.about",
@@ -491,18 +495,19 @@ def html_page(result: TuneResult, svg: str, lang: str | None = None) -> str:
         played=result.played,
         reused=result.reused,
     )
-    page_lang = lang or i18n.DEFAULT_LANG
-    return f"""<!DOCTYPE html>
-<html lang="{page_lang}"><head><meta charset="utf-8"><title>tune {escape(result.goal.text)}</title>
-<style>body {{ font-family: system-ui, sans-serif; margin: 2em; }}
-table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding: 3px 8px; }}
-</style></head><body>
-<h1>tune {escape(result.goal.text)}</h1>
-<p>{about}</p>
-{svg_body}
-<table><tr>{head}<th></th></tr>
-{rows}</table></body></html>
-"""
+    title = f"tune {result.goal.text}"
+    return render_page(
+        lang=lang,
+        title=title,
+        heading=title,
+        sub=about,
+        sections=[
+            section(result.goal.figure.name, f'<figure data-chart="tune">{svg_body}</figure>'),
+            section(t("tune.html.candidates", lang), table_wrap([*head, ""], rows, "candidates")),
+        ],
+        generator="balancer tune",
+        footer="balancer tune",
+    )
 
 
 # --- reusing a sweep -----------------------------------------------------------------

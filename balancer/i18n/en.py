@@ -208,6 +208,7 @@ CATALOG: dict[str, str] = {
     "ladder.html.about": "{lineups} lineups (every seat assignment of the bots except one-bot "
     "tables)\n× {deals} deals = {games} games, seed {seed}; every lineup plays\nthe same deals. "
     "Win share per seat-game, ties split; 95% intervals clustered by deal.",
+    "ladder.html.ranking": "Win share by bot",
     "ladder.html.share": "win share [95%]",
     "ladder.html.h2h": "Head to head",
     "ladder.html.h2h_note": "Row bot's win share in the games where the column bot also sits.",
@@ -228,6 +229,7 @@ CATALOG: dict[str, str] = {
     "tune.played": "games: {played} played",
     "tune.reused": ", {reused} reused from a sweep",
     "tune.skipped": "skipped {what}",
+    "tune.html.candidates": "Candidates",
     "tune.html.best_cell": "best",
     "tune.html.open_cell": " not ruled out",
     "tune.html.figure": "figure [95%]",

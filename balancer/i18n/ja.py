@@ -205,6 +205,7 @@ CATALOG: dict[str, str] = {
     "すべて）× {deals} ディール = {games} ゲーム、シード {seed}。"
     "どの並びも同じディールをプレイする。"
     "勝率は席×ゲームあたり（同点は分け合う）、95%信頼区間はディール単位のクラスタ。",
+    "ladder.html.ranking": "ボットごとの勝率",
     "ladder.html.share": "勝率 [95%]",
     "ladder.html.h2h": "直接対決",
     "ladder.html.h2h_note": "列のボットも座ったゲームでの、行のボットの勝率。",
@@ -225,6 +226,7 @@ CATALOG: dict[str, str] = {
     "tune.played": "ゲーム: {played} 回プレイ",
     "tune.reused": "、スイープから {reused} ゲームを再利用",
     "tune.skipped": "飛ばした候補 {what}",
+    "tune.html.candidates": "候補",
     "tune.html.best_cell": "最良",
     "tune.html.open_cell": " 除外できない",
     "tune.html.figure": "指標 [95%]",
