@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -37,6 +38,7 @@ from balancer.analysis.plays import Games, Job, play
 from balancer.bots import registry as bot_registry
 from balancer.config.variant import SeatSpec, Variant
 from balancer.errors import UserError
+from balancer.numbers import column_decimals, decimals, fixed
 from balancer.stats import compare, intervals
 
 MAX_LINEUPS = 1000
@@ -281,12 +283,31 @@ def run_ladder(the_plan: Plan, **play_options: Any) -> Ladder:
 # --- output --------------------------------------------------------------------------
 
 
-def _pct(value: float) -> str:
-    return f"{100 * value:.1f}%"
+def _places(shares: Iterable[Share]) -> int | None:
+    """One precision, in percentage points, for a column (or matrix) of win shares."""
+    return column_decimals((100 * s.low, 100 * s.high) for s in shares)
 
 
-def _cell(share: Share) -> str:
-    return f"{_pct(share.estimate)} [{_pct(share.low)}, {_pct(share.high)}]"
+def _cell(share: Share, places: int | None) -> str:
+    """`68.1% [63.8%, 72.1%]` at `places` decimals (the column's, balancer/numbers.py)."""
+    if places is None:
+        places = 1  # no interval width to go by (a single deal): one decimal, as a share reads
+    pct = [fixed(100 * v, places) + "%" for v in (share.estimate, share.low, share.high)]
+    return f"{pct[0]} [{pct[1]}, {pct[2]}]"
+
+
+def _gap_fields(gap: Share) -> dict[str, str]:
+    """The skill gap in signed percentage points, at the precision its interval backs."""
+    places = decimals(100 * gap.low, 100 * gap.high)
+    places = 1 if places is None else places
+    return {
+        k: fixed(100 * v, places, signed=True)
+        for k, v in (("gap", gap.estimate), ("low", gap.low), ("high", gap.high))
+    }
+
+
+def _matrix_places(ladder: Ladder) -> int | None:
+    return _places(ladder.head_to_head[i][j] for i in ladder.bots for j in ladder.bots if i != j)
 
 
 def text(ladder: Ladder, lang: str | None = None) -> str:
@@ -314,13 +335,15 @@ def text(ladder: Ladder, lang: str | None = None) -> str:
         f"{i18n.ljust(bot_word, width)}  {i18n.ljust(share_head, 26)} "
         + t("ladder.seat_games", lang),
     ]
+    places = _places(ladder.shares.values())
     for b in ladder.bots:
         lines.append(
-            f"{terminal(b):<{width}}  {_cell(ladder.shares[b]):<26} {ladder.seat_games[b]}"
+            f"{terminal(b):<{width}}  {_cell(ladder.shares[b], places):<26} {ladder.seat_games[b]}"
         )
     lines += ["", t("ladder.h2h", lang)]
+    matrix_places = _matrix_places(ladder)
     cells = {
-        (i, j): ("—" if i == j else _cell(ladder.head_to_head[i][j]))
+        (i, j): ("—" if i == j else _cell(ladder.head_to_head[i][j], matrix_places))
         for i in ladder.bots
         for j in ladder.bots
     }
@@ -339,9 +362,7 @@ def text(ladder: Ladder, lang: str | None = None) -> str:
                 "ladder.gap",
                 lang,
                 best=terminal(ladder.best),
-                gap=f"{100 * ladder.skill_gap.estimate:+.1f}",
-                low=f"{100 * ladder.skill_gap.low:+.1f}",
-                high=f"{100 * ladder.skill_gap.high:+.1f}",
+                **_gap_fields(ladder.skill_gap),
             )
         )
     lines += [phrase(note, lang) for note in ladder.notes]
@@ -416,10 +437,12 @@ def html_page(ladder: Ladder, lang: str | None = None) -> str:
         chart.circle(x(share.estimate), 9, 4, svg.INK, cls="point")
         return chart.render()
 
+    places = _places(ladder.shares.values())
+    matrix_places = _matrix_places(ladder)
     rows = [
         [
             f"<code>{escape(b)}</code>",
-            f'<td class="num">{escape(_cell(ladder.shares[b]))}</td>',
+            f'<td class="num">{escape(_cell(ladder.shares[b], places))}</td>',
             bar(ladder.shares[b]),
             f'<td class="num">{ladder.seat_games[b]}</td>',
         ]
@@ -437,7 +460,9 @@ def html_page(ladder: Ladder, lang: str | None = None) -> str:
             *(
                 '<td class="num">—</td>'
                 if i == j
-                else f'<td class="num">{escape(_cell(ladder.head_to_head[i][j]))}</td>'
+                else '<td class="num">'
+                + escape(_cell(ladder.head_to_head[i][j], matrix_places))
+                + "</td>"
                 for j in ladder.bots
             ),
         ]
@@ -457,9 +482,7 @@ def html_page(ladder: Ladder, lang: str | None = None) -> str:
             "ladder.html.gap",
             lang,
             best=escape(ladder.best),
-            gap=f"{100 * g.estimate:+.1f}",
-            low=f"{100 * g.low:+.1f}",
-            high=f"{100 * g.high:+.1f}",
+            **_gap_fields(g),
         )
         sections.append(f"<section>{gap}</section>")
     if ladder.notes:

@@ -30,9 +30,10 @@ from balancer.analysis.figure_names import (
     variant_figures,
 )
 from balancer.analysis.sweep_points import Point, axis_limits, differs_from, highest, tiers
-from balancer.analysis.sweep_table import decimals
+from balancer.analysis.sweep_table import column_places
 from balancer.config.variant import Variant
 from balancer.errors import UserError
+from balancer.numbers import fixed, plain
 from balancer.report.html_format import ACCENT
 from balancer.report.model import Report
 from balancer.report.svg import Chart
@@ -339,6 +340,7 @@ def heatmaps(
     colours = [ONE_SHADE] * 3 if flat else list(SHADES)
     x_knob, y_knob, *rest = knob_columns
     titles = [title for title, *_ in grid]
+    places = column_places(table, figure)
     cells: list[list[list[Cell | None]]] = [[[None] * len(xs) for _ in ys] for _, xs, ys, _ in grid]
     for i, row in enumerate(table.iter_rows(named=True)):
         panel = titles.index(" ".join(f"{k}={row[k]}" for k in rest))
@@ -348,11 +350,11 @@ def heatmaps(
         if value is None:
             continue
         point, tier = points[i], shade_of[i]
-        places = None if point is None else decimals(point.low, point.high)
         if point is None or places is None:
-            text = f"{value:.3g}"
-        else:  # at the interval's precision, as the terminal table shows it
-            text = f"{point.value:.{places}f}\n[{point.low:.{places}f}, {point.high:.{places}f}]"
+            text = plain(value)
+        else:  # at the column's precision, as the terminal table shows it
+            low, high = fixed(point.low, places), fixed(point.high, places)
+            text = f"{fixed(point.value, places)}\n[{low}, {high}]"
         fill = NO_INTERVAL if tier is None else colours[tier]
         cells[panel][yi][xi] = Cell(text, fill, dark=tier == 2 and not flat)
     if not any(p is not None for p in points):

@@ -38,6 +38,7 @@ from balancer.analysis.expect import FigureDef, resolve
 from balancer.analysis.plays import Games, Job
 from balancer.config.variant import Variant
 from balancer.errors import UserError
+from balancer.numbers import column_decimals, with_interval
 from balancer.stats import intervals
 
 MAX_CANDIDATES = 400
@@ -329,6 +330,11 @@ def _not_ruled_out(goal: Goal, c: Candidate, best: Candidate) -> bool:
 # --- output --------------------------------------------------------------------------
 
 
+def _places(result: TuneResult) -> int | None:
+    """One precision for every candidate's figure (balancer/numbers.py): the column's."""
+    return column_decimals((c.low, c.high) for c in result.candidates)
+
+
 def text(result: TuneResult, lang: str | None = None) -> str:
     """The candidates for a terminal, in `lang` (knob and figure names as they are typed)."""
     from balancer import i18n
@@ -348,6 +354,7 @@ def text(result: TuneResult, lang: str | None = None) -> str:
         f"{i18n.ljust(t('tune.knob_value', lang), 24)} {i18n.rjust(t('tune.games', lang), 7)}  "
         f"{i18n.ljust(t('tune.figure', lang), 30)} {t('tune.round', lang)}",
     ]
+    places = _places(result)
     for c in result.candidates:
         mark = (
             t("tune.best_mark", lang)
@@ -356,7 +363,7 @@ def text(result: TuneResult, lang: str | None = None) -> str:
         )
         lines.append(
             f"{terminal(_label(c.point)):<24} {c.games.n:>7}  "
-            f"{c.estimate:.4g} [{c.low:.4g}, {c.high:.4g}]".ljust(64)
+            f"{with_interval(c.estimate, c.low, c.high, places)}".ljust(64)
             + f" {c.last_round}{mark}"
         )
     shown = ", ".join(terminal(_label(c.point)) for c in result.candidates if c.consistent)
@@ -367,7 +374,7 @@ def text(result: TuneResult, lang: str | None = None) -> str:
             lang,
             point=terminal(_label(best.point)),
             figure=terminal(result.goal.figure.name),
-            value=f"{best.estimate:.4g} [{best.low:.4g}, {best.high:.4g}]",
+            value=with_interval(best.estimate, best.low, best.high, _places(result)),
             games=best.games.n,
         ),
         t("tune.open", lang, shown=shown or t("tune.none", lang)),
@@ -467,11 +474,12 @@ def html_page(result: TuneResult, svg: str, lang: str | None = None) -> str:
     t = i18n.text
     best_word, open_word = t("tune.html.best_cell", lang), t("tune.html.open_cell", lang)
     svg_body = svg[svg.index("<svg") :].rstrip()
+    places = _places(result)
     rows = [
         [
             *(f"<code>{escape(str(v))}</code>" for v in c.point.values()),
             f'<td class="num">{c.games.n}</td>',
-            f'<td class="num">{c.estimate:.4g} [{c.low:.4g}, {c.high:.4g}]</td>',
+            f'<td class="num">{with_interval(c.estimate, c.low, c.high, places)}</td>',
             f'<td class="num">{c.last_round}</td>',
             (best_word if c is result.best else "")
             + (open_word.strip() if c.consistent and c is not result.best else ""),
@@ -489,7 +497,7 @@ def html_page(result: TuneResult, svg: str, lang: str | None = None) -> str:
         lang,
         point=escape(_label(best.point)),
         figure=escape(result.goal.figure.name),
-        value=f"{best.estimate:.4g} [{best.low:.4g}, {best.high:.4g}]",
+        value=with_interval(best.estimate, best.low, best.high, _places(result)),
         games=best.games.n,
         rounds=result.rounds,
         played=result.played,

@@ -128,10 +128,11 @@ def test_a_two_knob_sweep_writes_a_heatmap_and_an_index(tmp_path: Path) -> None:
     for href in links.hrefs:
         assert (out / unquote(href)).is_file(), href  # each point's report.html, relative
     # Each point's figure, with its interval, beside its link.
-    from balancer.analysis.sweep_table import cell
+    from balancer.analysis.sweep_table import cell, column_places
 
+    places = column_places(table, "seat_win_share.0")
     for row in table.iter_rows(named=True):
-        shown = cell(row, "seat_win_share.0")
+        shown = cell(row, "seat_win_share.0", places)
         assert re.search(r"\[", shown) and f">{shown}<" in page, shown
     assert "default-src 'none'" in page and "<svg" in page
 
