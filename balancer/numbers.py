@@ -40,13 +40,14 @@ def decimals(low: float | None, high: float | None) -> int | None:
 
 def column_decimals(intervals: Iterable[tuple[float | None, float | None]]) -> int | None:
     """One number of decimals for a column of estimates: its typical row's (the median of
-    the rows' decimals, the upper one of an even count); None when no row has an interval.
+    the rows' decimals, the lower one of an even count: when in doubt, fewer digits of
+    noise); None when no row has an interval.
 
     Not the most any row needs: a share pressed against 100% has a very narrow
     interval ([99.92%, 100%]) and would drag every other row of its column into
     digits that are noise."""
     found = sorted(d for d in (decimals(low, high) for low, high in intervals) if d is not None)
-    return found[len(found) // 2] if found else None
+    return found[(len(found) - 1) // 2] if found else None
 
 
 def fixed(value: float, places: int, signed: bool = False) -> str:

@@ -57,6 +57,7 @@ def test_a_column_takes_its_typical_rows_decimals() -> None:
     # A share pressed against 100% (width 0.08 points) doesn't drag its column to hundredths.
     shares = [(24.6, 23.5, 25.9), (91.7, 90.9, 92.5), (100.0, 99.92, 100.0)]
     assert column_decimals((low, high) for _, low, high in shares) == 1
-    # An even count takes the upper median: 1, 2 -> 2.
-    assert column_decimals([(3.1, 3.9), (12.95, 12.99)]) == 2
+    # An even count takes the lower median: 1, 2 -> 1.
+    assert column_decimals([(3.1, 3.9), (12.95, 12.99)]) == 1
+    assert column_decimals([(3.1, 3.9), (12.95, 12.99), (1.0, 1.04)]) == 2
     assert column_decimals([(None, None), (1.0, 1.0)]) is None
