@@ -13,7 +13,7 @@ import re
 import textwrap
 from collections.abc import Callable
 
-from balancer import i18n
+from balancer import i18n, numbers
 from balancer.analysis.diff import DiffTable
 from balancer.errors import UserError
 from balancer.escape import code_span, markdown, terminal
@@ -126,11 +126,10 @@ def section_of(figure: str) -> tuple[str, str]:
 
 
 def decimals(row: Row) -> int | None:
-    """Decimals showing the interval's half-width to two significant digits; None: no interval."""
-    half = (row.ci95[1] - row.ci95[0]) / 2
-    if not math.isfinite(half) or half <= 0:
-        return None
-    return min(6, max(0, 1 - math.floor(math.log10(half))))
+    """Decimals the row's interval backs (balancer/numbers.py); None: no interval.
+
+    Per row, not per column: each row of a diff is a different figure."""
+    return numbers.decimals(*row.ci95)
 
 
 def _fixed(x: float, places: int | None, signed: bool = False) -> str:

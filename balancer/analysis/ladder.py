@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -37,6 +38,7 @@ from balancer.analysis.plays import Games, Job, play
 from balancer.bots import registry as bot_registry
 from balancer.config.variant import SeatSpec, Variant
 from balancer.errors import UserError
+from balancer.numbers import column_decimals, decimals, fixed
 from balancer.stats import compare, intervals
 
 MAX_LINEUPS = 1000
@@ -281,12 +283,31 @@ def run_ladder(the_plan: Plan, **play_options: Any) -> Ladder:
 # --- output --------------------------------------------------------------------------
 
 
-def _pct(value: float) -> str:
-    return f"{100 * value:.1f}%"
+def _places(shares: Iterable[Share]) -> int | None:
+    """One precision, in percentage points, for a column (or matrix) of win shares."""
+    return column_decimals((100 * s.low, 100 * s.high) for s in shares)
 
 
-def _cell(share: Share) -> str:
-    return f"{_pct(share.estimate)} [{_pct(share.low)}, {_pct(share.high)}]"
+def _cell(share: Share, places: int | None) -> str:
+    """`68.1% [63.8%, 72.1%]` at `places` decimals (the column's, balancer/numbers.py)."""
+    if places is None:
+        places = 1  # no interval width to go by (a single deal): one decimal, as a share reads
+    pct = [fixed(100 * v, places) + "%" for v in (share.estimate, share.low, share.high)]
+    return f"{pct[0]} [{pct[1]}, {pct[2]}]"
+
+
+def _gap_fields(gap: Share) -> dict[str, str]:
+    """The skill gap in signed percentage points, at the precision its interval backs."""
+    places = decimals(100 * gap.low, 100 * gap.high)
+    places = 1 if places is None else places
+    return {
+        k: fixed(100 * v, places, signed=True)
+        for k, v in (("gap", gap.estimate), ("low", gap.low), ("high", gap.high))
+    }
+
+
+def _matrix_places(ladder: Ladder) -> int | None:
+    return _places(ladder.head_to_head[i][j] for i in ladder.bots for j in ladder.bots if i != j)
 
 
 def text(ladder: Ladder, lang: str | None = None) -> str:
@@ -314,13 +335,15 @@ def text(ladder: Ladder, lang: str | None = None) -> str:
         f"{i18n.ljust(bot_word, width)}  {i18n.ljust(share_head, 26)} "
         + t("ladder.seat_games", lang),
     ]
+    places = _places(ladder.shares.values())
     for b in ladder.bots:
         lines.append(
-            f"{terminal(b):<{width}}  {_cell(ladder.shares[b]):<26} {ladder.seat_games[b]}"
+            f"{terminal(b):<{width}}  {_cell(ladder.shares[b], places):<26} {ladder.seat_games[b]}"
         )
     lines += ["", t("ladder.h2h", lang)]
+    matrix_places = _matrix_places(ladder)
     cells = {
-        (i, j): ("—" if i == j else _cell(ladder.head_to_head[i][j]))
+        (i, j): ("—" if i == j else _cell(ladder.head_to_head[i][j], matrix_places))
         for i in ladder.bots
         for j in ladder.bots
     }
@@ -339,9 +362,7 @@ def text(ladder: Ladder, lang: str | None = None) -> str:
                 "ladder.gap",
                 lang,
                 best=terminal(ladder.best),
-                gap=f"{100 * ladder.skill_gap.estimate:+.1f}",
-                low=f"{100 * ladder.skill_gap.low:+.1f}",
-                high=f"{100 * ladder.skill_gap.high:+.1f}",
+                **_gap_fields(ladder.skill_gap),
             )
         )
     lines += [phrase(note, lang) for note in ladder.notes]
@@ -395,53 +416,79 @@ def write_csv(ladder: Ladder, path: Any) -> None:
 
 
 def html_page(ladder: Ladder, lang: str | None = None) -> str:
-    """A self-contained page: the ladder with interval bars, the matrix, the skill gap."""
+    """A self-contained page in report.html's style: the ladder with interval bars, the
+    matrix, the skill gap."""
     from html import escape
 
     from balancer import i18n
     from balancer.i18n.phrases import phrase
+    from balancer.report import svg
+    from balancer.report.html_format import ACCENT
+    from balancer.report.page import render_page, section, table_wrap
 
     t = i18n.text
 
     def bar(share: Share) -> str:
-        # An inline SVG interval bar on a 0..100% axis.
-        x = lambda v: 4 + 292 * v  # noqa: E731
-        return (
-            '<svg width="300" height="16" role="img" aria-label="interval">'
-            '<line x1="4" y1="8" x2="296" y2="8" stroke="#ddd"/>'
-            f'<line x1="{x(share.low):.1f}" y1="8" x2="{x(share.high):.1f}" y2="8" '
-            'stroke="#36c" stroke-width="4"/>'
-            f'<circle cx="{x(share.estimate):.1f}" cy="8" r="4" fill="#036"/></svg>'
-        )
+        # The interval on a 0..100% axis, the same axis on every row so rows compare.
+        chart = svg.Chart(18, width=300)
+        x = svg.Scale(0, 1, 4, 296)
+        chart.line(x(0), 9, x(1), 9, svg.GRID, 1)
+        chart.line(x(share.low), 9, x(share.high), 9, ACCENT, 4, cls="ci")
+        chart.circle(x(share.estimate), 9, 4, svg.INK, cls="point")
+        return chart.render()
 
-    rows = "".join(
-        f"<tr><td>{escape(b)}</td><td>{escape(_cell(ladder.shares[b]))}</td>"
-        f"<td>{bar(ladder.shares[b])}</td><td>{ladder.seat_games[b]}</td></tr>"
+    places = _places(ladder.shares.values())
+    matrix_places = _matrix_places(ladder)
+    rows = [
+        [
+            f"<code>{escape(b)}</code>",
+            f'<td class="num">{escape(_cell(ladder.shares[b], places))}</td>',
+            bar(ladder.shares[b]),
+            f'<td class="num">{ladder.seat_games[b]}</td>',
+        ]
         for b in ladder.bots
-    )
-    head = "".join(f"<th>{escape(j)}</th>" for j in ladder.bots)
-    matrix = "".join(
-        f"<tr><th>{escape(i)}</th>"
-        + "".join(
-            "<td>—</td>" if i == j else f"<td>{escape(_cell(ladder.head_to_head[i][j]))}</td>"
-            for j in ladder.bots
-        )
-        + "</tr>"
+    ]
+    head = [
+        escape(t("ladder.bot", lang)),
+        f'<th class="num">{escape(t("ladder.html.share", lang))}</th>',
+        "0% – 100%",
+        f'<th class="num">{escape(t("ladder.seat_games", lang))}</th>',
+    ]
+    matrix = [
+        [
+            f"<th><code>{escape(i)}</code></th>",
+            *(
+                '<td class="num">—</td>'
+                if i == j
+                else '<td class="num">'
+                + escape(_cell(ladder.head_to_head[i][j], matrix_places))
+                + "</td>"
+                for j in ladder.bots
+            ),
+        ]
         for i in ladder.bots
-    )
-    gap = ""
+    ]
+    sections = [
+        section(t("ladder.html.ranking", lang), table_wrap(head, rows, "ladder")),
+        section(
+            t("ladder.html.h2h", lang),
+            f'<p class="note">{escape(t("ladder.html.h2h_note", lang), quote=False)}</p>'
+            + table_wrap(["", *(f"<code>{escape(j)}</code>" for j in ladder.bots)], matrix),
+        ),
+    ]
     if ladder.skill_gap is not None:
         g = ladder.skill_gap
         gap = t(
             "ladder.html.gap",
             lang,
             best=escape(ladder.best),
-            gap=f"{100 * g.estimate:+.1f}",
-            low=f"{100 * g.low:+.1f}",
-            high=f"{100 * g.high:+.1f}",
+            **_gap_fields(g),
         )
-    notes = "".join(f"<p>{escape(phrase(n, lang))}</p>" for n in ladder.notes)
-    title = escape(t("ladder.html.title", lang, game=ladder.game, players=ladder.players))
+        sections.append(f"<section>{gap}</section>")
+    if ladder.notes:
+        notes = "".join(f'<p class="note">{escape(phrase(n, lang))}</p>' for n in ladder.notes)
+        sections.append(f"<section>{notes}</section>")
+    title = t("ladder.html.title", lang, game=ladder.game, players=ladder.players)
     about = t(
         "ladder.html.about",
         lang,
@@ -450,26 +497,12 @@ def html_page(ladder: Ladder, lang: str | None = None) -> str:
         games=ladder.games,
         seed=ladder.seed,
     )
-    head_row = "".join(
-        f"<th>{escape(t(key, lang) if key else '0% – 100%')}</th>"
-        for key in ("ladder.bot", "ladder.html.share", "", "ladder.seat_games")
+    return render_page(
+        lang=lang,
+        title=title,
+        heading=title,
+        sub=escape(about, quote=False),
+        sections=sections,
+        generator="balancer ladder",
+        footer="balancer ladder",
     )
-    return f"""<!DOCTYPE html>
-<html lang="{lang or i18n.DEFAULT_LANG}"><head><meta charset="utf-8">
-<title>{title}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; }}
-table {{ border-collapse: collapse; margin: 1em 0; }}
-td, th {{ border: 1px solid #ccc; padding: 4px 8px; text-align: left; }}
-th {{ background: #f4f4f4; }}
-</style></head><body>
-<h1>{title}</h1>
-<p>{about}</p>
-<table><tr>{head_row}</tr>
-{rows}</table>
-<h2>{escape(t("ladder.html.h2h", lang))}</h2>
-<p>{escape(t("ladder.html.h2h_note", lang), quote=False)}</p>
-<table><tr><th></th>{head}</tr>{matrix}</table>
-{gap}{notes}
-</body></html>
-"""

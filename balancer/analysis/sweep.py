@@ -15,9 +15,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import textwrap
-import warnings
-from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +30,23 @@ from balancer.analysis.figure_names import (
     variant_figures,
 )
 from balancer.analysis.sweep_points import Point, axis_limits, differs_from, highest, tiers
-from balancer.analysis.sweep_table import decimals
+from balancer.analysis.sweep_table import column_places
 from balancer.config.variant import Variant
 from balancer.errors import UserError
+from balancer.numbers import fixed, plain
+from balancer.report.html_format import ACCENT
 from balancer.report.model import Report
+from balancer.report.svg import Chart
+from balancer.report.svg_plots import (
+    APART,
+    SAME,
+    Cell,
+    Panel,
+    PlotPoint,
+    Series,
+    heatmap_chart,
+    interval_chart,
+)
 from balancer.yamlsafe import load_yaml_text
 
 SWEEP_CSV = "sweep.csv"
@@ -207,17 +217,6 @@ def _interval_columns(table: pl.DataFrame, figure: str) -> tuple[str, str] | Non
     return None
 
 
-def chart_rc(lang: str | None) -> AbstractContextManager[None]:
-    """matplotlib's settings for a chart in `lang`: Japanese text is left as SVG text for
-    the browser to draw (as the report pages' is), since matplotlib's own fonts have no
-    kana or kanji; English keeps its glyphs as paths, byte for byte as before."""
-    import matplotlib
-
-    if lang == "ja":
-        return matplotlib.rc_context({"svg.hashsalt": "balancer", "svg.fonttype": "none"})
-    return matplotlib.rc_context({"svg.hashsalt": "balancer"})
-
-
 def chart(
     table: pl.DataFrame,
     figure: str,
@@ -225,24 +224,17 @@ def chart(
     target: Path,
     lang: str | None = None,
 ) -> None:
-    """The chosen figure over the grid: a line for one knob, a heatmap for two.
+    """The chosen figure over the grid, as an SVG file: a line for one knob, a heatmap for two.
 
     Two knobs are a grid, not a sequence: joining their points with one line
     would draw a trend that isn't there. With three or more, one heatmap of
     the first two per combination of the others (small multiples, one scale).
     """
-
     if len(knob_columns) == 1:
-        fig = _line_chart(table, figure, knob_columns[0], lang)
-        with warnings.catch_warnings():
-            # Long knob labels may not fit; the chart is still right, so no warning on stderr.
-            warnings.simplefilter("ignore", UserWarning)
-            fig.tight_layout()
+        drawing = line_chart(table, figure, knob_columns[0], lang)
     else:
-        fig = _heatmaps(table, figure, knob_columns, lang)  # laid out as it is drawn
-    with chart_rc(lang), warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        fig.savefig(target, format="svg", metadata={"Date": None})
+        drawing = heatmaps(table, figure, knob_columns, lang)
+    target.write_text(drawing.render(standalone=True), encoding="utf-8")
 
 
 def points_of(table: pl.DataFrame, figure: str) -> list[Point | None]:
@@ -258,48 +250,46 @@ def points_of(table: pl.DataFrame, figure: str) -> list[Point | None]:
     ]
 
 
-def _line_chart(table: pl.DataFrame, figure: str, knob: str, lang: str | None = None) -> Any:
-    from matplotlib.figure import Figure
-
+def line_chart(table: pl.DataFrame, figure: str, knob: str, lang: str | None = None) -> Chart:
+    """The figure at each value of the knob with its 95% interval, on an axis never zoomed
+    into the noise; points that differ from the highest (Holm, 5%) drawn hollow."""
     from balancer import i18n
 
     t = i18n.text
-
     labels = [str(v) for v in table[knob].to_list()]
     values = table[figure].to_list()
-    fig = Figure(figsize=(max(5.0, 0.9 * len(labels) + 2), 4.4))
-    ax = fig.add_subplot()
     points = points_of(table, figure)
-    xs = list(range(len(values)))
     if any(p is not None for p in points):
-        errors = [
-            [0.0 if p is None else p.value - p.low for p in points],
-            [0.0 if p is None else p.high - p.value for p in points],
-        ]
-        ax.errorbar(xs, values, yerr=errors, fmt="-", color="#2f6fb0", ecolor="#2f6fb0",
-                    capsize=4, lw=1.2)  # fmt: skip
         top = highest(points)
         apart = differs_from(points, top) if top is not None else [False] * len(points)
-        same = [i for i in xs if points[i] is not None and not apart[i]]
-        below = [i for i in xs if apart[i]]
-        ax.plot(same, [values[i] for i in same], "o", color="#2f6fb0", ms=7,
-                label=t("sweep.chart.same", lang))  # fmt: skip
-        if below:
-            ax.plot(below, [values[i] for i in below], "o", mfc="white", mec="#2f6fb0", ms=7,
-                    mew=1.6, label=t("sweep.chart.apart", lang))  # fmt: skip
-        limits = axis_limits(points)
-        if limits is not None:
-            ax.set_ylim(*limits)
-        ax.legend(loc="best", fontsize=8, frameon=False)
-        ax.set_title(t("sweep.chart.bars", lang), fontsize=9, loc="left", color="#5b6472")
+        marks = [
+            PlotPoint(i, p.value, p.low, p.high, APART if apart[i] else SAME)
+            for i, p in enumerate(points)
+            if p is not None
+        ]
+        limits = axis_limits(points) or (0.0, 1.0)
+        legend = [(SAME, ACCENT, t("sweep.chart.same", lang))]
+        if any(apart):
+            legend.append((APART, ACCENT, t("sweep.chart.apart", lang)))
+        note = t("sweep.chart.bars", lang)
     else:
-        ax.plot(xs, values, "o-")
-        ax.set_title(t("sweep.chart.no_interval", lang), fontsize=9, loc="left", color="#5b6472")
-    ax.set_xticks(xs, labels, rotation=20, ha="right")
-    ax.set_xlabel(knob)
-    ax.set_ylabel(figure)
-    ax.grid(alpha=0.3)
-    return fig
+        marks = [PlotPoint(i, float(v)) for i, v in enumerate(values) if v is not None]
+        known = [m.value for m in marks] or [0.0]
+        low, high = min(known), max(known)
+        pad = 0.05 * (high - low) or 0.5
+        # No interval to size the axis by: from 0 when 0 is near, else padded around the values.
+        limits = (0.0 if 0 <= low <= high - low else low - pad, high + pad)
+        legend = []
+        note = t("sweep.chart.no_interval", lang)
+    return interval_chart(
+        labels,
+        [Series(marks, ACCENT)],
+        limits,
+        x_title=knob,
+        y_title=figure,
+        note=note,
+        legend=legend,
+    )
 
 
 def heatmap_grid(
@@ -330,87 +320,51 @@ NO_INTERVAL = "#e8e8e8"
 ONE_SHADE = "#b9cde3"  # every cell alike: the highest and lowest can't be told apart
 
 
-def _heatmaps(
+def heatmaps(
     table: pl.DataFrame, figure: str, knob_columns: list[str], lang: str | None = None
-) -> Any:
+) -> Chart:
     """One heatmap per panel whose shades say only what the intervals can tell apart.
 
     Cells that can't be told from the highest share the dark shade, those that
     can't be told from the lowest the pale one, the rest a middle one (Holm
     over the comparisons, sweep_points.py); each cell shows its value and 95%
     interval. When the highest and lowest cells can't be told apart every
-    cell has one shade and the title says so.
+    cell has one shade and the caption says so.
     """
-    import numpy as np
-    from matplotlib.colors import ListedColormap
-    from matplotlib.figure import Figure
+    from balancer import i18n
 
-    panels = heatmap_grid(table, figure, knob_columns)
+    grid = heatmap_grid(table, figure, knob_columns)
     points = points_of(table, figure)
     shade_of = tiers(points)
     flat = all(t == 2 for t in shade_of if t is not None)
-    # Each table row's place in the panels: (panel, y, x), the order heatmap_grid fills.
-    x_knob, y_knob, *rest = knob_columns
-    titles = [title for title, *_ in panels]
-    xs, ys = panels[0][1], panels[0][2]
-    where = [
-        (titles.index(" ".join(f"{k}={row[k]}" for k in rest)), ys.index(str(row[y_knob])),
-         xs.index(str(row[x_knob])))
-        for row in table.iter_rows(named=True)
-    ]  # fmt: skip
-    columns = min(3, len(panels))
-    rows = -(-len(panels) // columns)
-    width = max(3.2, 0.95 * len(xs) + 1.8)
-    height = max(2.6, 0.6 * len(ys) + 1.6)
-    fig = Figure(figsize=(width * columns + 1.0, height * rows + 0.6), layout="constrained")
-    axes = fig.subplots(rows, columns, squeeze=False)
     colours = [ONE_SHADE] * 3 if flat else list(SHADES)
-    cmap = ListedColormap([NO_INTERVAL, *colours])
-    for index, (ax, (title, _, _, cells)) in enumerate(zip(axes.flat, panels, strict=False)):
-        grid = np.full((len(ys), len(xs)), np.nan)
-        texts: dict[tuple[int, int], str] = {}
-        for i, (panel, yi, xi) in enumerate(where):
-            if panel != index or cells[yi][xi] is None:
-                continue
-            tier = shade_of[i]
-            grid[yi, xi] = 0 if tier is None else tier + 1
-            point = points[i]
-            places = None if point is None else decimals(point.low, point.high)
-            if point is None or places is None:
-                text = f"{cells[yi][xi]:.3g}"
-            else:  # at the interval's precision, as the terminal table shows it
-                text = (
-                    f"{point.value:.{places}f}\n[{point.low:.{places}f}, {point.high:.{places}f}]"
-                )
-            texts[(yi, xi)] = text
-        ax.imshow(grid, cmap=cmap, vmin=0, vmax=3, aspect="auto", interpolation="nearest")
-        for (yi, xi), text in texts.items():
-            dark = grid[yi, xi] == 3 and not flat
-            ax.text(xi, yi, text, ha="center", va="center", color="white" if dark else "black",
-                    fontsize=8.5)  # fmt: skip
-        ax.set_xticks(range(len(xs)), xs, rotation=20, ha="right")
-        ax.set_yticks(range(len(ys)), ys)
-        ax.set_xlabel(knob_columns[0])
-        ax.set_ylabel(knob_columns[1])
-        if title:
-            ax.set_title(title, fontsize=10)
-    for ax in list(axes.flat)[len(panels) :]:
-        ax.set_axis_off()
-    from balancer import i18n
-
+    x_knob, y_knob, *rest = knob_columns
+    titles = [title for title, *_ in grid]
+    places = column_places(table, figure)
+    cells: list[list[list[Cell | None]]] = [[[None] * len(xs) for _ in ys] for _, xs, ys, _ in grid]
+    for i, row in enumerate(table.iter_rows(named=True)):
+        panel = titles.index(" ".join(f"{k}={row[k]}" for k in rest))
+        _, xs, ys, values = grid[panel]
+        yi, xi = ys.index(str(row[y_knob])), xs.index(str(row[x_knob]))
+        value = values[yi][xi]
+        if value is None:
+            continue
+        point, tier = points[i], shade_of[i]
+        if point is None or places is None:
+            text = plain(value)
+        else:  # at the column's precision, as the terminal table shows it
+            low, high = fixed(point.low, places), fixed(point.high, places)
+            text = f"{fixed(point.value, places)}\n[{low}, {high}]"
+        fill = NO_INTERVAL if tier is None else colours[tier]
+        cells[panel][yi][xi] = Cell(text, fill, dark=tier == 2 and not flat)
     if not any(p is not None for p in points):
         caption = i18n.text("sweep.heatmap.no_interval", lang, figure=figure)
     elif flat:
         caption = i18n.text("sweep.heatmap.flat", lang, figure=figure)
     else:
         caption = i18n.text("sweep.heatmap.tiers", lang, figure=figure)
-    # Wrapped to the figure's width (about 14 characters an inch at this size; 7 wide ones).
-    columns_wide = max(30, int(14 * (width * columns + 1.0)))
-    if lang == "ja":
-        lines = [
-            caption[i : i + columns_wide // 2] for i in range(0, len(caption), columns_wide // 2)
-        ]
-    else:
-        lines = textwrap.wrap(caption, columns_wide)
-    fig.suptitle("\n".join(lines), fontsize=9, color="#3b4250")
-    return fig
+    panels = [
+        Panel(title, xs, ys, panel_cells)
+        for (title, xs, ys, _), panel_cells in zip(grid, cells, strict=True)
+    ]
+    return heatmap_chart(panels, x_title=x_knob, y_title=y_knob, caption=caption)

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import polars as pl
 
-from balancer.analysis.sweep_table import cell, shown_figures
+from balancer.analysis.sweep_table import cell, column_places, shown_figures
 
 INDEX_HTML = "index.html"
 
@@ -30,7 +30,7 @@ def _e(value: Any) -> str:
 
 
 def _inline_svg(svg_text: str) -> str:
-    """matplotlib's SVG file as markup inside the page (no XML prolog or doctype)."""
+    """sweep.svg's drawing as markup inside the page (without the file's XML prolog)."""
     start = svg_text.find("<svg")
     return svg_text[start:] if start >= 0 else ""
 
@@ -56,10 +56,11 @@ def render_index(
     shown = shown_figures(table, knob_columns, figure)[1:]
     head = [*knob_columns, figure, *shown, report_word]
     rows = []
+    places = {f: column_places(table, f) for f in [figure, *shown]}
     for folder, row in zip(folders, table.iter_rows(named=True), strict=True):
         cells = [f"<td><code>{_e(row[k])}</code></td>" for k in knob_columns]
-        cells.append(f'<td class="num figure">{_e(cell(row, figure))}</td>')
-        cells += [f'<td class="num">{_e(cell(row, c))}</td>' for c in shown]
+        cells.append(f'<td class="num figure">{_e(cell(row, figure, places[figure]))}</td>')
+        cells += [f'<td class="num">{_e(cell(row, c, places[c]))}</td>' for c in shown]
         href = quote(f"{folder}/report.html", safe="/=")
         cells.append(f'<td><a href="{_e(href)}" title="{_e(folder)}">{_e(report_word)}</a></td>')
         rows.append(f"<tr>{''.join(cells)}</tr>")

@@ -1,8 +1,9 @@
 """How a sweep reads on the command line: a table of points like `diff`'s, or md, csv, json.
 
 Each shown figure is its value with its 95% interval, at the precision the
-interval allows (two significant digits of its half-width), so a column
-never shows digits that are noise. Which figures: the charted one, then
+intervals allow (balancer/numbers.py: one number of decimals per column), so
+a column never shows digits that are noise and its digits line up. Which
+figures: the charted one, then
 those the swept knobs move most, measured as the spread of the points'
 values over the typical interval half-width (a figure whose points all lie
 within each other's noise moves by about 1 or less); ties keep the order of
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from balancer.analysis.figure_names import HIGH, LOW
 from balancer.escape import code_span, terminal
+from balancer.numbers import column_decimals, plain, with_interval
 
 # Imported by `balancer sweep --help` (its FORMATS): polars only when a table is made.
 if TYPE_CHECKING:
@@ -70,37 +72,37 @@ def shown_figures(table: pl.DataFrame, knob_columns: list[str], figure: str) -> 
     return [figure, *moved]
 
 
-def decimals(low: float | None, high: float | None) -> int | None:
-    """Decimals that show an interval's half-width to two significant digits; None: none."""
-    if low is None or high is None:
-        return None
-    half = (high - low) / 2
-    if not math.isfinite(half) or half <= 0:
-        return None
-    return min(6, max(0, 1 - math.floor(math.log10(half))))
-
-
 def _plain(value: Any) -> str:
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return "-"
     if isinstance(value, float):
-        return f"{value:.3g}" if abs(value) < 1e-3 else f"{value:.4g}"
+        return plain(value)
     return str(value)
 
 
-def cell(row: dict[str, Any], figure: str) -> str:
-    """`0.412 [0.398, 0.426]` at the interval's precision; the value alone without one."""
+def column_places(table: pl.DataFrame, figure: str) -> int | None:
+    """One number of decimals for `figure`'s column (numbers.column_decimals)."""
+    low, high = figure + LOW, figure + HIGH
+    if low not in table.columns or high not in table.columns:
+        return None
+    return column_decimals(zip(table[low].to_list(), table[high].to_list(), strict=True))
+
+
+def cell(row: dict[str, Any], figure: str, places: int | None = None) -> str:
+    """`0.412 [0.398, 0.426]` at the interval's precision (`places`: the column's, as
+    column_places gives it); the value alone without one."""
     value, low, high = row[figure], row.get(figure + LOW), row.get(figure + HIGH)
-    places = decimals(low, high)
-    if places is None or value is None:
+    if value is None or low is None or high is None:
         return _plain(value)
-    return f"{value:.{places}f} [{low:.{places}f}, {high:.{places}f}]"
+    return with_interval(value, low, high, places)
 
 
 def _grid(table: pl.DataFrame, knob_columns: list[str], figures: list[str]) -> list[list[str]]:
     head = [*knob_columns, *figures]
+    places = [column_places(table, f) for f in figures]
     rows = [
-        [str(row[k]) for k in knob_columns] + [cell(row, f) for f in figures]
+        [str(row[k]) for k in knob_columns]
+        + [cell(row, f, p) for f, p in zip(figures, places, strict=True)]
         for row in table.iter_rows(named=True)
     ]
     return [head, *rows]

@@ -38,6 +38,7 @@ from balancer.analysis.expect import FigureDef, resolve
 from balancer.analysis.plays import Games, Job
 from balancer.config.variant import Variant
 from balancer.errors import UserError
+from balancer.numbers import column_decimals, with_interval
 from balancer.stats import intervals
 
 MAX_CANDIDATES = 400
@@ -329,6 +330,11 @@ def _not_ruled_out(goal: Goal, c: Candidate, best: Candidate) -> bool:
 # --- output --------------------------------------------------------------------------
 
 
+def _places(result: TuneResult) -> int | None:
+    """One precision for every candidate's figure (balancer/numbers.py): the column's."""
+    return column_decimals((c.low, c.high) for c in result.candidates)
+
+
 def text(result: TuneResult, lang: str | None = None) -> str:
     """The candidates for a terminal, in `lang` (knob and figure names as they are typed)."""
     from balancer import i18n
@@ -348,6 +354,7 @@ def text(result: TuneResult, lang: str | None = None) -> str:
         f"{i18n.ljust(t('tune.knob_value', lang), 24)} {i18n.rjust(t('tune.games', lang), 7)}  "
         f"{i18n.ljust(t('tune.figure', lang), 30)} {t('tune.round', lang)}",
     ]
+    places = _places(result)
     for c in result.candidates:
         mark = (
             t("tune.best_mark", lang)
@@ -356,7 +363,7 @@ def text(result: TuneResult, lang: str | None = None) -> str:
         )
         lines.append(
             f"{terminal(_label(c.point)):<24} {c.games.n:>7}  "
-            f"{c.estimate:.4g} [{c.low:.4g}, {c.high:.4g}]".ljust(64)
+            f"{with_interval(c.estimate, c.low, c.high, places)}".ljust(64)
             + f" {c.last_round}{mark}"
         )
     shown = ", ".join(terminal(_label(c.point)) for c in result.candidates if c.consistent)
@@ -367,7 +374,7 @@ def text(result: TuneResult, lang: str | None = None) -> str:
             lang,
             point=terminal(_label(best.point)),
             figure=terminal(result.goal.figure.name),
-            value=f"{best.estimate:.4g} [{best.low:.4g}, {best.high:.4g}]",
+            value=with_interval(best.estimate, best.low, best.high, _places(result)),
             games=best.games.n,
         ),
         t("tune.open", lang, shown=shown or t("tune.none", lang)),
@@ -397,117 +404,118 @@ def csv_rows(result: TuneResult) -> list[dict[str, Any]]:
 
 
 def chart_svg(result: TuneResult, lang: str | None = None) -> str:
-    """The figure at every candidate with its interval, the best marked: an SVG document."""
-    import io
-    import warnings
+    """The figure at every candidate with its 95% interval, as an SVG file's text.
 
-    from matplotlib.figure import Figure
-
+    One series per value of the other knobs; the best ringed; candidates ruled
+    out (module docstring: the target outside their interval, or worse than
+    the best by the paired test) drawn hollow; the target as a dashed line.
+    """
     from balancer import i18n
-
-    names = result.knob_names
-    fig = Figure(figsize=(7, 4))
-    ax = fig.add_subplot()
-    groups: dict[Any, list[Candidate]] = {}
-    for c in result.candidates:
-        key = c.point[names[1]] if len(names) > 1 else None
-        groups.setdefault(key, []).append(c)
-    for key, members in groups.items():
-        xs = [float(c.point[names[0]]) for c in members]
-        ys = [c.estimate for c in members]
-        err = [[c.estimate - c.low for c in members], [c.high - c.estimate for c in members]]
-        label = None if key is None else f"{names[1]}={key}"
-        ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, label=label, alpha=0.85)
-    best = result.best
-    ax.plot(
-        [float(best.point[names[0]])],
-        [best.estimate],
-        "*",
-        color="crimson",
-        ms=16,
-        label=i18n.text("tune.chart.best", lang),
-    )
-    if result.goal.mode == "target" and result.goal.value is not None:
-        ax.axhline(
-            result.goal.value,
-            color="grey",
-            ls="--",
-            lw=1,
-            label=i18n.text("tune.chart.target", lang),
-        )
     from balancer.analysis.sweep_points import Point, axis_limits
+    from balancer.report.html_format import BOT_COLOURS
+    from balancer.report.svg_plots import APART, BEST, SAME, PlotPoint, Series, interval_chart
 
+    t = i18n.text
+    names = result.knob_names
+    slots = sorted({c.point[names[0]] for c in result.candidates}, key=float)
+    groups: dict[str, list[Candidate]] = {}
+    for c in result.candidates:
+        key = " ".join(f"{n}={c.point[n]}" for n in names[1:])
+        groups.setdefault(key, []).append(c)
+    series = []
+    for k, (key, members) in enumerate(groups.items()):
+        marks = [
+            PlotPoint(
+                slots.index(c.point[names[0]]),
+                c.estimate,
+                c.low,
+                c.high,
+                BEST if c is result.best else (SAME if c.consistent else APART),
+            )
+            for c in sorted(members, key=lambda c: float(c.point[names[0]]))
+        ]
+        series.append(Series(marks, BOT_COLOURS[k % len(BOT_COLOURS)], key))
     # Never zoomed into the noise: every interval in view, at least three widths tall.
     limits = axis_limits([Point(c.estimate, c.low, c.high) for c in result.candidates])
-    if limits is not None:
-        low, high = limits
-        if result.goal.mode == "target" and result.goal.value is not None:
-            low, high = min(low, result.goal.value), max(high, result.goal.value)
-        ax.set_ylim(low, high)
-    ax.set_xlabel(names[0])
-    ax.set_ylabel(result.goal.figure.name)
-    ax.set_title(i18n.text("tune.chart.title", lang, goal=result.goal.text, played=result.played))
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize="small")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        fig.tight_layout()
-    out = io.StringIO()
-    from balancer.analysis.sweep import chart_rc
-
-    with chart_rc(lang), warnings.catch_warnings():
-        # Japanese glyphs matplotlib's fonts lack: the browser draws that text (chart_rc).
-        warnings.simplefilter("ignore", UserWarning)
-        fig.savefig(out, format="svg", metadata={"Date": None})
-    return out.getvalue()
+    low, high = limits if limits is not None else (0.0, 1.0)
+    target = result.goal.value if result.goal.mode == "target" else None
+    if target is not None:
+        low, high = min(low, target), max(high, target)
+    colour = series[0].colour
+    legend = [
+        (BEST, colour, t("tune.chart.best", lang)),
+        (SAME, colour, t("tune.chart.open", lang)),
+        (APART, colour, t("tune.chart.out", lang)),
+    ]
+    if target is not None:
+        legend.append(("line", "#5b6472", t("tune.chart.target", lang)))
+    if len(series) > 1:
+        legend += [("series", s.colour, s.name) for s in series]
+    chart = interval_chart(
+        [str(v) for v in slots],
+        series,
+        (low, high),
+        x_title=names[0],
+        y_title=result.goal.figure.name,
+        note=t("tune.chart.title", lang, goal=result.goal.text, played=result.played),
+        legend=legend,
+        reference=None if target is None else (target, t("tune.chart.target", lang)),
+    )
+    return chart.render(standalone=True)
 
 
 def html_page(result: TuneResult, svg: str, lang: str | None = None) -> str:
-    """A self-contained page: the chart inline and the table of candidates."""
+    """A self-contained page in report.html's style: the chart inline, the table of candidates."""
     from html import escape
 
     from balancer import i18n
+    from balancer.report.page import render_page, section, table_wrap
 
     t = i18n.text
     best_word, open_word = t("tune.html.best_cell", lang), t("tune.html.open_cell", lang)
-    svg_body = svg[svg.index("<svg") :]
-    rows = "".join(
-        "<tr>"
-        + "".join(f"<td>{escape(str(v))}</td>" for v in c.point.values())
-        + f"<td>{c.games.n}</td><td>{c.estimate:.4g} [{c.low:.4g}, {c.high:.4g}]</td>"
-        + f"<td>{c.last_round}</td><td>{best_word if c is result.best else ''}"
-        + f"{open_word if c.consistent and c is not result.best else ''}</td></tr>"
+    svg_body = svg[svg.index("<svg") :].rstrip()
+    places = _places(result)
+    rows = [
+        [
+            *(f"<code>{escape(str(v))}</code>" for v in c.point.values()),
+            f'<td class="num">{c.games.n}</td>',
+            f'<td class="num">{with_interval(c.estimate, c.low, c.high, places)}</td>',
+            f'<td class="num">{c.last_round}</td>',
+            (best_word if c is result.best else "")
+            + (open_word.strip() if c.consistent and c is not result.best else ""),
+        ]
         for c in result.candidates
-    )
-    head = "".join(f"<th>{escape(n)}</th>" for n in result.knob_names)
-    head += "".join(
-        f"<th>{escape(t(key, lang))}</th>"
+    ]
+    head = [escape(n) for n in result.knob_names]
+    head += [
+        f'<th class="num">{escape(t(key, lang))}</th>'
         for key in ("tune.games", "tune.html.figure", "tune.html.last_round")
-    )
+    ]
     best = result.best
     about = t(
         "tune.html.about",
         lang,
         point=escape(_label(best.point)),
         figure=escape(result.goal.figure.name),
-        value=f"{best.estimate:.4g} [{best.low:.4g}, {best.high:.4g}]",
+        value=with_interval(best.estimate, best.low, best.high, _places(result)),
         games=best.games.n,
         rounds=result.rounds,
         played=result.played,
         reused=result.reused,
     )
-    page_lang = lang or i18n.DEFAULT_LANG
-    return f"""<!DOCTYPE html>
-<html lang="{page_lang}"><head><meta charset="utf-8"><title>tune {escape(result.goal.text)}</title>
-<style>body {{ font-family: system-ui, sans-serif; margin: 2em; }}
-table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding: 3px 8px; }}
-</style></head><body>
-<h1>tune {escape(result.goal.text)}</h1>
-<p>{about}</p>
-{svg_body}
-<table><tr>{head}<th></th></tr>
-{rows}</table></body></html>
-"""
+    title = f"tune {result.goal.text}"
+    return render_page(
+        lang=lang,
+        title=title,
+        heading=title,
+        sub=about,
+        sections=[
+            section(result.goal.figure.name, f'<figure data-chart="tune">{svg_body}</figure>'),
+            section(t("tune.html.candidates", lang), table_wrap([*head, ""], rows, "candidates")),
+        ],
+        generator="balancer tune",
+        footer="balancer tune",
+    )
 
 
 # --- reusing a sweep -----------------------------------------------------------------

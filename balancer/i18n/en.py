@@ -208,6 +208,7 @@ CATALOG: dict[str, str] = {
     "ladder.html.about": "{lineups} lineups (every seat assignment of the bots except one-bot "
     "tables)\n× {deals} deals = {games} games, seed {seed}; every lineup plays\nthe same deals. "
     "Win share per seat-game, ties split; 95% intervals clustered by deal.",
+    "ladder.html.ranking": "Win share by bot",
     "ladder.html.share": "win share [95%]",
     "ladder.html.h2h": "Head to head",
     "ladder.html.h2h_note": "Row bot's win share in the games where the column bot also sits.",
@@ -228,6 +229,7 @@ CATALOG: dict[str, str] = {
     "tune.played": "games: {played} played",
     "tune.reused": ", {reused} reused from a sweep",
     "tune.skipped": "skipped {what}",
+    "tune.html.candidates": "Candidates",
     "tune.html.best_cell": "best",
     "tune.html.open_cell": " not ruled out",
     "tune.html.figure": "figure [95%]",
@@ -290,7 +292,7 @@ CATALOG: dict[str, str] = {
     # -- the sweep's and tune's charts
     "sweep.chart.same": "can't be told from the highest point",
     "sweep.chart.apart": "differs from the highest (Holm, 5%)",
-    "sweep.chart.bars": "bars: 95% intervals",
+    "sweep.chart.bars": "whiskers: 95% intervals",
     "sweep.chart.no_interval": "no interval for this figure",
     "sweep.heatmap.no_interval": "{figure}: no interval, so no shading (values only)",
     "sweep.heatmap.flat": "{figure}: no two cells can be told apart (95% intervals, Holm): one "
@@ -299,5 +301,7 @@ CATALOG: dict[str, str] = {
     "highest; pale: can't be told from the lowest; middle: differs from both (Holm, 5%)",
     "tune.chart.title": "tune {goal}: {played} games played",
     "tune.chart.best": "best",
+    "tune.chart.open": "not ruled out",
+    "tune.chart.out": "ruled out",
     "tune.chart.target": "target",
 }

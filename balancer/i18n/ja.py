@@ -205,6 +205,7 @@ CATALOG: dict[str, str] = {
     "すべて）× {deals} ディール = {games} ゲーム、シード {seed}。"
     "どの並びも同じディールをプレイする。"
     "勝率は席×ゲームあたり（同点は分け合う）、95%信頼区間はディール単位のクラスタ。",
+    "ladder.html.ranking": "ボットごとの勝率",
     "ladder.html.share": "勝率 [95%]",
     "ladder.html.h2h": "直接対決",
     "ladder.html.h2h_note": "列のボットも座ったゲームでの、行のボットの勝率。",
@@ -225,6 +226,7 @@ CATALOG: dict[str, str] = {
     "tune.played": "ゲーム: {played} 回プレイ",
     "tune.reused": "、スイープから {reused} ゲームを再利用",
     "tune.skipped": "飛ばした候補 {what}",
+    "tune.html.candidates": "候補",
     "tune.html.best_cell": "最良",
     "tune.html.open_cell": " 除外できない",
     "tune.html.figure": "指標 [95%]",
@@ -286,7 +288,7 @@ CATALOG: dict[str, str] = {
     # -- the sweep's and tune's charts
     "sweep.chart.same": "最高の点と区別できない",
     "sweep.chart.apart": "最高の点と有意差あり（Holm、5%）",
-    "sweep.chart.bars": "棒: 95%信頼区間",
+    "sweep.chart.bars": "ひげ: 95%信頼区間",
     "sweep.chart.no_interval": "この指標には区間がない",
     "sweep.heatmap.no_interval": "{figure}: 区間がないので色分けなし（値のみ）",
     "sweep.heatmap.flat": "{figure}: どの2マスも区別できない（95%信頼区間、Holm）: 1色",
@@ -294,5 +296,7 @@ CATALOG: dict[str, str] = {
     "薄い色: 最低と区別できない; 中間: 両方と有意差あり（Holm、5%）",
     "tune.chart.title": "tune {goal}: {played} ゲームをプレイ",
     "tune.chart.best": "最良",
+    "tune.chart.open": "除外できない",
+    "tune.chart.out": "除外",
     "tune.chart.target": "目標",
 }

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from balancer import i18n
 from balancer.i18n.phrases import phrase
+from balancer.numbers import column_decimals, fixed, percent, percent_decimals
 from balancer.report.charts import render_charts
 from balancer.report.figures import BotFigures, Interval, SeatAdvantage, present
 from balancer.report.games_table import value_counts
@@ -208,12 +209,17 @@ def _figure(charts: dict[str, str], name: str, alt: str) -> str:
     return f'<figure data-chart="{name}" role="img" aria-label="{_e(alt)}">{charts[name]}</figure>'
 
 
-def _interval(ci: Interval) -> str:
-    return f"{pct(ci.low)} – {pct(ci.high)}"
+def _interval(ci: Interval, places: int | None) -> str:
+    """A share's interval in percent at its column's decimals (numbers.percent_decimals)."""
+    return f"{percent(ci.low, places)} – {percent(ci.high, places)}"
 
 
-def _mean_range(ci: Interval | None) -> str:
-    return "—" if ci is None else f"{num(ci.low)} – {num(ci.high)}"
+def _mean_range(ci: Interval | None, places: int | None) -> str:
+    if ci is None:
+        return "—"
+    if places is None:
+        return f"{num(ci.low)} – {num(ci.high)}"
+    return f"{fixed(ci.low, places)} – {fixed(ci.high, places)}"
 
 
 def _mean_ci(ci: Interval | None, decimals: int | None = None, lang: str | None = None) -> str:
@@ -285,16 +291,22 @@ def _wins_section(report: Report, charts: dict[str, str], lang: str) -> str:
     t = i18n.text
     players = report.players
     rows = []
+    shares = percent_decimals((s.win_ci95.low, s.win_ci95.high) for s in report.seats)
+    means = column_decimals(
+        (s.score_mean_ci95.low, s.score_mean_ci95.high)
+        for s in report.seats
+        if s.score_mean_ci95 is not None
+    )
     for seat in report.seats:
         s = seat.score
         rows.append(
             [
                 str(seat.seat),
                 _e(seat.bot),
-                pct(seat.win_share),
-                _interval(seat.win_ci95),
-                num(s.mean),
-                _mean_range(seat.score_mean_ci95),
+                percent(seat.win_share, shares),
+                _interval(seat.win_ci95, shares),
+                num(s.mean) if means is None else fixed(s.mean, means),
+                _mean_range(seat.score_mean_ci95, means),
                 *(num(x) for x in (s.sd, s.min, s.q1, s.median, s.q3, s.max)),
             ]
         )
@@ -377,8 +389,14 @@ def _bots_section(
     report: Report, bots: Mapping[str, BotFigures], charts: dict[str, str], lang: str
 ) -> str:
     t = i18n.text
+    places = percent_decimals((b.win_ci95.low, b.win_ci95.high) for b in bots.values())
     rows = [
-        [_e(label), pct(b.win_share), _interval(b.win_ci95), f"{b.seat_games:,}"]
+        [
+            _e(label),
+            percent(b.win_share, places),
+            _interval(b.win_ci95, places),
+            f"{b.seat_games:,}",
+        ]
         for label, b in bots.items()
     ]
     head = [
@@ -402,8 +420,9 @@ def _head_to_head(report: Report, lang: str) -> str:
     pairs = report.head_to_head
     if not pairs:
         return ""
+    places = percent_decimals((h.ci95.low, h.ci95.high) for r in pairs.values() for h in r.values())
     rows = [
-        [_e(a), _e(b), pct(h.ahead_share), _interval(h.ci95), f"{h.pairs:,}"]
+        [_e(a), _e(b), percent(h.ahead_share, places), _interval(h.ci95, places), f"{h.pairs:,}"]
         for a, row in pairs.items()
         for b, h in row.items()
     ]
@@ -506,6 +525,16 @@ def _events_section(
     t = i18n.text
     counts = value_counts(report)  # counted, never read from per-game rows
     rows = []
+    # One precision per column (balancer/numbers.py): the counts' per game, the shares.
+    counted = [e for n, e in report.events.items() if n not in value_events]
+    per_places = column_decimals(
+        (e.per_game_ci95.low, e.per_game_ci95.high) for e in counted if e.per_game_ci95 is not None
+    )
+    share_places = percent_decimals(
+        (e.share_of_games_ci95.low, e.share_of_games_ci95.high)
+        for e in counted
+        if e.share_of_games_ci95 is not None
+    )
     for name, e in report.events.items():
         meaning = f'<span class="meaning">{_e(words.event_meaning(name))}</span>'
         if name in value_events:
@@ -522,10 +551,11 @@ def _events_section(
             per_game = f"{num(e.per_game)}{_e(_mean_ci(e.per_game_ci95, lang=lang))}"
             rows.append([f"{_event_cell(name, lang, words)}{_e(spread)}", per_game, "—", meaning])
         else:
-            share = pct(e.share_of_games)
+            share = percent(e.share_of_games, share_places)
             if e.share_of_games_ci95 is not None:
-                share += f" ({_interval(e.share_of_games_ci95)})"
-            per_game = f"{e.per_game:.3f}{_e(_mean_ci(e.per_game_ci95, 3, lang=lang))}"
+                share += f" ({_interval(e.share_of_games_ci95, share_places)})"
+            places = 3 if per_places is None else per_places
+            per_game = f"{fixed(e.per_game, places)}{_e(_mean_ci(e.per_game_ci95, places, lang))}"
             rows.append([_event_cell(name, lang, words), per_game, share, meaning])
     values_note = ""
     if value_events & set(report.events):

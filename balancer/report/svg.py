@@ -105,6 +105,17 @@ def ticks(lo: float, hi: float, bins: int, integer: bool = False) -> list[float]
     return [round(i * step, digits) for i in range(first, last + 1)]
 
 
+def tick_texts(values: Sequence[float]) -> list[str]:
+    """Tick values all with one number of decimals, the fewest that keep each exact:
+    0.25, 0.50, 0.75 rather than 0.25, 0.5, 0.75."""
+
+    def exact(d: int) -> bool:
+        return all(abs(v - round(v, d)) < 1e-9 * max(1.0, abs(v)) for v in values)
+
+    digits = next((d for d in range(7) if exact(d)), 7)
+    return [f"{v:.{digits}f}" if abs(v) > 1e-12 else f"{0:.{digits}f}" for v in values]
+
+
 def tick_text(value: float) -> str:
     """A tick value without a trailing .0."""
     if float(value).is_integer():
@@ -187,27 +198,69 @@ class Chart:
         )
         self.parts.append(f"<text {' '.join(attrs)}>{body}</text>")
 
-    def whisker(self, x: float, low: float, high: float, cap: float, vertical: bool = True) -> None:
+    def whisker(
+        self,
+        x: float,
+        low: float,
+        high: float,
+        cap: float,
+        vertical: bool = True,
+        colour: str = INK,
+    ) -> None:
         """An interval's whisker from `low` to `high` with caps `cap` wide, across x
         (vertical) or along it (horizontal, x then being the row's centre)."""
         half = cap / 2
         if vertical:
-            self.line(x, low, x, high, INK, 1.4, cls="ci")
+            self.line(x, low, x, high, colour, 1.4, cls="ci")
             for end in (low, high):
-                self.line(x - half, end, x + half, end, INK, 1.4, cls="cap")
+                self.line(x - half, end, x + half, end, colour, 1.4, cls="cap")
         else:
-            self.line(low, x, high, x, INK, 1.2, cls="ci")
+            self.line(low, x, high, x, colour, 1.2, cls="ci")
             for end in (low, high):
-                self.line(end, x - half, end, x + half, INK, 1.2, cls="cap")
+                self.line(end, x - half, end, x + half, colour, 1.2, cls="cap")
 
-    def render(self) -> str:
+    def circle(
+        self,
+        cx: float,
+        cy: float,
+        r: float,
+        fill: str,
+        stroke: str | None = None,
+        width: float = 1.0,
+        cls: str = "",
+    ) -> None:
+        edge = f' stroke="{stroke}" stroke-width="{num(width)}"' if stroke else ""
+        self.parts.append(
+            f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}" fill="{fill}"{edge}{_cls(cls)}/>'
+        )
+
+    def polyline(
+        self, points: Sequence[tuple[float, float]], stroke: str, width: float = 1.0, cls: str = ""
+    ) -> None:
+        """Line segments through `points` in order (nothing for fewer than two)."""
+        if len(points) < 2:
+            return
+        coords = " ".join(f"{num(x)},{num(y)}" for x, y in points)
+        self.parts.append(
+            f'<polyline points="{coords}" fill="none" stroke="{stroke}" '
+            f'stroke-width="{num(width)}"{_cls(cls)}/>'
+        )
+
+    def render(self, standalone: bool = False) -> str:
+        """The drawing as inline markup, or (`standalone`) as an .svg file's text."""
         w, h = num(self.width), num(self.height)
-        # No xmlns: inline in HTML the parser supplies it, and the page holds no URL.
+        # No xmlns inline: in HTML the parser supplies it, and the page holds no URL. A
+        # file on its own needs it (and a prolog) for a browser to draw it as SVG.
         # No role or label either: the <figure> around the chart carries them.
+        prolog = '<?xml version="1.0" encoding="utf-8"?>\n' if standalone else ""
+        xmlns = ' xmlns="http://www.w3.org/2000/svg"' if standalone else ""
         return (
-            f'<svg viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
+            f'{prolog}<svg{xmlns} viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
             f'font-family="sans-serif" font-size="{num(FONT)}" fill="{INK}">'
-            f'<rect width="{w}" height="{h}" fill="white"/>' + "".join(self.parts) + "</svg>"
+            f'<rect width="{w}" height="{h}" fill="white"/>'
+            + "".join(self.parts)
+            + "</svg>"
+            + ("\n" if standalone else "")
         )
 
 

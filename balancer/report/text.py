@@ -8,12 +8,14 @@ the game's own package, the figures from the Report alone.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from balancer import i18n
 from balancer.escape import code_block, markdown
 from balancer.i18n import ljust, rjust
 from balancer.i18n.phrases import phrase
+from balancer.numbers import column_decimals, fixed, percent, percent_decimals
 from balancer.report.figures import Interval, SeatAdvantage, present
 
 if TYPE_CHECKING:
@@ -23,8 +25,20 @@ _SCORE_FIGURES = ("mean", "sd", "min", "q1", "median", "q3", "max")
 SIGNIFICANCE = 0.05  # the level at which the verdict calls a seat advantage
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:5.1f}%"
+def _pct(x: float, places: int | None = 1) -> str:
+    """A share in percent, `places` decimals (a column's, numbers.percent_decimals; None: 1)."""
+    return percent(x, places)
+
+
+def _pct_places(intervals: Iterable[Interval | None]) -> int | None:
+    """One precision, in percentage points, for a column of shares with these intervals."""
+    return percent_decimals((i.low, i.high) for i in intervals if i is not None)
+
+
+def _mean_places(intervals: Iterable[Interval | None]) -> int:
+    """One precision for a column of means with these intervals (two decimals without)."""
+    places = column_decimals((i.low, i.high) for i in intervals if i is not None)
+    return 2 if places is None else places
 
 
 def _p(p: float) -> str:
@@ -223,12 +237,15 @@ def headline(report: Report, lang: str | None = None) -> str:
         f"{rjust(i18n.text('score mean', lang), 10)} {ljust(i18n.text('95% interval', lang), 16)} "
         f"{rjust(i18n.text('sd', lang), 6)}",
     ]
+    shares = _pct_places(s.win_ci95 for s in report.seats)
+    means = _mean_places(s.score_mean_ci95 for s in report.seats)
     for seat in report.seats:
         low, high = seat.win_ci95
         lines.append(
-            f"{seat.seat:>4}  {ljust(seat.bot[:24], 24)} {_pct(seat.win_share):>9}  "
-            f"[{_pct(low)}, {_pct(high)}] {seat.score.mean:>10.2f} "
-            f"{_mean_interval(seat.score_mean_ci95):<16} {seat.score.sd:>6.2f}"
+            f"{seat.seat:>4}  {ljust(seat.bot[:24], 24)} {_pct(seat.win_share, shares):>9}  "
+            f"{'[' + _pct(low, shares) + ', ' + _pct(high, shares) + ']':<17} "
+            f"{fixed(seat.score.mean, means):>10} "
+            f"{_mean_interval(seat.score_mean_ci95, places=means):<16} {seat.score.sd:>6.2f}"
         )
     adv = present(report.seat_advantage, "seat_advantage")
     length = present(report.length, "length")
@@ -244,14 +261,14 @@ def headline(report: Report, lang: str | None = None) -> str:
         i18n.text(
             "headline.length",
             lang,
-            mean=f"{length.mean:.2f}{_mean_interval(length.ci95, ' ')}",
+            mean=_mean_with_interval(length.mean, length.ci95),
             unit=words.length_unit,
             min=f"{length.min:g}",
             max=f"{length.max:g}",
         ),
     ]
     if report.margin is not None:
-        margin = f"{report.margin.mean:.2f}{_mean_interval(report.margin.ci95, ' ')}"
+        margin = _mean_with_interval(report.margin.mean, report.margin.ci95)
         lines.append(i18n.text("headline.margin", lang, mean=margin))
     if report.bots is not None:
         lines.append("")
@@ -260,18 +277,22 @@ def headline(report: Report, lang: str | None = None) -> str:
             f"{ljust(i18n.text('95% interval', lang), 17)} "
             f"{rjust(i18n.text('seat-games', lang), 10)}"
         )
+        bot_places = _pct_places(b.win_ci95 for b in report.bots.values())
         for label, bot in report.bots.items():
             low, high = bot.win_ci95
+            interval = f"[{_pct(low, bot_places)}, {_pct(high, bot_places)}]"
             lines.append(
-                f"{ljust(label[:28], 28)} {_pct(bot.win_share):>9}  [{_pct(low)}, {_pct(high)}] "
+                f"{ljust(label[:28], 28)} {_pct(bot.win_share, bot_places):>9}  {interval:<17} "
                 f"{bot.seat_games:>10}"
             )
         lines.append("")
         lines.append(i18n.text("headline.head_to_head", lang))
-        for a, row in (report.head_to_head or {}).items():
+        pairs = report.head_to_head or {}
+        h2h = _pct_places(h.ci95 for row in pairs.values() for h in row.values())
+        for a, row in pairs.items():
             cells = ", ".join(
-                f"{b} {_pct(h.ahead_share).strip()} [{_pct(h.ci95.low).strip()}, "
-                f"{_pct(h.ci95.high).strip()}]"
+                f"{b} {_pct(h.ahead_share, h2h).strip()} [{_pct(h.ci95.low, h2h).strip()}, "
+                f"{_pct(h.ci95.high, h2h).strip()}]"
                 for b, h in row.items()
             )
             lines.append(f"  {a}: {cells}")
@@ -315,11 +336,18 @@ def _event_label(name: str, words: i18n.GameTexts, lang: str) -> str:
     return name if local == name or lang == i18n.DEFAULT_LANG else f"{local} ({name})"
 
 
-def _mean_interval(interval: Interval | None, before: str = "") -> str:
-    """A mean's 95% interval as text, or nothing for a report that lacks it."""
+def _mean_interval(interval: Interval | None, before: str = "", places: int = 2) -> str:
+    """A mean's 95% interval as text at `places` decimals, or nothing for a report that
+    lacks it."""
     if interval is None:
         return "" if before else "–"
-    return f"{before}[{interval.low:.2f}, {interval.high:.2f}]"
+    return f"{before}[{fixed(interval.low, places)}, {fixed(interval.high, places)}]"
+
+
+def _mean_with_interval(mean: float, interval: Interval | None) -> str:
+    """`5.37 [5.31, 5.43]` at the precision the interval backs (balancer/numbers.py)."""
+    places = _mean_places([interval])
+    return fixed(mean, places) + _mean_interval(interval, " ", places)
 
 
 def summary_markdown(report: Report, lang: str | None = None) -> str:
@@ -336,14 +364,23 @@ def summary_markdown(report: Report, lang: str | None = None) -> str:
         f"| {t('meaning', lang)} |",
         "|---|---:|---:|---|",
     ]
+    # One precision per column: per game, and share of games in percent.
+    per_places = column_decimals(
+        (e.per_game_ci95.low, e.per_game_ci95.high)
+        for e in report.events.values()
+        if e.per_game_ci95 is not None
+    )
+    per_places = 3 if per_places is None else per_places
+    share_places = _pct_places(e.share_of_games_ci95 for e in report.events.values())
     for name, e in report.events.items():
-        per_game = f"{e.per_game:.3f}"
+        per_game = fixed(e.per_game, per_places)
         if e.per_game_ci95 is not None:
-            per_game += f" [{e.per_game_ci95.low:.3f}, {e.per_game_ci95.high:.3f}]"
-        share = _pct(e.share_of_games).strip()
+            low, high = e.per_game_ci95
+            per_game += f" [{fixed(low, per_places)}, {fixed(high, per_places)}]"
+        share = _pct(e.share_of_games, share_places).strip()
         if e.share_of_games_ci95 is not None:
             low, high = e.share_of_games_ci95
-            share += f" [{_pct(low).strip()}, {_pct(high).strip()}]"
+            share += f" [{_pct(low, share_places).strip()}, {_pct(high, share_places).strip()}]"
         label = _event_label(name, words, lang)
         meaning = words.event_meaning(name).replace("|", "\\|")
         lines.append(f"| {label} | {per_game} | {share} | {meaning} |")
@@ -371,7 +408,7 @@ def summary_markdown(report: Report, lang: str | None = None) -> str:
         t(
             "summary.length",
             lang,
-            mean=f"{length.mean:.2f}{_mean_interval(length.ci95, ' ')}",
+            mean=_mean_with_interval(length.mean, length.ci95),
             unit=words.length_unit,
         ),
         "",

@@ -93,13 +93,16 @@ def _row(change: float, low: float, high: float, a: float = 0.2) -> Row:
     )  # fmt: skip
 
 
-def test_numbers_show_the_interval_to_two_significant_digits() -> None:
-    # Half-width 0.0425: three decimals.
+def test_numbers_show_the_digits_the_interval_backs() -> None:
+    # Width 0.085 (one digit, hundredths): two decimals.
     row = _row(0.0183, -0.024, 0.061, a=0.19792)
-    assert decimals(row) == 3
-    assert interval_text(row) == "[-0.024, +0.061]"
-    # Half-width 3.5: one decimal.
-    assert decimals(_row(1.0, -2.5, 4.5)) == 1
+    assert decimals(row) == 2
+    assert interval_text(row) == "[-0.02, +0.06]"
+    # Width 0.25 leads with a 2, so two digits of it (0.25): two decimals, not one.
+    assert interval_text(_row(0.0183, -0.11, 0.14)) == "[-0.11, +0.14]"
+    assert interval_text(_row(0.0183, -0.41, 0.44)) == "[-0.4, +0.4]"  # width 0.85: one
+    # Width 7: no decimals.
+    assert decimals(_row(1.0, -2.5, 4.5)) == 0
     # No variation: no interval to show.
     flat = _row(0.0, 0.0, 0.0)
     assert decimals(flat) is None and interval_text(flat) == "no variation"

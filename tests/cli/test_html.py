@@ -574,13 +574,26 @@ def test_the_page_shows_every_interval(fdc, dqz) -> None:
     margin, seat = fdc.margin, fdc.seats[0]
     assert margin is not None and margin.ci95 is not None and seat.score_mean_ci95 is not None
     assert f"(95% interval {num(margin.ci95.low)} – {num(margin.ci95.high)})" in page
+    from balancer.numbers import column_decimals, fixed, percent_decimals
+
+    # The seat table's "mean's 95% interval": one precision for the column (numbers.py).
+    means = [s.score_mean_ci95 for s in fdc.seats if s.score_mean_ci95 is not None]
+    places = column_decimals((m.low, m.high) for m in means)
+    assert places is not None
     low, high = seat.score_mean_ci95
-    assert f"{num(low)} – {num(high)}" in page  # the seat table's "mean's 95% interval"
+    assert f"{fixed(low, places)} – {fixed(high, places)}" in page
     name, event = next(iter(fdc.events.items()))
     assert event.per_game_ci95 is not None and event.share_of_games_ci95 is not None
+    counted = [e for e in fdc.events.values() if e.per_game_ci95 and e.share_of_games_ci95]
+    per = column_decimals((e.per_game_ci95.low, e.per_game_ci95.high) for e in counted)
+    shares = percent_decimals(
+        (e.share_of_games_ci95.low, e.share_of_games_ci95.high) for e in counted
+    )
+    assert per is not None
     low, high = event.per_game_ci95
-    assert f"{event.per_game:.3f} (95% interval {low:.3f} – {high:.3f})" in page
-    assert report_html._interval(event.share_of_games_ci95) in page
+    shown = f"{fixed(event.per_game, per)} (95% interval {fixed(low, per)} – {fixed(high, per)})"
+    assert shown in page
+    assert report_html._interval(event.share_of_games_ci95, shares) in page
     # A value event has a mean's interval and no share of games.
     assert dqz.events["max_multiplier"].share_of_games_ci95 is None
     assert dqz.events["max_multiplier"].per_game_ci95 is not None

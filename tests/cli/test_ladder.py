@@ -125,6 +125,11 @@ def test_fdc_ladder_runs_compiled_and_writes_its_folder(
     assert [r["kind"] for r in rows] == ["bot", "bot", "skill_gap"]
     page = (out / "ladder.html").read_text()
     assert "<script" not in page and "http" not in page.replace("http-equiv", "")
+    # report.html's look: its stylesheet, its cards; an interval bar per bot on one axis.
+    from balancer.report.html import CSS
+
+    assert CSS in page and page.count("<section>") >= 2 and "<main>" in page
+    assert page.count('class="ci"') == len(data["bots"])
     # The same seed plays the same games: the same ladder.
     assert main([*args, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == data

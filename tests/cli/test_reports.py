@@ -91,9 +91,14 @@ def test_summary_shows_the_intervals(fdc_report: Path) -> None:
     assert f"mean {data['margin']['mean']:.2f} [{low:.2f}, {high:.2f}]" in summary
     low, high = data["seats"][0]["score_mean_ci95"]
     assert f"| {data['seats'][0]['score']['mean']:.2f} | [{low:.2f}, {high:.2f}] |" in summary
+    from balancer.numbers import column_decimals, fixed
+
+    # The per-game column: one precision, the one its intervals back (numbers.py).
+    places = column_decimals(tuple(e["per_game_ci95"]) for e in data["events"].values())
+    assert places is not None
     name, event = next(iter(data["events"].items()))
-    low, high = event["per_game_ci95"]
-    assert f"| {name} | {event['per_game']:.3f} [{low:.3f}, {high:.3f}] |" in summary
+    low, high = (fixed(v, places) for v in event["per_game_ci95"])
+    assert f"| {name} | {fixed(event['per_game'], places)} [{low}, {high}] |" in summary
     assert "seat advantage: T²" in summary
     assert "\nverdict: " in summary and "\nrules fired " in summary
     # Each event's row ends with what one count of it is.

@@ -88,18 +88,17 @@ def test_three_knobs_make_small_multiples() -> None:
 
 
 def test_a_grid_is_drawn_as_a_heatmap_and_one_knob_as_a_line(tmp_path: Path) -> None:
-    from matplotlib.image import AxesImage
-
-    fig = sweep._heatmaps(_table(), "margin.mean", ["hand_size", "neko"])
-    grid_axes = [ax for ax in fig.axes if any(isinstance(a, AxesImage) for a in ax.images)]
-    assert len(grid_axes) == 1
-    assert len(grid_axes[0].lines) == 0  # no line joins the points
-    texts = sorted(t.get_text() for t in grid_axes[0].texts)
+    drawn = sweep.heatmaps(_table(), "margin.mean", ["hand_size", "neko"]).render()
+    assert drawn.count('class="cell"') == 6
+    assert "<polyline" not in drawn and 'class="point' not in drawn  # no line joins the points
+    texts = sorted(re.findall(r'class="cell-text">([^<]*)</text>', drawn))
     assert texts == ["1", "2", "3", "4", "5", "6"]
-    one = sweep._line_chart(_table().head(3), "margin.mean", "hand_size")
-    assert len(one.axes[0].lines) == 1 and not one.axes[0].images
+    one = sweep.line_chart(_table().head(3), "margin.mean", "hand_size").render()
+    assert one.count("<polyline") == 1 and 'class="cell"' not in one
     sweep.chart(_table(), "margin.mean", ["hand_size", "neko"], tmp_path / "s.svg")
-    assert "<image" in (tmp_path / "s.svg").read_text()
+    written = (tmp_path / "s.svg").read_text()
+    assert written.startswith("<?xml") and 'xmlns="http://www.w3.org/2000/svg"' in written
+    assert written.count('class="cell"') == 6
 
 
 class Links(HTMLParser):
@@ -118,7 +117,7 @@ def test_a_two_knob_sweep_writes_a_heatmap_and_an_index(tmp_path: Path) -> None:
     args += ["--set", "hand_size=3,4", "--set", "neko_ni_koban=true,false"]
     args += ["--figure", "seat_win_share.0"]
     assert main(args) == 0
-    assert "<image" in (out / "sweep.svg").read_text()
+    assert (out / "sweep.svg").read_text().count('class="cell"') == 4
     page = (out / "index.html").read_text(encoding="utf-8")
     links = Links()
     links.feed(page)
@@ -129,10 +128,11 @@ def test_a_two_knob_sweep_writes_a_heatmap_and_an_index(tmp_path: Path) -> None:
     for href in links.hrefs:
         assert (out / unquote(href)).is_file(), href  # each point's report.html, relative
     # Each point's figure, with its interval, beside its link.
-    from balancer.analysis.sweep_table import cell
+    from balancer.analysis.sweep_table import cell, column_places
 
+    places = column_places(table, "seat_win_share.0")
     for row in table.iter_rows(named=True):
-        shown = cell(row, "seat_win_share.0")
+        shown = cell(row, "seat_win_share.0", places)
         assert re.search(r"\[", shown) and f">{shown}<" in page, shown
     assert "default-src 'none'" in page and "<svg" in page
 
@@ -174,8 +174,11 @@ def test_a_win_share_cell_says_its_interval() -> None:
         pl.Series("seat_win_share.0.ci95_low", [0.1, 0.15, 0.2, 0.25, 0.3, 0.35]),
         pl.Series("seat_win_share.0.ci95_high", [0.3, 0.35, 0.4, 0.45, 0.5, 0.55]),
     )
-    fig = sweep._heatmaps(table, "seat_win_share.0", ["hand_size", "neko"])
-    texts = {t.get_text() for ax in fig.axes for t in ax.texts}
+    drawn = sweep.heatmaps(table, "seat_win_share.0", ["hand_size", "neko"]).render()
+    texts = {
+        re.sub(r"<tspan[^>]*>", "\n", t).replace("</tspan>", "")
+        for t in re.findall(r'class="cell-text">(.*?)</text>', drawn)
+    }
     assert "0.20\n[0.10, 0.30]" in texts and "0.45\n[0.35, 0.55]" in texts
 
 

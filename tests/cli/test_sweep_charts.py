@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import polars as pl
 import pytest
 
 from balancer.analysis import sweep
 from balancer.analysis.sweep_points import Point, axis_limits, differs_from, holm, p_value, tiers
+from balancer.cli import main
+from tests.helpers import VARIANTS
+
+pytestmark = pytest.mark.usefixtures("engine_unchecked")
 
 
 def _one_knob(values: list[float], half: float, name: str = "margin.mean") -> pl.DataFrame:
@@ -56,30 +63,60 @@ def test_the_axis_is_never_zoomed_into_the_noise() -> None:
 
 
 def test_the_line_chart_marks_points_apart_from_the_highest_and_draws_every_interval() -> None:
-    fig = sweep._line_chart(_one_knob([1.0, 1.5, 3.0], half=0.1), "margin.mean", "k")
-    ax = fig.axes[0]
-    labels = [line.get_label() for line in ax.lines]
-    assert "differs from the highest (Holm, 5%)" in labels
-    hollow = next(line for line in ax.lines if line.get_label().startswith("differs"))
-    assert list(hollow.get_xdata()) == [0, 1]  # the two lower points, not the highest
-    assert len(ax.containers) == 1 and ax.containers[0].has_yerr  # the intervals
-    flat = sweep._line_chart(_one_knob([1.0, 1.05, 1.02], half=0.2), "margin.mean", "k")
-    assert not any(line.get_label().startswith("differs") for line in flat.axes[0].lines)
+    drawn = sweep.line_chart(_one_knob([1.0, 1.5, 3.0], half=0.1), "margin.mean", "k").render()
+    assert "differs from the highest (Holm, 5%)" in drawn  # the legend names the hollow marks
+    assert drawn.count('class="ci"') == 3  # a whisker per point
+    # The two lower points are hollow (told apart from the highest), the highest filled.
+    assert drawn.count('class="point apart"') == 2 and drawn.count('class="point same"') == 1
+    hollow = re.findall(r'<circle cx="([\d.]+)"[^>]*class="point apart"', drawn)
+    filled = re.findall(r'<circle cx="([\d.]+)"[^>]*class="point same"', drawn)
+    assert max(map(float, hollow)) < float(filled[0])  # the hollow ones left of the highest
+    flat = sweep.line_chart(_one_knob([1.0, 1.05, 1.02], half=0.2), "margin.mean", "k").render()
+    assert flat.count('class="ci"') == 3 and flat.count('class="point same"') == 3
+    assert 'class="point apart"' not in flat and "differs from" not in flat
+
+
+def _cells(drawn: str) -> list[str]:
+    """Each heatmap cell's fill, in drawing order."""
+    return re.findall(r'<rect [^>]*fill="(#[0-9a-f]+)" class="cell"', drawn)
+
+
+def _cell_texts(drawn: str) -> list[str]:
+    """Each cell's text, its lines joined by newlines."""
+    found = re.findall(r'<text [^>]*class="cell-text">(.*?)</text>', drawn)
+    return [re.sub(r"<tspan[^>]*>", "\n", t).replace("</tspan>", "") for t in found]
 
 
 def test_a_heatmap_shades_only_what_can_be_told_apart() -> None:
-    from matplotlib.image import AxesImage
-
-    def shades(values: list[float], half: float) -> list[float]:
+    def shades(values: list[float], half: float) -> list[str]:
         table = _one_knob(values, half).with_columns(
             pl.Series("j", ["a", "b"] * (len(values) // 2))
         )
         table = table.with_columns(pl.Series("k", [str(i // 2) for i in range(len(values))]))
-        fig = sweep._heatmaps(table, "margin.mean", ["k", "j"])
-        [image] = [a for ax in fig.axes for a in ax.images if isinstance(a, AxesImage)]
-        return sorted(set(image.get_array().compressed().tolist()))
+        drawn = sweep.heatmaps(table, "margin.mean", ["k", "j"]).render()
+        assert len(_cells(drawn)) == len(values)
+        return sorted(set(_cells(drawn)))
 
     # The issue's 0.236..0.270 grid, every interval overlapping: one shade.
-    assert len(shades([0.236, 0.245, 0.252, 0.27], half=0.03)) == 1
+    assert shades([0.236, 0.245, 0.252, 0.27], half=0.03) == [sweep.ONE_SHADE]
     # The same values measured sharply: three tiers.
-    assert len(shades([0.236, 0.245, 0.252, 0.27], half=0.002)) == 3
+    assert shades([0.236, 0.245, 0.252, 0.27], half=0.002) == sorted(sweep.SHADES)
+
+
+def test_a_sweep_of_a_knob_that_changes_nothing_draws_nothing_apart(tmp_path: Path) -> None:
+    """At 3 players a trick has 2 followers, so 猫に小判 needs at most 2: with
+    neko_min_followers 3 or 4 it never fires, and both points play the very same
+    games. The control: fish counted by their face (0..9) instead of 1 each widen
+    the margin between first and second several times over."""
+    base = ["sweep", "-q", str(VARIANTS / "fdc-3p.yaml"), "-n", "200"]
+    same = tmp_path / "same"
+    assert main([*base, "-o", str(same), "--set", "neko_min_followers=3,4",
+                 "--figure", "margin.mean"]) == 0  # fmt: skip
+    drawn = (same / "sweep.svg").read_text(encoding="utf-8")
+    assert drawn.count('class="ci"') == 2 and drawn.count('class="point same"') == 2
+    assert 'class="point apart"' not in drawn
+    moved = tmp_path / "moved"
+    assert main([*base, "-o", str(moved), "--set", "cash_value=count,face",
+                 "--figure", "margin.mean"]) == 0  # fmt: skip
+    drawn = (moved / "sweep.svg").read_text(encoding="utf-8")
+    assert drawn.count('class="ci"') == 2 and drawn.count('class="point apart"') == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import polars as pl
 
@@ -46,12 +47,31 @@ def test_shown_figures_are_the_charted_one_then_the_most_moved() -> None:
     assert shown_figures(_table(), ["k"], "chart") == ["chart", "moved"]
 
 
-def test_a_cell_shows_the_interval_to_two_significant_digits_of_its_half_width() -> None:
-    row = {"f": 0.41234, "f.ci95_low": 0.39811, "f.ci95_high": 0.42655}  # half 0.0142
+def test_a_cell_shows_the_digits_its_interval_backs() -> None:
+    row = {"f": 0.41234, "f.ci95_low": 0.39811, "f.ci95_high": 0.42655}  # width 0.028: 2 digits
     assert cell(row, "f") == "0.412 [0.398, 0.427]"
-    row = {"f": 12.345, "f.ci95_low": 8.0, "f.ci95_high": 16.0}  # half 4
-    assert cell(row, "f") == "12.3 [8.0, 16.0]"
+    row = {"f": 12.345, "f.ci95_low": 8.0, "f.ci95_high": 16.0}  # width 8: one digit, units
+    assert cell(row, "f") == "12 [8, 16]"
+    assert cell(row, "f", places=1) == "12.3 [8.0, 16.0]"  # a column's finer precision
     assert cell({"f": 0.1719}, "f") == "0.1719"  # no interval: the value alone
+
+
+def test_every_row_of_a_column_has_the_same_decimals() -> None:
+    # The column: 3.521 / 3.51 / 12.97 (widths 0.8, 0.8, 0.04): all at the typical
+    # row's tenths.
+    table = pl.DataFrame(
+        {
+            "k": ["a", "b", "c"],
+            "f": [3.521, 3.51, 12.97],
+            "f.ci95_low": [3.121, 3.11, 12.95],
+            "f.ci95_high": [3.921, 3.91, 12.99],
+        }
+    )
+    lines = render(table, ["k"], "f", "table").splitlines()[2:5]
+    shown = [line.split(None, 1)[1] for line in lines]
+    # (12.95 is 12.9499... as a float: 12.9)
+    assert shown == ["3.5 [3.1, 3.9]", "3.5 [3.1, 3.9]", "13.0 [12.9, 13.0]"]
+    assert {len(n.split(".")[1]) for s in shown for n in re.findall(r"[\d.]+", s)} == {1}
 
 
 def test_the_table_is_formatted_not_a_dataframe_dump() -> None:

@@ -66,6 +66,14 @@ def test_kimekimera_lasts_its_rounds_so_the_answer_is_the_target(
     assert {p.name for p in out.iterdir()} >= {"tune.csv", "tune.svg", "tune.html"}
     page = (out / "tune.html").read_text()
     assert "<svg" in page and "<script" not in page
+    # report.html's look; the chart: a whisker and a mark per candidate, the best ringed,
+    # every other rounds value ruled out (their length is exact and not 7).
+    from balancer.report.html import CSS
+
+    assert CSS in page and "<section>" in page
+    drawn = (out / "tune.svg").read_text(encoding="utf-8")
+    assert drawn.count('class="ci"') == 20 and drawn.count('class="point best-ring"') == 1
+    assert drawn.count('class="point apart"') == 19
     # min and max of a figure that grows with the knob: the ends of the range.
     low = run_json(capsys, KK4, "--knob", "rounds=2..9", "--target", "length.mean min", "-n", "800")
     high = run_json(

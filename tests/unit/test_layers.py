@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "balancer.interrupts",
             "balancer.jit",
             "balancer.knobs",
+            "balancer.numbers",
             "balancer.rng",
             "balancer.rng_hash",
             "balancer.rng_kernels",

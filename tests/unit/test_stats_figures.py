@@ -80,14 +80,26 @@ def test_headline_shows_every_interval() -> None:
     from tests.helpers import VARIANTS
 
     report = balancer.run(balancer.load_variant(VARIANTS / "fdc-5p-vs-random.yaml", games=60))
+    from balancer.numbers import column_decimals, decimals, fixed, percent, percent_decimals
+
     text = headline(report)
-    for seat in report.seats:
-        assert seat.score_mean_ci95 is not None
-        assert f"[{seat.score_mean_ci95.low:.2f}, {seat.score_mean_ci95.high:.2f}]" in text
+    # Each column at the precision its intervals back (balancer/numbers.py).
+    means = [s.score_mean_ci95 for s in report.seats]
+    assert all(m is not None for m in means)
+    places = column_decimals((m.low, m.high) for m in means if m is not None)
+    assert places is not None
+    for m in means:
+        assert m is not None and f"[{fixed(m.low, places)}, {fixed(m.high, places)}]" in text
     assert report.length is not None and report.length.ci95 is not None
-    assert f"length: 12.00 [{report.length.ci95.low:.2f}, {report.length.ci95.high:.2f}]" in text
+    # Every game is 12 tricks: no width, so two decimals.
+    assert "length: 12.00 [12.00, 12.00]" in text
     assert report.margin is not None and report.margin.ci95 is not None
     low, high = report.margin.ci95
-    assert f"winning margin: {report.margin.mean:.2f} [{low:.2f}, {high:.2f}]" in text
-    for label, bot in (report.bots or {}).items():
-        assert label in text and f"{100 * bot.win_ci95.low:5.1f}%" in text
+    at = decimals(low, high)
+    assert at is not None
+    mean = report.margin.mean
+    assert f"winning margin: {fixed(mean, at)} [{fixed(low, at)}, {fixed(high, at)}]" in text
+    bots = report.bots or {}
+    shares = percent_decimals((b.win_ci95.low, b.win_ci95.high) for b in bots.values())
+    for label, bot in bots.items():
+        assert label in text and f"[{percent(bot.win_ci95.low, shares)}, " in text
