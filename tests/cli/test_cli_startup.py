@@ -2,7 +2,7 @@
 
 `balancer --version`, `--help`, `validate` and `knobs` must each take at most
 0.3 s of CPU. Timing a command in a test would fail on a busy machine, so
-this checks the cause instead: numpy, numba, scipy, polars and matplotlib
+this checks the cause instead: numpy, numba, scipy and polars
 cost 0.1-1.2 s each to import, and none of them is imported by these
 commands (their measured CPU times are in docs/performance.md). And the table of
 commands the command line loads lazily names every command there is.
@@ -25,7 +25,7 @@ from balancer.cli import COMMANDS
 from balancer.cli.base import Command
 
 ROOT = Path(__file__).resolve().parents[2]
-HEAVY = ("numpy", "numba", "llvmlite", "scipy", "polars", "pyarrow", "matplotlib")
+HEAVY = ("numpy", "numba", "llvmlite", "scipy", "polars", "pyarrow")
 
 QUICK = [
     ["--version"],
@@ -66,15 +66,6 @@ def probe(args: list[str]) -> list[str]:
 def test_a_quick_command_imports_no_numerical_library(args: list[str]) -> None:
     loaded = probe(args)
     assert [name for name in HEAVY if name in loaded] == []
-
-
-def test_a_run_imports_no_matplotlib(tmp_path: Path) -> None:
-    """`balancer run` draws report.html's charts as its own SVG: importing and drawing
-    with matplotlib was about 1.4 s of CPU a run, most of a short run's fixed cost."""
-    loaded = probe(["run", "-q", "variants/kk-2p.yaml", "-n", "20", "-o", str(tmp_path / "r")])
-    assert "<svg" in (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
-    assert "matplotlib" not in loaded
-    assert "polars" in loaded  # the probe sees the run's imports at all
 
 
 def test_the_command_table_names_every_command() -> None:

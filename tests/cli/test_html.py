@@ -452,19 +452,6 @@ def test_charts_are_the_same_bytes_every_time(fdc) -> None:
     assert again == charts_for(fdc)
 
 
-def test_drawing_the_page_imports_no_matplotlib(tmp_path: Path, processes: Processes) -> None:
-    """report.html is drawn without matplotlib: importing it cost most of a short run."""
-    code = (
-        "import sys; from balancer.report.html import render_html; "
-        "from balancer.report.model import load_report; "
-        "render_html(load_report(sys.argv[1])); print('matplotlib' in sys.modules)"
-    )
-    loaded = variant.load(VARIANTS / "kk-2p.yaml").with_overrides(games=6, seed=None)
-    balancer.run(loaded).save(tmp_path / "r", html=False)
-    done = processes.run([sys.executable, "-c", code, str(tmp_path / "r")], env=subprocess_env())
-    assert done.stdout.split() == ["False"]
-
-
 # -- in a real browser -----------------------------------------------------------
 
 CHROMIUM = shutil.which("chromium") or (
