@@ -35,7 +35,7 @@ import polars as pl
 from balancer import games, table
 from balancer._version import __version__
 from balancer.errors import UserError
-from balancer.files import FILE, FOLDER, kind_of
+from balancer.files import FILE, FOLDER, in_words, kind_of
 from balancer.report.checks import MAX_VALUE, check_document, check_games, check_nesting
 from balancer.report.figures import (
     BotFigures,
@@ -242,7 +242,7 @@ def load_report(folder: str | Path) -> Report:
         raise UserError("no such report folder", file=str(folder))
     if kind != FOLDER:
         raise UserError(
-            f"is {kind}, not a report folder (expected a folder holding report.json)",
+            f"is {in_words(kind)}, not a report folder (expected a folder holding report.json)",
             file=str(folder),
         )
     path = folder / REPORT_JSON

@@ -372,16 +372,22 @@ def test_a_value_event_passed_off_as_a_count_is_refused(
 def test_a_report_whose_variant_can_not_have_dealt_its_games_is_refused_by_every_reader(
     report: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """hand_size 10**9 over games dealt 5: replay refused it; csv and diff do too."""
+    """hand_size 10**9 over games dealt 5: replay refused it; csv, diff and cards do too,
+    in the same words (one check, load_report's)."""
     folder = damaged(report, tmp_path, put("variant", "rules", "hand_size", value=10**9))
     line = assert_refused(folder, report, tmp_path, capsys)[0]
-    assert "report.json" in line and "hand_size" in line, line
+    assert f"{folder / 'report.json'}: rules.hand_size: must be at most" in line, line
+    before = contents(folder)
+    assert main(["cards", str(folder), "-o", str(tmp_path / "cards.csv")]) == 2
+    assert one_error_line(capsys) == line
+    assert contents(folder) == before and not (tmp_path / "cards.csv").exists()
 
 
 def test_the_same_report_with_its_variant_as_played_opens(report: Path, tmp_path: Path) -> None:
     """The control: the copy with hand_size put back at what the games were dealt."""
     folder = damaged(report, tmp_path, put("variant", "rules", "hand_size", value=5))
     assert model.load_report(folder).n_games == 20
+    assert main(["cards", str(folder), "-o", str(tmp_path / "cards.csv")]) == 0
 
 
 def test_a_seat_number_of_991_digits_is_cut_in_the_message(

@@ -9,7 +9,10 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import signal
+import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
@@ -17,7 +20,14 @@ import pytest
 
 from balancer.cli import main
 from balancer.report import folder as folder_mod
-from tests.helpers import FDC3, assert_untouched, contents, one_error_line
+from tests.helpers import (
+    FDC3,
+    SAFETY_TIMEOUT,
+    assert_untouched,
+    contents,
+    one_error_line,
+    subprocess_env,
+)
 
 pytestmark = pytest.mark.usefixtures("engine_unchecked")
 
@@ -108,6 +118,78 @@ def test_every_reader_and_writer_puts_back_a_report_set_aside(
         assert contents(out) == before  # the very report, put back
 
 
+# A run whose swap has no exchange (forced off, as on a file system without one),
+# killed by SIGKILL the moment its old report is renamed aside: the real gap.
+_KILLED_BETWEEN_THE_RENAMES = """
+import os, signal, sys
+from pathlib import Path
+from balancer.report import folder
+
+folder._renameat2 = lambda: None
+rename = os.rename
+
+def rename_then_die(a, b):
+    rename(a, b)
+    if Path(b).name.startswith(".r.old-") and sys.argv[2] == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+
+folder.os.rename = rename_then_die
+from balancer.cli import main
+sys.exit(main(["run", "-q", sys.argv[1], "-n", "4", "-o", "r"]))
+"""
+
+
+def run_killed_between_the_renames(where: Path, kill: bool = True) -> int:
+    done = subprocess.run(
+        [sys.executable, "-c", _KILLED_BETWEEN_THE_RENAMES, FDC3, "kill" if kill else "no"],
+        cwd=where,
+        env=subprocess_env(),
+        capture_output=True,
+        timeout=SAFETY_TIMEOUT,
+    )
+    return done.returncode
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["csv", "{r}", "-o", "{tmp}/tables"],
+        ["diff", "-q", "{r}", "{r}"],
+        ["run", "-q", FDC3, "-n", "3", "-o", "{r}"],
+    ],
+)
+def test_a_run_killed_between_its_two_renames_leaves_the_old_report_to_the_next_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """SIGKILL between `r -> .r.old-PID` and `tmp -> r`: nothing at r, the old report
+    whole beside it. The next reader or writer puts it back and sweeps the rest."""
+    out = tmp_path / "r"
+    before = report_at(out)
+    assert run_killed_between_the_renames(tmp_path) == -signal.SIGKILL
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert "r" not in left and any(name.startswith(".r.old-") for name in left), left
+    aside = next(tmp_path.glob(".r.old-*"))
+    assert contents(aside) == before  # the whole old report, only renamed
+    args = [arg.format(r=out, tmp=tmp_path) for arg in command]
+    assert main(args) == 0, capsys.readouterr().err
+    # The old report back at r, the killed run's temporary folders and lock gone.
+    expected = ["r", "tables"] if command[0] == "csv" else ["r"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == expected
+    if command[0] != "run":
+        assert contents(out) == before
+
+
+def test_the_same_run_not_killed_replaces_the_report_through_the_two_renames(
+    tmp_path: Path,
+) -> None:
+    """The control: the script kills only where told; left alone it swaps the report."""
+    out = tmp_path / "r"
+    before = report_at(out)
+    assert run_killed_between_the_renames(tmp_path, kill=False) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["r"]
+    assert contents(out) != before and b'"games": 4' in contents(out)["report.json"]
+
+
 def test_a_report_set_aside_under_a_live_runs_lock_is_named_not_taken(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -186,6 +268,8 @@ def test_a_full_disk_writing_the_lock_is_one_line_and_leaves_no_lock(
         ("/dev/zero", "--sweep: is a character device, not a sweep folder"),
         ("{tmp}/report", "--sweep: is a report folder, not a sweep folder"),
         ("{tmp}/empty", "--sweep: is not a sweep folder: it holds no sweep.csv"),
+        ("{tmp}/odd", "--sweep: is not a sweep folder: its sweep.csv is a folder"),
+        ("{tmp}/report/report.json", "--sweep: is a file, not a sweep folder"),
         ("{tmp}/none", "--sweep: no such sweep folder"),
     ],
 )
@@ -194,12 +278,56 @@ def test_tune_refuses_a_sweep_that_is_not_one(
 ) -> None:
     report_at(tmp_path / "report")
     (tmp_path / "empty").mkdir()
+    (tmp_path / "odd" / "sweep.csv").mkdir(parents=True)
     sweep = given.format(tmp=tmp_path)
     args = ["tune", FDC3, "--knob", "hand_size=4..6", "--target", "length.mean=8"]
     assert main([*args, "-n", "60", "-q", "--sweep", sweep]) == 2
     line = one_error_line(capsys)
     assert f"{sweep}: {says}" in line, line
     shutil.rmtree(tmp_path / "report")
+
+
+def test_tune_refuses_an_empty_sweep_name_rather_than_taking_it_for_none(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["tune", FDC3, "--knob", "hand_size=4..6", "--target", "length.mean=8"]
+    assert main([*args, "-n", "60", "-q", "--sweep", ""]) == 2
+    assert one_error_line(capsys) == (
+        "balancer: error: --sweep: an empty name is not a sweep folder"
+    )
+
+
+def test_a_sweep_points_error_names_the_point_where_it_goes_not_the_temporary_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk fills at the second point's lock: the line names s/001-hand_size=5, a
+    place the user knows, and the sweep leaves nothing behind."""
+    real_write = os.write
+
+    def full_for_the_point(fd: int, data: bytes) -> int:
+        if os.path.basename(os.readlink(f"/proc/self/fd/{fd}")) == ".001-hand_size=5.lock":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(folder_mod.os, "write", full_for_the_point)
+    sweep = tmp_path / "s"
+    args = ["sweep", "-q", FDC3, "-n", "10", "-o", str(sweep), "--set", "hand_size=4,5"]
+    assert main(args) == 2
+    assert one_error_line(capsys) == (
+        f"balancer: error: {sweep}/001-hand_size=5: can't write the lock file "
+        ".001-hand_size=5.lock beside it: No space left on device"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_polars_oserror_without_an_errno_is_said_in_the_systems_words() -> None:
+    """polars raises OSError("No space left on device (os error 28)"), errno unset."""
+    said = folder_mod._oserror(OSError("No space left on device (os error 28)"), "r")
+    assert said.message == "r: can't write: No space left on device"
+    plain = folder_mod._oserror(OSError(errno.EACCES, os.strerror(errno.EACCES)), "r")
+    assert plain.message == "r: can't write: Permission denied"
+    unknown = folder_mod._oserror(OSError("something else"), "r")
+    assert unknown.message == "r: can't write: something else"
 
 
 def test_tune_and_sweep_put_back_a_sweep_set_aside(
@@ -216,3 +344,94 @@ def test_tune_and_sweep_put_back_a_sweep_set_aside(
     os.rename(sweep, tmp_path / ".s.old-99999")
     assert main(args) == 0  # the writer: it puts it back, then replaces it
     assert [p.name for p in tmp_path.iterdir()] == ["s"]
+
+
+# -- a real full disk: a small tmpfs (root with CAP_SYS_ADMIN, as CI runs) -------------
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 512 KB tmpfs of its own: a disk that really fills, not an error raised by hand."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(disk)],
+        capture_output=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip("mounting a tmpfs is not permitted here (needs root)")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def leave_free(disk: Path, kilobytes: int) -> None:
+    """Fill `disk` until `kilobytes` KB (or up to a page less) are left for files."""
+    (disk / "filler").unlink(missing_ok=True)
+    info = os.statvfs(disk)
+    size = info.f_bavail * info.f_frsize - kilobytes * 1024
+    with open(disk / "filler", "wb") as filler:
+        filler.write(b"\0" * max(size, 0))
+    room = os.statvfs(disk)
+    assert room.f_bavail * room.f_frsize <= kilobytes * 1024
+
+
+def test_a_really_full_disk_at_the_lock_is_one_line_and_leaves_the_old_report_alone(
+    small_disk: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No room at all: the lock file can be made (an inode) but not hold the pid."""
+    out = small_disk / "r"
+    before = report_at(out)
+    leave_free(small_disk, 0)
+    assert main(["run", "-q", FDC3, "-n", "200", "-o", str(out)]) == 2
+    line = one_error_line(capsys)
+    assert line == (
+        f"balancer: error: {out}: can't write the lock file .r.lock beside it: "
+        "No space left on device"
+    ), line
+    assert_untouched(out, before)
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "r"]
+
+
+def test_a_really_full_disk_at_the_games_is_one_line_and_leaves_the_old_report_alone(
+    small_disk: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """8 KB left: room for the lock (one page), not for 200 games' table. polars says
+    ENOSPC or only "Invalid thrift: transport error" (which one depends on where its
+    write broke): both are said as a full disk."""
+    out = small_disk / "r"
+    before = report_at(out)
+    leave_free(small_disk, 8)
+    assert main(["run", "-q", FDC3, "-n", "200", "-o", str(out)]) == 2
+    line = one_error_line(capsys)
+    assert line.startswith(
+        f"balancer: error: {out}: can't write the games: No space left on device"
+    ), line
+    assert_untouched(out, before)
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "r"]
+    (small_disk / "filler").unlink()  # the control: with room, the same run writes
+    assert main(["run", "-q", FDC3, "-n", "200", "-o", str(out)]) == 0
+    assert contents(out) != before
+
+
+@pytest.mark.parametrize("kilobytes", [0, 4, 8, 12, 16, 24, 32, 48, 64, 96])
+def test_a_disk_full_at_any_point_of_the_write_is_one_line_and_leaves_nothing(
+    small_disk: Path, capsys: pytest.CaptureFixture[str], kilobytes: int
+) -> None:
+    """Whichever file the disk fills at (lock, games, tables, page, manifest), the run
+    either writes the whole report or says so in one line, the old report whole and
+    nothing of the run left on the disk."""
+    out = small_disk / "r"
+    before = report_at(out)
+    leave_free(small_disk, kilobytes)
+    code = main(["run", "-q", FDC3, "-n", "50", "-o", str(out)])
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "r"]
+    if code == 0:
+        assert (out / "report.json").is_file()
+        return
+    assert code == 2
+    line = one_error_line(capsys)
+    assert f"{out}: can't write" in line and "No space left on device" in line, line
+    assert_untouched(out, before)
