@@ -326,3 +326,58 @@ def _game_named(value: Any) -> str | None:
     from balancer.games import game_named
 
     return game_named(value)
+
+
+def check_cards_held(games_frame: pl.DataFrame, players: int, kinds: int | None, path: str) -> None:
+    """games.parquet's dealt hands (`held_<s>_<w>`) against the variant report.json holds:
+    one bit per card kind of that variant's deck, no bit past it.
+
+    A report from before card impact has no such columns, which is no contradiction.
+    A deck edited in report.json (numbers 0-9 made 0-3) over hands dealt from the
+    first would send card kinds the deck does not have into the card tally, which
+    reads past its arrays: refused here, for every reader alike.
+    """
+    found = sorted(c for c in games_frame.columns if c.startswith("held_"))
+    if not found:
+        return
+    if kinds is None:
+        raise UserError(
+            f"holds the cards each seat held ({found[0]}), but the game in report.json "
+            "records none",
+            file=path,
+        )
+    words = table.held_words(kinds)
+    expected = sorted(table.held(s, w) for s in range(players) for w in range(words))
+    if found != expected:
+        odd = sorted(set(found) ^ set(expected))[0]
+        has = "has" if odd in found else "has no"
+        raise UserError(
+            f"the deck in report.json's variant has {kinds} card kinds ({words} "
+            f"{'word' if words == 1 else 'words'} per seat), but the file {has} column {odd}: "
+            "not the deck these games were dealt from",
+            file=path,
+        )
+    for column in expected:
+        values = games_frame[column]
+        if not values.dtype.is_integer() or values.null_count() or (values < 0).any():
+            raise UserError(f"column {column} should hold card bit masks", file=path)
+    # Kinds past the deck can only show in the last word's high bits.
+    spare = 64 * words - kinds
+    if spare:
+        past_the_deck = ~np.uint64((1 << (64 - spare)) - 1)
+        for s in range(players):
+            column = table.held(s, words - 1)
+            masks = games_frame[column].to_numpy().astype(np.uint64)
+            bad = np.flatnonzero(masks & past_the_deck)
+            if bad.size:
+                row = int(bad[0])
+                game = int(games_frame[table.GAME][row])
+                past = int(masks[row] & past_the_deck)
+                kind = 64 * (words - 1) + (past & -past).bit_length() - 1  # the lowest bit past
+                raise UserError(
+                    f"game {game}: seat {s} held card kind {kind}, but the deck in "
+                    f"report.json's variant has {kinds} kinds (0..{kinds - 1}): not the deck "
+                    "these games were dealt from",
+                    file=path,
+                    key=column,
+                )

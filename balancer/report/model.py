@@ -36,7 +36,13 @@ from balancer import games, table
 from balancer._version import __version__
 from balancer.errors import UserError
 from balancer.files import FILE, FOLDER, in_words, kind_of
-from balancer.report.checks import MAX_VALUE, check_document, check_games, check_nesting
+from balancer.report.checks import (
+    MAX_VALUE,
+    check_cards_held,
+    check_document,
+    check_games,
+    check_nesting,
+)
 from balancer.report.figures import (
     BotFigures,
     Distribution,
@@ -262,7 +268,11 @@ def load_report(folder: str | Path) -> Report:
 
         stand_in = {key: value for key, value in report.variant.items() if key != "bots"}
         stand_in["seats"] = ["random"] * report.players
-        from_resolved(stand_in, str(path))
+        played = from_resolved(stand_in, str(path))
+        # And its deck must be the one the hands in the games were dealt from.
+        kinds_of = played.spec.card_kinds
+        kinds = len(kinds_of(played.rules)) if kinds_of is not None else None
+        check_cards_held(report.games, report.players, kinds, str(games_path))
     return report
 
 

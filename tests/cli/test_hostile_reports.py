@@ -390,6 +390,61 @@ def test_the_same_report_with_its_variant_as_played_opens(report: Path, tmp_path
     assert main(["cards", str(folder), "-o", str(tmp_path / "cards.csv")]) == 0
 
 
+def every_seat_held(mask: int) -> TableEdit:
+    """Every seat of every game of fdc-3p held exactly the card kinds of `mask`."""
+    return lambda frame: frame.with_columns(
+        pl.lit(mask, dtype=pl.UInt64).alias(f"held_{s}_0") for s in range(3)
+    )
+
+
+# fdc-3p's deck: 2 colours x 3 roles x numbers 0..9 = 60 card kinds, one 64-bit word a
+# seat. Numbers 0..3 make it 24 kinds; 0..30 make it 186, three words a seat.
+SMALLER_DECK = put("variant", "rules", "deck", "numbers", value=[0, 3])
+
+
+def test_a_deck_edited_smaller_than_the_hands_dealt_is_refused_by_every_reader(
+    report: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Card kind 30 held, a deck of 24 kinds in report.json: csv and cards would read
+    past the card tally's arrays (a crash, before this check), diff and replay would
+    trust a variant that did not deal these games."""
+    folder = damaged(report, tmp_path, SMALLER_DECK, every_seat_held(1 << 30))
+    line = assert_refused(folder, report, tmp_path, capsys)[0]
+    assert line == (
+        f"balancer: error: {folder / 'games.parquet'}: held_0_0: game 0: seat 0 held card "
+        "kind 30, but the deck in report.json's variant has 24 kinds (0..23): not the deck "
+        "these games were dealt from"
+    ), line
+    assert main(["cards", str(folder), "-o", str(tmp_path / "cards.csv")]) == 2
+    assert one_error_line(capsys) == line
+
+
+def test_the_same_smaller_deck_over_hands_inside_it_opens(report: Path, tmp_path: Path) -> None:
+    """The control: every hand within kinds 0..23 (kind 23 the last), so nothing contradicts."""
+    folder = damaged(report, tmp_path, SMALLER_DECK, every_seat_held(1 << 23))
+    assert model.load_report(folder).n_games == 20
+    assert main(["cards", str(folder), "-o", str(tmp_path / "cards.csv")]) == 0
+
+
+def test_a_deck_edited_larger_than_the_table_has_words_for_is_refused(
+    report: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = damaged(report, tmp_path, put("variant", "rules", "deck", "numbers", value=[0, 30]))
+    line = assert_refused(folder, report, tmp_path, capsys)[0]
+    assert (
+        "games.parquet: the deck in report.json's variant has 186 card kinds (3 words per "
+        "seat), but the file has no column held_0_1: not the deck these games were dealt from"
+    ) in line, line
+
+
+def test_hands_held_as_text_are_refused_not_read(
+    report: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = damaged(report, tmp_path, table=column("held_1_0", lambda f: pl.lit("7")))
+    line = assert_refused(folder, report, tmp_path, capsys)[0]
+    assert line.endswith("games.parquet: column held_1_0 should hold card bit masks"), line
+
+
 def test_a_seat_number_of_991_digits_is_cut_in_the_message(
     report: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
