@@ -28,6 +28,7 @@ from balancer.escape import BIDI_CONTROLS, contrast
 from balancer.yamlsafe import MAX_DEPTH
 
 if TYPE_CHECKING:
+    from balancer.config.variant import Variant
     from balancer.report.model import Report
 
 # A figure recomputed from the games table agrees with report.json to this
@@ -381,3 +382,44 @@ def check_cards_held(games_frame: pl.DataFrame, players: int, kinds: int | None,
                     file=path,
                     key=column,
                 )
+
+
+def check_played_as_the_variant_says(
+    report: Report, variant: Variant, report_path: str, games_path: str
+) -> None:
+    """games.parquet against the variant report.json says played it: as many games as
+    it allows (exactly as many unless a rule stopped the run early), seated as its
+    `seat_rotation` seats them. A report edited to say otherwise would be replayed,
+    diffed and tabled as a variant that did not play these games."""
+    n_games, until = report.n_games, report.until
+    if n_games > variant.games or (until is None and n_games != variant.games):
+        allows = "at most " if until is not None else ""
+        raise UserError(
+            f"plays {allows}{variant.games} games, but games.parquet holds {n_games}: "
+            "not the variant these games were played under",
+            file=report_path,
+            key="variant.games",
+        )
+    players, frame = variant.players, report.games
+    labels = np.column_stack([frame[table.bot(s)].to_numpy().astype(str) for s in range(players)])
+    # Who sat where in game 0 says which bot is in each slot; the rotation (or none)
+    # then says who sits where in every later game (table.seat_slots).
+    slots = table.seat_slots(0, frame.height, players, variant.seat_rotation)
+    expected = labels[0][slots]
+    wrong = np.argwhere(labels != expected)
+    if wrong.size:
+        game, seat = (int(i) for i in wrong[0])
+        rotation = "true" if variant.seat_rotation else "false"
+        raise UserError(
+            f"game {game}: seat {seat} holds {_short_label(labels[game, seat])}, but "
+            f"report.json's variant (seat_rotation: {rotation}) seats "
+            f"{_short_label(expected[game, seat])} there: not the seating these games "
+            "were played in",
+            file=games_path,
+            key=table.bot(seat),
+        )
+
+
+def _short_label(label: str) -> str:
+    text = repr(str(label))
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -42,6 +42,7 @@ from balancer.report.checks import (
     check_document,
     check_games,
     check_nesting,
+    check_played_as_the_variant_says,
 )
 from balancer.report.figures import (
     BotFigures,
@@ -273,6 +274,7 @@ def load_report(folder: str | Path) -> Report:
         kinds_of = played.spec.card_kinds
         kinds = len(kinds_of(played.rules)) if kinds_of is not None else None
         check_cards_held(report.games, report.players, kinds, str(games_path))
+        check_played_as_the_variant_says(report, played, str(path), str(games_path))
     return report
 
 

@@ -445,6 +445,64 @@ def test_hands_held_as_text_are_refused_not_read(
     assert line.endswith("games.parquet: column held_1_0 should hold card bit masks"), line
 
 
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """fdc-3p with heuristic in seat 0 and random in seats 1 and 2, seats not rotated."""
+    out = tmp_path_factory.mktemp("mixed") / "report"
+    args = ["run", "-q", FDC3, "-n", "6", "-w", "1", "--bots", "heuristic,random,random"]
+    assert main([*args, "-o", str(out)]) == 0
+    return out
+
+
+def test_a_report_edited_to_rotate_seats_its_games_did_not_rotate_is_refused(
+    mixed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With rotation, game 1's seat 0 holds slot (0 + 1) % 3 = 1, a random bot; the
+    table has heuristic there in every game."""
+    folder = damaged(mixed, tmp_path, put("variant", "seat_rotation", value=True))
+    line = assert_refused(folder, mixed, tmp_path, capsys)[0]
+    assert line == (
+        f"balancer: error: {folder / 'games.parquet'}: bot_0: game 1: seat 0 holds "
+        "'heuristic', but report.json's variant (seat_rotation: true) seats 'random' there: "
+        "not the seating these games were played in"
+    ), line
+
+
+def test_the_mixed_report_as_played_opens(mixed: Path) -> None:
+    """The control: the same report, unedited, with the bots it names in their seats."""
+    assert [seat.bot for seat in model.load_report(mixed).seats] == [
+        "heuristic",
+        "random",
+        "random",
+    ]
+
+
+@pytest.mark.parametrize(("games", "says"), [(5, "plays 5 games"), (7, "plays 7 games")])
+def test_a_report_whose_variant_plays_another_number_of_games_is_refused(
+    mixed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], games: int, says: str
+) -> None:
+    folder = damaged(mixed, tmp_path, put("variant", "games", value=games))
+    line = assert_refused(folder, mixed, tmp_path, capsys)[0]
+    assert line == (
+        f"balancer: error: {folder / 'report.json'}: variant.games: {says}, but "
+        "games.parquet holds 6: not the variant these games were played under"
+    ), line
+
+
+def test_a_run_stopped_early_may_have_played_fewer_games_than_its_variant_allows(
+    mixed: Path, tmp_path: Path
+) -> None:
+    """`until` set: 6 games played of the 7 allowed is a run its rule stopped."""
+    edit = put("variant", "games", value=7)
+
+    def stopped_early(document: dict[str, Any]) -> None:
+        edit(document)
+        document["until"], document["stopped_at"] = "win_ci<=0.5", 6
+
+    folder = damaged(mixed, tmp_path, stopped_early)
+    assert model.load_report(folder).n_games == 6
+
+
 def test_a_seat_number_of_991_digits_is_cut_in_the_message(
     report: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
