@@ -63,14 +63,74 @@ def test_a_report_replaces_the_old_in_one_step_never_renaming_it_away(
     assert [p.name for p in tmp_path.iterdir()] == ["r"]  # the old one removed
 
 
+def watch_renames(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """The names of every os.rename folder.py makes from now on (each still done)."""
+    renamed: list[tuple[str, str]] = []
+    real_rename = os.rename
+
+    def watched(a: str | Path, b: str | Path) -> None:
+        renamed.append((Path(a).name, Path(b).name))
+        real_rename(a, b)
+
+    monkeypatch.setattr(folder_mod.os, "rename", watched)
+    return renamed
+
+
 def test_where_there_is_no_exchange_two_renames_do_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "r"
     report_at(out)
     monkeypatch.setattr(folder_mod, "_renameat2", lambda: None)
+    renamed = watch_renames(monkeypatch)
     second = report_at(out, games=4)
     assert contents(out) == second and b'"games": 4' in second["report.json"]
+    assert [p.name for p in tmp_path.iterdir()] == ["r"]
+    # The old report aside, then the new one in: and the old one removed, not put back.
+    (away, aside), (new, into) = [(a, b) for a, b in renamed if "r" in (a, b)]
+    assert (away, aside, into) == ("r", f".r.old-{os.getpid()}", "r")
+    assert new.startswith(".r.tmp-")
+
+
+def failing_renameat2(code: int) -> object:
+    """A renameat2 that fails with `code`, as libc's does (-1, errno set)."""
+    import ctypes
+
+    def renameat2(*args: object) -> int:
+        ctypes.set_errno(code)
+        return -1
+
+    return renameat2
+
+
+@pytest.mark.parametrize("code", [errno.EINVAL, errno.ENOSYS])
+def test_where_the_file_system_refuses_the_exchange_two_renames_do_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int
+) -> None:
+    """EINVAL (a file system without RENAME_EXCHANGE) or ENOSYS (a kernel without
+    renameat2): the exchange says it can't, and the two renames replace the report."""
+    out = tmp_path / "r"
+    report_at(out)
+    monkeypatch.setattr(folder_mod, "_renameat2", lambda: failing_renameat2(code))
+    renamed = watch_renames(monkeypatch)
+    second = report_at(out, games=4)
+    assert contents(out) == second and b'"games": 4' in second["report.json"]
+    assert ("r", f".r.old-{os.getpid()}") in renamed
+    assert [p.name for p in tmp_path.iterdir()] == ["r"]
+
+
+def test_any_other_failure_of_the_exchange_is_one_line_and_leaves_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """EACCES is no "can't exchange here": nothing is renamed, the run says why."""
+    out = tmp_path / "r"
+    before = report_at(out)
+    monkeypatch.setattr(folder_mod, "_renameat2", lambda: failing_renameat2(errno.EACCES))
+    renamed = watch_renames(monkeypatch)
+    assert main(["run", "-q", FDC3, "-n", "4", "-o", str(out)]) == 2
+    assert one_error_line(capsys) == f"balancer: error: {out}: can't write: Permission denied"
+    assert renamed == []
+    assert_untouched(out, before)
     assert [p.name for p in tmp_path.iterdir()] == ["r"]
 
 
