@@ -538,7 +538,7 @@ def sweep_reuse(folder: Any) -> Callable[[Variant], Games | None]:
     from balancer.analysis.sweep import SWEEP_CSV
     from balancer.errors import UserError
     from balancer.files import FILE, FOLDER, in_words, kind_of
-    from balancer.report.folder import restore_interrupted
+    from balancer.report.folder import output_kind, restore_interrupted
     from balancer.report.model import REPORT_JSON, Report
     from balancer.stats.figures import RunData
 
@@ -560,6 +560,9 @@ def sweep_reuse(folder: Any) -> Callable[[Variant], Games | None]:
             )
         if table_kind is not None:
             raise refuse(f"is not a sweep folder: its sweep.csv is {in_words(table_kind)}")
+        other = output_kind(folder)  # balancer's output of another kind, named as such
+        if other is not None:
+            raise refuse(f"is {other}, not a sweep folder (which holds sweep.csv)")
         raise refuse("is not a sweep folder: it holds no sweep.csv")
     points = []
     try:

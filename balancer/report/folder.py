@@ -288,6 +288,19 @@ _OUTPUT_KINDS = {
 }
 
 
+def output_kind(folder: str | Path) -> str | None:
+    """What balancer output `folder` says it is in its manifest ("a ladder (ladder.csv)"),
+    or None when it has no readable manifest: for a message naming what was given."""
+    path = Path(folder) / MANIFEST
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode) or os.lstat(path).st_size > MAX_MANIFEST_BYTES:
+            return None
+        kind = json.loads(path.read_text(encoding="utf-8")).get("kind")
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return None
+    return _OUTPUT_KINDS.get(kind) if isinstance(kind, str) else None
+
+
 def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

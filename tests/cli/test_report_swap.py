@@ -164,6 +164,7 @@ def killed_between_the_renames(tmp_path: Path) -> tuple[Path, Path, dict[str, by
         ["csv", "{r}", "-o", "{tmp}/tables"],
         ["diff", "-q", "{r}", "{r}"],
         ["replay", "{r}", "--game", "0"],
+        ["cards", "{r}", "-o", "{tmp}/cards.csv"],
         ["run", "-q", FDC3, "-n", "3", "-o", "{r}"],
     ],
 )
@@ -330,6 +331,7 @@ def test_a_full_disk_writing_the_lock_is_one_line_and_leaves_no_lock(
         ("{tmp}/empty", "--sweep: is not a sweep folder: it holds no sweep.csv"),
         ("{tmp}/odd", "--sweep: is not a sweep folder: its sweep.csv is a folder"),
         ("{tmp}/report/report.json", "--sweep: is a file, not a sweep folder"),
+        ("{tmp}/tables", "--sweep: is CSV tables (games.csv), not a sweep folder"),
         ("{tmp}/none", "--sweep: no such sweep folder"),
     ],
 )
@@ -339,6 +341,7 @@ def test_tune_refuses_a_sweep_that_is_not_one(
     report_at(tmp_path / "report")
     (tmp_path / "empty").mkdir()
     (tmp_path / "odd" / "sweep.csv").mkdir(parents=True)
+    assert main(["csv", str(tmp_path / "report"), "-o", str(tmp_path / "tables")]) == 0
     sweep = given.format(tmp=tmp_path)
     args = ["tune", FDC3, "--knob", "hand_size=4..6", "--target", "length.mean=8"]
     assert main([*args, "-n", "60", "-q", "--sweep", sweep]) == 2
