@@ -498,3 +498,33 @@ def test_a_disk_full_at_any_point_of_the_write_is_one_line_and_leaves_nothing(
     line = one_error_line(capsys)
     assert f"{out}: can't write" in line and "No space left on device" in line, line
     assert_untouched(out, before)
+
+
+@pytest.mark.parametrize(
+    ("free", "says"),
+    [
+        (
+            4096,
+            "can't write the games: No space left on device (4 KB free; polars said: "
+            "parquet: File out of specification: Invalid thrift: transport error)",
+        ),
+        (
+            50 << 30,
+            "can't write the games: parquet: File out of specification: Invalid thrift: "
+            "transport error",
+        ),
+    ],
+)
+def test_polars_dropping_the_cause_is_a_full_disk_only_when_the_disk_is_full(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, free: int, says: str
+) -> None:
+    """polars' "Invalid thrift" names no cause: with 4 KB left it is the full disk; with
+    50 GB left it is something else, and said as polars said it."""
+    from balancer.sim import sink
+
+    monkeypatch.setattr(sink, "_free_bytes", lambda path: free)
+    thrift = pl.exceptions.ComputeError(
+        "parquet: File out of specification: Invalid thrift: transport error"
+    )
+    said = sink.write_error(thrift, tmp_path / "games.parquet")
+    assert str(said) == f"{tmp_path / 'games.parquet'}: {says}"
