@@ -388,7 +388,7 @@ class Claim:
             os.umask(umask)
             tmp.chmod(0o777 & ~umask)
         except OSError as exc:
-            raise _oserror(exc, str(parent)) from None
+            raise _oserror(exc, place.given) from None  # the folder asked for
         old = parent / f".{place.name}.old-{os.getpid()}"
         try:
             try:

@@ -57,9 +57,13 @@ class GamesFile:
     """
 
     def __init__(self, scratch: str | Path | None = None, prefix: str = "balancer-games-") -> None:
-        if scratch is not None:
-            Path(scratch).mkdir(parents=True, exist_ok=True)
-        self.folder = Path(tempfile.mkdtemp(prefix=prefix, dir=scratch))
+        try:
+            if scratch is not None:
+                Path(scratch).mkdir(parents=True, exist_ok=True)
+            self.folder = Path(tempfile.mkdtemp(prefix=prefix, dir=scratch))
+        except OSError as exc:  # a disk out of room (or of inodes) before the first game
+            where = Path(scratch if scratch is not None else tempfile.gettempdir())
+            raise write_error(exc, where / GAMES_PARQUET) from None
         self.path = self.folder / GAMES_PARQUET
         self._cleanup = weakref.finalize(self, shutil.rmtree, self.folder, True)
 

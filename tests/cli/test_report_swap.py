@@ -1,11 +1,14 @@
-"""The report swap (issue 32, Deliver 2 and 3): one step where the system has one, the
-folder a killed two-rename swap set aside found by whoever comes next, and a full disk
-(simulated at the write: OSError ENOSPC, or polars' own words for it) or a wrong
-`tune --sweep` said in one line with nothing left behind.
+"""The report swap (issue 32, Deliver 2 and 3): one step where the system has one (and
+two renames where it hasn't, forced here three ways), the folder a run killed between
+those renames set aside (a real SIGKILL) put back by whoever comes next, and a full
+disk (a real tmpfs filled to each point of the write, and errors raised at the write:
+OSError ENOSPC, or polars' own words for it) or a wrong `tune --sweep` said in one
+line with nothing left behind.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import shutil
@@ -412,13 +415,12 @@ def test_tune_and_sweep_put_back_a_sweep_set_aside(
 # -- a real full disk: a small tmpfs (root with CAP_SYS_ADMIN, as CI runs) -------------
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 512 KB tmpfs of its own: a disk that really fills, not an error raised by hand."""
-    disk = tmp_path / "disk"
+@contextlib.contextmanager
+def tmpfs(disk: Path, options: str) -> Iterator[Path]:
+    """A tmpfs of its own at `disk`: a disk that really fills, not an error raised by hand."""
     disk.mkdir()
     mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(disk)],
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(disk)],
         capture_output=True,
         check=False,
     )
@@ -428,6 +430,20 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
         yield disk
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """512 KB of room."""
+    with tmpfs(tmp_path / "disk", "size=512k") as disk:
+        yield disk
+
+
+@pytest.fixture
+def few_inodes(tmp_path: Path) -> Iterator[Path]:
+    """Room enough, but 64 files and folders at most."""
+    with tmpfs(tmp_path / "disk", "size=4m,nr_inodes=64") as disk:
+        yield disk
 
 
 def leave_free(disk: Path, kilobytes: int) -> None:
@@ -528,3 +544,37 @@ def test_polars_dropping_the_cause_is_a_full_disk_only_when_the_disk_is_full(
     )
     said = sink.write_error(thrift, tmp_path / "games.parquet")
     assert str(said) == f"{tmp_path / 'games.parquet'}: {says}"
+
+
+def leave_inodes(disk: Path, left: int) -> None:
+    """Make empty files in `disk` until only `left` more files or folders can be made."""
+    fillers = disk / "fillers"
+    shutil.rmtree(fillers, ignore_errors=True)
+    fillers.mkdir()
+    made = 0
+    while os.statvfs(disk).f_favail > left:
+        (fillers / str(made)).touch()
+        made += 1
+    assert os.statvfs(disk).f_favail == left
+
+
+@pytest.mark.parametrize("left", range(7))
+def test_a_disk_out_of_inodes_at_any_point_is_one_line_and_leaves_nothing(
+    few_inodes: Path, capsys: pytest.CaptureFixture[str], left: int
+) -> None:
+    """No file or folder can be made past `left`: the lock, the run's scratch folder, the
+    games' own folder, the report's temporary folder and its files each meet it in turn
+    (mkdtemp's failure was a traceback)."""
+    out = few_inodes / "r"
+    before = report_at(out)
+    leave_inodes(few_inodes, left)
+    code = main(["run", "-q", FDC3, "-n", "5", "-o", str(out)])
+    assert sorted(p.name for p in few_inodes.iterdir()) == ["fillers", "r"]
+    if code == 0:
+        assert (out / "report.json").is_file()
+        return
+    assert code == 2
+    line = one_error_line(capsys)
+    assert f"{out}" in line and "can't write" in line, line
+    assert line.endswith("No space left on device"), line
+    assert_untouched(out, before)
