@@ -38,6 +38,11 @@ def describe_mode(mode: int) -> str:
     return "not a regular file"
 
 
+def in_words(kind: str) -> str:
+    """What `kind_of` found, said after "is": FILE is "a file" there."""
+    return "a file" if kind == FILE else kind
+
+
 def kind_of(path: str | os.PathLike[str], *, name: str | None = None) -> str | None:
     """What `path` is (links followed), or None when nothing is there.
 

@@ -545,8 +545,8 @@ def sweep_reuse(folder: Any) -> Callable[[Variant], Games | None]:
 
     from balancer.analysis.sweep import SWEEP_CSV
     from balancer.errors import UserError
-    from balancer.files import FILE, FOLDER, kind_of
-    from balancer.report.folder import restore_interrupted
+    from balancer.files import FILE, FOLDER, in_words, kind_of
+    from balancer.report.folder import output_kind, restore_interrupted
     from balancer.report.model import REPORT_JSON, Report
     from balancer.stats.figures import RunData
 
@@ -558,13 +558,19 @@ def sweep_reuse(folder: Any) -> Callable[[Variant], Games | None]:
     if kind is None:
         raise refuse("no such sweep folder")
     if kind != FOLDER:
-        raise refuse(f"is {kind}, not a sweep folder")
-    if kind_of(Path(folder) / SWEEP_CSV) != FILE:
+        raise refuse(f"is {in_words(kind)}, not a sweep folder")
+    table_kind = kind_of(Path(folder) / SWEEP_CSV)
+    if table_kind != FILE:
         if kind_of(Path(folder) / REPORT_JSON) == FILE:
             raise refuse(
                 "is a report folder, not a sweep folder (which holds sweep.csv and a "
                 "report folder per point)"
             )
+        if table_kind is not None:
+            raise refuse(f"is not a sweep folder: its sweep.csv is {in_words(table_kind)}")
+        other = output_kind(folder)  # balancer's output of another kind, named as such
+        if other is not None:
+            raise refuse(f"is {other}, not a sweep folder (which holds sweep.csv)")
         raise refuse("is not a sweep folder: it holds no sweep.csv")
     points = []
     try:

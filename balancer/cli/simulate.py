@@ -68,7 +68,11 @@ def simulate(
         # then links the file in (no copy), and what a killed run leaves there is
         # removed by the next run onto the same folder (report/folder.py's leftovers).
         place = held.place
-        scratch = Path(tempfile.mkdtemp(prefix=f".{place.name}.tmp-", dir=place.parent))
+        try:
+            scratch = Path(tempfile.mkdtemp(prefix=f".{place.name}.tmp-", dir=place.parent))
+        except OSError as exc:  # a disk out of room or inodes: one line, as the save's
+            reason = exc.strerror or str(exc)
+            raise UserError(f"can't write: {reason}", file=str(output or folder)) from None
         try:
             compiling = None if quiet else compiling_line(variant, backend, check)
             if compiling:

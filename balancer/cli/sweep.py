@@ -155,23 +155,26 @@ def sweep(
                     click.echo(f"[{index + 1}/{len(points)}] {label}", err=True)
                 point_folder = tmp / folder_name(index, point)
                 point_folders.append(point_folder.name)
-                report = simulate(
-                    variant,
-                    point_folder,
-                    workers,
-                    quiet,
-                    check,
-                    move_time_limit,
-                    what=f"sweep point {label}",
-                    trust_plugins=trust_plugins,
-                    knobs=point,
-                    output=folder,
-                    backend=backend,
-                    scheduler=scheduler,
-                    sweep_point=SweepPoint(
-                        sweep=base.name, point=label, index=index + 1, points=len(points)
-                    ),
-                )
+                try:
+                    report = simulate(
+                        variant,
+                        point_folder,
+                        workers,
+                        quiet,
+                        check,
+                        move_time_limit,
+                        what=f"sweep point {label}",
+                        trust_plugins=trust_plugins,
+                        knobs=point,
+                        output=folder,
+                        backend=backend,
+                        scheduler=scheduler,
+                        sweep_point=SweepPoint(
+                            sweep=base.name, point=label, index=index + 1, points=len(points)
+                        ),
+                    )
+                except UserError as exc:
+                    raise _named_in_sweep(exc, tmp, Path(folder)) from None
                 rows.append(headline_row(point, report))
             table = pl.DataFrame(rows)
             for_csv(table).write_csv(tmp / SWEEP_CSV)
@@ -190,3 +193,14 @@ def sweep(
         "\n" + i18n.text("sweep.written", lang, folder=folder, index=INDEX_HTML),
         err=fmt in ("csv", "json"),
     )
+
+
+def _named_in_sweep(exc: UserError, tmp: Path, folder: Path) -> UserError:
+    """A point's error naming the point where it goes (`folder/000-...`), not inside the
+    sweep's temporary folder, a name the user never sees."""
+    shown = str(exc.file) if exc.file is not None else ""
+    prefix = f"{shown}: "
+    inside = bool(shown) and Path(shown).is_relative_to(tmp)
+    if not inside or exc.line is not None or not exc.message.startswith(prefix):
+        return exc
+    return UserError(exc.message[len(prefix) :], file=str(folder / Path(shown).relative_to(tmp)))

@@ -95,6 +95,8 @@ def tune(
         # Where `sweep` writes a sweep of the same knobs by default.
         default = default_folder(base.name, [r.name for r in ranges])
         sweep_folder = str(default) if default.is_dir() else None
+    elif not sweep_folder.strip():  # an empty name is no sweep, not "none given"
+        raise UserError("an empty name is not a sweep folder", key="--sweep")
     reuse = analysis.sweep_reuse(sweep_folder) if sweep_folder else None
     pool, _ = analysis.candidates_for(base, ranges)
     planned = analysis.planned_games(len(pool), games)

@@ -28,6 +28,7 @@ from balancer.escape import BIDI_CONTROLS, contrast
 from balancer.yamlsafe import MAX_DEPTH
 
 if TYPE_CHECKING:
+    from balancer.config.variant import Variant
     from balancer.report.model import Report
 
 # A figure recomputed from the games table agrees with report.json to this
@@ -333,3 +334,104 @@ def _game_named(value: Any) -> str | None:
     from balancer.games import game_named
 
     return game_named(value)
+
+
+def check_cards_held(games_frame: pl.DataFrame, players: int, kinds: int | None, path: str) -> None:
+    """games.parquet's dealt hands (`held_<s>_<w>`) against the variant report.json holds:
+    one bit per card kind of that variant's deck, no bit past it.
+
+    A report from before card impact has no such columns, which is no contradiction.
+    A deck edited in report.json (numbers 0-9 made 0-3) over hands dealt from the
+    first would send card kinds the deck does not have into the card tally, which
+    reads past its arrays: refused here, for every reader alike.
+    """
+    found = sorted(c for c in games_frame.columns if c.startswith("held_"))
+    if not found:
+        return
+    if kinds is None:
+        raise UserError(
+            f"holds the cards each seat held ({found[0]}), but the game in report.json "
+            "records none",
+            file=path,
+        )
+    words = table.held_words(kinds)
+    expected = sorted(table.held(s, w) for s in range(players) for w in range(words))
+    if found != expected:
+        odd = sorted(set(found) ^ set(expected))[0]
+        has = "has" if odd in found else "has no"
+        raise UserError(
+            f"the deck in report.json's variant has {kinds} card kinds ({words} "
+            f"{'word' if words == 1 else 'words'} per seat), but the file {has} column {odd}: "
+            "not the deck these games were dealt from",
+            file=path,
+        )
+    for column in expected:
+        values = games_frame[column]
+        if not values.dtype.is_integer() or values.null_count() or (values < 0).any():
+            raise UserError(f"column {column} should hold card bit masks", file=path)
+    # Kinds past the deck can only show in the last word's high bits.
+    spare = 64 * words - kinds
+    if spare:
+        past_the_deck = ~np.uint64((1 << (64 - spare)) - 1)
+        for s in range(players):
+            column = table.held(s, words - 1)
+            masks = games_frame[column].to_numpy().astype(np.uint64)
+            bad = np.flatnonzero(masks & past_the_deck)
+            if bad.size:
+                row = int(bad[0])
+                game = int(games_frame[table.GAME][row])
+                past = int(masks[row] & past_the_deck)
+                kind = 64 * (words - 1) + (past & -past).bit_length() - 1  # the lowest bit past
+                raise UserError(
+                    f"game {game}: seat {s} held card kind {kind}, but the deck in "
+                    f"report.json's variant has {kinds} kinds (0..{kinds - 1}): not the deck "
+                    "these games were dealt from",
+                    file=path,
+                    key=column,
+                )
+
+
+def check_played_as_the_variant_says(
+    report: Report, variant: Variant, report_path: str, games_path: str
+) -> None:
+    """games.parquet against the variant report.json says played it: as many games as
+    it allows (exactly as many unless a rule stopped the run early), seated as its
+    `seat_rotation` seats them. A report edited to say otherwise would be replayed,
+    diffed and tabled as a variant that did not play these games."""
+    n_games, until = report.n_games, report.until
+    if n_games > variant.games or (until is None and n_games != variant.games):
+        allows = "at most " if until is not None else ""
+        raise UserError(
+            f"plays {allows}{variant.games} games, but games.parquet holds {n_games}: "
+            "not the variant these games were played under",
+            file=report_path,
+            key="variant.games",
+        )
+    players, frame = variant.players, report.games
+    columns = [frame[table.bot(s)] for s in range(players)]
+    # The labels as small integers (a million games' strings compared one by one
+    # take seconds; their codes, milliseconds).
+    names = sorted(set().union(*(column.unique().to_list() for column in columns)))
+    codes = np.column_stack(
+        [column.cast(pl.Enum(names)).to_physical().to_numpy() for column in columns]
+    )
+    # Who sat where in game 0 says which bot is in each slot; the rotation (or none)
+    # then says who sits where in every later game (table.seat_slots).
+    slots = table.seat_slots(0, frame.height, players, variant.seat_rotation)
+    wrong = (codes != codes[0][slots]).ravel()
+    if wrong.any():
+        game, seat = divmod(int(np.argmax(wrong)), players)
+        rotation = "true" if variant.seat_rotation else "false"
+        raise UserError(
+            f"game {game}: seat {seat} holds {_short_label(names[codes[game, seat]])}, but "
+            f"report.json's variant (seat_rotation: {rotation}) seats "
+            f"{_short_label(names[codes[0][slots[game, seat]]])} there: not the seating "
+            "these games were played in",
+            file=games_path,
+            key=table.bot(seat),
+        )
+
+
+def _short_label(label: str) -> str:
+    text = repr(str(label))
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -66,8 +66,13 @@ def _clip_path(text: str, limit: int = 120) -> str:
 
 
 def _oserror(exc: OSError, file: str) -> UserError:
-    """An OSError as one line with its reason (a full disk says "no space left on device")."""
-    reason = exc.strerror or str(exc)
+    """An OSError as one line with its reason (a full disk says "No space left on device").
+
+    polars raises OSError with no errno, its text ending "(os error 28)": the
+    system's words for that code are said alone, as for Python's own OSError.
+    """
+    code = exc.errno if exc.strerror else _os_error_code(exc)
+    reason = exc.strerror or (os.strerror(code) if code is not None else str(exc))
     return UserError(f"can't write: {reason}", file=file)
 
 
@@ -283,6 +288,19 @@ _OUTPUT_KINDS = {
 }
 
 
+def output_kind(folder: str | Path) -> str | None:
+    """What balancer output `folder` says it is in its manifest ("a ladder (ladder.csv)"),
+    or None when it has no readable manifest: for a message naming what was given."""
+    path = Path(folder) / MANIFEST
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode) or os.lstat(path).st_size > MAX_MANIFEST_BYTES:
+            return None
+        kind = json.loads(path.read_text(encoding="utf-8")).get("kind")
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return None
+    return _OUTPUT_KINDS.get(kind) if isinstance(kind, str) else None
+
+
 def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -370,7 +388,7 @@ class Claim:
             os.umask(umask)
             tmp.chmod(0o777 & ~umask)
         except OSError as exc:
-            raise _oserror(exc, str(parent)) from None
+            raise _oserror(exc, place.given) from None  # the folder asked for
         old = parent / f".{place.name}.old-{os.getpid()}"
         try:
             try:
@@ -494,11 +512,12 @@ def _clean_leftovers(place: Place) -> None:
     between its two renames left the previous folder as `.NAME.old-PID` and
     nothing at NAME: that previous folder is put back first.
     """
+    aside = _set_aside(place)
+    if aside and not os.path.lexists(place.target):
+        # The latest set aside is the report the user last had (as restore_interrupted).
+        with contextlib.suppress(OSError):
+            os.rename(aside[-1], place.target)
     for path in place.leftovers():
-        if path.name.startswith(f".{place.name}.old-") and not os.path.lexists(place.target):
-            with contextlib.suppress(OSError):
-                os.rename(path, place.target)
-                continue
         shutil.rmtree(path, ignore_errors=True)
 
 
@@ -506,29 +525,30 @@ def restore_interrupted(folder: str | Path) -> None:
     """Put back the folder a run killed between the two renames of its swap left aside
     (`.NAME.old-PID`, nothing at NAME), for a reader or writer about to use `folder`.
 
-    Done under the folder's lock, so never under a live run's feet; when the lock is
-    held, or the folder can't be put back, the reader is told where it is instead.
+    Restored rather than only named: the folder set aside is the whole previous
+    report (it was renamed, never written into), and the lock proves no run is
+    between its renames, so putting it back is what that run would have done had
+    it failed instead of being killed. When the lock is held (a run is at it) or
+    the folder can't be put back (a read-only parent), the reader is told where
+    the previous one is instead.
     """
     target = Path(os.path.abspath(folder))
     if not target.name or os.path.lexists(target):
         return
     place = Place(str(folder), target.parent, target.name)
-    aside = _set_aside(place)
-    if not aside:
+    if not _set_aside(place):
         return
     fd = _try_lock(place)
     if fd is not None:
         try:
-            aside = _set_aside(place)  # again, under the lock
-            if aside and not os.path.lexists(target):
-                with contextlib.suppress(OSError):
-                    os.rename(aside[-1], target)
+            _clean_leftovers(place)  # the latest put back, the killed run's temp folders gone
         finally:
             _unlock(place, fd)
     if not os.path.lexists(target) and (aside := _set_aside(place)):
         raise UserError(
-            f"is missing: a run replacing it was stopped, and the previous one is at "
-            f"{aside[-1].name}; rename that back to {target.name}",
+            f"is missing: a run replacing it was stopped (or is still running), and the "
+            f"previous one is at {aside[-1].name}; once no run is writing it, rename that "
+            f"back to {target.name}",
             file=str(folder),
         )
 

@@ -35,8 +35,15 @@ import polars as pl
 from balancer import games, table
 from balancer._version import __version__
 from balancer.errors import UserError
-from balancer.files import FILE, FOLDER, kind_of
-from balancer.report.checks import MAX_VALUE, check_document, check_games, check_nesting
+from balancer.files import FILE, FOLDER, in_words, kind_of
+from balancer.report.checks import (
+    MAX_VALUE,
+    check_cards_held,
+    check_document,
+    check_games,
+    check_nesting,
+    check_played_as_the_variant_says,
+)
 from balancer.report.figures import (
     BotFigures,
     Distribution,
@@ -250,7 +257,7 @@ def load_report(folder: str | Path) -> Report:
         raise UserError("no such report folder", file=str(folder))
     if kind != FOLDER:
         raise UserError(
-            f"is {kind}, not a report folder (expected a folder holding report.json)",
+            f"is {in_words(kind)}, not a report folder (expected a folder holding report.json)",
             file=str(folder),
         )
     path = folder / REPORT_JSON
@@ -274,7 +281,12 @@ def load_report(folder: str | Path) -> Report:
             # Its game as read when the report was checked: the kept copy of a game file
             # since changed or gone (report/checks.py), known by name from then on.
             stand_in["game"] = report.game
-        from_resolved(stand_in, str(path))
+        played = from_resolved(stand_in, str(path))
+        # And its deck must be the one the hands in the games were dealt from.
+        kinds_of = played.spec.card_kinds
+        kinds = len(kinds_of(played.rules)) if kinds_of is not None else None
+        check_cards_held(report.games, report.players, kinds, str(games_path))
+        check_played_as_the_variant_says(report, played, str(path), str(games_path))
     return report
 
 

@@ -18,6 +18,7 @@ the end (the first design): that second pass cost 1.1-1.9 s of CPU per
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import queue
 import shutil
@@ -56,9 +57,13 @@ class GamesFile:
     """
 
     def __init__(self, scratch: str | Path | None = None, prefix: str = "balancer-games-") -> None:
-        if scratch is not None:
-            Path(scratch).mkdir(parents=True, exist_ok=True)
-        self.folder = Path(tempfile.mkdtemp(prefix=prefix, dir=scratch))
+        try:
+            if scratch is not None:
+                Path(scratch).mkdir(parents=True, exist_ok=True)
+            self.folder = Path(tempfile.mkdtemp(prefix=prefix, dir=scratch))
+        except OSError as exc:  # a disk out of room (or of inodes) before the first game
+            where = Path(scratch if scratch is not None else tempfile.gettempdir())
+            raise write_error(exc, where / GAMES_PARQUET) from None
         self.path = self.folder / GAMES_PARQUET
         self._cleanup = weakref.finalize(self, shutil.rmtree, self.folder, True)
 
@@ -167,8 +172,10 @@ def write_error(error: BaseException, path: Path) -> BaseException:
     for is not.
 
     polars reports the system's error in its own exception, "... (os error 28)", and
-    on a nearly full disk sometimes only as "Invalid thrift: transport error": then
-    the free space is said beside it.
+    on a full disk sometimes only as "parquet: File out of specification: Invalid
+    thrift: transport error" (a write failed, its cause dropped): when the disk
+    then has almost no room left (FULL_DISK_BYTES), that is a full disk, said as the
+    system says it, with the free space and polars' words beside it.
     """
     import re
 
@@ -181,22 +188,31 @@ def write_error(error: BaseException, path: Path) -> BaseException:
     elif code:  # polars' wording around the system's: say the system's alone
         reason = os.strerror(int(code.group(1)))
     else:
-        reason = text.splitlines()[0] if text else type(error).__name__
-        reason += _free_space_note(path)
+        said = text.splitlines()[0] if text else type(error).__name__
+        free = _free_bytes(path)
+        if free is not None and free < FULL_DISK_BYTES:
+            reason = f"{os.strerror(errno.ENOSPC)} ({free // 1024} KB free; polars said: {said})"
+        else:
+            reason = said
     return UserError(f"can't write the games: {reason}", file=str(path))
 
 
-def _free_space_note(path: Path) -> str:
-    """ " (the disk has 4 KB free)" when the disk holding `path` is nearly full, else ""."""
+# Less room than this left after polars' write failed without saying why is taken
+# for a full disk (a judgement: the file it was writing still holds what fitted, so
+# a full disk reads as a few KB free; a failure with room to spare says its own words).
+FULL_DISK_BYTES = 1 << 20
+
+
+def _free_bytes(path: Path) -> int | None:
+    """The room left for an ordinary user on the disk holding `path`, if it can be known."""
     folder = path.parent
     while not folder.is_dir() and folder != folder.parent:  # a report folder not made yet
         folder = folder.parent
     try:
         info = os.statvfs(folder)
     except OSError:
-        return ""
-    free = info.f_bavail * info.f_frsize
-    return f" (the disk has {free // 1024} KB free)" if free < (16 << 20) else ""
+        return None
+    return info.f_bavail * info.f_frsize
 
 
 def new_counts(variant: Variant) -> GameCounts:
@@ -305,7 +321,10 @@ class GamesWriter:
         self._flush()
         if self._sink is None:  # no game at all: an empty table, with its columns
             schema = table.schema(self.variant.players, self.variant.spec.events)
-            pl.DataFrame(schema=schema).write_parquet(self.file.path)
+            try:
+                pl.DataFrame(schema=schema).write_parquet(self.file.path)
+            except Exception as exc:  # a full disk, in polars' words or the system's
+                raise write_error(exc, self.file.path) from None
         else:
             self._sink.close()
         return self.counts

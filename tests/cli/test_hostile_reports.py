@@ -372,16 +372,135 @@ def test_a_value_event_passed_off_as_a_count_is_refused(
 def test_a_report_whose_variant_can_not_have_dealt_its_games_is_refused_by_every_reader(
     report: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """hand_size 10**9 over games dealt 5: replay refused it; csv and diff do too."""
+    """hand_size 10**9 over games dealt 5: replay refused it; csv, diff and cards do too,
+    in the same words (one check, load_report's)."""
     folder = damaged(report, tmp_path, put("variant", "rules", "hand_size", value=10**9))
     line = assert_refused(folder, report, tmp_path, capsys)[0]
-    assert "report.json" in line and "hand_size" in line, line
+    assert f"{folder / 'report.json'}: rules.hand_size: must be at most" in line, line
+    before = contents(folder)
+    assert main(["cards", str(folder), "-o", str(tmp_path / "cards.csv")]) == 2
+    assert one_error_line(capsys) == line
+    assert contents(folder) == before and not (tmp_path / "cards.csv").exists()
 
 
 def test_the_same_report_with_its_variant_as_played_opens(report: Path, tmp_path: Path) -> None:
     """The control: the copy with hand_size put back at what the games were dealt."""
     folder = damaged(report, tmp_path, put("variant", "rules", "hand_size", value=5))
     assert model.load_report(folder).n_games == 20
+    assert main(["cards", str(folder), "-o", str(tmp_path / "cards.csv")]) == 0
+
+
+def every_seat_held(mask: int) -> TableEdit:
+    """Every seat of every game of fdc-3p held exactly the card kinds of `mask`."""
+    return lambda frame: frame.with_columns(
+        pl.lit(mask, dtype=pl.UInt64).alias(f"held_{s}_0") for s in range(3)
+    )
+
+
+# fdc-3p's deck: 2 colours x 3 roles x numbers 0..9 = 60 card kinds, one 64-bit word a
+# seat. Numbers 0..3 make it 24 kinds; 0..30 make it 186, three words a seat.
+SMALLER_DECK = put("variant", "rules", "deck", "numbers", value=[0, 3])
+
+
+def test_a_deck_edited_smaller_than_the_hands_dealt_is_refused_by_every_reader(
+    report: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Card kind 30 held, a deck of 24 kinds in report.json: csv and cards would read
+    past the card tally's arrays (a crash, before this check), diff and replay would
+    trust a variant that did not deal these games."""
+    folder = damaged(report, tmp_path, SMALLER_DECK, every_seat_held(1 << 30))
+    line = assert_refused(folder, report, tmp_path, capsys)[0]
+    assert line == (
+        f"balancer: error: {folder / 'games.parquet'}: held_0_0: game 0: seat 0 held card "
+        "kind 30, but the deck in report.json's variant has 24 kinds (0..23): not the deck "
+        "these games were dealt from"
+    ), line
+    assert main(["cards", str(folder), "-o", str(tmp_path / "cards.csv")]) == 2
+    assert one_error_line(capsys) == line
+
+
+def test_the_same_smaller_deck_over_hands_inside_it_opens(report: Path, tmp_path: Path) -> None:
+    """The control: every hand within kinds 0..23 (kind 23 the last), so nothing contradicts."""
+    folder = damaged(report, tmp_path, SMALLER_DECK, every_seat_held(1 << 23))
+    assert model.load_report(folder).n_games == 20
+    assert main(["cards", str(folder), "-o", str(tmp_path / "cards.csv")]) == 0
+
+
+def test_a_deck_edited_larger_than_the_table_has_words_for_is_refused(
+    report: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = damaged(report, tmp_path, put("variant", "rules", "deck", "numbers", value=[0, 30]))
+    line = assert_refused(folder, report, tmp_path, capsys)[0]
+    assert (
+        "games.parquet: the deck in report.json's variant has 186 card kinds (3 words per "
+        "seat), but the file has no column held_0_1: not the deck these games were dealt from"
+    ) in line, line
+
+
+def test_hands_held_as_text_are_refused_not_read(
+    report: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = damaged(report, tmp_path, table=column("held_1_0", lambda f: pl.lit("7")))
+    line = assert_refused(folder, report, tmp_path, capsys)[0]
+    assert line.endswith("games.parquet: column held_1_0 should hold card bit masks"), line
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """fdc-3p with heuristic in seat 0 and random in seats 1 and 2, seats not rotated."""
+    out = tmp_path_factory.mktemp("mixed") / "report"
+    args = ["run", "-q", FDC3, "-n", "6", "-w", "1", "--bots", "heuristic,random,random"]
+    assert main([*args, "-o", str(out)]) == 0
+    return out
+
+
+def test_a_report_edited_to_rotate_seats_its_games_did_not_rotate_is_refused(
+    mixed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With rotation, game 1's seat 0 holds slot (0 + 1) % 3 = 1, a random bot; the
+    table has heuristic there in every game."""
+    folder = damaged(mixed, tmp_path, put("variant", "seat_rotation", value=True))
+    line = assert_refused(folder, mixed, tmp_path, capsys)[0]
+    assert line == (
+        f"balancer: error: {folder / 'games.parquet'}: bot_0: game 1: seat 0 holds "
+        "'heuristic', but report.json's variant (seat_rotation: true) seats 'random' there: "
+        "not the seating these games were played in"
+    ), line
+
+
+def test_the_mixed_report_as_played_opens(mixed: Path) -> None:
+    """The control: the same report, unedited, with the bots it names in their seats."""
+    assert [seat.bot for seat in model.load_report(mixed).seats] == [
+        "heuristic",
+        "random",
+        "random",
+    ]
+
+
+@pytest.mark.parametrize(("games", "says"), [(5, "plays 5 games"), (7, "plays 7 games")])
+def test_a_report_whose_variant_plays_another_number_of_games_is_refused(
+    mixed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], games: int, says: str
+) -> None:
+    folder = damaged(mixed, tmp_path, put("variant", "games", value=games))
+    line = assert_refused(folder, mixed, tmp_path, capsys)[0]
+    assert line == (
+        f"balancer: error: {folder / 'report.json'}: variant.games: {says}, but "
+        "games.parquet holds 6: not the variant these games were played under"
+    ), line
+
+
+def test_a_run_stopped_early_may_have_played_fewer_games_than_its_variant_allows(
+    mixed: Path, tmp_path: Path
+) -> None:
+    """`until` set: 6 games played of the 7 allowed is a run its rule stopped."""
+    edit = put("variant", "games", value=7)
+
+    def stopped_early(document: dict[str, Any]) -> None:
+        edit(document)
+        document["until"], document["stopped_at"] = "win_ci<=0.5", 6
+
+    folder = damaged(mixed, tmp_path, stopped_early)
+    assert model.load_report(folder).n_games == 6
 
 
 def test_a_seat_number_of_991_digits_is_cut_in_the_message(
