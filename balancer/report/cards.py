@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 
 from balancer import table
+from balancer.numbers import column_decimals, fixed
 from balancer.stats.card_tally import ALPHA, CardImpact, card_impact, has_cards
 from balancer.stats.role_impact import RoleImpact, role_impact
 
@@ -201,12 +202,13 @@ def render_roles(
         f"  {'p (Holm)':>8}  {t('cards.verdict', lang)}",
     ]
     helps, hurts = t("cards.helps", lang), t("cards.hurts", lang)
+    places = _places((r.low, r.high) for r in rows)
     for r in rows:
         verdict = (helps if r.slope > 0 else hurts) if r.significant else ""
         shown = paint(verdict, "changed") if paint and verdict else verdict
         lines.append(
-            f"{r.role:<{width}}  {r.mean_held:>9.2f}  {r.slope:>+10.3f}  "
-            f"{f'[{r.low:+.3f}, {r.high:+.3f}]':<16}  {_p(r.p_holm):>8}  {shown}".rstrip()
+            f"{r.role:<{width}}  {r.mean_held:>9.2f}  {fixed(r.slope, places, signed=True):>10}  "
+            f"{_interval(r.low, r.high, places):<16}  {_p(r.p_holm):>8}  {shown}".rstrip()
         )
     lines += ["", *t("roles.key", lang).split("\n")]
     return "\n".join(lines)
@@ -226,9 +228,11 @@ def roles_html(rows: Sequence[RoleImpact], lang: str | None = None) -> str:
         f"<th>{e(t(key, lang))}</th>"
         for key in ("roles.role", "roles.mean_held", "roles.slope", "cards.interval")
     )
+    places = _places((r.low, r.high) for r in rows)
     body = "".join(
         f"<tr><td>{'● ' if r.significant else ''}{e(r.role)}</td><td>{r.mean_held:.2f}</td>"
-        f"<td>{r.slope:+.3f}</td><td>[{r.low:+.3f}, {r.high:+.3f}]</td></tr>"
+        f"<td>{fixed(r.slope, places, signed=True)}</td>"
+        f"<td>{_interval(r.low, r.high, places)}</td></tr>"
         for r in rows
     )
     return (
@@ -258,13 +262,15 @@ def render(
         f"{t('cards.verdict', lang)}",
     ]
     helps, hurts = t("cards.helps", lang), t("cards.hurts", lang)
+    places = _places((r.low, r.high) for r in rows)
     for r in rows:
         verdict = (helps if r.difference > 0 else hurts) if r.significant else ""
         shown = paint(verdict, "changed") if paint and verdict else verdict
+        held, others = (fixed(v, places) for v in (r.held_win_share, r.other_win_share))
         lines.append(
-            f"{r.card:<{width}}  {r.held_win_share:>6.3f}  {r.other_win_share:>6.3f}  "
-            f"{r.difference:>+10.3f}  {f'[{r.low:+.3f}, {r.high:+.3f}]':<16}  "
-            f"{_p(r.p_holm):>8}  {shown}".rstrip()
+            f"{r.card:<{width}}  {held:>6}  {others:>6}  "
+            f"{fixed(r.difference, places, signed=True):>10}  "
+            f"{_interval(r.low, r.high, places):<16}  {_p(r.p_holm):>8}  {shown}".rstrip()
         )
     tested = sum(r.low != r.high or r.difference != 0 for r in rows)
     significant = sum(r.significant for r in rows)
@@ -277,6 +283,17 @@ def render(
 
 def _p(p: float) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def _places(intervals: Iterable[tuple[float, float]]) -> int:
+    """One precision for a table's estimates, by their intervals' widths (numbers.py);
+    3 decimals where no interval has a width (nothing compared)."""
+    found = column_decimals([(low, high) for low, high in intervals if high > low])
+    return 3 if found is None else found
+
+
+def _interval(low: float, high: float, places: int) -> str:
+    return f"[{fixed(low, places, signed=True)}, {fixed(high, places, signed=True)}]"
 
 
 def chart_svg(rows: Sequence[CardImpact], top: int = 20, lang: str | None = None) -> str:
