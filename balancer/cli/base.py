@@ -39,14 +39,10 @@ class Command(click.Command):
 def check_environment() -> None:
     """The environment a command reads, checked alike by every command before it starts:
     a $BALANCER_LANG that names no language is refused by `diff` as by `run`, even
-    where a flag or a variant's lang: would have chosen first."""
-    import os
+    where a flag or a variant's lang: would have chosen first (see balancer.environment)."""
+    from balancer import environment
 
-    from balancer import i18n
-
-    value = os.environ.get(i18n.ENV_VAR)
-    if value:
-        i18n.check_lang(value, i18n.ENV_VAR)
+    environment.check_all()
 
 
 def command(name: str | None = None, **attrs: Any) -> Any:

@@ -11,10 +11,12 @@ import sys
 import unicodedata
 from pathlib import Path
 
+import click
 import pytest
 
+from balancer import environment
+from balancer.cli import cli, main
 from balancer.cli import diff as diff_cli
-from balancer.cli import main
 from balancer.cli.options import check_placement
 from balancer.errors import UserError
 from balancer.escape import contrast
@@ -34,35 +36,104 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 # -- the environment, read alike by every command ------------------------------------
 
+MISSING = "no-such-variant.yaml"
 
-def commands(a: Path, b: Path, tmp_path: Path) -> list[list[str]]:
-    return [
-        ["run", "-q", FDC3, "-n", "2", "-o", str(tmp_path / "r")],
-        ["diff", "-q", str(a), str(b)],
-        ["csv", str(a), "-o", str(tmp_path / "t")],
-        ["validate", FDC3],
-        ["replay", str(a), "--game", "0"],
-    ]
+# Each command with arguments it parses, naming a file that isn't there where it reads
+# one: the control (a good environment) then fails on the file, not on the environment.
+ARGUMENTS: dict[str, list[str]] = {
+    "cards": [MISSING],
+    "check": ["-q", MISSING],
+    "csv": [MISSING],
+    "diff": ["-q", MISSING, MISSING],
+    "events": ["fdc"],
+    "init": ["fdc", "{tmp}/mine.yaml"],
+    "kk-odds": ["--theme", "r5,b7", "--mine", "y3,g12", "--free", "r1,b9"],
+    "knobs": ["fdc"],
+    "ladder": [MISSING, "-p", "3", "-q"],
+    "replay": [MISSING, "--game", "0"],
+    "run": ["-q", MISSING, "-o", "{tmp}/r"],
+    "show": [MISSING],
+    "sweep": ["-q", MISSING, "--set", "hand_size=4,5", "-o", "{tmp}/s"],
+    "tune": ["-q", MISSING, "--knob", "hand_size=4:6", "--target", "margin.mean=1"],
+    "validate": [MISSING],
+    "variants": [],
+}
 
 
+def test_the_environment_cases_cover_every_command() -> None:
+    assert sorted(ARGUMENTS) == cli.list_commands(click.Context(cli))
+
+
+@pytest.mark.parametrize("name", sorted(ARGUMENTS))
 def test_a_balancer_lang_naming_no_language_is_refused_by_every_command(
-    reports: tuple[Path, Path],
+    name: str,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = [name, *(arg.format(tmp=tmp_path) for arg in ARGUMENTS[name])]
     monkeypatch.setenv("BALANCER_LANG", "xx")
-    for command in commands(*reports, tmp_path):
-        assert main(command) == 2, command
-        assert "BALANCER_LANG: expected en or ja, not 'xx'" in one_error_line(capsys)
-    assert not (tmp_path / "r").exists() and not (tmp_path / "t").exists()
+    assert main(argv) == 2
+    assert one_error_line(capsys) == "balancer: error: BALANCER_LANG: expected en or ja, not 'xx'"
+    assert list(tmp_path.iterdir()) == []  # nothing written, not even init's file
+    # The control: a language it names lets the command go on to its own work.
+    monkeypatch.setenv("BALANCER_LANG", "ja")
+    code = main(argv)
+    out = capsys.readouterr()
+    assert "BALANCER_LANG" not in out.err
+    if MISSING in argv:
+        assert code == 2 and MISSING in out.err
+    else:
+        assert code == 0, out.err
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        ("BALANCER_JIT", "no", "BALANCER_JIT: expected 0 or 1, not 'no'"),
+        ("BALANCER_CHECK", "yes", "BALANCER_CHECK: expected 0 or 1, not 'yes'"),
+        ("BALANCER_PLUGIN_LOG", "{tmp}", "BALANCER_PLUGIN_LOG: '{tmp}' is a folder; name a file"),
+        (
+            "BALANCER_PLUGIN_LOG",
+            "{tmp}/no/log.txt",
+            "BALANCER_PLUGIN_LOG: '{tmp}/no/log.txt' lies in no folder that exists",
+        ),
+    ],
+)
+def test_every_balancer_variable_is_checked_before_a_command_starts(
+    variable: str,
+    value: str,
+    said: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(variable, value.format(tmp=tmp_path))
+    for argv in (["events", "fdc"], ["validate", FDC3]):
+        assert main(argv) == 2
+        assert said.format(tmp=tmp_path) in one_error_line(capsys)
+    # The control: the values each one takes.
+    for good in ("0", "1", "") if "LOG" not in variable else (f"{tmp_path}/log.txt", ""):
+        monkeypatch.setenv(variable, good)
+        assert main(["events", "fdc"]) == 0, good
+    assert environment.check_requested() is False  # "" is unset
+    monkeypatch.setenv("BALANCER_CHECK", "1")
+    assert environment.check_requested() is True
 
 
 def test_a_balancer_lang_naming_a_language_is_taken_by_every_command(
     reports: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("BALANCER_LANG", "ja")
-    for command in commands(*reports, tmp_path):
+    commands = [
+        ["run", "-q", FDC3, "-n", "2", "-o", str(tmp_path / "r")],
+        ["diff", "-q", *map(str, reports)],
+        ["csv", str(reports[0]), "-o", str(tmp_path / "t")],
+        ["validate", FDC3],
+        ["replay", str(reports[0]), "--game", "0"],
+    ]
+    for command in commands:
         assert main(command) == 0, command
 
 
