@@ -17,7 +17,6 @@ knob can be changed under the child's `scoring:`.
 from __future__ import annotations
 
 import os
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,7 +27,7 @@ from balancer.bot import BotSpec
 from balancer.bots import registry as bot_registry
 from balancer.bots.build import resolve_bot
 from balancer.errors import UserError, nearest
-from balancer.escape import BIDI_CONTROLS, visible
+from balancer.escape import hidden_in, hidden_message, visible
 from balancer.files import FILE, kind_of, path_error
 from balancer.games.api import GameSpec
 from balancer.yamlsafe import format_keypath, load_yaml
@@ -534,8 +533,8 @@ def _check_name(name: Any, origins: _Origins) -> None:
         raise origins.error(
             ("name",), "must be text UTF-8 can write (it holds a lone surrogate)"
         ) from None
-    if found := _hidden_in(name):
-        raise origins.error(("name",), _hidden_message(found))
+    if found := hidden_in(name):
+        raise origins.error(("name",), hidden_message(found))
     if size > MAX_NAME_BYTES:
         # It names the report folder, reports/<name>/, and a sweep's <name>-sweep/.
         raise origins.error(
@@ -677,10 +676,10 @@ def _seat(entry: Any, spec: GameSpec, where: KeyPath, origins: _Origins) -> Seat
         raise origins.error((*where, "bot"), "expected a bot name")
     bot = resolve_bot(spec, name, lambda msg: origins.error(where, msg))
     for key, value in params.items():
-        found = _hidden_in(key) or _hidden_in(value)
+        found = hidden_in(key) or hidden_in(value)
         if found:
             # The parameters are part of the bot's label, which reports show.
-            raise origins.error((*where, "params", key), _hidden_message(found))
+            raise origins.error((*where, "params", key), hidden_message(found))
         if bot_registry.is_plugin(name) and not isinstance(key, str):
             # The plugin's constructor takes them by name: run would fail building it.
             raise origins.error(
@@ -691,37 +690,8 @@ def _seat(entry: Any, spec: GameSpec, where: KeyPath, origins: _Origins) -> Seat
     return SeatSpec(name, _bot_params(bot, params, where, origins))
 
 
-def _hidden(ch: str) -> bool:
-    """A character that changes how text reads without showing: a bidi control, or an
-    invisible format character (Unicode's Cf: zero-width joiner, soft hyphen, ...)."""
-    return ch in BIDI_CONTROLS or unicodedata.category(ch) == "Cf"
-
-
-def _hidden_message(ch: str) -> str:
-    if ch in BIDI_CONTROLS:
-        what = f"the bidirectional control U+{ord(ch):04X}, which makes text read"
-    else:
-        what = f"the invisible format character U+{ord(ch):04X}, which makes text look"
-    return f"must not hold {what} other than it is"
-
-
 def _cut(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _hidden_in(value: Any, depth: int = 0) -> str | None:
-    """The first hidden character (`_hidden`) in a text or parameter (keys and values, nested)."""
-    if isinstance(value, str):
-        return next((c for c in value if _hidden(c)), None)
-    if depth > 64:  # the YAML loader bounds nesting; this only keeps the walk bounded too
-        return None
-    if isinstance(value, dict):
-        items: list[Any] = [*value.keys(), *value.values()]
-    elif isinstance(value, list | tuple):
-        items = list(value)
-    else:
-        return None
-    return next((c for item in items if (c := _hidden_in(item, depth + 1))), None)
 
 
 def _bot_params(

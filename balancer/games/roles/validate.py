@@ -17,6 +17,7 @@ from typing import Any
 
 from balancer import knobs
 from balancer.errors import UserError
+from balancer.escape import hidden_in, hidden_message
 from balancer.games.roles import vocabulary as voc
 from balancer.games.roles.gamefile import KeyPath, Source
 from balancer.games.roles.model import (
@@ -79,6 +80,24 @@ class _Checker:
 
     def fail(self, keypath: KeyPath, message: str) -> None:
         self.problems.append(self.source.error(keypath, message))
+
+    def hidden_characters(self) -> None:
+        """Refuse a bidi control or an invisible format character in any text of the file
+        (a name, a title, an event's words), as a variant's name is refused: reports show
+        them, and a name holding one ("a\u200db") looks like another ("ab")."""
+        stack: list[tuple[KeyPath, Any]] = [((), self.data)]
+        while stack:
+            keypath, value = stack.pop()
+            if isinstance(value, str):
+                if found := hidden_in(value):
+                    self.fail(keypath, hidden_message(found))
+            elif isinstance(value, dict):
+                for key, inner in value.items():
+                    if found := hidden_in(key):
+                        self.fail((*keypath, key), hidden_message(found))
+                    stack.append(((*keypath, key), inner))
+            elif isinstance(value, list):
+                stack.extend(((*keypath, index), inner) for index, inner in enumerate(value))
 
     # -- small readers ----------------------------------------------------
 
@@ -153,6 +172,7 @@ class _Checker:
 
     def run(self) -> RoleGame | None:
         data = self.data
+        self.hidden_characters()
         self.known_keys((), data, voc.TOP_KEYS)
         name, short = self.game_names()
         titles = self.titles()
