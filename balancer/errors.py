@@ -50,6 +50,26 @@ def _cut_word(word: str) -> str:
     return f"{word[:120]}...({len(word) - 160} characters)...{word[-40:]}"
 
 
+# The most of a user's value a message quotes (its repr): enough to recognise it.
+MAX_SHOWN = 60
+
+
+def shown(value: Any, limit: int = MAX_SHOWN) -> str:
+    """A user's value as a message quotes it: its repr cut to `limit` characters (saying
+    how long it was), and YAML's empty value as what the user wrote, not Python's None."""
+    if value is None:
+        return "null (empty)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) and abs(value) >= 10**18:
+        digits = len(str(abs(value))) if abs(value) < 10**4000 else "thousands of"
+        return f"{'-' if value < 0 else ''}a number of {digits} digits"
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 20]}…({len(text)} characters)"
+
+
 class Terminated(BaseException):
     """SIGTERM arrived: unwinds like Ctrl-C, so every clean-up runs (exit 143)."""
 

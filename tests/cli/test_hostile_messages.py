@@ -195,16 +195,36 @@ def test_diff_checks_alpha_before_playing_either_variant(
     assert len(played) == 1
 
 
-@pytest.mark.parametrize("port", ["99999", "0", "1000000000000000000000"])
-def test_an_impossible_scheduler_port_is_said_so(
-    port: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("tcp://127.0.0.1:99999", "port 99999 can't exist: a port is a number from 1 to 65535"),
+        ("tcp://127.0.0.1:0", "port 0 can't exist"),
+        ("127.0.0.1:1000000000000000000000", "port of 22 digits can't exist"),
+        ("tcp://[::1]:" + "9" * 991, "port of 991 digits can't exist"),
+        ("tcp://127.0.0.1:abc", "port 'abc' is not a number: a port is a number from 1 to"),
+        ("tcp://127.0.0.1:-1", "port '-1' is not a number"),
+        ("tcp://127.0.0.1", "'tcp://127.0.0.1' names no port: write it [SCHEME://]HOST:PORT"),
+        ("tcp://:8786", "'tcp://:8786' names no host"),
+        ("tcp://a b:8786", "host 'a b' is not a host's name or address"),
+        ("tcp://127.0.0.1:8786/x", "'tcp://127.0.0.1:8786/x' is not an address"),
+        ("foo://h:8786", "unknown scheme 'foo' (Dask listens at tcp://, tls://"),
+    ],
+)
+def test_an_impossible_scheduler_address_is_said_so_before_connecting(
+    address: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = ["run", "-q", FDC3, "-n", "2", "-o", str(tmp_path / "r"), "--backend", "dask"]
-    assert main([*args, "--scheduler", f"tcp://127.0.0.1:{port}"]) == 2
+    assert main([*args, "--scheduler", address]) == 2
     line = one_error_line(capsys)
-    assert "--scheduler: port" in line and "can't exist: a port is a number from 1 to 65535" in line
-    assert "refused" not in line
-    check_placement("dask", "tcp://127.0.0.1:8786")  # the control: a port that can be
+    assert f"balancer: error: --scheduler: {said}" in line, line
+    assert "reach" not in line and "refused" not in line and len(line) < 160
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:8786", "[::1]:1", "tls://sched.lan:65535"])
+def test_a_scheduler_address_that_can_be_is_taken(address: str) -> None:
+    check_placement("dask", address)  # the control: no error
 
 
 # -- variant files -----------------------------------------------------------------
