@@ -31,9 +31,7 @@ class UserError(Exception):
             where += ": "
         if key:
             message = f"{key}: {message}"
-        # Keep it to one line whatever the message holds, and no word in it longer than
-        # a line: a value of 991 digits says no more than its ends do.
-        self.message = " ".join(map(_cut_word, f"{where}{message}".split()))
+        self.message = one_line(f"{where}{message}")
         super().__init__(self.message)
 
     def format_message(self) -> str:
@@ -42,6 +40,12 @@ class UserError(Exception):
 
 # The longest run of characters without a space a message shows whole.
 MAX_WORD = 200
+
+
+def one_line(text: str) -> str:
+    """`text` as an error line: one line whatever it holds, and no word in it longer than
+    a line (a value of 991 digits says no more than its ends do)."""
+    return " ".join(map(_cut_word, text.split()))
 
 
 def _cut_word(word: str) -> str:

@@ -177,6 +177,25 @@ def test_a_long_value_is_cut_in_any_message() -> None:
     assert UserError("not " + "9" * 150).message == "not " + "9" * 150  # short: whole
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "-q", FDC3, "-n", "9" * 991],  # click's own refusal of a flag's value
+        ["run", "-q", FDC3, "--seed", "9" * 991],
+        ["9" * 991],  # no such command
+        ["run", "-q", "9" * 991 + ".yaml"],  # was a traceback: a name too long to look up
+        ["validate", "9" * 991],
+    ],
+)
+def test_a_long_value_given_on_the_command_line_is_cut(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    line = one_error_line(capsys)
+    assert "9" * 130 not in line and len(line) < 400, line
+    assert "characters)" in line or "..." in line
+
+
 def test_diff_checks_alpha_before_playing_either_variant(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
