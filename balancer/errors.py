@@ -66,8 +66,9 @@ def shown(value: Any, limit: int = MAX_SHOWN) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int) and abs(value) >= 10**18:
-        digits = len(str(abs(value))) if abs(value) < 10**4000 else "thousands of"
-        return f"{'-' if value < 0 else ''}a number of {digits} digits"
+        # Not str(value): Python refuses to write an int of more than 4300 digits.
+        digits = int(abs(value).bit_length() * 0.30103) + 1  # log10(2): about right
+        return f"{'-' if value < 0 else ''}a number of about {digits} digits"
     text = repr(value)
     if len(text) <= limit:
         return text

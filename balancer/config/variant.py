@@ -26,7 +26,7 @@ from balancer import games, i18n, knobs
 from balancer.bot import BotSpec
 from balancer.bots import registry as bot_registry
 from balancer.bots.build import resolve_bot
-from balancer.errors import UserError, nearest
+from balancer.errors import UserError, nearest, shown
 from balancer.escape import hidden_in, hidden_message, visible
 from balancer.files import FILE, kind_of, path_error
 from balancer.games.api import GameSpec
@@ -425,7 +425,8 @@ def _validate(
     if game_name is None:
         names = ", ".join(games.names())
         if game_given:  # `game:` with nothing after it (YAML's null)
-            problems.append(origins.error(("game",), f"is empty; name the game (one of {names})"))
+            message = f"is empty (null); name the game: {names} or a game file"
+            problems.append(origins.error(("game",), message))
         else:
             problems.append(origins.error((), f"missing key 'game' (one of {names})"))
         return None
@@ -460,12 +461,12 @@ def _validate(
     rotation = data.get("seat_rotation", False)
     if not isinstance(rotation, bool):
         problems.append(
-            origins.error(("seat_rotation",), f"expected true or false, got {rotation!r}")
+            origins.error(("seat_rotation",), f"expected true or false, got {shown(rotation)}")
         )
 
     lang = data.get("lang")
     if lang is not None and lang not in i18n.LANGS:
-        problems.append(origins.error(("lang",), f"expected en or ja, got {lang!r}"))
+        problems.append(origins.error(("lang",), f"expected en or ja, got {shown(lang)}"))
 
     knob_problems = len(problems)
     rules = _knob_values(combined.knobs, spec, origins, problems)
@@ -521,6 +522,10 @@ def _game_file(name: str, layers: list[_Layer], origins: _Origins) -> str:
 
 
 def _check_name(name: Any, origins: _Origins) -> None:
+    if name is None:
+        raise origins.error(
+            ("name",), "is empty (null): give a name, or leave name: out to use the file's"
+        )
     if not isinstance(name, str) or not name.strip() or "/" in name or name.startswith("."):
         raise origins.error(("name",), "must be a plain name (no '/', not starting with '.')")
     # The name becomes a folder and heads one-line messages and reports: no
@@ -595,7 +600,7 @@ def _integer(
         return default
     value = data[key]
     if not knobs.is_whole_number(value):
-        raise origins.error((key,), f"expected a whole number, got {value!r}")
+        raise origins.error((key,), f"expected a whole number, got {shown(value)}")
     if not low <= value <= high:
         raise origins.error((key,), f"must be between {low} and {high}, got {value}")
     return value
@@ -636,7 +641,11 @@ def _seats(
     if "seats" in data:
         listed = data["seats"]
         if not isinstance(listed, list):
-            problems.append(origins.error(("seats",), "expected a list with one bot per seat"))
+            problems.append(
+                origins.error(
+                    ("seats",), f"expected a list with one bot per seat, got {shown(listed)}"
+                )
+            )
             return None
         if players is not None and len(listed) != players:
             message = f"lists {len(listed)} bots for {players} players"
@@ -648,6 +657,10 @@ def _seats(
         ]
         return None if None in found else tuple(found)
     if "bots" in data:
+        if isinstance(data["bots"], list):
+            message = "names one bot for every seat; to seat different bots, list them in seats:"
+            problems.append(origins.error(("bots",), message))
+            return None
         one = _attempt(problems, _seat, data["bots"], spec, ("bots",), origins)
         return None if one is None or players is None else (one,) * players
     problems.append(
@@ -671,7 +684,7 @@ def _seat(entry: Any, spec: GameSpec, where: KeyPath, origins: _Origins) -> Seat
         if not isinstance(params, dict):
             raise origins.error((*where, "params"), "expected a mapping of parameter: value")
     else:
-        raise origins.error(where, f"expected a bot name or {{bot:, params:}}, got {entry!r}")
+        raise origins.error(where, f"expected a bot name or {{bot:, params:}}, got {shown(entry)}")
     if not isinstance(name, str) or not name:
         raise origins.error((*where, "bot"), "expected a bot name")
     bot = resolve_bot(spec, name, lambda msg: origins.error(where, msg))

@@ -255,11 +255,53 @@ def test_game_null_says_the_game_is_empty_not_missing(
     path = write_file(tmp_path, "game: null\nplayers: 3\nbots: random\n")
     assert main(["validate", str(path)]) == 2
     line = one_error_line(capsys)
-    assert f"{path}:1: game: is empty; name the game (one of " in line, line
+    assert line == (
+        f"balancer: error: {path}:1: game: is empty (null); name the game: "
+        "fish-dash-cash, kimekimera, da-qi-zi or a game file"
+    )
     assert "missing" not in line
     path = write_file(tmp_path, "players: 3\nbots: random\n", "m.yaml")  # the control
     assert main(["validate", str(path)]) == 2
     assert "missing key 'game'" in one_error_line(capsys)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("players: null\n", "players: expected a whole number, got null (empty)"),
+        ("players:\n", "players: expected a whole number, got null (empty)"),
+        ("hand_size: null\n", "hand_size: expected a whole number, got null (empty)"),
+        ("neko_ni_koban: ~\n", "neko_ni_koban: expected true or false, got null (empty)"),
+        ("first_leader: null\n", "first_leader: expected one of seat0, random, got null"),
+        ("seats: null\n", "seats: expected a list with one bot per seat, got null (empty)"),
+        (
+            "seats: [random, null, random]\n",
+            "seats[1]: expected a bot name or {bot:, params:}, got null (empty)",
+        ),
+        (
+            "name: null\n",
+            "name: is empty (null): give a name, or leave name: out to use the file's",
+        ),
+        (
+            "bots: [random, null, random]\n",
+            "bots: names one bot for every seat; to seat different bots",
+        ),
+        ("seat_rotation: True\n", None),  # the control: YAML's True is true
+    ],
+)
+def test_an_empty_value_is_said_to_be_empty_not_python_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str | None
+) -> None:
+    path = write_file(tmp_path, f"extends: {FDC3}\n{text}")
+    if "bots:" in text:  # the shipped fdc-3p names its bots under bots:
+        path = write_file(tmp_path, f"game: fdc\nplayers: 3\n{text}")
+    if said is None:
+        assert main(["validate", str(path)]) == 0
+        return
+    assert main(["validate", str(path)]) == 2
+    line = one_error_line(capsys)
+    assert f"{path}:" in line and said in line, line
+    assert "None" not in line
 
 
 def test_extends_dev_stdin_says_what_stdin_is(tmp_path: Path) -> None:

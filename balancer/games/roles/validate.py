@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from balancer import knobs
-from balancer.errors import UserError
+from balancer.errors import UserError, shown
 from balancer.escape import hidden_in, hidden_message
 from balancer.games.roles import vocabulary as voc
 from balancer.games.roles.gamefile import KeyPath, Source
@@ -105,7 +105,7 @@ class _Checker:
         if value is None:
             return {}
         if not isinstance(value, dict):
-            self.fail(keypath, f"expected a mapping of {what}, got {_shown(value)}")
+            self.fail(keypath, f"expected a mapping of {what}, got {shown(value)}")
             return {}
         return value
 
@@ -119,7 +119,7 @@ class _Checker:
         self, keypath: KeyPath, value: Any, low: int = -LIMIT, high: int = LIMIT
     ) -> int | None:
         if not _whole(value):
-            self.fail(keypath, f"expected a whole number, got {_shown(value)}")
+            self.fail(keypath, f"expected a whole number, got {shown(value)}")
             return None
         if not low <= value <= high:
             self.fail(keypath, f"must be in {low}..{high}, got {knobs.shown(value)}")
@@ -133,7 +133,7 @@ class _Checker:
         out: list[str] = []
         for index, item in enumerate(value):
             if not isinstance(item, str) or not item:
-                self.fail((*keypath, index), f"expected a name, got {_shown(item)}")
+                self.fail((*keypath, index), f"expected a name, got {shown(item)}")
             elif item in out:
                 self.fail((*keypath, index), f"{item!r} is listed twice")
             else:
@@ -198,7 +198,7 @@ class _Checker:
         end = self.end(roles, hooks, deck, counters, globals_, knob_defs)
         win = data.get("win", "highest")
         if win not in ("highest", "lowest"):
-            self.fail(("win",), f"expected highest or lowest, got {_shown(win)}")
+            self.fail(("win",), f"expected highest or lowest, got {shown(win)}")
         self.zone_flow(zones, score, events)
         if deck is not None and players is not None and trick.get("hand_size") is not None:
             size = _deck_size(deck)
@@ -255,7 +255,7 @@ class _Checker:
         names = self.mapping(("names",), self.data.get("names"), "language: title")
         for language, title in names.items():
             if not isinstance(title, str) or not title:
-                self.fail(("names", language), f"expected the title as text, got {_shown(title)}")
+                self.fail(("names", language), f"expected the title as text, got {shown(title)}")
         return {str(k): str(v) for k, v in names.items()}
 
     def players(self) -> tuple[int, int] | None:
@@ -264,7 +264,7 @@ class _Checker:
             self.fail((), "missing key 'players' ([fewest, most])")
             return None
         if not isinstance(value, list) or len(value) != 2:
-            self.fail(("players",), f"expected [fewest, most], got {_shown(value)}")
+            self.fail(("players",), f"expected [fewest, most], got {shown(value)}")
             return None
         low = self.integer(("players", 0), value[0], 2, MAX_PLAYERS)
         high = self.integer(("players", 1), value[1], 2, MAX_PLAYERS)
@@ -293,7 +293,7 @@ class _Checker:
         ):
             self.fail(
                 ("deck", "numbers"),
-                f"expected [low, high], 0 <= low <= high, got {_shown(numbers)}",
+                f"expected [low, high], 0 <= low <= high, got {shown(numbers)}",
             )
             numbers = None
         copies = self.integer(("deck", "copies"), block.get("copies", 1), 1, MAX_DECK_CARDS)
@@ -320,13 +320,13 @@ class _Checker:
             value = block.get(key, default)
             where = ("trick", key)
             if key == "first_leader" and value not in FIRST_LEADER:
-                self.fail(where, f"expected one of {', '.join(FIRST_LEADER)}, got {_shown(value)}")
+                self.fail(where, f"expected one of {', '.join(FIRST_LEADER)}, got {shown(value)}")
             elif key == "leader_if_nothing_resolves" and value not in IF_NOTHING_RESOLVES:
                 self.fail(
-                    where, f"expected one of {', '.join(IF_NOTHING_RESOLVES)}, got {_shown(value)}"
+                    where, f"expected one of {', '.join(IF_NOTHING_RESOLVES)}, got {shown(value)}"
                 )
             elif isinstance(default, bool) and not isinstance(value, bool):
-                self.fail(where, f"expected true or false, got {_shown(value)}")
+                self.fail(where, f"expected true or false, got {shown(value)}")
             elif key == "neko_min_followers":
                 value = self.integer(where, value, 1, 1000)
             out[key] = value
@@ -337,7 +337,7 @@ class _Checker:
         self.known_keys(keypath, spec, ("face",))
         face = spec.get("face", "up")
         if face not in ("up", "down"):
-            self.fail((*keypath, "face"), f"expected up or down, got {_shown(face)}")
+            self.fail((*keypath, "face"), f"expected up or down, got {shown(face)}")
         return str(face)
 
     def flag(self, keypath: KeyPath, spec: Any) -> str:
@@ -345,7 +345,7 @@ class _Checker:
         self.known_keys(keypath, spec, ("lasts",))
         lasts = spec.get("lasts", "trick")
         if lasts not in ("trick", "game"):
-            self.fail((*keypath, "lasts"), f"expected trick or game, got {_shown(lasts)}")
+            self.fail((*keypath, "lasts"), f"expected trick or game, got {shown(lasts)}")
         return str(lasts)
 
     def counters(self, kind: str, section: str) -> tuple[Counter, ...]:
@@ -384,7 +384,7 @@ class _Checker:
                 or not all(_whole(v) for v in span)
                 or span[0] > span[1]
             ):
-                self.fail((*keypath, "range"), f"expected [low, high], got {_shown(span)}")
+                self.fail((*keypath, "range"), f"expected [low, high], got {shown(span)}")
                 continue
             if "default" not in spec:
                 self.fail(keypath, "missing key 'default'")
@@ -392,9 +392,7 @@ class _Checker:
             default = self.integer((*keypath, "default"), spec["default"], span[0], span[1])
             section = spec.get("section", "rules")
             if section not in knobs.SECTIONS:
-                self.fail(
-                    (*keypath, "section"), f"expected rules or scoring, got {_shown(section)}"
-                )
+                self.fail((*keypath, "section"), f"expected rules or scoring, got {shown(section)}")
                 continue
             meaning = spec.get("meaning", "")
             if default is not None:
@@ -439,7 +437,7 @@ class _Checker:
         """A list of steps; `placing`: a resolved card's, where `place` has a card to put."""
         self.placing = placing
         if not isinstance(value, list):
-            self.fail(keypath, f"expected a list of effects, got {_shown(value)}")
+            self.fail(keypath, f"expected a list of effects, got {shown(value)}")
             return ()
         out: list[Step] = []
         for index, item in enumerate(value):
@@ -450,7 +448,7 @@ class _Checker:
 
     def step(self, keypath: KeyPath, item: Any, *, inside_choose: bool) -> Step | None:
         if not isinstance(item, dict) or len(item) != 1:
-            self.fail(keypath, f"expected one effect as {{primitive: {{...}}}}, got {_shown(item)}")
+            self.fail(keypath, f"expected one effect as {{primitive: {{...}}}}, got {shown(item)}")
             self.broken_ops += 1
             return None
         ((kind, params),) = item.items()
@@ -524,7 +522,7 @@ class _Checker:
             return self.use(kind, keypath, value)
         if kind == voc.BOOL:
             if not isinstance(value, bool):
-                self.fail(keypath, f"expected true or false, got {_shown(value)}")
+                self.fail(keypath, f"expected true or false, got {shown(value)}")
                 return None
             return value
         if kind == voc.TARGET:
@@ -539,7 +537,7 @@ class _Checker:
         if isinstance(value, dict) and list(value) == [voc.TOP]:
             counter = self.use(voc.COUNTER, (*keypath, voc.TOP), value[voc.TOP])
             return None if counter is None else (voc.TOP, counter)
-        self.fail(keypath, f"unknown target {_shown(value)}{nearest(value, [*voc.TARGETS, 'top'])}")
+        self.fail(keypath, f"unknown target {shown(value)}{nearest(value, [*voc.TARGETS, 'top'])}")
         return None
 
     def amount(self, keypath: KeyPath, value: Any, *, numbers: bool) -> Amount | None:
@@ -563,7 +561,7 @@ class _Checker:
             if numbers
             else ("a whole number or a knob")
         )
-        self.fail(keypath, f"expected {what}, got {_shown(value)}{nearest(value, valid)}")
+        self.fail(keypath, f"expected {what}, got {shown(value)}{nearest(value, valid)}")
         return None
 
     # -- scoring, events, end ---------------------------------------------
@@ -571,7 +569,7 @@ class _Checker:
     def term(self, keypath: KeyPath, value: Any) -> Term | None:
         if not isinstance(value, dict):
             self.fail(
-                keypath, f"expected a term {{zone: ...}} or {{counter: ...}}, got {_shown(value)}"
+                keypath, f"expected a term {{zone: ...}} or {{counter: ...}}, got {shown(value)}"
             )
             return None
         if "zone" in value:
@@ -637,8 +635,7 @@ class _Checker:
                 if engine not in voc.ENGINE_EVENTS:
                     self.fail(
                         (*keypath, "from"),
-                        f"unknown engine event {_shown(engine)}"
-                        f"{nearest(engine, voc.ENGINE_EVENTS)}",
+                        f"unknown engine event {shown(engine)}{nearest(engine, voc.ENGINE_EVENTS)}",
                     )
             elif source in ("at_end", "lead_changes"):
                 terms = self.terms((*keypath, source), spec[source])
@@ -671,7 +668,7 @@ class _Checker:
         for index, item in enumerate(value):
             keypath = ("end", index)
             if not isinstance(item, dict):
-                self.fail(keypath, f"expected {{counter|global|tricks: ...}}, got {_shown(item)}")
+                self.fail(keypath, f"expected {{counter|global|tricks: ...}}, got {shown(item)}")
                 continue
             kinds = [k for k in voc.END_KINDS if k in item]
             if len(kinds) != 1:
@@ -799,11 +796,6 @@ def _most(
 def _deck_size(deck: dict[str, Any]) -> int:
     low, high = deck["numbers"]
     return len(deck["colours"]) * len(deck["roles"]) * (high - low + 1) * deck["copies"]
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _where(keypath: KeyPath) -> str:
