@@ -140,7 +140,7 @@ def test_a_balancer_lang_naming_a_language_is_taken_by_every_command(
 # -- what a refusal says ---------------------------------------------------------------
 
 
-def test_a_run_onto_a_sweep_says_it_is_balancers_output_of_another_kind(
+def test_a_sweep_folder_is_said_to_be_a_sweep_folder_by_writers_and_readers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     sweep = tmp_path / "s"
@@ -149,11 +149,26 @@ def test_a_run_onto_a_sweep_says_it_is_balancers_output_of_another_kind(
     capsys.readouterr()
     assert main(["run", "-q", FDC3, "-n", "2", "-o", str(sweep)]) == 2
     line = one_error_line(capsys)
-    assert (
-        f"{sweep}: it is balancer's output of another kind, a sweep (sweep.csv), "
-        "not a report (report.json), so it is left alone"
-    ) in line
-    assert "not balancer's output" not in line
+    assert line == (
+        f"balancer: error: {sweep}: it is a sweep folder (sweep.csv), not a report folder "
+        "(report.json), so it is left alone; name another output folder"
+    )
+    # A command that reads a report is told where the sweep's reports are, not that
+    # a report lacks its report.json.
+    point = sweep / "000-hand_size=4"
+    for argv in (["csv", str(sweep)], ["replay", str(sweep), "--game", "0"], ["cards", str(sweep)]):
+        assert main(argv) == 2
+        assert one_error_line(capsys) == (
+            f"balancer: error: {sweep}: is a sweep folder (sweep.csv), not a report folder; "
+            f"each point's report is a folder in it, such as {point}"
+        )
+    # The control: that folder is a report every reader takes.
+    assert main(["csv", str(point), "-o", str(tmp_path / "t")]) == 0
+    # And a folder of csv's tables is said to be that.
+    assert main(["csv", str(tmp_path / "t")]) == 2
+    assert one_error_line(capsys).endswith(
+        f"{tmp_path / 't'}: is a folder of CSV tables (games.csv), not a report folder"
+    )
 
 
 @pytest.mark.parametrize(
