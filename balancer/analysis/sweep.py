@@ -35,7 +35,7 @@ from balancer.analysis.figure_names import (
 from balancer.analysis.sweep_points import Point, axis_limits, differs_from, highest, tiers
 from balancer.analysis.sweep_table import decimals
 from balancer.config.variant import Variant
-from balancer.errors import UserError
+from balancer.errors import UserError, shown
 from balancer.report.model import Report
 from balancer.yamlsafe import load_yaml_text
 
@@ -109,7 +109,11 @@ def parse_setting(text: str, variant: Variant) -> tuple[str, list[Any]]:
         try:
             checked = by_name[name].check(value)
         except ValueError as exc:
-            raise UserError(f"{item!r}: {exc}", key=where) from None
+            # The knob's own words name the value ("got 'x'") but for a few checks:
+            # only those get it named first, so a message never says it twice.
+            said = str(exc)
+            named = shown(value) in said or repr(value) in said
+            raise UserError(said if named else f"{shown(item)}: {said}", key=where) from None
         if checked in values:
             raise UserError(f"{item!r} is listed twice", key=where)
         values.append(checked)

@@ -76,11 +76,11 @@ def parse_knob(text: str, variant: Variant) -> KnobRange:
         raise UserError("expected numbers: LO..HI or LO..HI:STEP", key=where) from None
     if not dots or not all(map(math.isfinite, (low, high))) or not low < high:
         raise UserError("expected LO..HI with LO < HI", key=where)
+    if step is not None and not (math.isfinite(step) and step > 0):
+        raise UserError(f"the STEP must be a positive number, not {step_text}", key=where)
     whole = all(v == int(v) for v in (low, high, step or 1.0))
     if step is None:
         step = 1.0 if whole else (high - low) / 10
-    if not (math.isfinite(step) and step > 0):
-        raise UserError("the STEP must be a positive number", key=where)
     count = int(math.floor((high - low) / step + 1e-9)) + 1
     if count > MAX_CANDIDATES:
         raise UserError(f"{count} values; at most {MAX_CANDIDATES} (take a larger STEP)", key=where)

@@ -211,6 +211,32 @@ def test_a_long_value_given_on_the_command_line_is_cut(
     assert "characters)" in line or "..." in line
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["run", "--set", "hand_size=0"],
+            "--set hand_size=0: must be at least 1 (the range is 1..1000), got 0",
+        ),
+        (
+            ["sweep", "--set", "hand_size=4,nan"],
+            "--set hand_size=4,nan: expected a whole number, got 'nan'",
+        ),
+        # The knob's words don't name the value: which of the list it is goes first.
+        (
+            ["sweep", "--set", "deck={copies: 0},{copies: 1}"],
+            "--set deck={copies: 0},{copies: 1}: '{copies: 0}': deck.copies must be a whole "
+            "number, at least 1",
+        ),
+    ],
+)
+def test_a_set_value_is_named_once(
+    argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([argv[0], "-q", FDC3, "-o", str(tmp_path / "r"), *argv[1:]]) == 2
+    assert one_error_line(capsys) == f"balancer: error: {said}"
+
+
 def test_diff_checks_alpha_before_playing_either_variant(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -227,6 +253,82 @@ def test_diff_checks_alpha_before_playing_either_variant(
     assert played == []
     assert main([*args, "--alpha", "0.05"]) == 130  # the control: then they are played
     assert len(played) == 1
+
+
+FDC5 = str(VARIANTS / "fdc-5p.yaml")
+FDC5_FACE = str(VARIANTS / "fdc-5p-face.yaml")
+EXPECTING = "extends: {fdc3}\nexpect:\n  length.mean: {{within: [10, 30]}}\n"
+
+# Each command with its flags right, then one of them wrong, and what the refusal says.
+BAD_FLAGS: list[tuple[list[str], tuple[str, str], str]] = [
+    (["diff", "-q", FDC5, FDC5_FACE, "--alpha", "0.05"], ("0.05", "nan"), "--alpha"),
+    (
+        ["diff", "-q", FDC5, FDC5_FACE, "--tolerance", "win=0.1"],
+        ("win=0.1", "win=inf"),
+        "--tolerance: tolerance 'inf' must be a finite number above 0",
+    ),
+    (["run", "-q", FDC3, "-o", "{out}", "--until", "win_ci<=0.2"], ("0.2", "nan"), "--until"),
+    (["run", "-q", FDC3, "-o", "{out}", "--set", "hand_size=4"], ("=4", "=0"), "hand_size=0"),
+    (
+        ["sweep", "-q", FDC3, "-o", "{out}", "--set", "hand_size=4,5", "--set", "cash_value=face"],
+        ("=face", "=nan"),
+        "--set cash_value=nan",
+    ),
+    (
+        ["tune", "-q", FDC3, "--knob", "hand_size=4..6", "--target", "margin.mean=1"],
+        ("=1", "=nan"),
+        "--target: the target value must be finite",
+    ),
+    (
+        ["tune", "-q", FDC3, "--target", "margin.mean=1", "--knob", "hand_size=4..6:1"],
+        (":1", ":nan"),
+        "the STEP must be a positive number, not nan",
+    ),
+    (
+        ["check", "-q", "{expecting}", "--alpha", "0.05"],
+        ("0.05", "0.7"),
+        "--alpha: must be between",
+    ),
+    (
+        ["ladder", "-q", "fdc", "-p", "3", "--bots", "random,heuristic"],
+        ("heuristic", "nope"),
+        "unknown bot 'nope'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("argv", "change", "said"), BAD_FLAGS)
+def test_a_bad_flag_is_refused_before_any_game_is_played(
+    argv: list[str],
+    change: tuple[str, str],
+    said: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from balancer.sim import runner
+
+    played: list[str] = []
+
+    def games(*args: object, **kwargs: object) -> None:
+        played.append("games")
+        raise KeyboardInterrupt  # stands for the games: stop here
+
+    # Every command's games start at one of these two (a run, or analysis.plays).
+    monkeypatch.setattr(runner, "run", games)
+    monkeypatch.setattr(runner, "pick_backend", games)
+    expecting = write_file(tmp_path, EXPECTING.format(fdc3=FDC3), "expecting.yaml")
+    out = tmp_path / "out"
+    good = [arg.format(out=out, expecting=expecting) for arg in argv]
+    # The last flag's value, made wrong.
+    bad = [*good[:-1], good[-1].replace(*change)]
+    assert bad != good
+    assert main(bad) == 2
+    assert said in one_error_line(capsys)
+    assert played == []
+    assert not out.exists()
+    assert main([*good, "-n", "40"]) == 130  # the control: right, it plays games
+    assert played == ["games"]
 
 
 @pytest.mark.parametrize(
