@@ -29,11 +29,22 @@ class UserFacingError(click.ClickException):
 
 class Command(click.Command):
     def invoke(self, ctx: click.Context) -> Any:
+        from balancer.errors import GameFault
+
         try:
             check_environment()
             return super().invoke(ctx)
         except UserError as exc:
             raise UserFacingError(exc.message) from None
+        except GameFault as fault:
+            # A bot that broke a game is the user's bot: one line and exit 2 from every
+            # command (run, sweep and diff name the replay too; tune, check and ladder
+            # play many variants at once, and say which game and seat).
+            if fault.plugin_traceback:  # a trusted plugin's own traceback, for its author
+                click.echo(fault.plugin_traceback.rstrip(), err=True)
+            raise UserFacingError(
+                UserError(f"{terminal(str(fault))}. Nothing was written.").message
+            ) from None
 
 
 def check_environment() -> None:
