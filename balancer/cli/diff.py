@@ -38,6 +38,23 @@ def checked_flags(alpha: float, tolerance: str | None) -> Any:
         raise UserError(str(exc), key="--tolerance") from None
 
 
+def check_comparable(a: tuple[str, int], b: tuple[str, int]) -> None:
+    """A and B are runs of one game (by any of its names) with as many players, or a
+    UserError saying which of the two differs, shown so that they do."""
+    from balancer import games
+    from balancer.escape import contrast
+
+    (game_a, players_a), (game_b, players_b) = a, b
+    if (games.canonical(game_a) or game_a) != (games.canonical(game_b) or game_b):
+        shown_a, shown_b = contrast(game_a, game_b)
+        raise UserError(f"A is a game of {shown_a}, B of {shown_b}: nothing to compare")
+    if players_a != players_b:
+        raise UserError(
+            f"A has {players_a} players, B {players_b}: nothing to compare "
+            "(a diff compares one game at one table size)"
+        )
+
+
 def diff_reports(
     a_folder: str | Path,
     b_folder: str | Path,
@@ -132,11 +149,7 @@ def _prepare(
     games_of.update({side: r.game for side, r in reports.items()})
     players_of = {side: v.players for side, v in variants.items()}
     players_of.update({side: r.players for side, r in reports.items()})
-    if games_of["a"] != games_of["b"] or players_of["a"] != players_of["b"]:
-        raise UserError(
-            f"A is {games_of['a']} with {players_of['a']} players, B is {games_of['b']} "
-            f"with {players_of['b']}: nothing to compare"
-        )
+    check_comparable((games_of["a"], players_of["a"]), (games_of["b"], players_of["b"]))
     if reports:
         first_report = next(iter(reports.values()))
         games = games or first_report.n_games
@@ -230,11 +243,7 @@ def _prepare_decided(
     except ValueError as exc:
         raise UserError(str(exc), key="--tolerance") from None
     va, vb = load(a), load(b)
-    if va.game != vb.game or va.players != vb.players:
-        raise UserError(
-            f"A is {va.game} with {va.players} players, B is {vb.game} "
-            f"with {vb.players}: nothing to compare"
-        )
+    check_comparable((va.game, va.players), (vb.game, vb.players))
     most = max_games or games or va.games
     seed = seed if seed is not None else va.seed
     va, vb = (v.with_overrides(games=most, seed=seed) for v in (va, vb))

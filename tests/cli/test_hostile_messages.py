@@ -171,6 +171,37 @@ def test_a_sweep_folder_is_said_to_be_a_sweep_folder_by_writers_and_readers(
     )
 
 
+def test_diff_of_a_report_and_a_variant_of_one_game_by_two_names_compares(
+    reports: tuple[Path, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """It said "A is fdc with 3 players, B is fish-dash-cash with 3: nothing to compare":
+    two names of one game, and two equal counts, shown as if they differed."""
+    import json
+    import shutil
+
+    short = tmp_path / "short"
+    shutil.copytree(reports[0], short)
+    document = json.loads((short / "report.json").read_text())
+    document["game"] = document["variant"]["game"] = "fdc"  # the game's short name
+    (short / "report.json").write_text(json.dumps(document))
+    monkeypatch.chdir(tmp_path)  # where the diff writes B's run
+    assert main(["diff", "-q", str(short), FDC3]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    # What does differ is said, and only that (the control: a refusal still comes).
+    assert main(["diff", "-q", str(short), str(VARIANTS / "fdc-4p.yaml")]) == 2
+    assert one_error_line(capsys) == (
+        "balancer: error: A has 3 players, B 4: nothing to compare "
+        "(a diff compares one game at one table size)"
+    )
+    assert main(["diff", "-q", str(short), str(VARIANTS / "kk-3p.yaml")]) == 2
+    assert one_error_line(capsys) == (
+        "balancer: error: A is a game of 'fdc', B of 'kimekimera': nothing to compare"
+    )
+
+
 @pytest.mark.parametrize(
     ("a", "b"),
     [
