@@ -104,6 +104,7 @@ def parse_setting(text: str, variant: Variant) -> tuple[str, list[Any]]:
         valid = ", ".join(by_name)
         raise UserError(f"{variant.game} has no knob {name!r} (knobs: {valid})", key=where)
     values: list[Any] = []
+    written: list[str] = []  # each value as the user wrote it
     for item in _split_values(raw):
         value = load_yaml_text(item, where).data
         try:
@@ -115,8 +116,11 @@ def parse_setting(text: str, variant: Variant) -> tuple[str, list[Any]]:
             named = shown(value) in said or repr(value) in said
             raise UserError(said if named else f"{shown(item)}: {said}", key=where) from None
         if checked in values:
-            raise UserError(f"{item!r} is listed twice", key=where)
+            first = written[values.index(checked)]
+            again = "twice" if first == item else f"after {shown(first)}, the same value"
+            raise UserError(f"{shown(item)} is listed {again}", key=where)
         values.append(checked)
+        written.append(item)
     return name, values
 
 

@@ -37,7 +37,7 @@ from balancer import knobs as knob_module
 from balancer.analysis.expect import FigureDef, resolve
 from balancer.analysis.plays import Games, Job
 from balancer.config.variant import Variant
-from balancer.errors import UserError
+from balancer.errors import UserError, shown
 from balancer.stats import intervals
 
 MAX_CANDIDATES = 400
@@ -91,7 +91,10 @@ def parse_knob(text: str, variant: Variant) -> KnobRange:
         try:
             values.append(by_name[name].check(raw))
         except ValueError as exc:
-            raise UserError(f"{raw!r}: {exc} (tune takes numeric knobs)", key=where) from None
+            said = str(exc)  # the knob's words name the value but for a few checks
+            named = shown(raw) in said or repr(raw) in said
+            prefix = "" if named else f"{shown(raw)}: "
+            raise UserError(f"{prefix}{said} (tune takes numeric knobs)", key=where) from None
     return KnobRange(name, tuple(values))
 
 

@@ -242,6 +242,15 @@ def test_a_long_value_given_on_the_command_line_is_cut(
     assert "characters)" in line or "..." in line
 
 
+def test_a_tune_value_is_named_once(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["tune", "-q", FDC3, "--knob", "hand_size=999..1001", "--target", "margin.mean=1"]
+    assert main(args) == 2
+    assert one_error_line(capsys) == (
+        "balancer: error: --knob hand_size=999..1001: must be at most 1000 (the range is "
+        "1..1000), got 1001 (tune takes numeric knobs)"
+    )
+
+
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
@@ -253,6 +262,11 @@ def test_a_long_value_given_on_the_command_line_is_cut(
             ["sweep", "--set", "hand_size=4,nan"],
             "--set hand_size=4,nan: expected a whole number, got 'nan'",
         ),
+        (
+            ["sweep", "--set", "hand_size=4,04"],
+            "--set hand_size=4,04: '04' is listed after '4', the same value",
+        ),
+        (["sweep", "--set", "hand_size=4,5,4"], "--set hand_size=4,5,4: '4' is listed twice"),
         # The knob's words don't name the value: which of the list it is goes first.
         (
             ["sweep", "--set", "deck={copies: 0},{copies: 1}"],
