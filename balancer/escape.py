@@ -26,10 +26,16 @@ def has_bidi(text: str) -> bool:
     return any(ch in BIDI_CONTROLS for ch in text)
 
 
+# Letters and marks that draw nothing, outside Unicode's format characters: the Hangul
+# fillers, the braille blank and the combining grapheme joiner ("a\u3164b" looks like "a b").
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
+
+
 def is_hidden(ch: str) -> bool:
-    """A character that changes how text reads without showing: a bidi control, or an
-    invisible format character (Unicode's Cf: zero-width joiner, soft hyphen, ...)."""
-    return ch in BIDI_CONTROLS or unicodedata.category(ch) == "Cf"
+    """A character that changes how text reads without showing: a bidi control, an
+    invisible format character (Unicode's Cf: zero-width joiner, soft hyphen, ...), or
+    a letter that draws nothing (BLANK_LETTERS)."""
+    return ch in BIDI_CONTROLS or ch in BLANK_LETTERS or unicodedata.category(ch) == "Cf"
 
 
 def hidden_in(value: object, depth: int = 0) -> str | None:
@@ -52,6 +58,8 @@ def hidden_message(ch: str) -> str:
     """What a refusal of a name holding `ch` says (the key it is in goes before it)."""
     if ch in BIDI_CONTROLS:
         what = f"the bidirectional control U+{ord(ch):04X}, which makes text read"
+    elif ch in BLANK_LETTERS:
+        what = f"the blank character U+{ord(ch):04X}, which makes text look"
     else:
         what = f"the invisible format character U+{ord(ch):04X}, which makes text look"
     return f"must not hold {what} other than it is"
