@@ -516,8 +516,10 @@ def _game_file(name: str, layers: list[_Layer], origins: _Origins) -> str:
     path = base / name
     kind = kind_of(path, name=name)
     if kind != FILE:
-        what = "no such game file" if kind is None else f"is {kind}, not a game file"
-        raise UserError(f"{what} {name!r}", file=written_in, line=line, key="game")
+        what = f"no such game file {name!r}"
+        if kind is not None:
+            what = f"{name!r} is {kind}, not a game file"
+        raise UserError(what, file=written_in, line=line, key="game")
     return register_file(path)
 
 

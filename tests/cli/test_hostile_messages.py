@@ -482,6 +482,20 @@ def test_extends_dev_stdin_says_what_stdin_is(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("game", "kind"), [("/dev/null", "a character device"), ("/tmp", "a folder")]
+)
+def test_a_game_that_is_no_file_says_what_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, kind: str
+) -> None:
+    path = write_file(tmp_path, f"game: {game}\nplayers: 3\nbots: random\n")
+    assert main(["validate", str(path)]) == 2
+    assert one_error_line(capsys).endswith(f"game: '{game}' is {kind}, not a game file")
+    path = write_file(tmp_path, "game: ./nowhere.yaml\nplayers: 3\n", "n.yaml")  # the control
+    assert main(["validate", str(path)]) == 2
+    assert one_error_line(capsys).endswith("game: no such game file './nowhere.yaml'")
+
+
+@pytest.mark.parametrize(
     ("text", "key"),
     [
         ('name: "a\\u200db"\n', "name"),
