@@ -54,7 +54,7 @@ ARGUMENTS: dict[str, list[str]] = {
     "run": ["-q", MISSING, "-o", "{tmp}/r"],
     "show": [MISSING],
     "sweep": ["-q", MISSING, "--set", "hand_size=4,5", "-o", "{tmp}/s"],
-    "tune": ["-q", MISSING, "--knob", "hand_size=4:6", "--target", "margin.mean=1"],
+    "tune": ["-q", MISSING, "--knob", "hand_size=4..6", "--target", "margin.mean=1"],
     "validate": [MISSING],
     "variants": [],
 }
