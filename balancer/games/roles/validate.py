@@ -101,6 +101,17 @@ class _Checker:
 
     # -- small readers ----------------------------------------------------
 
+    def absent(self, keypath: KeyPath, block: dict[str, Any], key: str, what: str) -> bool:
+        """Whether `block` has no value for `key`, said as it is: a key missing, or one
+        written with nothing after it (YAML's null). `what` is what the key holds."""
+        if block.get(key) is not None:
+            return False
+        if key in block:
+            self.fail((*keypath, key), f"is empty (null); expected {what}")
+        else:
+            self.fail(keypath, f"missing key {key!r} ({what})")
+        return True
+
     def mapping(self, keypath: KeyPath, value: Any, what: str) -> dict[str, Any]:
         if value is None:
             return {}
@@ -237,8 +248,7 @@ class _Checker:
         out: list[str | None] = []
         for key in ("name", "short"):
             value = self.data.get(key)
-            if value is None:
-                self.fail((), f"missing key {key!r}")
+            if self.absent((), self.data, key, "a plain name"):
                 out.append(None)
             elif (
                 not isinstance(value, str)
@@ -260,8 +270,7 @@ class _Checker:
 
     def players(self) -> tuple[int, int] | None:
         value = self.data.get("players")
-        if value is None:
-            self.fail((), "missing key 'players' ([fewest, most])")
+        if self.absent((), self.data, "players", "[fewest, most]"):
             return None
         if not isinstance(value, list) or len(value) != 2:
             self.fail(("players",), f"expected [fewest, most], got {shown(value)}")
@@ -277,8 +286,7 @@ class _Checker:
 
     def deck(self) -> dict[str, Any] | None:
         block = self.data.get("deck")
-        if block is None:
-            self.fail((), "missing key 'deck' (colours, roles, numbers, copies)")
+        if self.absent((), self.data, "deck", "colours, roles, numbers, copies"):
             return None
         block = self.mapping(("deck",), block, "colours, roles, numbers, copies")
         self.known_keys(("deck",), block, ("colours", "roles", "numbers", "copies"))
@@ -310,9 +318,7 @@ class _Checker:
     def trick(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         hand = self.data.get("hand_size")
-        if hand is None:
-            self.fail((), "missing key 'hand_size'")
-        else:
+        if not self.absent((), self.data, "hand_size", "a whole number of cards"):
             out["hand_size"] = self.integer(("hand_size",), hand, 1, 1000)
         block = self.mapping(("trick",), self.data.get("trick"), "the trick procedure's knobs")
         self.known_keys(("trick",), block, TRICK_DEFAULTS)
@@ -403,8 +409,10 @@ class _Checker:
 
     def roles(self, deck: dict[str, Any] | None) -> dict[str, Role]:
         block = self.mapping(("roles",), self.data.get("roles"), "role: effects")
-        if not block:
-            self.fail(("roles",) if "roles" in self.data else (), "missing key 'roles'")
+        if not block and "roles" not in self.data:
+            self.fail((), "missing key 'roles' (role: effects, for each of deck.roles)")
+        elif not block:
+            self.fail(("roles",), "is empty; expected role: effects, for each of deck.roles")
         out = {}
         for name, spec in block.items():
             keypath = ("roles", name)
@@ -615,8 +623,11 @@ class _Checker:
             spec = self.mapping(keypath, block[name], "meaning, ja, and how it is counted")
             self.known_keys(keypath, spec, ("meaning", "ja", *voc.EVENT_SOURCES))
             meaning = spec.get("meaning")
-            if not isinstance(meaning, str) or not meaning:
-                self.fail(keypath, "missing key 'meaning' (what the event counts, one line)")
+            what = "what the event counts, one line"
+            if self.absent(keypath, spec, "meaning", what):
+                pass
+            elif not isinstance(meaning, str) or not meaning.strip():
+                self.fail((*keypath, "meaning"), f"expected {what}, got {shown(meaning)}")
             ja = spec.get("ja")
             if ja is not None and not (
                 isinstance(ja, list) and len(ja) == 2 and all(isinstance(s, str) for s in ja)
