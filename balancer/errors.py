@@ -31,9 +31,7 @@ class UserError(Exception):
             where += ": "
         if key:
             message = f"{key}: {message}"
-        # Keep it to one line whatever the message holds, and no word in it longer than
-        # a line: a value of 991 digits says no more than its ends do.
-        self.message = " ".join(map(_cut_word, f"{where}{message}".split()))
+        self.message = one_line(f"{where}{message}")
         super().__init__(self.message)
 
     def format_message(self) -> str:
@@ -44,10 +42,37 @@ class UserError(Exception):
 MAX_WORD = 200
 
 
+def one_line(text: str) -> str:
+    """`text` as an error line: one line whatever it holds, and no word in it longer than
+    a line (a value of 991 digits says no more than its ends do)."""
+    return " ".join(map(_cut_word, text.split()))
+
+
 def _cut_word(word: str) -> str:
     if len(word) <= MAX_WORD:
         return word
     return f"{word[:120]}...({len(word) - 160} characters)...{word[-40:]}"
+
+
+# The most of a user's value a message quotes (its repr): enough to recognise it.
+MAX_SHOWN = 60
+
+
+def shown(value: Any, limit: int = MAX_SHOWN) -> str:
+    """A user's value as a message quotes it: its repr cut to `limit` characters (saying
+    how long it was), and YAML's empty value as what the user wrote, not Python's None."""
+    if value is None:
+        return "null (empty)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) and abs(value) >= 10**18:
+        # Not str(value): Python refuses to write an int of more than 4300 digits.
+        digits = int(abs(value).bit_length() * 0.30103) + 1  # log10(2): about right
+        return f"{'-' if value < 0 else ''}a number of about {digits} digits"
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 20]}…({len(text)} characters)"
 
 
 class Terminated(BaseException):

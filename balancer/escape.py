@@ -26,6 +26,45 @@ def has_bidi(text: str) -> bool:
     return any(ch in BIDI_CONTROLS for ch in text)
 
 
+# Letters and marks that draw nothing, outside Unicode's format characters: the Hangul
+# fillers, the braille blank and the combining grapheme joiner ("a\u3164b" looks like "a b").
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
+
+
+def is_hidden(ch: str) -> bool:
+    """A character that changes how text reads without showing: a bidi control, an
+    invisible format character (Unicode's Cf: zero-width joiner, soft hyphen, ...), or
+    a letter that draws nothing (BLANK_LETTERS)."""
+    return ch in BIDI_CONTROLS or ch in BLANK_LETTERS or unicodedata.category(ch) == "Cf"
+
+
+def hidden_in(value: object, depth: int = 0) -> str | None:
+    """The first hidden character (`is_hidden`) in a text, or in the keys and values of
+    a mapping or list (nested): a name holding one looks like a name it is not."""
+    if isinstance(value, str):
+        return next((c for c in value if is_hidden(c)), None)
+    if depth > 64:  # the YAML loader bounds nesting; this only keeps the walk bounded too
+        return None
+    if isinstance(value, dict):
+        items: list[object] = [*value.keys(), *value.values()]
+    elif isinstance(value, list | tuple):
+        items = list(value)
+    else:
+        return None
+    return next((c for item in items if (c := hidden_in(item, depth + 1))), None)
+
+
+def hidden_message(ch: str) -> str:
+    """What a refusal of a name holding `ch` says (the key it is in goes before it)."""
+    if ch in BIDI_CONTROLS:
+        what = f"the bidirectional control U+{ord(ch):04X}, which makes text read"
+    elif ch in BLANK_LETTERS:
+        what = f"the blank character U+{ord(ch):04X}, which makes text look"
+    else:
+        what = f"the invisible format character U+{ord(ch):04X}, which makes text look"
+    return f"must not hold {what} other than it is"
+
+
 def terminal(text: str) -> str:
     """Control, escape, format and bidi characters shown as \\xNN / \\uNNNN, the rest as is."""
     out = []

@@ -17,13 +17,15 @@ import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
+from balancer import environment
+
 F = TypeVar("F", bound=Callable[..., Any])
 
-JIT_ENV = "BALANCER_JIT"
+JIT_ENV = environment.JIT
 
 
 def _numba() -> Any:
-    if os.environ.get(JIT_ENV, "1") == "0":
+    if not environment.jit_wanted():
         return None
     try:
         import numba

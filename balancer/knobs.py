@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from balancer import errors
+
 SECTIONS = ("rules", "scoring")  # the variant file's knob sections
 BOT_PARAMS = "params"  # the section a bot's own parameters use
 
@@ -50,7 +52,7 @@ def is_whole_number(value: Any) -> bool:
 def boolean(name: str, section: str, default: bool, meaning: str) -> Knob:
     def check(value: Any) -> bool:
         if not isinstance(value, bool):
-            raise ValueError(f"expected true or false, got {value!r}")
+            raise ValueError(f"expected true or false, got {shown(value)}")
         return value
 
     return Knob(name, section, default, meaning, check, "true|false")
@@ -80,7 +82,7 @@ def integer(
         if none_allowed and (value is None or value == "none"):
             return None
         if not is_whole_number(value):
-            raise ValueError(f"expected a whole number, got {value!r}")
+            raise ValueError(f"expected a whole number, got {shown(value)}")
         if value < low:
             raise ValueError(f"must be at least {low} (the range is {span}), got {shown(value)}")
         if value > high:
@@ -91,18 +93,16 @@ def integer(
     return Knob(name, section, default, meaning, check, kind)
 
 
-def shown(value: int) -> str:
-    """A whole number for a message: in full unless it runs to dozens of digits."""
-    if abs(value) < 10**18:
-        return str(value)
-    digits = int(abs(value).bit_length() * 0.30103) + 1  # log10(2): about right
-    return f"{'-' if value < 0 else ''}a number of about {digits} digits"
+def shown(value: Any) -> str:
+    """A value for a message (errors.shown): a number of dozens of digits said by its
+    length, YAML's null as null."""
+    return errors.shown(value)
 
 
 def choice(name: str, section: str, default: str, meaning: str, options: Sequence[str]) -> Knob:
     def check(value: Any) -> str:
         if value not in options:
-            raise ValueError(f"expected one of {', '.join(options)}, got {value!r}")
+            raise ValueError(f"expected one of {', '.join(options)}, got {shown(value)}")
         return value
 
     return Knob(name, section, default, meaning, check, "|".join(options))

@@ -32,7 +32,7 @@ from balancer.analysis.figure_names import (
 from balancer.analysis.sweep_points import Point, axis_limits, differs_from, highest, tiers
 from balancer.analysis.sweep_table import column_places
 from balancer.config.variant import Variant
-from balancer.errors import UserError
+from balancer.errors import UserError, shown
 from balancer.numbers import fixed, plain
 from balancer.report.html_format import ACCENT
 from balancer.report.model import Report
@@ -114,15 +114,23 @@ def parse_setting(text: str, variant: Variant) -> tuple[str, list[Any]]:
         valid = ", ".join(by_name)
         raise UserError(f"{variant.game} has no knob {name!r} (knobs: {valid})", key=where)
     values: list[Any] = []
+    written: list[str] = []  # each value as the user wrote it
     for item in _split_values(raw):
         value = load_yaml_text(item, where).data
         try:
             checked = by_name[name].check(value)
         except ValueError as exc:
-            raise UserError(f"{item!r}: {exc}", key=where) from None
+            # The knob's own words name the value ("got 'x'") but for a few checks:
+            # only those get it named first, so a message never says it twice.
+            said = str(exc)
+            named = shown(value) in said or repr(value) in said
+            raise UserError(said if named else f"{shown(item)}: {said}", key=where) from None
         if checked in values:
-            raise UserError(f"{item!r} is listed twice", key=where)
+            first = written[values.index(checked)]
+            again = "twice" if first == item else f"after {shown(first)}, the same value"
+            raise UserError(f"{shown(item)} is listed {again}", key=where)
         values.append(checked)
+        written.append(item)
     return name, values
 
 

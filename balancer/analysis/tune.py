@@ -37,7 +37,7 @@ from balancer import knobs as knob_module
 from balancer.analysis.expect import FigureDef, resolve
 from balancer.analysis.plays import Games, Job
 from balancer.config.variant import Variant
-from balancer.errors import UserError
+from balancer.errors import UserError, shown
 from balancer.numbers import column_decimals, with_interval
 from balancer.stats import intervals
 
@@ -77,11 +77,11 @@ def parse_knob(text: str, variant: Variant) -> KnobRange:
         raise UserError("expected numbers: LO..HI or LO..HI:STEP", key=where) from None
     if not dots or not all(map(math.isfinite, (low, high))) or not low < high:
         raise UserError("expected LO..HI with LO < HI", key=where)
+    if step is not None and not (math.isfinite(step) and step > 0):
+        raise UserError(f"the STEP must be a positive number, not {step_text}", key=where)
     whole = all(v == int(v) for v in (low, high, step or 1.0))
     if step is None:
         step = 1.0 if whole else (high - low) / 10
-    if not (math.isfinite(step) and step > 0):
-        raise UserError("the STEP must be a positive number", key=where)
     count = int(math.floor((high - low) / step + 1e-9)) + 1
     if count > MAX_CANDIDATES:
         raise UserError(f"{count} values; at most {MAX_CANDIDATES} (take a larger STEP)", key=where)
@@ -92,7 +92,10 @@ def parse_knob(text: str, variant: Variant) -> KnobRange:
         try:
             values.append(by_name[name].check(raw))
         except ValueError as exc:
-            raise UserError(f"{raw!r}: {exc} (tune takes numeric knobs)", key=where) from None
+            said = str(exc)  # the knob's words name the value but for a few checks
+            named = shown(raw) in said or repr(raw) in said
+            prefix = "" if named else f"{shown(raw)}: "
+            raise UserError(f"{prefix}{said} (tune takes numeric knobs)", key=where) from None
     return KnobRange(name, tuple(values))
 
 

@@ -53,7 +53,7 @@ import click
 
 from balancer import __version__
 from balancer.cli.base import Command, UserFacingError
-from balancer.errors import Terminated, UserError
+from balancer.errors import Terminated, UserError, one_line
 from balancer.escape import terminal
 
 # Every command of balancer's own: its name, its module and the click command in it.
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     except click.UsageError as exc:
         # Click's own usage text runs to several lines; a bad flag gets one.
         command = exc.ctx.command_path if exc.ctx else "balancer"
-        message = terminal(" ".join(exc.format_message().split()))
+        message = terminal(one_line(exc.format_message()))
         click.echo(f"balancer: error: {message} (see '{command} --help')", err=True)
         return 2
     except UserError as exc:  # raised outside any command (none today): still one line

@@ -29,26 +29,33 @@ class UserFacingError(click.ClickException):
 
 class Command(click.Command):
     def invoke(self, ctx: click.Context) -> Any:
+        from balancer.errors import GameFault
+
         try:
             check_environment()
             return super().invoke(ctx)
         except UserError as exc:
             raise UserFacingError(exc.message) from None
+        except GameFault as fault:
+            # A bot that broke a game is the user's bot: one line and exit 2 from every
+            # command (run, sweep and diff name the replay too; tune, check and ladder
+            # play many variants at once, and say which game and seat).
+            if fault.plugin_traceback:  # a trusted plugin's own traceback, for its author
+                click.echo(fault.plugin_traceback.rstrip(), err=True)
+            raise UserFacingError(
+                UserError(f"{terminal(str(fault))}. Nothing was written.").message
+            ) from None
 
 
 def check_environment() -> None:
     """The environment a command reads, checked alike by every command before it starts:
     a $BALANCER_LANG that names no language is refused by `diff` as by `run`, even
-    where a flag or a variant's lang: would have chosen first; a
-    $BALANCER_PLUGIN_LOG_LIMIT that is no size is refused even where no plugin plays."""
-    import os
-
-    from balancer import i18n
+    where a flag or a variant's lang: would have chosen first (see balancer.environment);
+    a $BALANCER_PLUGIN_LOG_LIMIT that is no size is refused even where no plugin plays."""
+    from balancer import environment
     from balancer.bots import host
 
-    value = os.environ.get(i18n.ENV_VAR)
-    if value:
-        i18n.check_lang(value, i18n.ENV_VAR)
+    environment.check_all()
     try:
         host.log_limit()
     except ValueError as exc:

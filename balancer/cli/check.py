@@ -79,7 +79,7 @@ def check(
     from balancer.cli.options import chosen_lang
     from balancer.cli.progress import Progress
     from balancer.config.variant import Variant, load
-    from balancer.errors import UserError
+    from balancer.errors import GameFault, UserError
     from balancer.sim.runner import ChunkResult
 
     if alpha is not None and not 0 < alpha < 0.5:
@@ -107,15 +107,24 @@ def check(
             return watch.decided()
 
         with progress as advance, trusting(trust_plugins):
-            (played,) = play(
-                [Job(variant, 0, variant.games)],
-                workers=workers,
-                progress=advance,
-                started=progress.started,
-                plugin_move_limit=move_time_limit,
-                on_chunk=on_chunk,
-                chunk=LOOK_EVERY if until_decided else None,
-            )
+            try:
+                (played,) = play(
+                    [Job(variant, 0, variant.games)],
+                    workers=workers,
+                    progress=advance,
+                    started=progress.started,
+                    plugin_move_limit=move_time_limit,
+                    on_chunk=on_chunk,
+                    chunk=LOOK_EVERY if until_decided else None,
+                )
+            except GameFault as fault:
+                from balancer.cli.simulate import replay_command
+                from balancer.escape import terminal
+
+                if fault.plugin_traceback:
+                    click.echo(fault.plugin_traceback.rstrip(), err=True)
+                again = replay_command(variant, fault, move_time_limit, trust_plugins)
+                raise UserError(f"{terminal(str(fault))}. Replay it: {again}") from None
         if watch is not None:
             outcomes = watch.outcomes()
         else:

@@ -39,6 +39,26 @@ def checked_flags(alpha: float, tolerance: str | None) -> Any:
         raise UserError(str(exc), key="--tolerance") from None
 
 
+def check_comparable(a: tuple[str, int], b: tuple[str, int], *, game_files: bool = False) -> None:
+    """A and B are runs of one game (by any of its names) with as many players, or a
+    UserError saying which of the two differs, shown so that they do. `game_files`:
+    both are games of game files, two versions of a designer's game, comparable as
+    such (the diff's header says what changed between the files)."""
+    from balancer import games
+    from balancer.escape import contrast
+
+    (game_a, players_a), (game_b, players_b) = a, b
+    same = (games.canonical(game_a) or game_a) == (games.canonical(game_b) or game_b)
+    if not same and not game_files:
+        shown_a, shown_b = contrast(game_a, game_b)
+        raise UserError(f"A is a game of {shown_a}, B of {shown_b}: nothing to compare")
+    if players_a != players_b:
+        raise UserError(
+            f"A has {players_a} players, B {players_b}: nothing to compare "
+            "(a diff compares one game at one table size)"
+        )
+
+
 def diff_reports(
     a_folder: str | Path,
     b_folder: str | Path,
@@ -108,19 +128,6 @@ def scratch_place(a_name: str, b_name: str) -> Path:
     return SCRATCH / f"{part(a_name)}-vs-{part(b_name)}"
 
 
-def _must_be_comparable(
-    game: Mapping[str, str], players: Mapping[str, int], from_file: Mapping[str, bool]
-) -> None:
-    """A and B play the same game with as many players, or two game files (two versions
-    of a designer's game: the diff's header says what changed between them)."""
-    same_game = game["a"] == game["b"] or (from_file["a"] and from_file["b"])
-    if not same_game or players["a"] != players["b"]:
-        raise UserError(
-            f"A is {game['a']} with {players['a']} players, B is {game['b']} "
-            f"with {players['b']}: nothing to compare"
-        )
-
-
 def _prepare(
     a: Path, b: Path, games: int | None, seed: int | None, **run_options: Any
 ) -> tuple[Path, Path]:
@@ -148,7 +155,11 @@ def _prepare(
     players_of.update({side: r.players for side, r in reports.items()})
     from_file = {side: game_file_of(v.game) is not None for side, v in variants.items()}
     from_file.update({side: r.game_file is not None for side, r in reports.items()})
-    _must_be_comparable(games_of, players_of, from_file)
+    check_comparable(
+        (games_of["a"], players_of["a"]),
+        (games_of["b"], players_of["b"]),
+        game_files=from_file["a"] and from_file["b"],
+    )
     if reports:
         first_report = next(iter(reports.values()))
         games = games or first_report.n_games
@@ -242,10 +253,10 @@ def _prepare_decided(
     except ValueError as exc:
         raise UserError(str(exc), key="--tolerance") from None
     va, vb = load(a), load(b)
-    _must_be_comparable(
-        {"a": va.game, "b": vb.game},
-        {"a": va.players, "b": vb.players},
-        {side: game_file_of(v.game) is not None for side, v in (("a", va), ("b", vb))},
+    check_comparable(
+        (va.game, va.players),
+        (vb.game, vb.players),
+        game_files=game_file_of(va.game) is not None and game_file_of(vb.game) is not None,
     )
     most = max_games or games or va.games
     seed = seed if seed is not None else va.seed

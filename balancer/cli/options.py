@@ -266,21 +266,53 @@ def many_runs_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+# The schemes a Dask scheduler listens at over a network.
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+
+
 def check_placement(backend: str, scheduler: str | None) -> None:
-    """--scheduler only means something with --backend dask, and names a port that can be."""
+    """--scheduler only means something with --backend dask, and names an address that can be.
+
+    The address is read here, before any connection: else a port that can't exist is
+    "refused", as if a scheduler might be there, and a malformed one is Python's words.
+    """
     if scheduler is None:
         return
     import re
 
-    from balancer.errors import UserError
+    from balancer.errors import UserError, shown
 
     if backend != "dask":
         raise UserError("a scheduler is for --backend dask", key="--scheduler")
-    port = re.search(r":(\d+)/*$", scheduler)
-    digits = port.group(1).lstrip("0") if port else "1"
-    if len(digits) > 5 or not 0 < int(digits or "0") <= 65535:
-        # Else the connection would be "refused", as if a scheduler might be there.
+    form = "write it [SCHEME://]HOST:PORT, like tcp://127.0.0.1:8786"
+    found = re.fullmatch(
+        r"(?:(?P<scheme>[^:/]*)://)?(?P<host>\[[^\]]*\]|[^:/\[\]]*)(?::(?P<port>[^/]*))?",
+        scheduler,
+    )
+    if found is None:
+        raise UserError(f"{shown(scheduler)} is not an address: {form}", key="--scheduler")
+    scheme, host, port = found.group("scheme"), found.group("host"), found.group("port")
+    if scheme is not None and scheme not in SCHEDULER_SCHEMES:
         raise UserError(
-            f"port {(digits or '0')[:12]} can't exist: a port is a number from 1 to 65535",
+            f"unknown scheme {shown(scheme)} (Dask listens at "
+            f"{', '.join(s + '://' for s in SCHEDULER_SCHEMES)})",
             key="--scheduler",
+        )
+    if not host.strip("[]"):
+        raise UserError(f"{shown(scheduler)} names no host: {form}", key="--scheduler")
+    if not re.fullmatch(r"\[[\w:.%]+\]|[\w.-]+", host):
+        raise UserError(f"host {shown(host)} is not a host's name or address", key="--scheduler")
+    if port is None:
+        raise UserError(f"{shown(scheduler)} names no port: {form}", key="--scheduler")
+    digits = port.lstrip("0")
+    if not port.isascii() or not port.isdigit():
+        raise UserError(
+            f"port {shown(port)} is not a number: a port is a number from 1 to 65535",
+            key="--scheduler",
+        )
+    number = digits or "0"
+    if len(number) > 5 or not 0 < int(number) <= 65535:
+        said = number if len(number) <= 12 else f"of {len(number)} digits"
+        raise UserError(
+            f"port {said} can't exist: a port is a number from 1 to 65535", key="--scheduler"
         )

@@ -49,8 +49,8 @@ def _knob(text: str, variant: Variant) -> tuple[str, str, Any]:
     value = load_yaml_text(raw.strip(), where).data
     try:
         knob.check(value)
-    except ValueError as exc:
-        raise UserError(f"{raw.strip()!r}: {exc}", key=where) from None
+    except ValueError as exc:  # `where` holds the value as written
+        raise UserError(str(exc), key=where) from None
     return knob.section, name, value
 
 

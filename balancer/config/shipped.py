@@ -23,7 +23,12 @@ def find(text: str) -> Path | None:
     Only a bare name is looked up, and only when no such file is in the way:
     `./fdc-5p.yaml` or `variants/x.yaml` always mean that path.
     """
-    if not text or "/" in text or "\\" in text or Path(text).exists():
+    if not text or "/" in text or "\\" in text:
+        return None
+    try:
+        if Path(text).exists():
+            return None
+    except OSError:  # a name too long for a file (no shipped name is): the path decides
         return None
     name = text if text.endswith((".yaml", ".yml")) else f"{text}.yaml"
     path = shipped_dir() / name

@@ -17,7 +17,6 @@ knob can be changed under the child's `scoring:`.
 from __future__ import annotations
 
 import os
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,8 +26,8 @@ from balancer import games, i18n, knobs
 from balancer.bot import BotSpec
 from balancer.bots import registry as bot_registry
 from balancer.bots.build import resolve_bot
-from balancer.errors import UserError, nearest
-from balancer.escape import BIDI_CONTROLS, visible
+from balancer.errors import UserError, nearest, shown
+from balancer.escape import hidden_in, hidden_message, visible
 from balancer.files import FILE, kind_of, path_error
 from balancer.games.api import GameSpec
 from balancer.yamlsafe import format_keypath, load_yaml
@@ -426,7 +425,8 @@ def _validate(
     if game_name is None:
         names = ", ".join(games.names())
         if game_given:  # `game:` with nothing after it (YAML's null)
-            problems.append(origins.error(("game",), f"is empty; name the game (one of {names})"))
+            message = f"is empty (null); name the game: {names} or a game file"
+            problems.append(origins.error(("game",), message))
         else:
             problems.append(origins.error((), f"missing key 'game' (one of {names})"))
         return None
@@ -461,12 +461,12 @@ def _validate(
     rotation = data.get("seat_rotation", False)
     if not isinstance(rotation, bool):
         problems.append(
-            origins.error(("seat_rotation",), f"expected true or false, got {rotation!r}")
+            origins.error(("seat_rotation",), f"expected true or false, got {shown(rotation)}")
         )
 
     lang = data.get("lang")
     if lang is not None and lang not in i18n.LANGS:
-        problems.append(origins.error(("lang",), f"expected en or ja, got {lang!r}"))
+        problems.append(origins.error(("lang",), f"expected en or ja, got {shown(lang)}"))
 
     knob_problems = len(problems)
     rules = _knob_values(combined.knobs, spec, origins, problems)
@@ -516,12 +516,18 @@ def _game_file(name: str, layers: list[_Layer], origins: _Origins) -> str:
     path = base / name
     kind = kind_of(path, name=name)
     if kind != FILE:
-        what = "no such game file" if kind is None else f"is {kind}, not a game file"
-        raise UserError(f"{what} {name!r}", file=written_in, line=line, key="game")
+        what = f"no such game file {name!r}"
+        if kind is not None:
+            what = f"{name!r} is {kind}, not a game file"
+        raise UserError(what, file=written_in, line=line, key="game")
     return register_file(path)
 
 
 def _check_name(name: Any, origins: _Origins) -> None:
+    if name is None:
+        raise origins.error(
+            ("name",), "is empty (null): give a name, or leave name: out to use the file's"
+        )
     if not isinstance(name, str) or not name.strip() or "/" in name or name.startswith("."):
         raise origins.error(("name",), "must be a plain name (no '/', not starting with '.')")
     # The name becomes a folder and heads one-line messages and reports: no
@@ -534,8 +540,8 @@ def _check_name(name: Any, origins: _Origins) -> None:
         raise origins.error(
             ("name",), "must be text UTF-8 can write (it holds a lone surrogate)"
         ) from None
-    if found := _hidden_in(name):
-        raise origins.error(("name",), _hidden_message(found))
+    if found := hidden_in(name):
+        raise origins.error(("name",), hidden_message(found))
     if size > MAX_NAME_BYTES:
         # It names the report folder, reports/<name>/, and a sweep's <name>-sweep/.
         raise origins.error(
@@ -596,7 +602,7 @@ def _integer(
         return default
     value = data[key]
     if not knobs.is_whole_number(value):
-        raise origins.error((key,), f"expected a whole number, got {value!r}")
+        raise origins.error((key,), f"expected a whole number, got {shown(value)}")
     if not low <= value <= high:
         raise origins.error((key,), f"must be between {low} and {high}, got {value}")
     return value
@@ -637,7 +643,11 @@ def _seats(
     if "seats" in data:
         listed = data["seats"]
         if not isinstance(listed, list):
-            problems.append(origins.error(("seats",), "expected a list with one bot per seat"))
+            problems.append(
+                origins.error(
+                    ("seats",), f"expected a list with one bot per seat, got {shown(listed)}"
+                )
+            )
             return None
         if players is not None and len(listed) != players:
             message = f"lists {len(listed)} bots for {players} players"
@@ -649,6 +659,10 @@ def _seats(
         ]
         return None if None in found else tuple(found)
     if "bots" in data:
+        if isinstance(data["bots"], list):
+            message = "names one bot for every seat; to seat different bots, list them in seats:"
+            problems.append(origins.error(("bots",), message))
+            return None
         one = _attempt(problems, _seat, data["bots"], spec, ("bots",), origins)
         return None if one is None or players is None else (one,) * players
     problems.append(
@@ -672,15 +686,15 @@ def _seat(entry: Any, spec: GameSpec, where: KeyPath, origins: _Origins) -> Seat
         if not isinstance(params, dict):
             raise origins.error((*where, "params"), "expected a mapping of parameter: value")
     else:
-        raise origins.error(where, f"expected a bot name or {{bot:, params:}}, got {entry!r}")
+        raise origins.error(where, f"expected a bot name or {{bot:, params:}}, got {shown(entry)}")
     if not isinstance(name, str) or not name:
         raise origins.error((*where, "bot"), "expected a bot name")
     bot = resolve_bot(spec, name, lambda msg: origins.error(where, msg))
     for key, value in params.items():
-        found = _hidden_in(key) or _hidden_in(value)
+        found = hidden_in(key) or hidden_in(value)
         if found:
             # The parameters are part of the bot's label, which reports show.
-            raise origins.error((*where, "params", key), _hidden_message(found))
+            raise origins.error((*where, "params", key), hidden_message(found))
         if bot_registry.is_plugin(name) and not isinstance(key, str):
             # The plugin's constructor takes them by name: run would fail building it.
             raise origins.error(
@@ -691,37 +705,8 @@ def _seat(entry: Any, spec: GameSpec, where: KeyPath, origins: _Origins) -> Seat
     return SeatSpec(name, _bot_params(bot, params, where, origins))
 
 
-def _hidden(ch: str) -> bool:
-    """A character that changes how text reads without showing: a bidi control, or an
-    invisible format character (Unicode's Cf: zero-width joiner, soft hyphen, ...)."""
-    return ch in BIDI_CONTROLS or unicodedata.category(ch) == "Cf"
-
-
-def _hidden_message(ch: str) -> str:
-    if ch in BIDI_CONTROLS:
-        what = f"the bidirectional control U+{ord(ch):04X}, which makes text read"
-    else:
-        what = f"the invisible format character U+{ord(ch):04X}, which makes text look"
-    return f"must not hold {what} other than it is"
-
-
 def _cut(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _hidden_in(value: Any, depth: int = 0) -> str | None:
-    """The first hidden character (`_hidden`) in a text or parameter (keys and values, nested)."""
-    if isinstance(value, str):
-        return next((c for c in value if _hidden(c)), None)
-    if depth > 64:  # the YAML loader bounds nesting; this only keeps the walk bounded too
-        return None
-    if isinstance(value, dict):
-        items: list[Any] = [*value.keys(), *value.values()]
-    elif isinstance(value, list | tuple):
-        items = list(value)
-    else:
-        return None
-    return next((c for item in items if (c := _hidden_in(item, depth + 1))), None)
 
 
 def _bot_params(

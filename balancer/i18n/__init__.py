@@ -20,17 +20,17 @@ function of the report folder.
 from __future__ import annotations
 
 import importlib
-import os
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from balancer import environment
 from balancer.errors import UserError
 
 LANGS = ("en", "ja")
 DEFAULT_LANG = "en"
-ENV_VAR = "BALANCER_LANG"
+ENV_VAR = environment.LANG
 
 
 def _catalog(lang: str) -> Mapping[str, str]:
@@ -67,10 +67,7 @@ def choose(flag: str | None, variant_lang: str | None) -> str | None:
         return check_lang(flag, "--lang")
     if variant_lang is not None:
         return variant_lang
-    env = os.environ.get(ENV_VAR)
-    if env is None or env == "":
-        return None
-    return check_lang(env, ENV_VAR)
+    return environment.lang()
 
 
 def report_lang(variant: Mapping[str, Any]) -> str:

@@ -24,6 +24,7 @@ import polars as pl
 
 from balancer import games, table
 from balancer.errors import UserError
+from balancer.errors import shown as _short  # a value quoted in a message, cut
 from balancer.escape import BIDI_CONTROLS, contrast
 from balancer.yamlsafe import MAX_DEPTH
 
@@ -320,11 +321,6 @@ def check_games(report: Report, games_frame: pl.DataFrame, path: str) -> None:
 def _agree(disagree: Any, key: str, found: float, recomputed: float) -> None:
     if not math.isclose(found, recomputed, rel_tol=REL_TOLERANCE, abs_tol=ABS_TOLERANCE):
         raise disagree(key, found, recomputed)
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _game_named(value: Any) -> str | None:

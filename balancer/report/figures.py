@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Self, TypeVar
 
 from balancer.errors import UserError
+from balancer.errors import shown as _short  # a value quoted in a message, cut
 from balancer.report.checks import MAX_VALUE
 
 # --- figures -------------------------------------------------------------------
@@ -84,8 +85,9 @@ class Figures:
             if f.name not in value:
                 if optional:
                     continue
-                if kind is not Interval:  # an Interval says what it should be, even when missing
-                    raise UserError("missing", file=path, key=key)
+                # Missing, not null: an Interval says what it should be too.
+                should = ": should be two numbers [low, high]" if kind is Interval else ""
+                raise UserError(f"missing{should}", file=path, key=key)
             found[f.name] = _parse(kind, value.get(f.name), key, path)
             if check := f.metadata.get("check"):
                 check(found[f.name], key, path)
@@ -274,9 +276,3 @@ def _is_number(value: Any) -> bool:
         return math.isfinite(value) and abs(value) <= MAX_VALUE
     except OverflowError:  # an int past any float
         return False
-
-
-def _short(value: Any) -> str:
-    """A value for a one-line message: its repr, cut short."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."

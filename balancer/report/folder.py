@@ -179,7 +179,7 @@ def check_target(folder: str | Path, marker: str = REPORT_JSON) -> Place:
         return place
     why = _not_ours(target, entries, marker)
     if why:
-        raise UserError(f"{why}, so it is left alone", file=given)
+        raise UserError(f"{why}, so it is left alone; name another output folder", file=given)
     return place
 
 
@@ -237,7 +237,7 @@ def _not_ours(target: Path, entries: list[str], marker: str) -> str | None:
         # A report is not replaced by a lone CSV table, nor a sweep by a report.
         found = _OUTPUT_KINDS.get(kind) if isinstance(kind, str) else None
         return (
-            f"it is balancer's output of another kind, {found or _short(kind)}, "
+            f"it is {found or 'balancer output of kind ' + _short(kind)}, "
             f"not {_OUTPUT_KINDS.get(marker, marker)}"
         )
     if marker not in files:
@@ -280,20 +280,22 @@ def _not_ours(target: Path, entries: list[str], marker: str) -> str | None:
 
 # What each kind of output folder is, named by the file its manifest is marked with.
 _OUTPUT_KINDS = {
-    REPORT_JSON: "a report (report.json)",
-    "sweep.csv": "a sweep (sweep.csv)",
-    "games.csv": "CSV tables (games.csv)",
-    "ladder.csv": "a ladder (ladder.csv)",
-    "tune.csv": "a tune result (tune.csv)",
+    REPORT_JSON: "a report folder (report.json)",
+    "sweep.csv": "a sweep folder (sweep.csv)",
+    "games.csv": "a folder of CSV tables (games.csv)",
+    "ladder.csv": "a ladder folder (ladder.csv)",
+    "tune.csv": "a tune folder (tune.csv)",
 }
 
 
 def output_kind(folder: str | Path) -> str | None:
-    """What balancer output `folder` says it is in its manifest ("a ladder (ladder.csv)"),
-    or None when it has no readable manifest: for a message naming what was given."""
+    """What kind of balancer output `folder` is, said as a message says it ("a sweep
+    folder (sweep.csv)"), from its manifest; None when it has no readable one. Only
+    for telling a user what a folder is: `check_target` decides what may be replaced."""
     path = Path(folder) / MANIFEST
     try:
-        if not stat.S_ISREG(os.lstat(path).st_mode) or os.lstat(path).st_size > MAX_MANIFEST_BYTES:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_MANIFEST_BYTES:
             return None
         kind = json.loads(path.read_text(encoding="utf-8")).get("kind")
     except (OSError, ValueError, AttributeError, RecursionError):

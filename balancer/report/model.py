@@ -59,7 +59,7 @@ from balancer.report.figures import (
     _short,
     _to_json,
 )
-from balancer.report.folder import REPORT_JSON, restore_interrupted
+from balancer.report.folder import REPORT_JSON, output_kind, restore_interrupted
 from balancer.report.games_table import SavedGames, _GamesTable, games_given
 from balancer.stats.card_tally import CardImpact
 from balancer.stats.streamed import GameCounts
@@ -261,6 +261,8 @@ def load_report(folder: str | Path) -> Report:
             file=str(folder),
         )
     path = folder / REPORT_JSON
+    if kind_of(path) is None:
+        _refuse_other_output(folder)
     document = _read_json(path)
     check_nesting(document, str(path))
     report = Report.from_json(document, path, folder=folder)
@@ -306,6 +308,23 @@ def version_notes(report: Report, where: str) -> list[str]:
             f"{where}: written by balancer {report.balancer_version}; this is {__version__}"
         )
     return notes
+
+
+def _refuse_other_output(folder: Path) -> None:
+    """A folder without report.json that is balancer's output of another kind is said to
+    be that (a sweep's reports are in its points' folders), not a report missing a file."""
+    other = output_kind(folder)
+    if other is None or other.endswith(f"({REPORT_JSON})"):
+        return
+    hint = ""
+    if other.endswith("(sweep.csv)"):
+        try:
+            points = sorted(p.name for p in folder.iterdir() if (p / REPORT_JSON).is_file())
+        except OSError:
+            points = []
+        if points:
+            hint = f"; each point's report is a folder in it, such as {folder / points[0]}"
+    raise UserError(f"is {other}, not a report folder{hint}", file=str(folder))
 
 
 # report.json holds figures and the resolved variant (whose file is at most

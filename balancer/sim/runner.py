@@ -11,7 +11,6 @@ processes (step-by-step chunks), or on a Dask cluster.
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 import polars as pl
 
-from balancer import games, interrupts, jit
+from balancer import environment, games, interrupts, jit
 from balancer.bot import PluginFailure
 from balancer.bots import host as plugin_host
 from balancer.bots import registry as bot_registry
@@ -34,7 +33,7 @@ from balancer.stats.card_tally import CardTally
 from balancer.stats.streamed import GameCounts
 
 # Set (to anything but "" or "0") to force --check on every run: the test suite does.
-CHECK_ENV = "BALANCER_CHECK"
+CHECK_ENV = environment.CHECK
 
 
 def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0) -> list[Seat]:
@@ -257,7 +256,7 @@ def run(
     made under `scratch` (default: the system's temporary folder), and
     counted for the figures; memory stays flat however many games.
     """
-    check = check or os.environ.get(CHECK_ENV, "") not in ("", "0")
+    check = check or environment.check_requested()
     chunks = chunks_for(variant, workers, check, plugin_move_limit)
     if isinstance(backend, str):
         if backend == "local" and not check and compiled.can_compile(variant):

@@ -259,7 +259,7 @@ def parse_tolerance(text: str) -> tuple[float, bool]:
     except ValueError:
         raise ValueError(f"tolerance {text!r}: expected a number, or a number and 'sd'") from None
     if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"tolerance {text!r} must be a positive number")
+        raise ValueError(f"tolerance {text!r} must be a finite number above 0")
     return value, relative
 
 

@@ -238,3 +238,36 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.parametrize(
+    ("command", "says"),
+    [
+        (["check", "-q", "{variant}", "-n", "30"], "Replay it: balancer replay {variant} --game 0"),
+        (["tune", "-q", "{variant}", "--knob", "hand_size=4..5", "--target", "margin.mean=1"], ""),
+        (["ladder", "-q", "fdc", "-p", "3", "--bots", "random,{bot}", "--allow-plugins"], ""),
+    ],
+)
+def test_a_broken_bot_is_one_line_and_exit_2_from_every_command_that_plays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str], says: str
+) -> None:
+    """check, tune and ladder let a GameFault out as a traceback (exit 1), as run didn't."""
+    bot = "tests.plugins:Raises"
+    path = variant_file(
+        tmp_path,
+        "fdc-3p.yaml",
+        f"seats: [random, '{bot}', random]\nexpect:\n  length.mean: {{within: [10, 30]}}\n",
+    )
+    out = tmp_path / "out"
+    argv = [arg.format(variant=path, bot=bot) for arg in command]
+    assert main([*argv, "-n", "30", "-o", str(out)] if command[0] != "check" else argv) == 2
+    line = one_error_line(capsys)
+    assert f"seat {2 if command[0] == 'ladder' else 1}, bot '{bot}'" in line, line
+    assert "RuntimeError: the plugin broke" in line and says.format(variant=path) in line
+    assert not out.exists()
+    # The control: the same command with a bot that plays plays to the end.
+    good = variant_file(
+        tmp_path, "fdc-3p.yaml", "expect:\n  length.mean: {within: [10, 30]}\n", "g.yaml"
+    )
+    argv = [arg.format(variant=good, bot="tests.plugins:FirstLegal") for arg in command]
+    assert main([*argv, "-n", "30"] if command[0] != "check" else argv) in (0, 3, 4)

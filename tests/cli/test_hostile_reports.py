@@ -508,5 +508,5 @@ def test_a_seat_number_of_991_digits_is_cut_in_the_message(
 ) -> None:
     folder = damaged(report, tmp_path, put("seats", 0, "seat", value=10**990))
     line = assert_refused(folder, report, tmp_path, capsys)[0]
-    assert "seats[0].seat: should be 0, not 1000" in line and "..." in line, line
+    assert "seats[0].seat: should be 0, not a number of about 991 digits" in line, line
     assert len(line) < 400

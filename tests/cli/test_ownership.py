@@ -148,7 +148,7 @@ def test_a_report_never_replaces_a_sweep_nor_csv_output(
     capsys.readouterr()
     before = snapshot(tables)
     assert run(tables) == 2
-    assert "another kind" in one_error_line(capsys)
+    assert "it is a folder of CSV tables (games.csv), not a report folder" in one_error_line(capsys)
     assert snapshot(tables) == before
     # ... and `csv -o` never replaces a report with its bare tables.
     before = snapshot(report)
@@ -156,7 +156,7 @@ def test_a_report_never_replaces_a_sweep_nor_csv_output(
     assert run(other) == 0
     capsys.readouterr()
     assert main(["csv", str(report), "-o", str(other)]) == 2
-    assert "another kind" in one_error_line(capsys)
+    assert "it is a report folder (report.json), not a folder of CSV" in one_error_line(capsys)
     assert snapshot(report) == before
 
 

@@ -129,7 +129,7 @@ _DELETE = object()
         ),
         (
             _set(("head_to_head", "careful", "random", "ci95"), _DELETE),
-            "head_to_head.careful.random.ci95: should be two numbers [low, high], not None",
+            "head_to_head.careful.random.ci95: missing: should be two numbers [low, high]",
         ),
         (_set(("margin", "median"), _DELETE), "margin.median: missing"),
         (_set(("margin", "q1"), float("nan")), "margin.q1: should be a number, not nan"),

@@ -156,6 +156,9 @@ def test_spread_is_its_widest_pair() -> None:
     [
         (["--knob", "rules.rounds=5..2", "--target", "length.mean=3"], "LO < HI"),
         (["--knob", "rules.rounds=1-5", "--target", "length.mean=3"], "LO..HI"),
+        # A STEP that is no number was a traceback (int(nan)).
+        (["--knob", "rounds=1..5:nan", "--target", "length.mean=3"], "positive number, not nan"),
+        (["--knob", "rounds=1..5:-1", "--target", "length.mean=3"], "positive number, not -1"),
         (["--knob", "rules.breeding_optional=0..1", "--target", "length.mean=3"], "numeric"),
         (["--knob", "rules.nope=1..3", "--target", "length.mean=3"], "no knob 'nope'"),
         (["--knob", "rounds=1..3", "--target", "length.mean=x"], "not a number"),

@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "base",
         (
             "balancer._version",
+            "balancer.environment",
             "balancer.errors",
             "balancer.escape",
             "balancer.files",

@@ -267,6 +267,29 @@ def test_the_same_file_made_right_passes(tmp_path: Path) -> None:
             "expected trick or game",
         ),
         ("ja: MEGA RACER", "ja: [MEGA, RACER]", "names.ja", "expected the title as text"),
+        # A key left empty (YAML's null) is said to be empty, not missing.
+        ("players: [2, 6]", "players: null", "players", "is empty (null); expected [fewest, most]"),
+        ("hand_size: 5", "hand_size:", "hand_size", "is empty (null); expected a whole number"),
+        ("short: mr", "short: ~", "short", "is empty (null); expected a plain name"),
+        # Text that reads other than it is, refused as in a variant's name.
+        (
+            "ja: MEGA RACER",
+            'ja: "MEGA\\u200dRACER"',
+            "names.ja",
+            "must not hold the invisible format character U+200D",
+        ),
+        (
+            "colours: [red, blue]",
+            'colours: [red, "bl\\u00adue"]',
+            "deck.colours[1]",
+            "must not hold the invisible format character U+00AD",
+        ),
+        (
+            "ja: MEGA RACER",
+            'ja: "MEGA\\u202eRACER"',
+            "names.ja",
+            "must not hold the bidirectional control U+202E",
+        ),
     ],
 )
 def test_one_mistake_in_a_good_file_is_the_only_problem(

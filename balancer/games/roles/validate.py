@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from balancer import knobs
-from balancer.errors import UserError
+from balancer.errors import UserError, shown
+from balancer.escape import hidden_in, hidden_message
 from balancer.games.roles import vocabulary as voc
 from balancer.games.roles.gamefile import KeyPath, Source
 from balancer.games.roles.model import (
@@ -80,13 +81,42 @@ class _Checker:
     def fail(self, keypath: KeyPath, message: str) -> None:
         self.problems.append(self.source.error(keypath, message))
 
+    def hidden_characters(self) -> None:
+        """Refuse a bidi control or an invisible format character in any text of the file
+        (a name, a title, an event's words), as a variant's name is refused: reports show
+        them, and a name holding one ("a\u200db") looks like another ("ab")."""
+        stack: list[tuple[KeyPath, Any]] = [((), self.data)]
+        while stack:
+            keypath, value = stack.pop()
+            if isinstance(value, str):
+                if found := hidden_in(value):
+                    self.fail(keypath, hidden_message(found))
+            elif isinstance(value, dict):
+                for key, inner in value.items():
+                    if found := hidden_in(key):
+                        self.fail((*keypath, key), hidden_message(found))
+                    stack.append(((*keypath, key), inner))
+            elif isinstance(value, list):
+                stack.extend(((*keypath, index), inner) for index, inner in enumerate(value))
+
     # -- small readers ----------------------------------------------------
+
+    def absent(self, keypath: KeyPath, block: dict[str, Any], key: str, what: str) -> bool:
+        """Whether `block` has no value for `key`, said as it is: a key missing, or one
+        written with nothing after it (YAML's null). `what` is what the key holds."""
+        if block.get(key) is not None:
+            return False
+        if key in block:
+            self.fail((*keypath, key), f"is empty (null); expected {what}")
+        else:
+            self.fail(keypath, f"missing key {key!r} ({what})")
+        return True
 
     def mapping(self, keypath: KeyPath, value: Any, what: str) -> dict[str, Any]:
         if value is None:
             return {}
         if not isinstance(value, dict):
-            self.fail(keypath, f"expected a mapping of {what}, got {_shown(value)}")
+            self.fail(keypath, f"expected a mapping of {what}, got {shown(value)}")
             return {}
         return value
 
@@ -100,7 +130,7 @@ class _Checker:
         self, keypath: KeyPath, value: Any, low: int = -LIMIT, high: int = LIMIT
     ) -> int | None:
         if not _whole(value):
-            self.fail(keypath, f"expected a whole number, got {_shown(value)}")
+            self.fail(keypath, f"expected a whole number, got {shown(value)}")
             return None
         if not low <= value <= high:
             self.fail(keypath, f"must be in {low}..{high}, got {knobs.shown(value)}")
@@ -114,7 +144,7 @@ class _Checker:
         out: list[str] = []
         for index, item in enumerate(value):
             if not isinstance(item, str) or not item:
-                self.fail((*keypath, index), f"expected a name, got {_shown(item)}")
+                self.fail((*keypath, index), f"expected a name, got {shown(item)}")
             elif item in out:
                 self.fail((*keypath, index), f"{item!r} is listed twice")
             else:
@@ -153,6 +183,7 @@ class _Checker:
 
     def run(self) -> RoleGame | None:
         data = self.data
+        self.hidden_characters()
         self.known_keys((), data, voc.TOP_KEYS)
         name, short = self.game_names()
         titles = self.titles()
@@ -178,7 +209,7 @@ class _Checker:
         end = self.end(roles, hooks, deck, counters, globals_, knob_defs)
         win = data.get("win", "highest")
         if win not in ("highest", "lowest"):
-            self.fail(("win",), f"expected highest or lowest, got {_shown(win)}")
+            self.fail(("win",), f"expected highest or lowest, got {shown(win)}")
         self.zone_flow(zones, score, events)
         if deck is not None and players is not None and trick.get("hand_size") is not None:
             size = _deck_size(deck)
@@ -217,8 +248,7 @@ class _Checker:
         out: list[str | None] = []
         for key in ("name", "short"):
             value = self.data.get(key)
-            if value is None:
-                self.fail((), f"missing key {key!r}")
+            if self.absent((), self.data, key, "a plain name"):
                 out.append(None)
             elif (
                 not isinstance(value, str)
@@ -235,16 +265,15 @@ class _Checker:
         names = self.mapping(("names",), self.data.get("names"), "language: title")
         for language, title in names.items():
             if not isinstance(title, str) or not title:
-                self.fail(("names", language), f"expected the title as text, got {_shown(title)}")
+                self.fail(("names", language), f"expected the title as text, got {shown(title)}")
         return {str(k): str(v) for k, v in names.items()}
 
     def players(self) -> tuple[int, int] | None:
         value = self.data.get("players")
-        if value is None:
-            self.fail((), "missing key 'players' ([fewest, most])")
+        if self.absent((), self.data, "players", "[fewest, most]"):
             return None
         if not isinstance(value, list) or len(value) != 2:
-            self.fail(("players",), f"expected [fewest, most], got {_shown(value)}")
+            self.fail(("players",), f"expected [fewest, most], got {shown(value)}")
             return None
         low = self.integer(("players", 0), value[0], 2, MAX_PLAYERS)
         high = self.integer(("players", 1), value[1], 2, MAX_PLAYERS)
@@ -257,8 +286,7 @@ class _Checker:
 
     def deck(self) -> dict[str, Any] | None:
         block = self.data.get("deck")
-        if block is None:
-            self.fail((), "missing key 'deck' (colours, roles, numbers, copies)")
+        if self.absent((), self.data, "deck", "colours, roles, numbers, copies"):
             return None
         block = self.mapping(("deck",), block, "colours, roles, numbers, copies")
         self.known_keys(("deck",), block, ("colours", "roles", "numbers", "copies"))
@@ -273,7 +301,7 @@ class _Checker:
         ):
             self.fail(
                 ("deck", "numbers"),
-                f"expected [low, high], 0 <= low <= high, got {_shown(numbers)}",
+                f"expected [low, high], 0 <= low <= high, got {shown(numbers)}",
             )
             numbers = None
         copies = self.integer(("deck", "copies"), block.get("copies", 1), 1, MAX_DECK_CARDS)
@@ -290,9 +318,7 @@ class _Checker:
     def trick(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         hand = self.data.get("hand_size")
-        if hand is None:
-            self.fail((), "missing key 'hand_size'")
-        else:
+        if not self.absent((), self.data, "hand_size", "a whole number of cards"):
             out["hand_size"] = self.integer(("hand_size",), hand, 1, 1000)
         block = self.mapping(("trick",), self.data.get("trick"), "the trick procedure's knobs")
         self.known_keys(("trick",), block, TRICK_DEFAULTS)
@@ -300,13 +326,13 @@ class _Checker:
             value = block.get(key, default)
             where = ("trick", key)
             if key == "first_leader" and value not in FIRST_LEADER:
-                self.fail(where, f"expected one of {', '.join(FIRST_LEADER)}, got {_shown(value)}")
+                self.fail(where, f"expected one of {', '.join(FIRST_LEADER)}, got {shown(value)}")
             elif key == "leader_if_nothing_resolves" and value not in IF_NOTHING_RESOLVES:
                 self.fail(
-                    where, f"expected one of {', '.join(IF_NOTHING_RESOLVES)}, got {_shown(value)}"
+                    where, f"expected one of {', '.join(IF_NOTHING_RESOLVES)}, got {shown(value)}"
                 )
             elif isinstance(default, bool) and not isinstance(value, bool):
-                self.fail(where, f"expected true or false, got {_shown(value)}")
+                self.fail(where, f"expected true or false, got {shown(value)}")
             elif key == "neko_min_followers":
                 value = self.integer(where, value, 1, 1000)
             out[key] = value
@@ -317,7 +343,7 @@ class _Checker:
         self.known_keys(keypath, spec, ("face",))
         face = spec.get("face", "up")
         if face not in ("up", "down"):
-            self.fail((*keypath, "face"), f"expected up or down, got {_shown(face)}")
+            self.fail((*keypath, "face"), f"expected up or down, got {shown(face)}")
         return str(face)
 
     def flag(self, keypath: KeyPath, spec: Any) -> str:
@@ -325,7 +351,7 @@ class _Checker:
         self.known_keys(keypath, spec, ("lasts",))
         lasts = spec.get("lasts", "trick")
         if lasts not in ("trick", "game"):
-            self.fail((*keypath, "lasts"), f"expected trick or game, got {_shown(lasts)}")
+            self.fail((*keypath, "lasts"), f"expected trick or game, got {shown(lasts)}")
         return str(lasts)
 
     def counters(self, kind: str, section: str) -> tuple[Counter, ...]:
@@ -364,7 +390,7 @@ class _Checker:
                 or not all(_whole(v) for v in span)
                 or span[0] > span[1]
             ):
-                self.fail((*keypath, "range"), f"expected [low, high], got {_shown(span)}")
+                self.fail((*keypath, "range"), f"expected [low, high], got {shown(span)}")
                 continue
             if "default" not in spec:
                 self.fail(keypath, "missing key 'default'")
@@ -372,9 +398,7 @@ class _Checker:
             default = self.integer((*keypath, "default"), spec["default"], span[0], span[1])
             section = spec.get("section", "rules")
             if section not in knobs.SECTIONS:
-                self.fail(
-                    (*keypath, "section"), f"expected rules or scoring, got {_shown(section)}"
-                )
+                self.fail((*keypath, "section"), f"expected rules or scoring, got {shown(section)}")
                 continue
             meaning = spec.get("meaning", "")
             if default is not None:
@@ -385,8 +409,10 @@ class _Checker:
 
     def roles(self, deck: dict[str, Any] | None) -> dict[str, Role]:
         block = self.mapping(("roles",), self.data.get("roles"), "role: effects")
-        if not block:
-            self.fail(("roles",) if "roles" in self.data else (), "missing key 'roles'")
+        if not block and "roles" not in self.data:
+            self.fail((), "missing key 'roles' (role: effects, for each of deck.roles)")
+        elif not block:
+            self.fail(("roles",), "is empty; expected role: effects, for each of deck.roles")
         out = {}
         for name, spec in block.items():
             keypath = ("roles", name)
@@ -419,7 +445,7 @@ class _Checker:
         """A list of steps; `placing`: a resolved card's, where `place` has a card to put."""
         self.placing = placing
         if not isinstance(value, list):
-            self.fail(keypath, f"expected a list of effects, got {_shown(value)}")
+            self.fail(keypath, f"expected a list of effects, got {shown(value)}")
             return ()
         out: list[Step] = []
         for index, item in enumerate(value):
@@ -430,7 +456,7 @@ class _Checker:
 
     def step(self, keypath: KeyPath, item: Any, *, inside_choose: bool) -> Step | None:
         if not isinstance(item, dict) or len(item) != 1:
-            self.fail(keypath, f"expected one effect as {{primitive: {{...}}}}, got {_shown(item)}")
+            self.fail(keypath, f"expected one effect as {{primitive: {{...}}}}, got {shown(item)}")
             self.broken_ops += 1
             return None
         ((kind, params),) = item.items()
@@ -504,7 +530,7 @@ class _Checker:
             return self.use(kind, keypath, value)
         if kind == voc.BOOL:
             if not isinstance(value, bool):
-                self.fail(keypath, f"expected true or false, got {_shown(value)}")
+                self.fail(keypath, f"expected true or false, got {shown(value)}")
                 return None
             return value
         if kind == voc.TARGET:
@@ -519,7 +545,7 @@ class _Checker:
         if isinstance(value, dict) and list(value) == [voc.TOP]:
             counter = self.use(voc.COUNTER, (*keypath, voc.TOP), value[voc.TOP])
             return None if counter is None else (voc.TOP, counter)
-        self.fail(keypath, f"unknown target {_shown(value)}{nearest(value, [*voc.TARGETS, 'top'])}")
+        self.fail(keypath, f"unknown target {shown(value)}{nearest(value, [*voc.TARGETS, 'top'])}")
         return None
 
     def amount(self, keypath: KeyPath, value: Any, *, numbers: bool) -> Amount | None:
@@ -543,7 +569,7 @@ class _Checker:
             if numbers
             else ("a whole number or a knob")
         )
-        self.fail(keypath, f"expected {what}, got {_shown(value)}{nearest(value, valid)}")
+        self.fail(keypath, f"expected {what}, got {shown(value)}{nearest(value, valid)}")
         return None
 
     # -- scoring, events, end ---------------------------------------------
@@ -551,7 +577,7 @@ class _Checker:
     def term(self, keypath: KeyPath, value: Any) -> Term | None:
         if not isinstance(value, dict):
             self.fail(
-                keypath, f"expected a term {{zone: ...}} or {{counter: ...}}, got {_shown(value)}"
+                keypath, f"expected a term {{zone: ...}} or {{counter: ...}}, got {shown(value)}"
             )
             return None
         if "zone" in value:
@@ -597,8 +623,11 @@ class _Checker:
             spec = self.mapping(keypath, block[name], "meaning, ja, and how it is counted")
             self.known_keys(keypath, spec, ("meaning", "ja", *voc.EVENT_SOURCES))
             meaning = spec.get("meaning")
-            if not isinstance(meaning, str) or not meaning:
-                self.fail(keypath, "missing key 'meaning' (what the event counts, one line)")
+            what = "what the event counts, one line"
+            if self.absent(keypath, spec, "meaning", what):
+                pass
+            elif not isinstance(meaning, str) or not meaning.strip():
+                self.fail((*keypath, "meaning"), f"expected {what}, got {shown(meaning)}")
             ja = spec.get("ja")
             if ja is not None and not (
                 isinstance(ja, list) and len(ja) == 2 and all(isinstance(s, str) for s in ja)
@@ -617,8 +646,7 @@ class _Checker:
                 if engine not in voc.ENGINE_EVENTS:
                     self.fail(
                         (*keypath, "from"),
-                        f"unknown engine event {_shown(engine)}"
-                        f"{nearest(engine, voc.ENGINE_EVENTS)}",
+                        f"unknown engine event {shown(engine)}{nearest(engine, voc.ENGINE_EVENTS)}",
                     )
             elif source in ("at_end", "lead_changes"):
                 terms = self.terms((*keypath, source), spec[source])
@@ -651,7 +679,7 @@ class _Checker:
         for index, item in enumerate(value):
             keypath = ("end", index)
             if not isinstance(item, dict):
-                self.fail(keypath, f"expected {{counter|global|tricks: ...}}, got {_shown(item)}")
+                self.fail(keypath, f"expected {{counter|global|tricks: ...}}, got {shown(item)}")
                 continue
             kinds = [k for k in voc.END_KINDS if k in item]
             if len(kinds) != 1:
@@ -779,11 +807,6 @@ def _most(
 def _deck_size(deck: dict[str, Any]) -> int:
     low, high = deck["numbers"]
     return len(deck["colours"]) * len(deck["roles"]) * (high - low + 1) * deck["copies"]
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _where(keypath: KeyPath) -> str:
