@@ -334,7 +334,7 @@ def test_a_full_disk_writing_the_lock_is_one_line_and_leaves_no_lock(
         ("{tmp}/empty", "--sweep: is not a sweep folder: it holds no sweep.csv"),
         ("{tmp}/odd", "--sweep: is not a sweep folder: its sweep.csv is a folder"),
         ("{tmp}/report/report.json", "--sweep: is a file, not a sweep folder"),
-        ("{tmp}/tables", "--sweep: is CSV tables (games.csv), not a sweep folder"),
+        ("{tmp}/tables", "--sweep: is a folder of CSV tables (games.csv), not a sweep folder"),
         ("{tmp}/none", "--sweep: no such sweep folder"),
     ],
 )
