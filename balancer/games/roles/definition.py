@@ -16,6 +16,8 @@ from balancer.bot import RANDOM
 from balancer.games.api import GameSpec
 from balancer.games.definition import GameDefinition, LocalNames, Narrator
 from balancer.games.roles import engine
+from balancer.games.roles.determinize import determinize
+from balancer.games.roles.lookahead import lookahead_spec
 from balancer.games.roles.model import RoleGame
 from balancer.games.roles.validate import FIRST_LEADER, IF_NOTHING_RESOLVES, MAX_DECK_CARDS
 
@@ -152,6 +154,7 @@ def build(game: RoleGame) -> GameDefinition:
         unplayable=unplayable,
         bounds=lambda rules, players: engine.bounds(game, rules, players),
         resample_hidden=engine.resample_hidden,
+        determinize=lambda view, rng: determinize(game, view, rng),
         card_kinds=card_kinds,
     )
     languages = {}
@@ -164,7 +167,7 @@ def build(game: RoleGame) -> GameDefinition:
         languages["ja"] = lambda: local
     return GameDefinition(
         spec=spec,
-        bots=lambda: {"random": RANDOM},
+        bots=lambda: {"random": RANDOM, "lookahead": lookahead_spec(game)},
         event_meanings={e.name: e.meaning for e in game.events},
         narrator=_narrator,
         languages=languages,

@@ -96,6 +96,29 @@ class View:
     tricks_played: int
     rules: Mapping[str, Any]
     cards: Cards
+    # What every seat saw happen, so a bot can set up a world from the view alone
+    # (determinize.py): the trick's seats in play order, each seat's tricks still to
+    # sit out, the discard (every card in it was played face up), and, while a
+    # decision waits, the trick's public resolution queue.
+    order: tuple[int, ...] = ()
+    skip: tuple[int, ...] = ()
+    discard: tuple[int, ...] = ()
+    resolution: Resolution | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The public state of a trick being resolved while a decision waits (CHOICE)."""
+
+    tasks: tuple[tuple[int, int, tuple[Step, ...], bool], ...]
+    task_at: int
+    step_at: int
+    hooks_queued: bool
+    first_resolved: int
+    in_flight: frozenset[int]
+    played: frozenset[int]
+    options: tuple[tuple[Op, int, int], ...]
+    actions: tuple[int, ...]
 
 
 class State:
@@ -247,6 +270,23 @@ class State:
             self.tricks,
             self.rules,
             self.cards,
+            tuple(self.order),
+            tuple(self.skip),
+            tuple(self.discard),
+            self._resolution() if self.phase == CHOICE else None,
+        )
+
+    def _resolution(self) -> Resolution:
+        return Resolution(
+            tuple(self.tasks),
+            self.task_at,
+            self.step_at,
+            self.hooks_queued,
+            self.first_resolved,
+            frozenset(self.in_flight),
+            frozenset(self.played),
+            tuple(self.options),
+            tuple(self.actions),
         )
 
     def scores(self) -> list[float]:
