@@ -64,6 +64,7 @@ def determinize(game: RoleGame, view: View, rng: Stream) -> State:
     state.counters = {k: list(v) for k, v in view.counters.items()}
     state.flags = {k: list(v) for k, v in view.flags.items()}
     state.globals = dict(view.globals)
+    state.places = {k: list(v) for k, v in view.places.items()}
     state.skip = list(view.skip)
     state.discard = list(view.discard)
     state.tricks = view.tricks_played

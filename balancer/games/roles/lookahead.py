@@ -34,7 +34,7 @@ from balancer.bot import BotSpec
 from balancer.games.api import win_shares
 from balancer.games.roles.determinize import determinize
 from balancer.games.roles.engine import State, View
-from balancer.games.roles.model import RoleGame
+from balancer.games.roles.model import Amount, RoleGame
 from balancer.rng import Stream
 
 _SEED_SPAN = 1 << 62
@@ -95,16 +95,19 @@ def finish_trick(state: State, tricks_played: int, rng: Stream) -> None:
 
 
 def goal_progress(state: State) -> list[float]:
-    """Each seat's progress toward the game's counter goals, 0..1 each, summed."""
+    """Each seat's progress toward the game's counter goals and place terms' gates,
+    0..1 each, summed."""
     progress = [0.0] * state.players
-    for goal in state.game.end:
-        if goal.kind != "counter" or goal.name is None:
+    goals: list[tuple[str | None, Amount, str | None]]
+    goals = [(g.name, g.reaches, None) for g in state.game.end if g.kind == "counter"]
+    goals += [(t.counter, t.reaches, t.place) for t in state.game.score if t.place]
+    for counter, reaches, place in goals:
+        target = state.amount(reaches)
+        if counter is None or target <= 0:
             continue
-        target = state._amount(goal.reaches, -1, -1)
-        if target <= 0:
-            continue
-        for s, value in enumerate(state.counters[goal.name]):
-            progress[s] += min(value, target) / target
+        for s, value in enumerate(state.counters[counter]):
+            arrived = place is not None and state.places[place][s] > 0
+            progress[s] += 1.0 if arrived else min(value, target) / target
     return progress
 
 
