@@ -71,7 +71,7 @@ def test_a_speed_that_reaches_the_goal_beats_one_that_does_not() -> None:
     # speed 2 gets to 7: 7 + 4 * 7/8 = 10.5. Speed 3 listed second so the first
     # move (what a tie would give) is the wrong one.
     hands = [[racer(RED, SPEED, 2), racer(RED, SPEED, 3)], []]
-    state = State.arranged(RACER, rules_of(RACER), hands, counters={"position": [5, 0]})
+    state = State.arranged(RACER, rules_of(RACER, goal=8), hands, counters={"position": [5, 0]})
     bot = Lookahead(RACER)
     values = bot.values(state.view(0), state.legal_actions(), Stream(2, 0, 0))
     assert values == pytest.approx([10.5, 112.0])
