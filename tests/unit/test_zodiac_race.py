@@ -216,3 +216,43 @@ def test_arrivals_count_toward_a_global_goal(tmp_path: Path) -> None:
     problems = check_file(path)[1]
     assert [p.key for p in problems] == ["end[0].reaches"]
     assert "the deck can never bring gone to 5 (at most 4)" in problems[0].message
+
+
+def test_a_replay_tells_each_arrival_and_the_cat() -> None:
+    from balancer.games.roles.narrate import lines
+
+    # The cat position (11 places taken): seat 0 takes place 12, seat 1 is the cat.
+    hands = [
+        [card(RED, RUN, 5), card(RED, RUN, 7)],
+        [card(RED, RUN, 4), card(RED, RUN, 8)],
+        [card(RED, RUN, 2), card(RED, RUN, 6)],
+    ]
+    state = State.arranged(
+        ZODIAC, rules(), hands, counters={"steps": [20, 19, 0]}, globals_={"zodiac": 11}
+    )
+    state.trace = []
+    play(state, card(RED, RUN, 5), card(RED, RUN, 4), card(RED, RUN, 2))
+    told = [line for line in lines(state.trace, rules()) if isinstance(line, str)]
+    assert told[-3:] == [
+        "  seat 0 arrives: place 12 of zodiac",
+        "  seat 1 arrives after every place of zodiac is taken (13)",
+        "Game over after 1 tricks: scores seat 0 1, seat 1 0, seat 2 0",
+    ]
+
+
+def test_lookahead_runs_for_the_gate_rather_than_riding_short_of_it() -> None:
+    # Seat 0 leads alone (seat 1 holds nothing, the pile is empty) at 18 steps, seat
+    # 1 at 21; gate 22, nobody placed. Run 4 takes seat 0 to 22: it arrives, place 1,
+    # 12 points against 0: margin 12, pull 4 * (1 - 21/22). A ride takes it to 21 - 2
+    # = 19 only: margin 0, pull 4 * (19/22 - 21/22). The hand keeps a card either
+    # way: no game ends. The run is listed second so a tie would pick the ride.
+    from balancer.games.roles.lookahead import Lookahead
+    from balancer.rng import Stream
+
+    hands: list[list[int]] = [[card(RED, RIDE, 9), card(RED, RUN, 4), card(BLUE, RUN, 1)], []]
+    state = State.arranged(ZODIAC, rules(), hands, counters={"steps": [18, 21]})
+    bot = Lookahead(ZODIAC)
+    legal = state.legal_actions()[:2]
+    values = bot.values(state.view(0), legal, Stream(1, 0, 0))
+    assert values == pytest.approx([4 * (19 - 21) / 22, 12 + 4 * (1 - 21 / 22)])
+    assert bot.act(state.view(0), legal, Stream(1, 0, 0)) == card(RED, RUN, 4)
