@@ -77,10 +77,10 @@ class Lookahead:
         if not state.game.higher_is_better:
             scores = [-s for s in scores]
         rivals = [s for s in range(state.players) if s != seat]
+        progress = goal_progress(state)  # all 0 in a game with no counter goal
+        # A game file seats 2 players at least: there is always a rival.
         value = scores[seat] - max(scores[r] for r in rivals)
-        progress = goal_progress(state)
-        if progress:
-            value += self.goal_weight * (progress[seat] - max(progress[r] for r in rivals))
+        value += self.goal_weight * (progress[seat] - max(progress[r] for r in rivals))
         if state.is_terminal():
             shares = win_shares(tuple(state.scores()), state.game.higher_is_better)
             value += self.win_bonus * shares[seat]
