@@ -128,9 +128,13 @@ def compare(
     game g of B, which needs equal game counts. Reports that an
     `--until-decided` run stopped get these rows whether asked or not.
     """
+    # A game by its short name (fdc) is the game by its long one; two game files (a
+    # designer's two versions) are compared as one game.
+    game_a, game_b = (games.canonical(r.game) or r.game for r in (a, b))
+    if games.from_game_file(game_a) and games.from_game_file(game_b):
+        game_b = game_a
     must_match: tuple[tuple[str, object, object], ...] = (
-        # A game by its short name (fdc) is the game by its long one.
-        ("game", games.canonical(a.game) or a.game, games.canonical(b.game) or b.game),
+        ("game", game_a, game_b),
         ("players", a.players, b.players),
     )
     for key, in_a, in_b in must_match:

@@ -93,6 +93,16 @@ def diff_lang(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
 SCRATCH = Path("reports") / "diff"
 
 
+def same_game(a: str, b: str) -> bool:
+    """Whether a diff can compare games `a` and `b`: the same game, or two game files
+    (a designer's two versions of a game, on the same trick procedure)."""
+    from balancer import games
+
+    if (games.canonical(a) or a) == (games.canonical(b) or b):
+        return True
+    return games.from_game_file(a) and games.from_game_file(b)
+
+
 def scratch_place(a_name: str, b_name: str) -> Path:
     """Where a diff runs its variant files: reports/diff/<a>-vs-<b>/, never a user's report.
 
@@ -132,7 +142,7 @@ def _prepare(
     games_of.update({side: r.game for side, r in reports.items()})
     players_of = {side: v.players for side, v in variants.items()}
     players_of.update({side: r.players for side, r in reports.items()})
-    if games_of["a"] != games_of["b"] or players_of["a"] != players_of["b"]:
+    if not same_game(games_of["a"], games_of["b"]) or players_of["a"] != players_of["b"]:
         raise UserError(
             f"A is {games_of['a']} with {players_of['a']} players, B is {games_of['b']} "
             f"with {players_of['b']}: nothing to compare"
@@ -230,7 +240,7 @@ def _prepare_decided(
     except ValueError as exc:
         raise UserError(str(exc), key="--tolerance") from None
     va, vb = load(a), load(b)
-    if va.game != vb.game or va.players != vb.players:
+    if not same_game(va.game, vb.game) or va.players != vb.players:
         raise UserError(
             f"A is {va.game} with {va.players} players, B is {vb.game} "
             f"with {vb.players}: nothing to compare"

@@ -44,3 +44,30 @@ def test_a_bad_lookahead_parameter_is_one_line_exit_2(
     line = one_error_line(capsys)
     assert "samples" in line and "at least 1" in line
     assert not (tmp_path / "out").exists()
+
+
+def test_diff_compares_a_designers_two_versions_of_a_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two game files (the zodiac race and a copy named otherwise, its gate at 18),
+    # each under a variant: diff plays both and compares them as one game.
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", "--from", "zodiac-race", "zr-a.yaml"]) == 0
+    assert main(["init", "--from", "zodiac-race", "zr-b.yaml"]) == 0
+    b = (tmp_path / "zr-b.yaml").read_text(encoding="utf-8")
+    assert "default: 22" in b
+    (tmp_path / "zr-b.yaml").write_text(b.replace("default: 22", "default: 18"), encoding="utf-8")
+    for side in "ab":
+        (tmp_path / f"v{side}.yaml").write_text(
+            f"game: ./zr-{side}.yaml\nplayers: 3\ngames: 40\nbots: random\n", encoding="utf-8"
+        )
+    capsys.readouterr()
+    assert main(["diff", "va.yaml", "vb.yaml", "-w", "1", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "rules.gate: 22 → 18" in out and "arrivals" in out
+    # The control: a game file against a hand-written game is still nothing to compare.
+    (tmp_path / "vf.yaml").write_text(
+        "game: fish-dash-cash\nplayers: 3\ngames: 40\nbots: random\n", encoding="utf-8"
+    )
+    assert main(["diff", "va.yaml", "vf.yaml", "-w", "1", "-q"]) == 2
+    assert "nothing to compare" in one_error_line(capsys)
