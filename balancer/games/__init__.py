@@ -135,6 +135,14 @@ def registered_file(name: str) -> str | None:
     return None
 
 
+def from_game_file(name: str) -> bool:
+    """Whether the registered game `name` was read from a game file (shipped or a
+    designer's): two such games play the same trick procedure, so a diff may compare
+    them (a designer's two versions of a game)."""
+    full = canonical(name)
+    return any(game == full for _, game in _REGISTERED.values())
+
+
 def game_named(value: str) -> str | None:
     """The registered game a report's variant names: a game's name, or a game file's
     path (registered from there if it still reads as a valid game file); else None."""

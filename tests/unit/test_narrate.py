@@ -82,7 +82,12 @@ def test_the_rules_build_no_narration(name: str) -> None:
 def test_every_shipped_game_has_its_own_narrator() -> None:
     told = {name: narrator(games.get(name)) for name in games.names()}
     assert None not in told.values()
-    assert len({t.__module__ for t in told.values() if t is not None}) == len(told)
+    # Every game file (registered by an earlier test in this process, maybe) shares the
+    # role games' narrator, which speaks each file's own words.
+    written = {n: t for n, t in told.items() if not games.from_game_file(n)}
+    assert len({t.__module__ for t in written.values() if t is not None}) == len(written)
+    for name in set(told) - set(written):
+        assert told[name].__module__ == "balancer.games.roles.narrate"  # type: ignore[union-attr]
 
 
 def test_da_qi_zi_payments_are_told_from_who_pays_and_nothing_when_nothing_is_owed() -> None:

@@ -253,7 +253,7 @@ def test_naps_that_would_stop_every_seat_lapse(tmp_path: Path) -> None:
     assert state.is_terminal()
 
 
-@pytest.mark.parametrize("name", ["fish-dash-cash-roles", "mega-racer"])
+@pytest.mark.parametrize("name", ["fish-dash-cash-roles", "mega-racer", "zodiac-race"])
 def test_the_shipped_game_files_pass_the_engine_conformance_checks(name: str) -> None:
     """games/conformance.py, as every hand-written game passes it: legal moves,
     invariants, bounds, records, determinism, clones, what a view hides."""

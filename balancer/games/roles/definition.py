@@ -16,6 +16,8 @@ from balancer.bot import RANDOM
 from balancer.games.api import GameSpec
 from balancer.games.definition import GameDefinition, LocalNames, Narrator
 from balancer.games.roles import engine
+from balancer.games.roles.determinize import determinize
+from balancer.games.roles.lookahead import lookahead_spec
 from balancer.games.roles.model import RoleGame
 from balancer.games.roles.validate import FIRST_LEADER, IF_NOTHING_RESOLVES, MAX_DECK_CARDS
 
@@ -124,7 +126,7 @@ def _bots(game: RoleGame) -> dict[str, Any]:
     game whose roles are its (fdc_heuristic.py); loaded when a run asks for bots."""
     from balancer.games.roles import fdc_heuristic
 
-    bots: dict[str, Any] = {"random": RANDOM}
+    bots: dict[str, Any] = {"random": RANDOM, "lookahead": lookahead_spec(game)}
     if fdc_heuristic.plays_fdc_roles(game):
         bots["heuristic"] = fdc_heuristic.bot()
     return bots
@@ -168,6 +170,7 @@ def build(game: RoleGame) -> GameDefinition:
         unplayable=unplayable,
         bounds=lambda rules, players: engine.bounds(game, rules, players),
         resample_hidden=engine.resample_hidden,
+        determinize=lambda view, rng: determinize(game, view, rng),
         card_kinds=card_kinds,
         card_roles=card_roles,
     )

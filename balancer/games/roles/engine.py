@@ -24,7 +24,7 @@ hand-written engine's moves: protect -1, a steal the fish's card.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
@@ -96,11 +96,30 @@ class View:
     tricks_played: int
     rules: Mapping[str, Any]
     cards: Cards
-    # At a decision while the trick resolves: the (seat, card) plays still to resolve
-    # after the deciding one, in order, and every card played this trick (face up on
-    # the table: what a `fresh_only` steal can't take).
-    to_resolve: tuple[tuple[int, int], ...] = ()
-    played_this_trick: frozenset[int] = frozenset()
+    # What every seat saw happen, so a bot can set up a world from the view alone
+    # (determinize.py): the trick's seats in play order, each seat's tricks still to
+    # sit out, the discard (every card in it was played face up), and, while a
+    # decision waits, the trick's public resolution queue.
+    order: tuple[int, ...] = ()
+    skip: tuple[int, ...] = ()
+    discard: tuple[int, ...] = ()
+    resolution: Resolution | None = None
+    places: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # per place term's global
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The public state of a trick being resolved while a decision waits (CHOICE)."""
+
+    tasks: tuple[tuple[int, int, tuple[Step, ...], bool], ...]
+    task_at: int
+    step_at: int
+    hooks_queued: bool
+    first_resolved: int
+    in_flight: frozenset[int]
+    played: frozenset[int]
+    options: tuple[tuple[Op, int, int], ...]
+    actions: tuple[int, ...]
 
 
 class State:
@@ -123,6 +142,8 @@ class State:
         self.counters = {c.name: [c.start] * players for c in game.counters}
         self.flags = {name: [False] * players for name in game.flags}
         self.globals = {g.name: g.start for g in game.globals}
+        # Per place term's global: each seat's place (0: not arrived yet).
+        self.places = {t.place: [0] * players for t in game.score if t.place}
         self.skip = [0] * players
         self.discard: list[int] = []
         self.tricks = 0
@@ -156,9 +177,11 @@ class State:
         leader: int = 0,
         zones: Mapping[str, list[list[int]]] | None = None,
         counters: Mapping[str, list[int]] | None = None,
+        globals_: Mapping[str, int] | None = None,
     ) -> State:
         """A game set up by hand (for tests and examples): the given hands, pile (top
-        card first), zones and counters; every other card in the discard."""
+        card first), zones, counters and global counters; every other card in the
+        discard."""
         players = len(hands)
         state = cls(game, rules, players, Stream(0, 0, 0))
         state.hands = [list(h) for h in hands]
@@ -168,6 +191,7 @@ class State:
             state.zones[name] = [list(z) for z in seats]
         for name, values in (counters or {}).items():
             state.counters[name] = list(values)
+        state.globals.update(globals_ or {})
         used = {c for place in [*state.hands, state.pile] for c in place}
         used.update(c for zone in state.zones.values() for seat in zone for c in seat)
         state.discard = [c for c in range(state.cards.size) if c not in used]
@@ -252,13 +276,25 @@ class State:
             self.tricks,
             self.rules,
             self.cards,
-            self._to_resolve() if self.phase == CHOICE else (),
-            frozenset(self.played),
+            tuple(self.order),
+            tuple(self.skip),
+            tuple(self.discard),
+            self._resolution() if self.phase == CHOICE else None,
+            MappingProxyType({k: tuple(v) for k, v in self.places.items()}),
         )
 
-    def _to_resolve(self) -> tuple[tuple[int, int], ...]:
-        later = self.tasks[self.task_at + 1 :]
-        return tuple((seat, card) for seat, card, _, resolving in later if resolving)
+    def _resolution(self) -> Resolution:
+        return Resolution(
+            tuple(self.tasks),
+            self.task_at,
+            self.step_at,
+            self.hooks_queued,
+            self.first_resolved,
+            frozenset(self.in_flight),
+            frozenset(self.played),
+            tuple(self.options),
+            tuple(self.actions),
+        )
 
     def scores(self) -> list[float]:
         return [float(self._terms(self.game.score, s)) for s in range(self.players)]
@@ -294,6 +330,7 @@ class State:
         other.counters = {k: list(v) for k, v in self.counters.items()}
         other.flags = {k: list(v) for k, v in self.flags.items()}
         other.globals = dict(self.globals)
+        other.places = {k: list(v) for k, v in self.places.items()}
         other.skip = list(self.skip)
         other.discard = list(self.discard)
         other.events = dict(self.events)
@@ -386,6 +423,7 @@ class State:
         self.played = set()
         self.tasks = []
         self.task_at = self.step_at = 0
+        self._arrive()
         self._count_lead_changes()
         self.ended = self._goal_reached()
         leader = next_leader(self.first_resolved, self.leader, self.players, self.rules)
@@ -393,6 +431,29 @@ class State:
         if self._trace is not None:
             self._trace.extend(("draws", seat, self.hands[seat][-1]) for seat in drew)
         self._start_trick(leader)
+
+    def _arrive(self) -> None:
+        """Place terms: this trick's arrivals take their places (vocabulary.py says how)."""
+        for term in self.game.score:
+            if term.place is None or term.counter is None:
+                continue
+            places, values = self.places[term.place], self.counters[term.counter]
+            gate = self._amount(term.reaches, -1, -1)
+            arrived = [s for s in range(self.players) if not places[s] and values[s] >= gate]
+            arrived.sort(key=lambda s: -values[s])
+            taken, last = self.globals[term.place], self._amount(term.places, -1, -1)
+            for rank, seat in enumerate(arrived):
+                tied = rank and values[seat] == values[arrived[rank - 1]]
+                places[seat] = places[arrived[rank - 1]] if tied else taken + rank + 1
+                beyond = places[seat] > last
+                self._note("arrive", seat, term.place, places[seat], beyond)
+                if term.event:
+                    self.events[term.event] += 1
+                if beyond and term.beyond_event:
+                    self.events[term.beyond_event] += 1
+            if arrived:
+                decl = next(g for g in self.game.globals if g.name == term.place)
+                self.globals[term.place] = min(taken + len(arrived), decl.high)
 
     def _goal_reached(self) -> bool:
         for goal in self.game.end:
@@ -564,6 +625,10 @@ class State:
             return True
         return False
 
+    def amount(self, amount: tuple[Any, ...]) -> int:
+        """A whole-number parameter's value (a number or a knob) in this game's rules."""
+        return self._amount(amount, -1, -1)
+
     def _amount(self, amount: tuple[Any, ...], seat: int, card: int) -> int:
         kind = amount[0]
         if kind == "int":
@@ -580,7 +645,14 @@ class State:
         total = 0
         number = self.cards.number
         for term in terms:
-            if term.zone is not None:
+            if term.place is not None:
+                place = self.places[term.place][seat]
+                places = self._amount(term.places, seat, -1)
+                if place > places:
+                    total += self._amount(term.beyond, seat, -1)
+                elif place:
+                    total += places + 1 - place
+            elif term.zone is not None:
                 cards = self.zones[term.zone][seat]
                 per_card = self._amount(term.per_card, seat, -1)
                 per_number = self._amount(term.per_number, seat, -1)
@@ -616,7 +688,11 @@ def bounds(game: RoleGame, rules: Mapping[str, Any], players: int) -> Bounds:
     tricks = cards.size
     high = low = 0
     for term in game.score:
-        if term.zone is not None:
+        if term.place is not None:
+            beyond = _value(term.beyond, rules)
+            high += max(_value(term.places, rules), beyond, 0)
+            low += min(beyond, 0)
+        elif term.zone is not None:
             per = [
                 _value(term.per_card, rules) + _value(term.per_number, rules) * n
                 for n in cards.number

@@ -82,14 +82,22 @@ def fdc_view(view: RoleView) -> fdc_engine.View:
         my_cashed=mine,
         hand_sizes=view.hand_sizes,
         pile_size=view.pile_size,
-        to_resolve=view.to_resolve,
+        to_resolve=_still_to_resolve(view),
         protected=tuple(seat for seat, on in enumerate(protected) if on),
-        played_this_trick=view.played_this_trick,
+        played_this_trick=view.resolution.played if view.resolution else frozenset(),
         tricks_played=view.tricks_played,
         rules=rules,
         deck=deck,
         money=money,
     )
+
+
+def _still_to_resolve(view: RoleView) -> tuple[tuple[int, int], ...]:
+    """The (seat, card) plays that resolve after the one deciding now, in order."""
+    if view.resolution is None:
+        return ()
+    later = view.resolution.tasks[view.resolution.task_at + 1 :]
+    return tuple((seat, card) for seat, card, _, resolving in later if resolving)
 
 
 class OnGameFile:

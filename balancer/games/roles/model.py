@@ -53,13 +53,22 @@ class Counter:
 
 @dataclass(frozen=True)
 class Term:
-    """A score term: a zone's cards (per card, per number) or a counter (times)."""
+    """A score term: a zone's cards (per card, per number), a counter (times), or a
+    place behind a global counter (`place` set: the seat's place in the order the
+    seats' `counter` reached `reaches`, handed out by the global; place p of `places`
+    scores places + 1 - p, a place beyond them `beyond`, no place 0)."""
 
     zone: str | None = None
     counter: str | None = None
     per_card: Amount = ("int", 1)
     per_number: Amount = ("int", 0)
     times: Amount = ("int", 1)
+    place: str | None = None  # the global counter that hands out places
+    reaches: Amount = ("int", 0)
+    places: Amount = ("int", 0)
+    beyond: Amount = ("int", 0)
+    event: str | None = None  # counts each arrival
+    beyond_event: str | None = None  # counts each arrival beyond the places
 
 
 @dataclass(frozen=True)

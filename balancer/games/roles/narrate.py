@@ -63,6 +63,10 @@ def _told(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
             return [f"  seat {seat} makes seat {target} sit out {tricks} trick(s)"]
         case ("global", seat, counter, old, new):
             return [f"  seat {seat}: {counter} {old} -> {new}"]
+        case ("arrive", seat, counter, place, beyond):
+            if beyond:
+                return [f"  seat {seat} arrives after every place of {counter} is taken ({place})"]
+            return [f"  seat {seat} arrives: place {place} of {counter}"]
         case ("draws", seat, card):
             return [f"  seat {seat} draws a card", (seat, f"  seat {seat} draws {name(card)}")]
         case ("over", tricks, scores):

@@ -77,6 +77,7 @@ class _Checker:
         # reach, the events effects count) is then not known, and not blamed.
         self.broken_ops = 0
         self.placing = False  # whether the steps being read are a resolved card's
+        self.place_globals: dict[str, KeyPath] = {}  # global -> the place term handing it out
 
     def fail(self, keypath: KeyPath, message: str) -> None:
         self.problems.append(self.source.error(keypath, message))
@@ -201,12 +202,16 @@ class _Checker:
         }
         globals_ = self.counters(voc.GLOBAL, "globals")
         knob_defs = self.knobs()
+        self.knob_defaults = {k.name: k.default for k in knob_defs}
+        self.most_players = players[1] if players else 0
         self.declare(voc.EVENT, "events")
         roles = self.roles(deck)
         hooks = self.hooks()
         score = self.score()
         events = self.events()
         end = self.end(roles, hooks, deck, counters, globals_, knob_defs)
+        if deck is not None:
+            self.gates_reachable(score, roles, hooks, deck, counters)
         win = data.get("win", "highest")
         if win not in ("highest", "lowest"):
             self.fail(("win",), f"expected highest or lowest, got {shown(win)}")
@@ -574,12 +579,16 @@ class _Checker:
 
     # -- scoring, events, end ---------------------------------------------
 
-    def term(self, keypath: KeyPath, value: Any) -> Term | None:
+    def term(self, keypath: KeyPath, value: Any, *, in_score: bool = False) -> Term | None:
         if not isinstance(value, dict):
             self.fail(
-                keypath, f"expected a term {{zone: ...}} or {{counter: ...}}, got {shown(value)}"
+                keypath,
+                "expected a term {zone: ...}, {counter: ...} or {place: ...}, "
+                f"got {shown(value)}",
             )
             return None
+        if "place" in value:
+            return self.place_term(keypath, value, in_score)
         if "zone" in value:
             self.known_keys(keypath, value, voc.ZONE_TERM_KEYS)
             zone = self.use(voc.ZONE, (*keypath, "zone"), value["zone"])
@@ -597,13 +606,59 @@ class _Checker:
             if counter is None or times is None:
                 return None
             return Term(counter=counter, times=times)
-        self.fail(keypath, "a term needs zone: or counter:")
+        self.fail(keypath, "a term needs zone:, counter: or place:")
         return None
 
-    def terms(self, keypath: KeyPath, value: Any) -> tuple[Term, ...]:
+    def place_term(self, keypath: KeyPath, value: dict[str, Any], in_score: bool) -> Term | None:
+        """{place: GLOBAL, counter: C, reaches: N, places: N, beyond: N} (vocabulary.py)."""
+        self.known_keys(keypath, value, voc.PLACE_TERM_KEYS)
+        if not in_score:
+            self.fail(
+                (*keypath, "place"),
+                "a place term hands out places as the game goes: it belongs in score:",
+            )
+            return None
+        glob = self.use(voc.GLOBAL, (*keypath, "place"), value["place"])
+        if glob is not None and glob in self.place_globals:
+            first = self.place_globals[glob]
+            self.fail(
+                (*keypath, "place"),
+                f"global counter {glob!r} already hands out places (at {_where(first)})",
+            )
+            glob = None
+        elif glob is not None:
+            self.place_globals[glob] = (*keypath, "place")
+        parts: dict[str, Any] = {}
+        for key in ("counter", "reaches", "places"):
+            if key not in value:
+                self.fail(keypath, f"missing key {key!r} (needed by a place term)")
+                parts[key] = None
+        if "counter" in value:
+            parts["counter"] = self.use(voc.COUNTER, (*keypath, "counter"), value["counter"])
+        for key in ("reaches", "places"):
+            if key in value:
+                parts[key] = self.amount((*keypath, key), value[key], numbers=False)
+        parts["beyond"] = self.amount((*keypath, "beyond"), value.get("beyond", 0), numbers=False)
+        for key in ("event", "beyond_event"):
+            if key in value:
+                event = self.use(voc.EVENT, (*keypath, key), value[key])
+                if event is not None:
+                    self.ops_events.add(event)
+                    parts[key] = event
+        places = parts["places"]
+        if places is not None and (
+            places[0] == "minus_knob" or (places[0] == "int" and places[1] < 1)
+        ):
+            self.fail((*keypath, "places"), "expected at least 1 place")
+            return None
+        if glob is None or any(v is None for v in parts.values()):
+            return None
+        return Term(place=glob, **parts)
+
+    def terms(self, keypath: KeyPath, value: Any, *, in_score: bool = False) -> tuple[Term, ...]:
         items = value if isinstance(value, list) else [value]
         found = [
-            self.term((*keypath, i) if isinstance(value, list) else keypath, v)
+            self.term((*keypath, i) if isinstance(value, list) else keypath, v, in_score=in_score)
             for i, v in enumerate(items)
         ]
         return tuple(t for t in found if t is not None)
@@ -613,7 +668,7 @@ class _Checker:
         if not isinstance(value, list) or not value:
             self.fail(("score",) if "score" in self.data else (), "expected score: a list of terms")
             return ()
-        return self.terms(("score",), value)
+        return self.terms(("score",), value, in_score=True)
 
     def events(self) -> tuple[EventDef, ...]:
         out = []
@@ -703,17 +758,56 @@ class _Checker:
                 continue
             target = goal[1] if goal[0] == "int" else defaults.get(goal[1], 0)
             decl = {c.name: c for c in (counters if kind == "counter" else globals_)}.get(name)
-            if self.broken_ops:  # only the counter's own bound is known
-                most = decl.high if decl is not None else None
-            else:
-                most = _most(name, kind, roles, hooks, deck, defaults, decl)
-            if most is not None and most < target:
-                self.fail(
-                    (*keypath, "reaches"),
-                    f"the deck can never bring {name} to {target} (at most {most})",
-                )
+            self.reachable((*keypath, "reaches"), name, kind, target, roles, hooks, deck, decl)
             out.append(EndDef(kind, name, goal))
         return tuple(out)
+
+    def gates_reachable(
+        self,
+        score: tuple[Term, ...],
+        roles: dict[str, Role],
+        hooks: dict[str, tuple[Step, ...]],
+        deck: dict[str, Any],
+        counters: tuple[Counter, ...],
+    ) -> None:
+        """Each place term's `reaches`: a gate no seat's counter can reach hands out nothing."""
+        declared = {c.name: c for c in counters}
+        for term in score:
+            if term.place is None or term.counter is None:
+                continue
+            kind, *value = term.reaches
+            target = value[0] if kind == "int" else self.knob_defaults.get(value[0], 0)
+            keypath = (*self.place_globals[term.place][:-1], "reaches")
+            sign = -1 if kind == "minus_knob" else 1
+            counter = declared.get(term.counter)
+            goal = sign * int(target)
+            self.reachable(keypath, term.counter, "counter", goal, roles, hooks, deck, counter)
+
+    def reachable(
+        self,
+        keypath: KeyPath,
+        name: str,
+        kind: str,
+        target: int,
+        roles: dict[str, Role],
+        hooks: dict[str, tuple[Step, ...]],
+        deck: dict[str, Any],
+        decl: Counter | None,
+    ) -> None:
+        """A problem at `keypath` when the deck can never bring counter or global `name`
+        to `target` (knobs at their defaults)."""
+        defaults = self.knob_defaults
+        if self.broken_ops:  # only the counter's own bound is known
+            most = decl.high if decl is not None else None
+        else:
+            most = _most(name, kind, roles, hooks, deck, defaults, decl)
+            if most is None and decl is not None:  # no bound from the effects: its own
+                most = decl.high
+            if most is not None and kind == "global" and name in self.place_globals:
+                # Each seat's arrival takes a place from it.
+                most = min(most + self.most_players, decl.high if decl else most)
+        if most is not None and most < target:
+            self.fail(keypath, f"the deck can never bring {name} to {target} (at most {most})")
 
     def zone_flow(
         self, zones: dict[str, str], score: tuple[Term, ...], events: tuple[EventDef, ...]

@@ -107,6 +107,13 @@ HOOKS = ("on_cancelled", "on_trick_end")
 # times each card's number) or {counter: C, times: N}. N: a whole number or a knob.
 ZONE_TERM_KEYS = ("zone", "per_card", "per_number")
 COUNTER_TERM_KEYS = ("counter", "times")
+# A place behind a global counter: {place: G, counter: C, reaches: N, places: N, beyond: N}.
+# When a trick ends, each seat without a place whose C has reached N arrives: that
+# trick's arrivals, furthest C first, each take the next place from G (G + 1, and G
+# goes up by one per arrival); arrivals with equal C share a place (1, 2, 2, 4).
+# Place p <= places scores places + 1 - p, a later one `beyond`, none 0. Score only.
+# `event` counts each arrival, `beyond_event` each arrival after every place is taken.
+PLACE_TERM_KEYS = ("place", "counter", "reaches", "places", "beyond", "event", "beyond_event")
 
 # End conditions besides hands empty (always): {counter: C, reaches: N} (any seat's),
 # {global: G, reaches: N}, {tricks: N}. Checked when a trick ends.

@@ -1,0 +1,93 @@
+"""A world of a role game sampled from one seat's view alone (docs/determinize.md).
+
+What the seat can't see (the other hands, the pile, the other seats' face-down
+zones) is dealt from the cards it has not seen, uniformly (shuffled by the
+caller's stream); everything else is as the view shows it. The cards it has
+seen: its own hand, every face-up zone, its own face-down zones, the discard
+(each card there was played face up) and the cards of the trick still in play.
+A card played this trick into a rival's face-down zone is not recalled: it goes
+back into the pool like any unseen card (the seat's view is the same either way).
+
+Events start from 0 and there is no deal to record (no view shows them): a
+world is for looking ahead (lookahead.py, a search), not for a report.
+"""
+
+from __future__ import annotations
+
+from balancer.games.roles.engine import CHOICE, State, View
+from balancer.games.roles.model import RoleGame
+from balancer.rng import Stream
+
+
+def determinize(game: RoleGame, view: View, rng: Stream) -> State:
+    """A state `view.seat` can't tell from the true one (see the module docstring)."""
+    cards, seat = view.cards, view.seat
+    players = len(view.hand_sizes)
+    resolution = view.resolution
+    seen = set(view.hand)
+    seen.update(view.discard)
+    if resolution is not None:
+        seen.update(resolution.in_flight)
+    else:
+        seen.update(card for _, card in view.trick)
+    hidden: list[tuple[str, int, int]] = []  # (zone, seat, count) to deal from the pool
+    for name, zone in view.zones.items():
+        for s, held in enumerate(zone):
+            if isinstance(held, int):
+                hidden.append((name, s, held))
+            else:
+                seen.update(held)
+    pool = [card for card in range(cards.size) if card not in seen]
+    others = [s for s in range(players) if s != seat]
+    wanted = sum(view.hand_sizes[s] for s in others) + view.pile_size
+    wanted += sum(count for _, _, count in hidden)
+    if len(pool) != wanted:
+        raise ValueError("the view's unseen cards don't fill the hidden places")
+    rng.shuffle(pool)
+    dealt = iter(pool)
+
+    state = State.__new__(State)
+    state.game, state.rules, state.cards, state.players = game, view.rules, cards, players
+    state._trace = None
+    state.opening_held = ()  # a world has no deal of its own to record
+    state.hands = [
+        list(view.hand) if s == seat else [next(dealt) for _ in range(view.hand_sizes[s])]
+        for s in range(players)
+    ]
+    state.zones = {
+        name: [list(held) if not isinstance(held, int) else [] for held in zone]
+        for name, zone in view.zones.items()
+    }
+    for name, s, count in hidden:
+        state.zones[name][s] = [next(dealt) for _ in range(count)]
+    state.pile = list(dealt)
+    state.counters = {k: list(v) for k, v in view.counters.items()}
+    state.flags = {k: list(v) for k, v in view.flags.items()}
+    state.globals = dict(view.globals)
+    state.places = {k: list(v) for k, v in view.places.items()}
+    state.skip = list(view.skip)
+    state.discard = list(view.discard)
+    state.tricks = view.tricks_played
+    state.events = {e.name: 0 for e in game.events}
+    state.sole_leader = {}
+    state.leader = view.leader
+    state.order = list(view.order)
+    state.plays = list(view.trick)
+    state.ended = False
+    state.phase = view.phase
+    if resolution is not None and view.phase == CHOICE:
+        state.turn = len(state.order)
+        state.tasks = list(resolution.tasks)
+        state.task_at, state.step_at = resolution.task_at, resolution.step_at
+        state.hooks_queued = resolution.hooks_queued
+        state.first_resolved = resolution.first_resolved
+        state.in_flight = set(resolution.in_flight)
+        state.played = set(resolution.played)
+        state.options, state.actions = list(resolution.options), list(resolution.actions)
+    else:
+        state.turn = len(view.trick)
+        state.tasks, state.task_at, state.step_at = [], 0, 0
+        state.hooks_queued, state.first_resolved = False, -1
+        state.in_flight, state.played = set(), set()
+        state.options, state.actions = [], []
+    return state
