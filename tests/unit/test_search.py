@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 
 from balancer import games, knobs
+from balancer.bots.ismcts import InformationSetMCTS
 from balancer.bots.search import FlatMonteCarlo
 from balancer.games.kernel_api import Position
 from balancer.rng import CHANCE, Stream
 
 GAMES = [("fish-dash-cash", 5), ("kimekimera", 4), ("da-qi-zi", 4)]
+METHODS = {"flat": FlatMonteCarlo, "ismcts": InformationSetMCTS}
 
 
 def _decision(game: str, players: int, seed: int) -> Any:
@@ -38,7 +40,7 @@ def _decision(game: str, players: int, seed: int) -> Any:
         state.apply_action(legal[chooser.below(len(legal))])
 
 
-class PeekingSearch(FlatMonteCarlo):
+class Peeking:
     """The control: plays out the true state instead of worlds drawn from the view."""
 
     true_state: Any = None
@@ -51,9 +53,22 @@ class PeekingSearch(FlatMonteCarlo):
         return 0
 
 
-def _values(bot: FlatMonteCarlo, state: Any) -> tuple[float, ...]:
+class PeekingSearch(Peeking, FlatMonteCarlo):
+    pass
+
+
+class PeekingTree(Peeking, InformationSetMCTS):
+    pass
+
+
+PEEKING = {"flat": PeekingSearch, "ismcts": PeekingTree}
+
+
+def _values(bot: FlatMonteCarlo, state: Any) -> tuple[Any, ...]:
+    """Each candidate's value, and the move chosen."""
     seat = state.current_player()
-    return bot.evaluate(state.view(seat), state.legal_actions(), Stream(7, 0, 1)).values
+    found = bot.evaluate(state.view(seat), state.legal_actions(), Stream(7, 0, 1))
+    return (*found.values, found.best)
 
 
 def _twin(state: Any, game: str) -> Any:
@@ -65,22 +80,26 @@ def _twin(state: Any, game: str) -> Any:
     return twin
 
 
+@pytest.mark.parametrize("method", sorted(METHODS))
 @pytest.mark.parametrize(("game", "players"), GAMES)
-def test_two_states_alike_to_the_seat_get_the_same_search(game: str, players: int) -> None:
+def test_two_states_alike_to_the_seat_get_the_same_search(
+    game: str, players: int, method: str
+) -> None:
     state = _decision(game, players, seed=3)
     twin = _twin(state, game)
-    bot = FlatMonteCarlo(game, samples=8)
+    bot = METHODS[method](game, samples=8)
     assert _values(bot, state) == _values(bot, twin)
 
 
+@pytest.mark.parametrize("method", sorted(METHODS))
 @pytest.mark.parametrize(("game", "players"), GAMES)
-def test_a_search_that_peeks_fails_the_same_test(game: str, players: int) -> None:
+def test_a_search_that_peeks_fails_the_same_test(game: str, players: int, method: str) -> None:
     """The control: reading the true state, the values follow the hidden cards."""
     differ = 0
     for seed in range(3, 9):
         state = _decision(game, players, seed)
         twin = _twin(state, game)
-        peeking = PeekingSearch(game, samples=8)
+        peeking = PEEKING[method](game, samples=8)
         peeking.true_state = state
         first = _values(peeking, state)
         peeking.true_state = twin
@@ -88,7 +107,8 @@ def test_a_search_that_peeks_fails_the_same_test(game: str, players: int) -> Non
     assert differ > 0
 
 
-def test_fdc_hidden_cards_stacked_on_one_rival_change_nothing() -> None:
+@pytest.mark.parametrize("method", sorted(METHODS))
+def test_fdc_hidden_cards_stacked_on_one_rival_change_nothing(method: str) -> None:
     """Every high card the seat can't see goes to one rival's hand: the search sees the
     same view, so it must give the same values."""
     game, players = "fish-dash-cash", 5
@@ -109,9 +129,9 @@ def test_fdc_hidden_cards_stacked_on_one_rival_change_nothing() -> None:
     stacked.check_invariants()
     assert stacked.view(seat) == state.view(seat)
     assert stacked.hands != state.hands  # the stacking moved cards
-    bot = FlatMonteCarlo(game, samples=8)
+    bot = METHODS[method](game, samples=8)
     assert _values(bot, state) == _values(bot, stacked)
-    peeking = PeekingSearch(game, samples=8)
+    peeking = PEEKING[method](game, samples=8)
     peeking.true_state = stacked
     stacked_values = _values(peeking, stacked)
     peeking.true_state = state
