@@ -69,7 +69,7 @@ class FlatMonteCarlo:
         rollout: str = "scripted",
         rollout_params: Mapping[str, Any] | None = None,
         candidates: int = 0,
-        horizon: str = "game",
+        horizon: str | None = None,
     ) -> None:
         from balancer import games
 
@@ -82,6 +82,8 @@ class FlatMonteCarlo:
             raise ValueError("samples must be at least 1")
         if candidates < 0:
             raise ValueError("candidates must be 0 (every legal move) or more")
+        if horizon is None:  # the game's default (DEAL_HORIZON's where it has deals)
+            horizon = DEAL_HORIZON.default if definition.name in _DEALT else "game"
         if horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, got {horizon!r}")
         if horizon == "deal" and not hasattr(kernel, "play_deal_out"):
@@ -282,10 +284,12 @@ PARAMS = (
         METHODS,
     ),
 )
+# Da Qi Zi's default is the deal: as strong as the game's end by duplicate play, at a
+# third of the CPU (docs/bots.md).
 DEAL_HORIZON = knobs.choice(
     "horizon",
     "params",
-    "game",
+    "deal",
     "where a play-out ends: the game (valued by win share) or the current deal "
     "(valued by the chips won or paid in it)",
     HORIZONS,

@@ -117,10 +117,13 @@ def test_a_deal_horizon_values_a_move_by_the_deals_payment() -> None:
     view, legal = state.view(3), state.legal_actions()
     deal = FlatMonteCarlo("da-qi-zi", samples=5, horizon="deal")
     assert deal.evaluate(view, legal, Stream(7, 0, 1)).values == (8.0,)
+    default = FlatMonteCarlo("da-qi-zi", samples=5)  # Da Qi Zi's default horizon: the deal
+    assert default.evaluate(view, legal, Stream(7, 0, 1)).values == (8.0,)
     tree = InformationSetMCTS("da-qi-zi", samples=5, horizon="deal")
     assert tree.evaluate(view, legal, Stream(7, 0, 1)).values == (8.0,)
     # The control: to the game's end the same move is worth a win share in [0, 1].
-    (share,) = FlatMonteCarlo("da-qi-zi", samples=5).evaluate(view, legal, Stream(7, 0, 1)).values
+    game = FlatMonteCarlo("da-qi-zi", samples=5, horizon="game")
+    (share,) = game.evaluate(view, legal, Stream(7, 0, 1)).values
     assert 0.0 <= share <= 1.0
 
 
