@@ -85,29 +85,6 @@ def new_scratch(state: np.ndarray) -> np.ndarray:
     return np.zeros(MAX_LEGAL, np.int64)
 
 
-# Inlined into both play-outs: the whole-game one compiles to the loop it was.
-@njit(inline="always")
-def _play_one(
-    state: np.ndarray,
-    tables: np.ndarray,
-    streams: np.ndarray,
-    plan: np.ndarray,
-    params: np.ndarray,
-    scratch: np.ndarray,
-) -> None:
-    """One move of the seat to act, by its bot (a forced move unasked, no draw)."""
-    n = legal(state, tables, scratch)
-    if n == 1:
-        action = scratch[0]
-    else:
-        seat = state[S_TO_ACT]
-        at = plan[PLAN_PARAMS + seat]
-        action = choose(
-            state, tables, streams, scratch, n, plan[PLAN_KIND + seat], params[at : at + N_PARAMS]
-        )
-    apply(state, tables, streams, action)
-
-
 @njit
 def play_out(
     state: np.ndarray,
@@ -123,7 +100,22 @@ def play_out(
     a forced move is played unasked (no draw), as the chunk loop plays. scores[s]
     gets seat s's chips; returns the deals played."""
     while state[S_OVER] == 0:
-        _play_one(state, tables, streams, plan, params, scratch)
+        n = legal(state, tables, scratch)
+        if n == 1:
+            action = scratch[0]
+        else:
+            seat = state[S_TO_ACT]
+            at = plan[PLAN_PARAMS + seat]
+            action = choose(
+                state,
+                tables,
+                streams,
+                scratch,
+                n,
+                plan[PLAN_KIND + seat],
+                params[at : at + N_PARAMS],
+            )
+        apply(state, tables, streams, action)
     for s in range(PLAYERS):
         scores[s] = state[S_CHIPS + s]
     return state[S_EVENTS + E_DEALS]
@@ -144,12 +136,29 @@ def play_deal_out(
     search's `horizon: deal`. scores[s] gets seat s's chips once that deal is paid
     (nothing is played if it already is). The next deal is already dealt in `state`
     then (payment and deal are one step of `apply`): the position is for reading
-    chips, not for playing on. A function of its own rather than a flag of
-    `play_out`, so the whole-game path tests nothing more per move. Returns the
-    deals played."""
+    chips, not for playing on. Returns the deals played.
+
+    `play_out`'s loop written out again with one more test, not shared with it: a
+    shared inlined step made the whole-game play-out about 10% slower (measured
+    side by side, docs/performance.md)."""
     deals = state[S_EVENTS + E_DEALS]
     while state[S_OVER] == 0 and state[S_DEAL] == deal:
-        _play_one(state, tables, streams, plan, params, scratch)
+        n = legal(state, tables, scratch)
+        if n == 1:
+            action = scratch[0]
+        else:
+            seat = state[S_TO_ACT]
+            at = plan[PLAN_PARAMS + seat]
+            action = choose(
+                state,
+                tables,
+                streams,
+                scratch,
+                n,
+                plan[PLAN_KIND + seat],
+                params[at : at + N_PARAMS],
+            )
+        apply(state, tables, streams, action)
     for s in range(PLAYERS):
         scores[s] = state[S_CHIPS + s]
     return state[S_EVENTS + E_DEALS] - deals
