@@ -122,7 +122,8 @@ class FlatMonteCarlo:
         or no more legal moves than that), else the `candidates` best by the scripted
         bot: its choice from the view, then its choice among the moves not yet taken,
         and so on (Da Qi Zi's heuristic so ranks discards by their cost, weakest
-        first). A scripted bot draws nothing from `rng` (none of ours does)."""
+        first); should it answer a move already taken, the rest in legal order. A
+        scripted bot draws nothing from `rng` (none of ours does)."""
         k = self.candidates
         if k == 0 or len(legal) <= k:
             return tuple(legal)
@@ -130,6 +131,11 @@ class FlatMonteCarlo:
         taken: list[Hashable] = []
         while len(taken) < k:  # `left` keeps two moves or more: k < len(legal)
             move = self._ranker.act(view, tuple(left), rng)
+            if move not in left:
+                # A bot may answer a move it takes to be always legal (fdc's dash: protect)
+                # once that move is taken: the rest follow in the game's legal order.
+                taken.extend(left[: k - len(taken)])
+                break
             taken.append(move)
             left.remove(move)
         return tuple(taken)

@@ -94,6 +94,34 @@ def test_one_candidate_plays_the_scripted_bots_move(game: str) -> None:
     assert differ > 0
 
 
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_a_ranking_is_distinct_legal_moves_led_by_the_scripted_choice(game: str) -> None:
+    """All but one of the legal moves ranked, at every decision of five games: the
+    scripted bot's answers run out in places (fdc's heuristic answers `protect` at a
+    dash whether or not it is still among the moves left) and the ranking is still
+    distinct legal moves."""
+    spec = games.get(game)
+    rules = knobs.freeze(knobs.defaults(spec.knobs))
+    scripted = games.definition(game).bots()[SCRIPTED[game]].factory()
+    search = FlatMonteCarlo(game, samples=1)
+    ranked = 0
+    for seed in range(5):
+        state = spec.new_state(rules, TABLES[game], Stream(seed, 0, CHANCE))
+        while state.current_player() >= 0:
+            legal = state.legal_actions()
+            move = legal[0]
+            if len(legal) > 2:
+                view = state.view(state.current_player())
+                move = scripted.act(view, legal, Stream(0, 0, 1))
+                search.candidates = len(legal) - 1
+                moves = search.ranked(view, legal, Stream(0, 0, 1))
+                assert len(set(moves)) == len(moves) == len(legal) - 1
+                assert set(moves) <= set(legal) and moves[0] == move
+                ranked += 1
+            state.apply_action(move)
+    assert ranked >= 20
+
+
 # -- horizon: deal -------------------------------------------------------------
 
 
