@@ -13,14 +13,15 @@ that world is drawn in Python instead. Every
 candidate is played in the same worlds with the same rollout streams (paired: the
 difference between two moves is not drowned by the luck of the deal), and the bot
 picks the best mean value, its seat's win share at the end (ties share; a tie
-between moves goes to the first in the game's legal order).
+between moves goes to the first searched: the game's legal order, or the
+scripted bot's ranking under `candidates`).
 
 Where moves are many (Da Qi Zi's discards), `candidates: K` searches only the K
 moves the game's scripted bot ranks highest (`ranked`): its choice, then its choice
 among the moves left, and so on; K = 1 plays the scripted bot's move, 0 searches
-every legal move. `horizon: deal` (Da Qi Zi) ends each play-out when the current
-deal is paid and values it by the seat's chips won or paid in that deal, instead
-of its win share at the game's end. `method: ismcts` searches a tree instead
+every legal move. `horizon: deal` (Da Qi Zi's default) ends each play-out when the
+current deal is paid and values it by the seat's chips won or paid in that deal;
+`horizon: game` plays to the game's end, valued by the win share. `method: ismcts` searches a tree instead
 (bots/ismcts.py), on the same worlds, candidates and horizon.
 
 Everything is drawn from the stream the bot is handed (its seat's), so a run with a
