@@ -21,8 +21,8 @@ moves the game's scripted bot ranks highest (`ranked`): its choice, then its cho
 among the moves left, and so on; K = 1 plays the scripted bot's move, 0 searches
 every legal move. `horizon: deal` (Da Qi Zi's default) ends each play-out when the
 current deal is paid and values it by the seat's chips won or paid in that deal;
-`horizon: game` plays to the game's end, valued by the win share. `method: ismcts` searches a tree instead
-(bots/ismcts.py), on the same worlds, candidates and horizon.
+`horizon: game` plays to the game's end, valued by the win share. `method: ismcts`
+searches a tree instead (bots/ismcts.py), on the same worlds, candidates and horizon.
 
 Everything is drawn from the stream the bot is handed (its seat's), so a run with a
 search bot is as reproducible and worker-invariant as any other. The budget is a
