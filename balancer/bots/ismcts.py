@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from balancer.bots.search import Evaluation, FlatMonteCarlo
 from balancer.rng import Stream
+
+if TYPE_CHECKING:  # search.py calls in here: a type only, or the two would import each other
+    from balancer.bots.search import MonteCarloSearch
 
 EXPLORATION = 0.7
 """UCB's c, per unit of the values' range: about 1/sqrt(2), the usual for [0, 1] rewards."""
@@ -50,68 +52,68 @@ class Node:
         self.availability = 0
 
 
-class InformationSetMCTS(FlatMonteCarlo):
-    """`search` with `method: ismcts` (the module's docstring); one per seat."""
+def tree_search(
+    search: MonteCarloSearch, view: Any, moves: Sequence[Hashable], rng: Stream
+) -> tuple[tuple[float, ...], int]:
+    """The tree search of `search`'s decision (the module's docstring) over `moves`:
+    each move's mean value at the root, and the index of the move chosen."""
+    kernel = search.kernel
+    root = Node()
+    candidates = [int(m) for m in moves]  # type: ignore[call-overload]
+    iterations = search.samples * len(candidates)
+    low, high = math.inf, -math.inf
+    horizon = None
+    for world in search._worlds(view, rng, iterations):
+        horizon = horizon or search._horizon(world)
+        bots = search._bots(len(world.streams) - 1)
+        position = world.copy()
+        node = root
+        path: list[tuple[Node, int]] = []
+        while not horizon.over(position):
+            if node is root:
+                legal = candidates  # the decision's own moves, as the view shows them
+            else:
+                n = kernel.legal(position)
+                legal = position.moves[:n].tolist()
+            mover = kernel.current_player(position)
+            move = _select(node, legal, rng, high - low if high > low else 1.0)
+            kernel.apply(position, move)
+            child = node.children[move]
+            path.append((child, mover))
+            if child.visits == 0:  # just added: play out from it
+                break
+            node = child
+        values = horizon.play_on(position, bots)
+        low, high = min(low, *values), max(high, *values)
+        for child, mover in path:
+            child.visits += 1
+            child.total += values[mover]
+    means = tuple(
+        root.children[m].total / root.children[m].visits if m in root.children else 0.0
+        for m in candidates
+    )
+    visits = [root.children[m].visits if m in root.children else 0 for m in candidates]
+    return means, max(range(len(candidates)), key=visits.__getitem__)
 
-    def _search(self, view: Any, moves: Sequence[Hashable], rng: Stream) -> Evaluation:
-        kernel = self.kernel
-        root = Node()
-        candidates = [int(m) for m in moves]  # type: ignore[call-overload]
-        iterations = self.samples * len(candidates)
-        low, high = math.inf, -math.inf
-        horizon = None
-        for world in self._worlds(view, rng, iterations):
-            horizon = horizon or self._horizon(world)
-            bots = self._bots(len(world.streams) - 1)
-            position = world.copy()
-            node = root
-            path: list[tuple[Node, int]] = []
-            while not horizon.over(position):
-                if node is root:
-                    legal = candidates  # the decision's own moves, as the view shows them
-                else:
-                    n = kernel.legal(position)
-                    legal = position.moves[:n].tolist()
-                mover = kernel.current_player(position)
-                move = self._select(node, legal, rng, high - low if high > low else 1.0)
-                kernel.apply(position, move)
-                child = node.children[move]
-                path.append((child, mover))
-                if child.visits == 0:  # just added: play out from it
-                    break
-                node = child
-            values = horizon.play_on(position, bots)
-            low, high = min(low, *values), max(high, *values)
-            for child, mover in path:
-                child.visits += 1
-                child.total += values[mover]
-        means = tuple(
-            root.children[m].total / root.children[m].visits if m in root.children else 0.0
-            for m in candidates
+
+def _select(node: Node, legal: Sequence[int], rng: Stream, spread: float) -> int:
+    """The move to play at `node`: an untried one (drawn from `rng`), else the best UCB
+    for the seat to move; counts each legal move's availability."""
+    untried = [m for m in legal if m not in node.children or node.children[m].visits == 0]
+    for m in legal:
+        child = node.children.get(m)
+        if child is None:
+            child = node.children[m] = Node()
+        child.availability += 1
+    if untried:
+        return untried[rng.below(len(untried))]
+    scale = EXPLORATION * spread
+    best, best_score = legal[0], -math.inf
+    for m in legal:
+        child = node.children[m]
+        score = child.total / child.visits + scale * math.sqrt(
+            math.log(child.availability) / child.visits
         )
-        visits = [root.children[m].visits if m in root.children else 0 for m in candidates]
-        best = max(range(len(candidates)), key=visits.__getitem__)
-        return Evaluation(tuple(moves), means, best)
-
-    @staticmethod
-    def _select(node: Node, legal: Sequence[int], rng: Stream, spread: float) -> int:
-        """The move to play at `node`: an untried one (drawn from `rng`), else the best UCB
-        for the seat to move; counts each legal move's availability."""
-        untried = [m for m in legal if m not in node.children or node.children[m].visits == 0]
-        for m in legal:
-            child = node.children.get(m)
-            if child is None:
-                child = node.children[m] = Node()
-            child.availability += 1
-        if untried:
-            return untried[rng.below(len(untried))]
-        scale = EXPLORATION * spread
-        best, best_score = legal[0], -math.inf
-        for m in legal:
-            child = node.children[m]
-            score = child.total / child.visits + scale * math.sqrt(
-                math.log(child.availability) / child.visits
-            )
-            if score > best_score:
-                best, best_score = m, score
-        return best
+        if score > best_score:
+            best, best_score = m, score
+    return best

@@ -59,7 +59,7 @@ class Evaluation:
         return self.moves[max(range(len(self.values)), key=self.values.__getitem__)]
 
 
-class FlatMonteCarlo:
+class MonteCarloSearch:
     """`search` (see the module's docstring) for one game; one per seat."""
 
     def __init__(
@@ -71,6 +71,7 @@ class FlatMonteCarlo:
         rollout_params: Mapping[str, Any] | None = None,
         candidates: int = 0,
         horizon: str | None = None,
+        method: str = "flat",
     ) -> None:
         from balancer import games
 
@@ -83,6 +84,8 @@ class FlatMonteCarlo:
             raise ValueError("samples must be at least 1")
         if candidates < 0:
             raise ValueError("candidates must be 0 (every legal move) or more")
+        if method not in METHODS:
+            raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
         if horizon is None:  # the game's default (DEAL_HORIZON's where it has deals)
             horizon = DEAL_HORIZON.default if definition.name in _DEALT else "game"
         if horizon not in HORIZONS:
@@ -94,6 +97,7 @@ class FlatMonteCarlo:
         self.samples = samples
         self.candidates = candidates
         self.horizon = horizon
+        self.method = method
         self.higher_is_better = definition.spec.higher_is_better
         self.max_players = definition.spec.max_players
         bots = definition.bots()
@@ -142,6 +146,14 @@ class FlatMonteCarlo:
         return tuple(taken)
 
     def _search(self, view: Any, moves: Sequence[Hashable], rng: Stream) -> Evaluation:
+        if self.method == "ismcts":
+            from balancer.bots.ismcts import tree_search
+
+            means, chosen = tree_search(self, view, moves, rng)
+            return Evaluation(tuple(moves), means, chosen)
+        return self._flat(view, moves, rng)
+
+    def _flat(self, view: Any, moves: Sequence[Hashable], rng: Stream) -> Evaluation:
         """Flat Monte Carlo: each of `moves` played out once in each of the same worlds."""
         kernel = self.kernel
         seat = view.seat
@@ -317,12 +329,8 @@ def can_search(game: str) -> bool:
 def search_spec(game: str) -> BotSpec:
     """The `search` bot of `game` (full name), as the bot registry lists it."""
 
-    def factory(method: str = "flat", **params: Any) -> FlatMonteCarlo:
-        if method == "ismcts":
-            from balancer.bots.ismcts import InformationSetMCTS
-
-            return InformationSetMCTS(game, **params)
-        return FlatMonteCarlo(game, **params)
+    def factory(**params: Any) -> MonteCarloSearch:
+        return MonteCarloSearch(game, **params)
 
     return BotSpec(
         SEARCH,

@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from balancer import games, knobs
-from balancer.bots.ismcts import InformationSetMCTS
-from balancer.bots.search import FlatMonteCarlo
+from balancer.bots.search import MonteCarloSearch
 from balancer.games.daqizi import kernel as DQ
 from balancer.games.daqizi.bots import Heuristic
 from balancer.rng import CHANCE, Stream
@@ -52,7 +51,7 @@ def test_candidates_limit_the_moves_searched_to_the_scripted_bots_top_k() -> Non
     seat = state.current_player()
     view, legal = state.view(seat), state.legal_actions()
     assert len(legal) == 26
-    values = FlatMonteCarlo("da-qi-zi", samples=2, candidates=3).evaluate(
+    values = MonteCarloSearch("da-qi-zi", samples=2, candidates=3).evaluate(
         view, legal, Stream(7, 0, 1)
     )
     heuristic = Heuristic()
@@ -62,7 +61,7 @@ def test_candidates_limit_the_moves_searched_to_the_scripted_bots_top_k() -> Non
     assert set(values.moves) <= set(legal)
     assert values.moves[:2] == (first, second)
     # The control: without candidates every legal move is searched, in legal order.
-    everything = FlatMonteCarlo("da-qi-zi", samples=2).evaluate(view, legal, Stream(7, 0, 1))
+    everything = MonteCarloSearch("da-qi-zi", samples=2).evaluate(view, legal, Stream(7, 0, 1))
     assert everything.moves == tuple(legal)
 
 
@@ -72,8 +71,8 @@ def test_one_candidate_plays_the_scripted_bots_move(game: str) -> None:
     the full search (the control) departs from it somewhere in the same decisions."""
     bot_spec = games.definition(game).bots()[SCRIPTED[game]]
     scripted = bot_spec.factory()
-    one = FlatMonteCarlo(game, samples=4, candidates=1)
-    full = FlatMonteCarlo(game, samples=4)
+    one = MonteCarloSearch(game, samples=4, candidates=1)
+    full = MonteCarloSearch(game, samples=4)
     decisions = differ = 0
     spec = games.get(game)
     rules = knobs.freeze(knobs.defaults(spec.knobs))
@@ -103,7 +102,7 @@ def test_a_ranking_is_distinct_legal_moves_led_by_the_scripted_choice(game: str)
     spec = games.get(game)
     rules = knobs.freeze(knobs.defaults(spec.knobs))
     scripted = games.definition(game).bots()[SCRIPTED[game]].factory()
-    search = FlatMonteCarlo(game, samples=1)
+    search = MonteCarloSearch(game, samples=1)
     ranked = 0
     for seed in range(5):
         state = spec.new_state(rules, TABLES[game], Stream(seed, 0, CHANCE))
@@ -143,14 +142,14 @@ def test_a_deal_horizon_values_a_move_by_the_deals_payment() -> None:
     world and each other seat pays base 4 less its captured cards: 3 + 2 + 3 = 8."""
     state = _last_trick_with_the_red_general()
     view, legal = state.view(3), state.legal_actions()
-    deal = FlatMonteCarlo("da-qi-zi", samples=5, horizon="deal")
+    deal = MonteCarloSearch("da-qi-zi", samples=5, horizon="deal")
     assert deal.evaluate(view, legal, Stream(7, 0, 1)).values == (8.0,)
-    default = FlatMonteCarlo("da-qi-zi", samples=5)  # Da Qi Zi's default horizon: the deal
+    default = MonteCarloSearch("da-qi-zi", samples=5)  # Da Qi Zi's default horizon: the deal
     assert default.evaluate(view, legal, Stream(7, 0, 1)).values == (8.0,)
-    tree = InformationSetMCTS("da-qi-zi", samples=5, horizon="deal")
+    tree = MonteCarloSearch("da-qi-zi", samples=5, horizon="deal", method="ismcts")
     assert tree.evaluate(view, legal, Stream(7, 0, 1)).values == (8.0,)
     # The control: to the game's end the same move is worth a win share in [0, 1].
-    game = FlatMonteCarlo("da-qi-zi", samples=5, horizon="game")
+    game = MonteCarloSearch("da-qi-zi", samples=5, horizon="game")
     (share,) = game.evaluate(view, legal, Stream(7, 0, 1)).values
     assert 0.0 <= share <= 1.0
 
@@ -185,7 +184,7 @@ def test_ismcts_is_a_function_of_the_view_and_the_stream() -> None:
     state = _decision("da-qi-zi", 4, seed=3)
     seat = state.current_player()
     view, legal = state.view(seat), state.legal_actions()
-    tree = InformationSetMCTS("da-qi-zi", samples=4)
+    tree = MonteCarloSearch("da-qi-zi", samples=4, method="ismcts")
     first = tree.evaluate(view, legal, Stream(7, 0, 1))
     assert first == tree.evaluate(view, legal, Stream(7, 0, 1))
     assert first != tree.evaluate(view, legal, Stream(8, 0, 1))  # the control
