@@ -61,8 +61,11 @@ def duplicate_margin(
     seed: int,
     games_played: int,
     progress: Callable[[int], None] | None = None,
+    others: tuple[str, Mapping[str, Any]] | None = None,
 ) -> Margin:
-    """Play `games_played` duplicate pairs (see the module's docstring)."""
+    """Play `games_played` duplicate pairs (see the module's docstring). `others`, when
+    given, plays every seat but the measured one in both games of a pair (the incumbent
+    then sits only there): two bots compared head to head against the same table."""
     if games_played < 2:
         raise ValueError("a margin needs at least 2 games")
     spec = games.get(game)
@@ -75,7 +78,9 @@ def duplicate_margin(
     for index in range(games_played):
         seat = index % players
         # Fresh bots for each game: a bot holds nothing between games, but a new one is sure.
-        table = [_seat(full, *incumbent) for _ in range(players)]
+        table = [_seat(full, *(others or incumbent)) for _ in range(players)]
+        if others is not None:
+            table[seat] = _seat(full, *incumbent)
         base: GameRecord = play_game(spec, rules, table, seed, index)
         table[seat] = _seat(full, *challenger)
         tried: GameRecord = play_game(spec, rules, table, seed, index)

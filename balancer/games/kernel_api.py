@@ -24,6 +24,11 @@ A kernel module provides:
   canonical order, from rng's row 0 (uint64 key, counter), out_streams[0]
   reseeded from rng where the game draws chance after the deal;
   docs/determinize.md; `dropped`: the constraints given up, dqz's only);
+- optionally, for a game played in deals (dqz's alone), compiled
+  `play_deal_out(state, tables, streams, plan, params, scratch, scores, deal) ->
+  deals` (`play_out` that stops once deal `deal` is paid; a search's
+  `horizon: deal`), with `deal_of(position)` and `play_deal_out(position, bots,
+  deal)` on its Kernel adapter;
 - optionally `StepGame(rules, players, slots)`, games stepped from Python to
   each decision of a seat played outside the kernel (a plugin: sim/kernel_step.py
   drives it; fdc's, kk's and dqz's kernels have one), built on `StepBuffer`

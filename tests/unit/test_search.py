@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 
 from balancer import games, knobs
-from balancer.bots.search import FlatMonteCarlo
+from balancer.bots.search import MonteCarloSearch
 from balancer.games.kernel_api import Position
 from balancer.rng import CHANCE, Stream
 
 GAMES = [("fish-dash-cash", 5), ("kimekimera", 4), ("da-qi-zi", 4)]
+METHODS = ("flat", "ismcts")
 
 
 def _decision(game: str, players: int, seed: int) -> Any:
@@ -38,7 +39,7 @@ def _decision(game: str, players: int, seed: int) -> Any:
         state.apply_action(legal[chooser.below(len(legal))])
 
 
-class PeekingSearch(FlatMonteCarlo):
+class PeekingSearch(MonteCarloSearch):
     """The control: plays out the true state instead of worlds drawn from the view."""
 
     true_state: Any = None
@@ -51,9 +52,11 @@ class PeekingSearch(FlatMonteCarlo):
         return 0
 
 
-def _values(bot: FlatMonteCarlo, state: Any) -> tuple[float, ...]:
+def _values(bot: MonteCarloSearch, state: Any) -> tuple[Any, ...]:
+    """Each candidate's value, and the move chosen."""
     seat = state.current_player()
-    return bot.evaluate(state.view(seat), state.legal_actions(), Stream(7, 0, 1)).values
+    found = bot.evaluate(state.view(seat), state.legal_actions(), Stream(7, 0, 1))
+    return (*found.values, found.best)
 
 
 def _twin(state: Any, game: str) -> Any:
@@ -65,22 +68,26 @@ def _twin(state: Any, game: str) -> Any:
     return twin
 
 
+@pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize(("game", "players"), GAMES)
-def test_two_states_alike_to_the_seat_get_the_same_search(game: str, players: int) -> None:
+def test_two_states_alike_to_the_seat_get_the_same_search(
+    game: str, players: int, method: str
+) -> None:
     state = _decision(game, players, seed=3)
     twin = _twin(state, game)
-    bot = FlatMonteCarlo(game, samples=8)
+    bot = MonteCarloSearch(game, samples=8, method=method)
     assert _values(bot, state) == _values(bot, twin)
 
 
+@pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize(("game", "players"), GAMES)
-def test_a_search_that_peeks_fails_the_same_test(game: str, players: int) -> None:
+def test_a_search_that_peeks_fails_the_same_test(game: str, players: int, method: str) -> None:
     """The control: reading the true state, the values follow the hidden cards."""
     differ = 0
     for seed in range(3, 9):
         state = _decision(game, players, seed)
         twin = _twin(state, game)
-        peeking = PeekingSearch(game, samples=8)
+        peeking = PeekingSearch(game, samples=8, method=method)
         peeking.true_state = state
         first = _values(peeking, state)
         peeking.true_state = twin
@@ -88,7 +95,8 @@ def test_a_search_that_peeks_fails_the_same_test(game: str, players: int) -> Non
     assert differ > 0
 
 
-def test_fdc_hidden_cards_stacked_on_one_rival_change_nothing() -> None:
+@pytest.mark.parametrize("method", METHODS)
+def test_fdc_hidden_cards_stacked_on_one_rival_change_nothing(method: str) -> None:
     """Every high card the seat can't see goes to one rival's hand: the search sees the
     same view, so it must give the same values."""
     game, players = "fish-dash-cash", 5
@@ -109,9 +117,9 @@ def test_fdc_hidden_cards_stacked_on_one_rival_change_nothing() -> None:
     stacked.check_invariants()
     assert stacked.view(seat) == state.view(seat)
     assert stacked.hands != state.hands  # the stacking moved cards
-    bot = FlatMonteCarlo(game, samples=8)
+    bot = MonteCarloSearch(game, samples=8, method=method)
     assert _values(bot, state) == _values(bot, stacked)
-    peeking = PeekingSearch(game, samples=8)
+    peeking = PeekingSearch(game, samples=8, method=method)
     peeking.true_state = stacked
     stacked_values = _values(peeking, stacked)
     peeking.true_state = state
@@ -123,7 +131,7 @@ def test_successive_decisions_draw_different_worlds() -> None:
     plays different worlds, so it gives different values."""
     state = _decision("fish-dash-cash", 5, seed=3)
     seat = state.current_player()
-    bot = FlatMonteCarlo("fish-dash-cash", samples=8)
+    bot = MonteCarloSearch("fish-dash-cash", samples=8)
     rng = Stream(7, 0, 1)
     first = bot.evaluate(state.view(seat), state.legal_actions(), rng).values
     second = bot.evaluate(state.view(seat), state.legal_actions(), rng).values
@@ -132,7 +140,7 @@ def test_successive_decisions_draw_different_worlds() -> None:
 
 def test_a_search_bot_needs_at_least_one_sample() -> None:
     with pytest.raises(ValueError, match="samples"):
-        FlatMonteCarlo("fish-dash-cash", samples=0)
+        MonteCarloSearch("fish-dash-cash", samples=0)
 
 
 def test_a_python_built_in_bot_sits_beside_compiled_ones(tmp_path: Path) -> None:

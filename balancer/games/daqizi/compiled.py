@@ -52,6 +52,19 @@ class DaQiZiKernel(KernelModule):
             )  # fmt: skip
         )
 
+    # Da Qi Zi's alone (a deal is this game's unit of payment): a search's `horizon: deal`.
+    def deal_of(self, position: Position) -> int:
+        """The deal being played (1-based; the last one once the game is over)."""
+        return int(position.state[k.S_DEAL])
+
+    def play_deal_out(self, position: Position, bots: SeatBots, deal: int) -> None:
+        """Play on while deal `deal` lasts (kernel `play_deal_out`): its payments are
+        then in `scores`; the position is for reading chips, not for playing on."""
+        k.play_deal_out(
+            position.state, position.tables, position.streams, bots.plan, bots.flat,
+            k.new_scratch(position.state), np.zeros(k.PLAYERS, np.float64), deal,
+        )  # fmt: skip
+
     def scores(self, position: Position) -> np.ndarray:
         return position.state[k.S_CHIPS : k.S_CHIPS + k.PLAYERS].astype(np.float64)
 
