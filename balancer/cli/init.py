@@ -100,7 +100,7 @@ def init_command(game: str, file: str | None, from_game: str | None) -> None:
         text = game_file_text(from_game, path)
     else:
         if games.canonical(game) is None:
-            raise UserError(f"unknown game {game!r} (known: {', '.join(games.names())})")
+            raise UserError(f"unknown game {game!r} (known: {', '.join(games.offered())})")
         text = variant_text(game)
         path = file or f"my-{games.get(game).short}.yaml"
     if path == "-":

@@ -29,7 +29,7 @@ def knobs_command(game: str, fmt: str) -> None:
     if looks_like_file(game):  # a game file, by its path: its own knobs and events
         game = register_file(game)
     if games.canonical(game) is None:
-        raise UserError(f"unknown game {game!r} (known: {', '.join(games.names())})")
+        raise UserError(f"unknown game {game!r} (known: {', '.join(games.offered())})")
     spec = games.get(game)
     if as_json:
         rows = [

@@ -423,7 +423,7 @@ def _validate(
         if "game" in layer.data:
             game_name, game_given = layer.data["game"], True
     if game_name is None:
-        names = ", ".join(games.names())
+        names = ", ".join(games.offered())
         if game_given:  # `game:` with nothing after it (YAML's null)
             message = f"is empty (null); name the game: {names} or a game file"
             problems.append(origins.error(("game",), message))
@@ -437,7 +437,7 @@ def _validate(
     if not isinstance(game_name, str) or games.canonical(game_name) is None:
         problems.append(
             origins.error(
-                ("game",), f"unknown game {game_name!r}{nearest(game_name, games.names())}"
+                ("game",), f"unknown game {game_name!r}{nearest(game_name, games.offered())}"
             )
         )
         return None

@@ -85,10 +85,18 @@ def unregister(name: str) -> None:
 _enter(_Entry("fish-dash-cash", "fdc", _fdc))
 _enter(_Entry("kimekimera", "kk", _kimekimera, commands=("kk-odds",)))
 _enter(_Entry("da-qi-zi", "dqz", _daqizi))
+HAND_WRITTEN = ("fish-dash-cash", "kimekimera", "da-qi-zi")
 
 
 def names() -> list[str]:
     return list(_ENTRIES)
+
+
+def offered() -> list[str]:
+    """The games a message offers by name: the hand-written ones, then the shipped game
+    files. The same in every process, whichever game files it has read (a designer's
+    own file is named by its path, never offered)."""
+    return [*HAND_WRITTEN, *_roles_gamefile().shipped_names()]
 
 
 def registered(name: str) -> str | None:

@@ -85,8 +85,13 @@ def roles_of_report(report: Any) -> list[RoleImpact] | None:
     """Card impact by role (stats/role_impact.py) of a report, or None when its game's
     cards have no roles or its games record no cards held: roles.csv and report.html's
     table. Reads only the seats' win and held columns of games.parquet."""
+    from balancer import games
     from balancer.report.games_table import game_columns
 
+    # Asked of the game first: a hand-written game's report (no roles) never loads its
+    # variant here, so a page of it draws whatever its variant holds.
+    if games.canonical(report.game) is None or games.get(report.game).card_roles is None:
+        return None
     loaded = _variant_of(report)
     roles_of = loaded.spec.card_roles
     if roles_of is None:
