@@ -3,13 +3,15 @@
 The knobs are the deck (its default the file's deck, its roles those the file
 defines), the trick procedure's (defaults from the file), then the file's own
 named numbers; so `balancer knobs`, `sweep --set` and `tune --knob` work on
-all of them. No compiled kernel yet: a role game plays step by step.
+all of them. The game plays compiled (roles/kernel/, through roles/compiled.py)
+when every seat's bot is compiled, else step by step on engine.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from balancer import knobs
 from balancer.bot import RANDOM
@@ -18,6 +20,9 @@ from balancer.games.definition import GameDefinition, LocalNames, Narrator
 from balancer.games.roles import engine
 from balancer.games.roles.model import RoleGame
 from balancer.games.roles.validate import FIRST_LEADER, IF_NOTHING_RESOLVES, MAX_DECK_CARDS
+
+if TYPE_CHECKING:
+    from balancer.games.kernel_api import Kernel
 
 RULES_VERSION = 1
 
@@ -162,9 +167,18 @@ def build(game: RoleGame) -> GameDefinition:
             events={e.name: e.ja or (e.name, e.meaning) for e in game.events},
         )
         languages["ja"] = lambda: local
+
+    @cache
+    def kernel() -> Kernel:
+        # Imported on first use: numba loads only for a run that plays compiled.
+        from balancer.games.roles.compiled import RoleKernel
+
+        return RoleKernel(game)
+
     return GameDefinition(
         spec=spec,
         bots=lambda: {"random": RANDOM},
+        kernel=kernel,
         event_meanings={e.name: e.meaning for e in game.events},
         narrator=_narrator,
         languages=languages,

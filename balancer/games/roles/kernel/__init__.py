@@ -16,3 +16,65 @@ kernel interface (games/kernel_api.py).
 """
 
 from __future__ import annotations
+
+from balancer.games.roles.kernel.interpreter import (
+    apply as apply,
+)
+from balancer.games.roles.kernel.interpreter import (
+    current_player as current_player,
+)
+from balancer.games.roles.kernel.interpreter import (
+    legal as legal,
+)
+from balancer.games.roles.kernel.interpreter import (
+    scores_of as scores_of,
+)
+from balancer.games.roles.kernel.interpreter import (
+    start_game as start_game,
+)
+from balancer.games.roles.kernel.interpreter import (
+    write_record as write_record,
+)
+from balancer.games.roles.kernel.layout import *  # noqa: F403
+from balancer.games.roles.kernel.play import (
+    choose as choose,
+)
+from balancer.games.roles.kernel.play import (
+    determinize as determinize,
+)
+from balancer.games.roles.kernel.play import (
+    encode_bots as encode_bots,
+)
+from balancer.games.roles.kernel.play import (
+    new_scratch as new_scratch,
+)
+from balancer.games.roles.kernel.play import (
+    play_chunk as play_chunk,
+)
+from balancer.games.roles.kernel.play import (
+    play_out as play_out,
+)
+from balancer.games.roles.kernel.tables import (
+    from_state as from_state,
+)
+from balancer.games.roles.kernel.tables import (
+    make_tables as make_tables,
+)
+from balancer.games.roles.kernel.tables import (
+    new_legal as new_legal,
+)
+from balancer.games.roles.kernel.tables import (
+    new_state as new_state,
+)
+from balancer.games.roles.kernel.tables import (
+    new_streams as new_streams,
+)
+from balancer.games.roles.kernel.tables import (
+    record as record,
+)
+from balancer.games.roles.kernel.tables import (
+    snapshot as snapshot,
+)
+from balancer.games.roles.kernel.tables import (
+    snapshot_of as snapshot_of,
+)
