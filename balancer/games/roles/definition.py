@@ -157,6 +157,7 @@ def build(game: RoleGame) -> GameDefinition:
         unplayable=unplayable,
         bounds=lambda rules, players: engine.bounds(game, rules, players),
         resample_hidden=engine.resample_hidden,
+        determinize=lambda view, rng: engine.determinize(game, view, rng),
         card_kinds=card_kinds,
     )
     languages = {}

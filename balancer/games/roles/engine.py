@@ -96,6 +96,20 @@ class View:
     tricks_played: int
     rules: Mapping[str, Any]
     cards: Cards
+    # The trick procedure's public state (every card in it was played face up), so a
+    # world can be drawn from the view alone (`determinize`): who plays this trick,
+    # the seats' naps, the discard, the trick's cards not yet placed, the queue of
+    # tasks and where it stands, and whether a goal was reached.
+    order: tuple[int, ...] = ()
+    skip: tuple[int, ...] = ()
+    discard: tuple[int, ...] = ()
+    in_flight: frozenset[int] = frozenset()
+    tasks: tuple[tuple[int, int, tuple[Step, ...], bool], ...] = ()
+    task_at: int = 0
+    step_at: int = 0
+    hooks_queued: bool = False
+    first_resolved: int = -1
+    ended: bool = False
 
 
 class State:
@@ -247,6 +261,16 @@ class State:
             self.tricks,
             self.rules,
             self.cards,
+            tuple(self.order),
+            tuple(self.skip),
+            tuple(self.discard),
+            frozenset(self.in_flight),
+            tuple(self.tasks),
+            self.task_at,
+            self.step_at,
+            self.hooks_queued,
+            self.first_resolved,
+            self.ended,
         )
 
     def scores(self) -> list[float]:
@@ -637,6 +661,79 @@ def resample_hidden(state: State, seat: int, rng: Stream) -> State:
         other.hands[s] = [next(dealt) for _ in state.hands[s]]
     other.pile = list(dealt)
     return other
+
+
+def determinize(game: RoleGame, view: View, rng: Stream) -> State:
+    """A world consistent with `view`, read from the view alone (docs/determinize.md).
+
+    What the seat can't see is the other hands, the other seats' face-down zones
+    and the pile: the cards that are in none of its hand, the face-up zones, its
+    own face-down zones, the discard and the trick's cards (not yet placed). They
+    are listed by card number, shuffled with `rng` and dealt, each place keeping
+    its size: the other hands seat by seat, then each face-down zone (the file's
+    order) seat by seat, the rest to the pile. Everything else is copied from the
+    view; event counts start at 0 (no view shows them, and a world is played on
+    from here). A decision's options are worked out again from the world.
+
+    A steal from a face-down zone lists the cards it may take among its moves,
+    which the view does not show: the world may not hold them (the shipped games
+    steal only from face-up zones)."""
+    cards, players, seat = view.cards, len(view.hand_sizes), view.seat
+    state = State.__new__(State)
+    state.game, state.rules, state.cards, state.players = game, view.rules, cards, players
+    state._trace = None
+    state.opening_held = ()
+    seen = set(view.hand) | set(view.discard) | set(view.in_flight)
+    if view.phase == PLAY:  # the trick's cards so far (once resolving, they are in the above)
+        seen.update(card for _, card in view.trick)
+    for name, face in game.zones.items():
+        for s, held in enumerate(view.zones[name]):
+            if face == "up" or s == seat:
+                assert isinstance(held, tuple)
+                seen.update(held)
+    pool = [c for c in range(cards.size) if c not in seen]
+    rng.shuffle(pool)
+    dealt = iter(pool)
+    state.hands = [
+        list(view.hand) if s == seat else [next(dealt) for _ in range(view.hand_sizes[s])]
+        for s in range(players)
+    ]
+    state.zones = {}
+    for name in game.zones:
+        state.zones[name] = [
+            list(held) if isinstance(held, tuple) else [next(dealt) for _ in range(held)]
+            for held in view.zones[name]
+        ]
+    state.pile = list(dealt)
+    if len(state.pile) != view.pile_size:
+        raise ValueError("the view's cards do not add up to its deck (not the engine's view?)")
+    state.counters = {k: list(v) for k, v in view.counters.items()}
+    state.flags = {k: list(v) for k, v in view.flags.items()}
+    state.globals = dict(view.globals)
+    state.skip = list(view.skip)
+    state.discard = list(view.discard)
+    state.tricks = view.tricks_played
+    state.events = {e.name: 0 for e in game.events}
+    state.sole_leader = {}
+    state.leader = view.leader
+    state.order = list(view.order)
+    state.plays = list(view.trick)
+    state.turn = len(view.trick) if view.phase == PLAY else len(view.order)
+    state.played = {card for _, card in view.trick} if view.phase == CHOICE else set()
+    state.in_flight = set(view.in_flight)
+    state.tasks = list(view.tasks)
+    state.task_at, state.step_at = view.task_at, view.step_at
+    state.hooks_queued = view.hooks_queued
+    state.first_resolved = view.first_resolved
+    state.options, state.actions = [], []
+    state.ended = view.ended
+    state.phase = view.phase
+    if view.phase == CHOICE:
+        owner, card, steps, _ = state.tasks[state.task_at]
+        state.phase = PLAY
+        waits = not state._step(steps[state.step_at], owner, card)
+        assert waits and state.phase == CHOICE, "a decision's position has its options"
+    return state
 
 
 def _value(amount: tuple[Any, ...], rules: Mapping[str, Any]) -> int:
