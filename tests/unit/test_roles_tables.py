@@ -39,7 +39,10 @@ def role_steps(tables: np.ndarray, role: int) -> list[list[list[int]]]:
     first, n = int(tables[lists + 2 * listed]), int(tables[lists + 2 * listed + 1])
     out = []
     for step in range(first, first + n):
-        op0, nops = int(tables[steps + 2 * step]), int(tables[steps + 2 * step + 1])
+        op0, nops = (
+            int(tables[steps + L.STEP_WIDTH * step]),
+            int(tables[steps + L.STEP_WIDTH * step + 1]),
+        )
         out.append(
             [
                 tables[ops + L.OP_WIDTH * i : ops + L.OP_WIDTH * (i + 1)].tolist()

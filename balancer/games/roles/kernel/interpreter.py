@@ -33,14 +33,10 @@ from balancer.games.roles.kernel.layout import (
     AMT_NUMBER,
     CHOICE,
     COLOUR,
-    DECK,
     END_COUNTER,
     END_TRICKS,
     END_WIDTH,
     EV_AT_END,
-    EV_CANCELLED,
-    EV_LEAD,
-    EV_NEKO,
     EV_WIDTH,
     HANDS,
     HCAP,
@@ -52,6 +48,7 @@ from balancer.games.roles.kernel.layout import (
     NORDER,
     NUMBER,
     O_PILE,
+    O_ROLES,
     OP_ADD,
     OP_ADD_GLOBAL,
     OP_CATCH_UP,
@@ -84,6 +81,7 @@ from balancer.games.roles.kernel.layout import (
     S_NTASK,
     S_STEP_AT,
     S_TASK_AT,
+    STEP_WIDTH,
     SURV_CARD,
     SURV_SEAT,
     T_CARDS,
@@ -107,6 +105,8 @@ from balancer.games.roles.kernel.layout import (
     TGT_SELF,
     TRICKS,
     TURN,
+    X_ANY_CANCELLED,
+    X_CANCELLED_EVENTS,
     X_CDECL,
     X_CNT,
     X_ENDS,
@@ -116,7 +116,9 @@ from balancer.games.roles.kernel.layout import (
     X_FLG,
     X_GDECL,
     X_GLB,
+    X_LEAD_EVENTS,
     X_LISTS,
+    X_NEKO_EVENTS,
     X_NENDS,
     X_NSCORE,
     X_OPS,
@@ -143,7 +145,7 @@ from balancer.rng_kernels import init_streams
 @inlined
 def _rb(state: np.ndarray) -> int:
     """Where the state's role region starts: after the pile."""
-    return state[O_PILE] + state[DECK]
+    return state[O_ROLES]
 
 
 @inlined
@@ -374,11 +376,13 @@ def _start_trick(state: np.ndarray, tables: np.ndarray, leader: int) -> None:
 
 
 @inlined
-def _count_engine(state: np.ndarray, tables: np.ndarray, source: int, by: int) -> None:
-    evdecl = _x(tables, X_EVDECL)
-    for e in range(tables[T_NEVENTS]):
-        if tables[evdecl + EV_WIDTH * e] == source:
+def _count_engine(state: np.ndarray, tables: np.ndarray, events: int, by: int) -> None:
+    """Add `by` to each event whose bit is set in `events` (a directory mask)."""
+    e = 0
+    while (events >> e) != 0:
+        if (events >> e) & 1 != 0:
             state[_event(state, tables, e)] += by
+        e += 1
 
 
 @inlined
@@ -404,14 +408,14 @@ def _sort_out(state: np.ndarray, tables: np.ndarray) -> None:
     turn = state[TURN]
     m, cancelled, neko = sort_out(tables, state, PSEAT, PCARD, turn, state, SURV_SEAT, SURV_CARD)
     if neko:
-        _count_engine(state, tables, EV_NEKO, 1)
-    _count_engine(state, tables, EV_CANCELLED, cancelled)
+        _count_engine(state, tables, _x(tables, X_NEKO_EVENTS), 1)
+    _count_engine(state, tables, _x(tables, X_CANCELLED_EVENTS), cancelled)
     state[_scalar(state, tables, S_NTASK)] = 0
     state[_scalar(state, tables, S_TASK_AT)] = 0
     state[_scalar(state, tables, S_STEP_AT)] = 0
     state[_scalar(state, tables, S_HOOKS)] = 0
     state[NEXT_LEADER] = state[SURV_SEAT] if m > 0 else -1
-    if cancelled > 0:
+    if cancelled > 0 and _x(tables, X_ANY_CANCELLED) != 0:
         d = tables[T_DECK]
         col = T_CARDS + COLOUR * d
         role = T_CARDS + ROLE * d
@@ -540,10 +544,13 @@ def _count_lead_changes(state: np.ndarray, tables: np.ndarray) -> None:
     terms; a change when it passes from one seat to another."""
     players = tables[T_PLAYERS]
     evdecl = _x(tables, X_EVDECL)
-    for e in range(tables[T_NEVENTS]):
-        row = evdecl + EV_WIDTH * e
-        if tables[row] != EV_LEAD:
+    lead = _x(tables, X_LEAD_EVENTS)
+    e = -1
+    while (lead >> (e + 1)) != 0:
+        e += 1
+        if (lead >> e) & 1 == 0:
             continue
+        row = evdecl + EV_WIDTH * e
         best = _terms(state, tables, tables[row + 1], tables[row + 2], 0)
         sole = 0
         count = 1
@@ -610,6 +617,10 @@ def _terms(state: np.ndarray, tables: np.ndarray, first: int, n: int, seat: int)
 @inlined
 def _step(state: np.ndarray, tables: np.ndarray, step: int, seat: int, card: int) -> bool:
     """engine.py _step: act when the step has one way; False when it waits for a decision."""
+    at = _x(tables, X_STEPS) + STEP_WIDTH * step
+    if tables[at + 2] != 0:  # one op, one way: no ways to count
+        _act(state, tables, _x(tables, X_OPS) + OP_WIDTH * tables[at], seat, card, -1, -1)
+        return True
     n, row, chosen, taken = _ways(state, tables, step, seat, out_none(state), False, False, 0)
     if n == 1:
         _act(state, tables, row, seat, card, chosen, taken)
@@ -632,11 +643,13 @@ def _ways(
 ) -> tuple[int, int, int, int]:
     """The ways step `step` can act for `seat` (engine.py _step and _ways): their count,
     and (op row, chosen rival, taken card) of the way whose action is `want` (`match`)
-    or else of the first way. With `write`, out[:n] gets the ways' actions."""
+    or else of the first way. With `write`, out[:n] gets the ways' actions; with
+    neither, the count stops at 2 (a decision: which ways is worked out when asked)."""
     players = tables[T_PLAYERS]
     d = tables[T_DECK]
     steps = _x(tables, X_STEPS)
-    first_op, nops = tables[steps + 2 * step], tables[steps + 2 * step + 1]
+    first_op, nops = tables[steps + STEP_WIDTH * step], tables[steps + STEP_WIDTH * step + 1]
+    counting = not write and not match  # _step asks only: none, one, or more
     ops = _x(tables, X_OPS)
     copies = tables[T_COPIES]
     turn = state[TURN]
@@ -665,6 +678,8 @@ def _ways(
                     if (match and action == want) or (not match and m == 0):
                         f_row, f_chosen, f_taken = row, -1, c
                     m += 1
+                    if (counting and m > 1) or (match and f_row >= 0):
+                        return m, f_row, f_chosen, f_taken
             takers += 1
         elif tables[row + R_TARGET] == TGT_RIVAL:
             for k in range(1, players):
@@ -677,6 +692,8 @@ def _ways(
                 if (match and action == want) or (not match and m == 0):
                     f_row, f_chosen, f_taken = row, r, -1
                 m += 1
+                if (counting and m > 1) or (match and f_row >= 0):
+                    return m, f_row, f_chosen, f_taken
         else:
             action = -(index + 1)
             if write:
@@ -684,6 +701,8 @@ def _ways(
             if (match and action == want) or (not match and m == 0):
                 f_row, f_chosen, f_taken = row, -1, -1
             m += 1
+            if (counting and m > 1) or (match and f_row >= 0):
+                return m, f_row, f_chosen, f_taken
     return m, f_row, f_chosen, f_taken
 
 

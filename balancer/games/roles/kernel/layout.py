@@ -43,7 +43,7 @@ LEADER, TURN, NORDER, NEXT_LEADER = the first card resolved's owner, TRICKS,
 PILE_LEN, PLAYERS, HCAP, O_PILE, DECK, ORDER, PSEAT, PCARD, HLEN, the hands,
 the pile; fdc's SURVIVOR blocks QSEAT/QCARD hold a trick's survivors while
 its tasks are queued; its other blocks are unused), then the role region from
-`state[O_PILE] + D`, whose blocks' offsets (relative) the tables hold at
+`state[O_ROLES]` (= O_PILE + D), whose blocks' offsets (relative) the tables hold at
 X_ZLEN...: zone lengths and cards (zone z of seat s at (z * P + s) * D),
 counters, flags, globals, skips, events, each lead_changes event's sole
 leader, the task queue (seat, card, step list, resolving) and the scalars
@@ -70,6 +70,7 @@ PHASE, LEADER, TURN, NORDER, NEXT_LEADER, TRICKS = (
 PILE_LEN, PLAYERS, HCAP, O_PILE, DECK = fdc.PILE_LEN, fdc.PLAYERS, fdc.HCAP, fdc.O_PILE, fdc.DECK
 ORDER, PSEAT, PCARD, HLEN, HANDS = fdc.ORDER, fdc.PSEAT, fdc.PCARD, fdc.HLEN, fdc.HANDS
 SURV_SEAT, SURV_CARD = fdc.QSEAT, fdc.QCARD  # a trick's survivors, while tasks are queued
+O_ROLES = fdc.O_TERR  # where the role region starts (fdc's territories' word: no territories)
 T_PLAYERS, T_DECK, T_COPIES, T_HAND_SIZE = fdc.T_PLAYERS, fdc.T_DECK, fdc.T_COPIES, fdc.T_HAND_SIZE
 T_FIRST_RANDOM, T_NEKO, T_NEKO_MIN = fdc.T_FIRST_RANDOM, fdc.T_NEKO, fdc.T_NEKO_MIN
 T_NEKO_DEDUPE, T_LEADER_NEXT = fdc.T_NEKO_DEDUPE, fdc.T_LEADER_NEXT
@@ -100,7 +101,12 @@ X_TSEAT, X_TCARD, X_TLIST, X_TRES, X_SCALARS, X_REGION = 8, 9, 10, 11, 12, 13
 X_ZFACE, X_CDECL, X_FDECL, X_GDECL, X_EVDECL, X_ROLES = 14, 15, 16, 17, 18, 19
 X_LISTS, X_STEPS, X_OPS, X_TERMS, X_ENDS = 20, 21, 22, 23, 24
 X_TRICK_END, X_SCORE, X_NSCORE, X_NENDS, X_MAXWAYS = 25, 26, 27, 28, 29
-N_DIRECTORY = 30
+X_ANY_CANCELLED = 30  # 1 when some role (or the hook) has on_cancelled steps
+# Bit e set for each event counted from 猫に小判, from cancelled cards, from lead
+# changes: a trick's end visits only those (a file declares at most MAX_EVENTS).
+X_NEKO_EVENTS, X_CANCELLED_EVENTS, X_LEAD_EVENTS = 31, 32, 33
+N_DIRECTORY = 34
+MAX_EVENTS = 62
 
 S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS, S_ENDED = 0, 1, 2, 3, 4
 N_SCALARS = 5
@@ -119,6 +125,10 @@ OPS = {
     "skip_turn": OP_SKIP_TURN,
     "add_global": OP_ADD_GLOBAL,
 }
+# A step: its first op row, how many (a `choose`'s options), and 1 when it is one op
+# that always acts one way (not a steal, not a `rival` target): it acts at once,
+# without counting ways.
+STEP_WIDTH = 3
 R_OP, R_EVENT, R_TARGET, R_TARGET_ARG, R_UNLESS, R_A, R_B, R_C, R_D, R_E = range(10)
 OP_WIDTH = 10
 NO_MIN, NO_MAX = -(2**62), 2**62  # no `min` / `max` on an add: never binds

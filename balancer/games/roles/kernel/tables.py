@@ -38,6 +38,7 @@ from balancer.games.roles.kernel.layout import (
     HLEN,
     KIND,
     LEADER,
+    MAX_EVENTS,
     MAXP,
     N_COLUMNS,
     N_DIRECTORY,
@@ -48,6 +49,7 @@ from balancer.games.roles.kernel.layout import (
     NORDER,
     NUMBER,
     O_PILE,
+    O_ROLES,
     OP_STEAL,
     OP_WIDTH,
     OPS,
@@ -74,6 +76,7 @@ from balancer.games.roles.kernel.layout import (
     S_NTASK,
     S_STEP_AT,
     S_TASK_AT,
+    STEP_WIDTH,
     T_CARDS,
     T_COPIES,
     T_DECK,
@@ -99,6 +102,8 @@ from balancer.games.roles.kernel.layout import (
     TGT_RIVAL,
     TRICKS,
     TURN,
+    X_ANY_CANCELLED,
+    X_CANCELLED_EVENTS,
     X_CDECL,
     X_CNT,
     X_ENDS,
@@ -108,8 +113,10 @@ from balancer.games.roles.kernel.layout import (
     X_FLG,
     X_GDECL,
     X_GLB,
+    X_LEAD_EVENTS,
     X_LISTS,
     X_MAXWAYS,
+    X_NEKO_EVENTS,
     X_NENDS,
     X_NSCORE,
     X_OPS,
@@ -225,7 +232,7 @@ class _Program:
         self.rules, self.names, self.players = rules, names, players
         self.deck = engine.cards_for(rules).size
         self.lists: list[int] = []  # per list: first step, steps
-        self.steps: list[int] = []  # per step: first op, ops
+        self.steps: list[int] = []  # per step: first op, ops, acts one way
         self.ops: list[int] = []
         self.terms: list[int] = []
         self.max_ways = 1
@@ -235,10 +242,10 @@ class _Program:
         if not steps:
             return -1
         at = len(self.lists) // 2
-        self.lists += [len(self.steps) // 2, len(steps)]
+        self.lists += [len(self.steps) // STEP_WIDTH, len(steps)]
         for step in steps:
             ops = step.options if isinstance(step, Choose) else (step,)
-            self.steps += [len(self.ops) // OP_WIDTH, len(ops)]
+            self.steps += [len(self.ops) // OP_WIDTH, len(ops), 0]
             ways = 0
             for op in ops:
                 row = _op_row(op, self.rules, self.names)
@@ -250,6 +257,7 @@ class _Program:
                 else:
                     ways += 1
             self.max_ways = max(self.max_ways, ways)
+            self.steps[-1] = int(len(ops) == 1 and ways == 1)
         return at
 
     def term_list(self, terms: tuple[Term, ...]) -> tuple[int, int]:
@@ -369,6 +377,15 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
     directory[X_SCORE], directory[X_NSCORE] = score
     directory[X_NENDS] = len(game.end)
     directory[X_MAXWAYS] = program.max_ways
+    if ne > MAX_EVENTS:
+        raise ValueError(f"the kernel counts at most {MAX_EVENTS} events, not {ne}")
+    for key, source in (
+        (X_NEKO_EVENTS, EV_NEKO),
+        (X_CANCELLED_EVENTS, EV_CANCELLED),
+        (X_LEAD_EVENTS, EV_LEAD),
+    ):
+        directory[key] = sum(1 << e for e in range(ne) if events[EV_WIDTH * e] == source)
+    directory[X_ANY_CANCELLED] = int(any(roles[i] >= 0 for i in range(1, len(roles), 2)))
     header[T_PROG] = prog
     return np.concatenate([header, np.array(directory + body, np.int64)])
 
@@ -387,6 +404,7 @@ def new_state(tables: np.ndarray, hand_capacity: int | None = None) -> np.ndarra
     o_pile = HANDS + players * hcap
     state = np.zeros(o_pile + d + region_size(tables), np.int64)
     state[PLAYERS], state[HCAP], state[O_PILE], state[DECK] = players, hcap, o_pile, d
+    state[O_ROLES] = o_pile + d
     state[PHASE] = OVER
     return state
 
