@@ -1,7 +1,7 @@
 """The role kernel (roles/kernel/) plays exactly the Python interpreter's games.
 
 The Python interpreter (roles/engine.py) is the authority. Game for game
-(records equal: scores, length, every event of the file) with `random` in
+(records equal: scores, length, every event of the file, the kinds dealt) with `random` in
 every seat, dealt and drawn from the same streams, for both shipped game files
 at 2 to 6 players and at knobs off their defaults, and for a file that uses
 every primitive (every_primitive.yaml); position for position from hand-made
@@ -48,7 +48,7 @@ def rules_of(game: RoleGame, **overrides: Any) -> dict[str, Any]:
 
 def engine_records(
     game: RoleGame, rules: Mapping[str, Any], players: int, seed: int, start: int, stop: int
-) -> list[tuple[tuple[float, ...], int, list[float]]]:
+) -> list[tuple[tuple[float, ...], int, list[float], tuple[int, ...]]]:
     """Games start..stop-1 on the Python interpreter, `random` in every seat as sim/play.py
     plays it (legal[randrange(n)] from the seat's stream; a forced move unasked)."""
     out = []
@@ -62,7 +62,8 @@ def engine_records(
                 move = legal[streams[state.current_player()].randrange(len(legal))]
             state.apply_action(move)
         record = state.record()
-        out.append((record.scores, record.length, [record.events[e.name] for e in game.events]))
+        events = [record.events[e.name] for e in game.events]
+        out.append((record.scores, record.length, events, tuple(record.held)))
     return out
 
 
@@ -78,6 +79,7 @@ def assert_same_games(
             tuple(float(x) for x in cols.scores[row]),
             int(cols.length[row]),
             [float(x) for x in cols.events[row]],
+            tuple(int(x) for x in cols.held[row]),  # the kinds dealt (card impact)
         )
         assert kernel == engine, f"{game.name}, {players} players: game {start + row} differs"
 
