@@ -54,7 +54,11 @@ ROLE_GAME = "mega-racer"
 
 def every_job() -> list[tuple[str, str]]:
     """Every piece of every game's kernel, and the role games' whole-game loop."""
-    names = games.names()
+    from balancer.games.roles.compiled import RoleKernel
+
+    # Game files registered in this process play on the same interpreter: ROLE_GAME's
+    # loop stands for them all.
+    names = [n for n in games.names() if not isinstance(compiled.kernel_of(n), RoleKernel)]
     assert PIECES[0] == "games"
     return [
         *jobs_for(names, PIECES[:1]),

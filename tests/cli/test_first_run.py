@@ -27,6 +27,9 @@ FDC = "fish-dash-cash"
 def test_a_run_warms_only_its_game_whole_game_loop_and_everything_warms_every_piece() -> None:
     assert warm.jobs_for_variant(str(VARIANTS / "fdc-5p.yaml")) == [(FDC, "games")]
     assert warm.jobs_for_variant("kk-4p") == [("kimekimera", "games")]  # a shipped name
+    from balancer import games
+
+    games.canonical("fish-dash-cash-roles")  # a game file registered: no job of its own
     every = warm.every_job()
     # Three games with kernels, every piece, and the role games' one interpreter.
     assert len(every) == 3 * len(warm.PIECES) + 1
