@@ -77,7 +77,7 @@ test-fast: $(STAMP)
 	$(BIN)/pytest -n auto -m "not quality"
 
 bench: $(WARM)
-	$(BIN)/python -m bench.throughput --whole-run --workers-run --rollouts
+	$(BIN)/python -m bench.throughput --whole-run --workers-run --rollouts --roles
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -109,13 +109,26 @@ def _share_inlined_ir() -> None:
     setattr(worker, "_balancer_shared", True)  # noqa: B010
 
 
+# Kernel package folder -> other kernel package folders whose functions it inlines.
+_STAMPED_WITH: dict[str, tuple[str, ...]] = {}
+
+
+def stamp_with(folder: str, *others: str) -> None:
+    """Make `folder`'s cached kernels stale when a module of `others` changes too: a
+    kernel package that inlines another's functions (the role games' interpreter
+    inlines fdc's trick procedure) calls this when it is imported."""
+    _STAMPED_WITH[os.path.abspath(folder)] = tuple(os.path.abspath(o) for o in others)
+
+
 def package_stamp(folder: str) -> bytes:
-    """The hash of every module (.py file) of `folder`, names and contents."""
+    """The hash of every module (.py file) of `folder`, names and contents, and of the
+    folders it is stamped with (`stamp_with`)."""
     digest = hashlib.sha256()
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".py"):
-            with open(os.path.join(folder, name), "rb") as f:
-                digest.update(name.encode() + b"\0" + f.read() + b"\0")
+    for each in (folder, *_STAMPED_WITH.get(os.path.abspath(folder), ())):
+        for name in sorted(os.listdir(each)):
+            if name.endswith(".py"):
+                with open(os.path.join(each, name), "rb") as f:
+                    digest.update(name.encode() + b"\0" + f.read() + b"\0")
     return digest.digest()
 
 

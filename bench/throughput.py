@@ -32,6 +32,9 @@ per game measured just before it; its figure is the median round's ratio.
 `--rollouts` times a search bot's rollout (compiled determinize + play_out) from
 mid-game beside a whole compiled game of the same variant (bench/rollouts.py).
 
+`--roles` times role games compiled beside fdc's kernel and beside their own Python
+interpreter (bench/roles.py).
+
 `--workers-run` times whole runs of fdc-5p and fdc-5p-random (1,000,000
 games by default) with one worker and with two, alternating, two rounds
 each, in wall seconds (what more workers are for), and the peak resident
@@ -41,7 +44,7 @@ Results are printed and written to bench/results/throughput.json with the
 machine's description.
 
     python -m bench.throughput [--rounds 5] [--seconds 0.5] [--game fdc] [--whole-run [N]]
-                               [--workers-run [N]] [--rollouts | --rollouts-only]
+                               [--workers-run [N]] [--rollouts | --rollouts-only] [--roles]
 """
 
 from __future__ import annotations
@@ -372,6 +375,11 @@ def main() -> None:
     parser.add_argument(
         "--rollouts-only", action="store_true", help="--rollouts without the other contenders"
     )
+    parser.add_argument(
+        "--roles",
+        action="store_true",
+        help="also role games compiled, beside fdc's kernel and their Python (bench/roles.py)",
+    )
     args = parser.parse_args()
     chosen = [games.get(g).name for g in args.game] if args.game else games.names()
     rows: list[dict[str, Any]] = []
@@ -394,6 +402,15 @@ def main() -> None:
                 f"{r['variant']:<8} {r['contender']:<22} {r['cpu_us']:>10.2f} us "
                 f"{r['vs_whole_game']:>6.2f}x a whole game"
             )
+    if args.roles:
+        from bench.roles import measure_roles
+
+        result["roles"] = measure_roles(args.rounds, args.seconds, interleaved)
+        print()
+        for r in result["roles"]["rows"]:
+            print(f"{r['contender']:<32} {r['cpu_us_per_game']:>10.2f} us/game")
+        for name, ratio in result["roles"]["ratios"].items():
+            print(f"{name:<45} {ratio:>8}")
     if args.whole_run:
         result["whole_run"] = whole_run(args.whole_run, rounds=3, seconds=4 * args.seconds)
         w = result["whole_run"]

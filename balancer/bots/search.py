@@ -341,7 +341,8 @@ def search_spec(game: str) -> BotSpec:
     )
 
 
-# The best scripted bot of each game: the search's default rollout.
+# The best scripted bot of each game: the search's default rollout (`random` for any
+# other game, role games among them).
 _SCRIPTED = {"fish-dash-cash": "heuristic", "kimekimera": "expected", "da-qi-zi": "heuristic"}
 
 

@@ -47,9 +47,24 @@ def jobs_for(game_names: Sequence[str], pieces: Sequence[str] = PIECES) -> list[
     ]
 
 
+# Every game file plays on one compiled interpreter (games/roles/kernel/): a whole-game
+# loop of one shipped file compiles it for all (their rules are tables, not code).
+ROLE_GAME = "mega-racer"
+
+
 def every_job() -> list[tuple[str, str]]:
-    """Every piece of every game's kernel."""
-    return jobs_for(games.names())
+    """Every piece of every game's kernel, and the role games' whole-game loop."""
+    from balancer.games.roles.compiled import RoleKernel
+
+    # Game files registered in this process play on the same interpreter: ROLE_GAME's
+    # loop stands for them all.
+    names = [n for n in games.names() if not isinstance(compiled.kernel_of(n), RoleKernel)]
+    assert PIECES[0] == "games"
+    return [
+        *jobs_for(names, PIECES[:1]),
+        *jobs_for([ROLE_GAME], PIECES[:1]),
+        *jobs_for(names, PIECES[1:]),
+    ]
 
 
 def jobs_for_variant(text: str) -> list[tuple[str, str]]:

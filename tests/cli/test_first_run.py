@@ -27,10 +27,15 @@ FDC = "fish-dash-cash"
 def test_a_run_warms_only_its_game_whole_game_loop_and_everything_warms_every_piece() -> None:
     assert warm.jobs_for_variant(str(VARIANTS / "fdc-5p.yaml")) == [(FDC, "games")]
     assert warm.jobs_for_variant("kk-4p") == [("kimekimera", "games")]  # a shipped name
+    from balancer import games
+
+    games.canonical("fish-dash-cash-roles")  # a game file registered: no job of its own
     every = warm.every_job()
-    assert len(every) == 3 * len(warm.PIECES)  # three games with kernels, every piece
-    assert {game for game, _ in every} == {FDC, "kimekimera", "da-qi-zi"}
+    # Three games with kernels, every piece, and the role games' one interpreter.
+    assert len(every) == 3 * len(warm.PIECES) + 1
+    assert {game for game, _ in every} == {FDC, "kimekimera", "da-qi-zi", "mega-racer"}
     assert every[0][1] == "games"  # the longest pieces first
+    assert ("mega-racer", "games") in every
 
 
 def test_a_variant_with_a_plugin_seat_warms_no_whole_game_loop(tmp_path: Path) -> None:

@@ -39,3 +39,21 @@ def test_kernel_package_functions_are_stamped_by_their_package() -> None:
 
     other = rng_kernels.next_u64._cache._impl.locator
     assert other.get_source_stamp() != jit.package_stamp(os.path.dirname(rng_kernels.__file__))
+
+
+def test_a_package_stamped_with_another_goes_stale_with_it(tmp_path: Path) -> None:
+    """The role kernel inlines fdc's trick procedure: an edit to fdc's package must
+    make the role kernel's cached code stale too (jit.stamp_with)."""
+    ours, theirs = tmp_path / "roles", tmp_path / "fdc"
+    for folder in (ours, theirs):
+        folder.mkdir()
+        (folder / "__init__.py").write_text("")
+    (theirs / "resolution.py").write_text("RULE = 1\n")
+    alone = jit.package_stamp(str(ours))
+    jit.stamp_with(str(ours), str(theirs))
+    before = jit.package_stamp(str(ours))
+    assert before != alone
+    (theirs / "resolution.py").write_text("RULE = 2\n")
+    assert jit.package_stamp(str(ours)) != before
+    # The other package's own stamp is not widened.
+    assert jit.package_stamp(str(theirs)) != jit.package_stamp(str(ours))

@@ -21,6 +21,9 @@ from balancer.rng import CHANCE, Stream
 
 GAMES = [("fish-dash-cash", 5), ("kimekimera", 4), ("da-qi-zi", 4)]
 METHODS = ("flat", "ismcts")
+# Role games (games/roles/): searched through the role kernel, worlds drawn from the
+# view by roles/determinize.py and dealt again by the kernel's.
+GAMES += [("fish-dash-cash-roles", 5), ("mega-racer", 4)]
 
 
 def _decision(game: str, players: int, seed: int) -> Any:
@@ -157,3 +160,21 @@ def test_a_python_built_in_bot_sits_beside_compiled_ones(tmp_path: Path) -> None
     assert main(["run", "-q", str(path), "-o", str(tmp_path / "r"), "-w", "1"]) == 0
     seats = load_report(tmp_path / "r")["seats"]
     assert [seat["bot"] for seat in seats] == ["heuristic", "search(samples=2)", "random"]
+
+
+def test_a_search_seat_plays_a_role_game_to_the_end(tmp_path: Path) -> None:
+    """A game file's game is searched through the role kernel: a run with a search seat
+    plays every game to its end, and the seat's bot is the search."""
+    from balancer.cli import main
+    from tests.helpers import load_report
+
+    path = tmp_path / "race.yaml"
+    path.write_text(
+        "game: mega-racer\nplayers: 4\ngames: 3\nseed: 3\n"
+        "seats: [{bot: search, params: {samples: 4}}, random, random, random]\n",
+        encoding="utf-8",
+    )
+    assert main(["run", "-q", str(path), "-o", str(tmp_path / "r"), "-w", "1"]) == 0
+    report = load_report(tmp_path / "r")
+    assert [seat["bot"] for seat in report["seats"]][0] == "search(samples=4)"
+    assert report["games"] == 3

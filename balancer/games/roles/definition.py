@@ -3,13 +3,16 @@
 The knobs are the deck (its default the file's deck, its roles those the file
 defines), the trick procedure's (defaults from the file), then the file's own
 named numbers; so `balancer knobs`, `sweep --set` and `tune --knob` work on
-all of them. No compiled kernel yet: a role game plays step by step.
+all of them. The game plays compiled (roles/kernel/, through roles/compiled.py)
+when every seat's bot is compiled, else step by step on engine.py.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from balancer import knobs
 from balancer.bot import RANDOM
@@ -20,6 +23,9 @@ from balancer.games.roles.determinize import determinize
 from balancer.games.roles.lookahead import lookahead_spec
 from balancer.games.roles.model import RoleGame
 from balancer.games.roles.validate import FIRST_LEADER, IF_NOTHING_RESOLVES, MAX_DECK_CARDS
+
+if TYPE_CHECKING:
+    from balancer.games.kernel_api import Kernel
 
 RULES_VERSION = 1
 
@@ -121,6 +127,13 @@ def _narrator() -> Narrator:
     return narrator()
 
 
+def compiles(game: RoleGame) -> bool:
+    """Whether the role kernel's tables express every part of `game`: all but a place
+    behind a global counter (a score term, or an event counted from terms)."""
+    terms = [*game.score, *(t for e in game.events for t in e.terms)]
+    return not any(term.place is not None for term in terms)
+
+
 def _bots(game: RoleGame) -> dict[str, Any]:
     """The bots a role game offers: `random`, and Fish! Dash! Cash!'s `heuristic` for a
     game whose roles are its (fdc_heuristic.py); loaded when a run asks for bots."""
@@ -182,10 +195,21 @@ def build(game: RoleGame) -> GameDefinition:
             events={e.name: e.ja or (e.name, e.meaning) for e in game.events},
         )
         languages["ja"] = lambda: local
-    return GameDefinition(
+
+    @cache
+    def kernel() -> Kernel:
+        # Imported on first use: numba loads only for a run that plays compiled.
+        from balancer.games.roles.compiled import RoleKernel
+
+        return RoleKernel(game)
+
+    definition = GameDefinition(
         spec=spec,
         bots=lambda: _bots(game),
         event_meanings={e.name: e.meaning for e in game.events},
         narrator=_narrator,
         languages=languages,
     )
+    # A game with a place term (the zodiac race) is not compiled yet: the tables have
+    # no row for one, so it plays step by step (docs/new-game.md).
+    return dataclasses.replace(definition, kernel=kernel) if compiles(game) else definition

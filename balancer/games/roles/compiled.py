@@ -1,0 +1,95 @@
+"""A role game's kernel (roles/kernel/) through the one kernel interface (games/kernel_api.py).
+
+One adapter per game file: the tables depend on the file (and the knobs), the
+compiled interpreter on neither."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from balancer.games.api import GameRecord
+from balancer.games.kernel_api import ChunkColumns, KernelModule, Position, SeatBots, StepBuffer
+from balancer.games.roles import kernel as k
+from balancer.games.roles.engine import State
+from balancer.games.roles.model import RoleGame
+from balancer.rng import Stream
+
+
+class RoleKernel(KernelModule):
+    module: ClassVar[Any] = k
+    compiled_bots: frozenset[str] = k.COMPILED_BOTS
+    step_game: type[StepBuffer] | None = None  # plugins play role games on the engine
+
+    def __init__(self, game: RoleGame) -> None:
+        self.game = game
+
+    def play_chunk(
+        self,
+        rules: Mapping[str, Any],
+        players: int,
+        seed: int,
+        start: int,
+        stop: int,
+        slots: Sequence[tuple[str, Mapping[str, Any]]],
+        rotate: bool,
+    ) -> ChunkColumns:
+        return k.play_chunk(self.game, rules, players, seed, start, stop, slots, rotate)
+
+    def _position(self, state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> Position:
+        return Position(state, tables, streams, k.new_legal(state, tables))
+
+    def new_position(self, rules: Mapping[str, Any], players: int) -> Position:
+        tables = k.make_tables(self.game, rules, players)
+        return self._position(k.new_state(tables), tables, k.new_streams(players))
+
+    def deal(self, position: Position, seed: int, game: int) -> None:
+        k.start_game(position.state, position.tables, position.streams, seed, game)
+
+    def from_state(self, state: State, bot_streams: Sequence[Stream]) -> Position:
+        arrays, tables = k.from_state(state)
+        streams = k.new_streams(state.players)
+        # Role games draw chance only at the deal: a position needs the seats' streams alone.
+        for row, stream in enumerate(bot_streams, start=1):
+            streams[row] = np.uint64(stream.key), np.uint64(stream.counter)
+        return self._position(arrays, tables, streams)
+
+    def current_player(self, position: Position) -> int:
+        return int(k.current_player(position.state, position.tables))
+
+    def apply(self, position: Position, action: int) -> None:
+        k.apply(position.state, position.tables, position.streams, action)
+
+    def choose(self, position: Position, bots: SeatBots, n: int) -> int:
+        seat = self.current_player(position)
+        return int(
+            k.choose(
+                position.state,
+                position.tables,
+                position.streams,
+                int(bots.kinds[seat]),
+                position.moves,
+                n,
+            )  # fmt: skip
+        )
+
+    def play_out(self, position: Position, bots: SeatBots) -> None:
+        k.play_out(
+            position.state, position.tables, position.streams, bots.plan, bots.flat,
+            position.moves, np.zeros(len(bots.kinds), np.float64),
+        )  # fmt: skip
+
+    def determinize(self, position: Position, seat: int, rng: np.ndarray, out: Position) -> int:
+        return int(
+            k.determinize(position.state, position.tables, seat, rng, out.state, out.streams)
+        )
+
+    def record(self, position: Position) -> GameRecord:
+        return k.record(position.state, position.tables, self.game)
+
+    def scores(self, position: Position) -> np.ndarray:
+        scores = np.zeros(int(position.tables[k.T_PLAYERS]), np.float64)
+        k.scores_of(position.state, position.tables, scores)
+        return scores

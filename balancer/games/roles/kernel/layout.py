@@ -1,0 +1,158 @@
+"""The arrays a role game's kernel works on: the compiled rules (tables) and the state.
+
+The trick procedure is Fish! Dash! Cash!'s, and so is the first part of both
+arrays: the role engine's State mirrors fdc's State (engine.py deals, sorts
+out and draws with games/fdc/procedure.py), and the role kernel mirrors fdc's
+kernel the same way, calling its compiled deal, sort_out and random bot over
+arrays laid out as fdc's. What differs is only what a resolved card does,
+read from the program part of the tables.
+
+Tables, int64 (`tables.make_tables`):
+
+    [0, 16)            fdc's header: T_PLAYERS, T_DECK, T_COPIES, T_HAND_SIZE,
+                       T_FIRST_RANDOM, T_NEKO, T_NEKO_MIN, T_NEKO_DEDUPE,
+                       T_LEADER_NEXT (fdc's indices), then the role game's
+                       counts (T_NZONES ...) and T_PROG, where the program starts
+    [16, 16 + 5D)      fdc's per-card columns: COLOUR, ROLE (index into the
+                       deck's roles, where fdc keeps its effect), NUMBER, (3:
+                       unused), KIND
+    [T_PROG, ...)      the program: a directory of offsets (X_*), then its
+                       tables: zones' faces, counters' and globals' (start, low,
+                       high), flags' lifetimes, events' sources, per role its
+                       step lists, step lists, steps, op rows, score terms, ends
+
+An op row is OP_WIDTH ints: R_OP (an OP_* code), R_EVENT (the event it
+counts, -1 none), R_TARGET and R_TARGET_ARG (a TGT_* code and, for `top`,
+its counter), R_UNLESS (a flag, -1 none), then R_A..R_E by op:
+
+    place        A zone
+    move_all     A from, B to, C cards_event (-1 none)
+    steal        A from, B to, C fresh_only
+    guard        A flag
+    add          A counter, B/C `by` as an amount, D min, E max (NO_MIN/NO_MAX)
+    catch_up     A counter, B offset
+    skip_turn    A tricks
+    add_global   A global, B/C `by` as an amount
+
+An amount is (AMT_* kind, value): a whole number (knobs are filled in when the
+tables are built: nothing is compiled per game file or knob value), the
+played card's number, or how many cards the owner holds in a zone.
+
+State, int64: fdc's layout up to its pile (kernel/layout.py there: PHASE,
+LEADER, TURN, NORDER, NEXT_LEADER = the first card resolved's owner, TRICKS,
+PILE_LEN, PLAYERS, HCAP, O_PILE, DECK, ORDER, PSEAT, PCARD, HLEN, the hands,
+the pile; fdc's SURVIVOR blocks QSEAT/QCARD hold a trick's survivors while
+its tasks are queued; its other blocks are unused), then the role region from
+`state[O_ROLES]` (= O_PILE + D), whose blocks' offsets (relative) the tables hold at
+X_ZLEN...: zone lengths and cards (zone z of seat s at (z * P + s) * D),
+counters, flags, globals, skips, events, each lead_changes event's sole
+leader, the task queue (seat, card, step list, resolving) and the scalars
+S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS (on_trick_end queued), S_ENDED.
+"""
+
+from __future__ import annotations
+
+import os
+
+from balancer import jit
+from balancer.games.fdc.kernel import layout as fdc
+
+# The interpreter inlines fdc's compiled trick procedure: an edit there must
+# recompile it here too (numba's cache stamps a kernel package by its own files).
+jit.stamp_with(os.path.dirname(__file__), os.path.dirname(fdc.__file__))
+
+# -- fdc's, shared ------------------------------------------------------------------
+PLAY, CHOICE, OVER = fdc.PLAY, fdc.DASH_CHOICE, fdc.OVER
+MAXP = fdc.MAXP
+PHASE, LEADER, TURN, NORDER, NEXT_LEADER, TRICKS = (
+    fdc.PHASE, fdc.LEADER, fdc.TURN, fdc.NORDER, fdc.NEXT_LEADER, fdc.TRICKS,
+)  # fmt: skip
+PILE_LEN, PLAYERS, HCAP, O_PILE, DECK = fdc.PILE_LEN, fdc.PLAYERS, fdc.HCAP, fdc.O_PILE, fdc.DECK
+ORDER, PSEAT, PCARD, HLEN, HANDS = fdc.ORDER, fdc.PSEAT, fdc.PCARD, fdc.HLEN, fdc.HANDS
+SURV_SEAT, SURV_CARD = fdc.QSEAT, fdc.QCARD  # a trick's survivors, while tasks are queued
+O_ROLES = fdc.O_TERR  # where the role region starts (fdc's territories' word: no territories)
+T_PLAYERS, T_DECK, T_COPIES, T_HAND_SIZE = fdc.T_PLAYERS, fdc.T_DECK, fdc.T_COPIES, fdc.T_HAND_SIZE
+T_FIRST_RANDOM, T_NEKO, T_NEKO_MIN = fdc.T_FIRST_RANDOM, fdc.T_NEKO, fdc.T_NEKO_MIN
+T_NEKO_DEDUPE, T_LEADER_NEXT = fdc.T_NEKO_DEDUPE, fdc.T_LEADER_NEXT
+T_CARDS, COLOUR, NUMBER, KIND, N_COLUMNS = (
+    fdc.T_CARDS,
+    fdc.COLOUR,
+    fdc.NUMBER,
+    fdc.KIND,
+    fdc.N_COLUMNS,
+)
+ROLE = fdc.EFFECT  # fdc's effect column holds a card's role here
+inlined, outermost = fdc.inlined, fdc.outermost
+BOT_RANDOM = fdc.BOT_RANDOM
+BOT_KINDS = {"random": BOT_RANDOM}
+COMPILED_BOTS: frozenset[str] = frozenset(BOT_KINDS)
+PLAN_KIND, PLAN_PARAMS, PLAN_SIZE = fdc.PLAN_KIND, fdc.PLAN_PARAMS, fdc.PLAN_SIZE
+N_PARAMS = 1  # the random bot has none: one word a seat keeps the plan's layout
+
+# -- the role game's header words (fdc leaves 9..15 free) -----------------------------
+T_NZONES, T_NCOUNTERS, T_NFLAGS, T_NGLOBALS, T_NEVENTS, T_PROG = 9, 10, 11, 12, 13, 14
+assert T_PROG < T_CARDS and fdc.T_LEADER_NEXT < T_NZONES
+
+# -- the program's directory: tables[tables[T_PROG] + X_*] ------------------------------
+# Offsets of state blocks, relative to the role region's start (state[O_PILE] + D):
+X_ZLEN, X_ZCARDS, X_CNT, X_FLG, X_GLB, X_SKIP, X_EVT, X_SOLE = 0, 1, 2, 3, 4, 5, 6, 7
+X_TSEAT, X_TCARD, X_TLIST, X_TRES, X_SCALARS, X_REGION = 8, 9, 10, 11, 12, 13
+# Offsets of program tables (absolute, in `tables`):
+X_ZFACE, X_CDECL, X_FDECL, X_GDECL, X_EVDECL, X_ROLES = 14, 15, 16, 17, 18, 19
+X_LISTS, X_STEPS, X_OPS, X_TERMS, X_ENDS = 20, 21, 22, 23, 24
+X_TRICK_END, X_SCORE, X_NSCORE, X_NENDS, X_MAXWAYS = 25, 26, 27, 28, 29
+X_ANY_CANCELLED = 30  # 1 when some role (or the hook) has on_cancelled steps
+# Bit e set for each event counted from 猫に小判, from cancelled cards, from lead
+# changes: a trick's end visits only those (a file declares at most MAX_EVENTS).
+X_NEKO_EVENTS, X_CANCELLED_EVENTS, X_LEAD_EVENTS = 31, 32, 33
+N_DIRECTORY = 34
+MAX_EVENTS = 62
+
+S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS, S_ENDED = 0, 1, 2, 3, 4
+N_SCALARS = 5
+TASKS_PER_SEAT = 3  # a cancelled card, a surviving card and an on_trick_end hook
+
+# -- ops, targets, amounts, terms, events, ends ---------------------------------------
+OP_PLACE, OP_MOVE_ALL, OP_STEAL, OP_GUARD, OP_ADD = 0, 1, 2, 3, 4
+OP_CATCH_UP, OP_SKIP_TURN, OP_ADD_GLOBAL = 5, 6, 7
+OPS = {
+    "place": OP_PLACE,
+    "move_all": OP_MOVE_ALL,
+    "steal": OP_STEAL,
+    "guard": OP_GUARD,
+    "add": OP_ADD,
+    "catch_up": OP_CATCH_UP,
+    "skip_turn": OP_SKIP_TURN,
+    "add_global": OP_ADD_GLOBAL,
+}
+# A step: its first op row, how many (a `choose`'s options), and 1 when it is one op
+# that always acts one way (not a steal, not a `rival` target): it acts at once,
+# without counting ways.
+STEP_WIDTH = 3
+R_OP, R_EVENT, R_TARGET, R_TARGET_ARG, R_UNLESS, R_A, R_B, R_C, R_D, R_E = range(10)
+OP_WIDTH = 10
+NO_MIN, NO_MAX = -(2**62), 2**62  # no `min` / `max` on an add: never binds
+
+TGT_SELF, TGT_RIVAL, TGT_NEXT, TGT_PREV, TGT_ALL, TGT_LEADER, TGT_TOP = range(7)
+TARGETS = {
+    "self": TGT_SELF,
+    "rival": TGT_RIVAL,
+    "next": TGT_NEXT,
+    "prev": TGT_PREV,
+    "all_rivals": TGT_ALL,
+    "trick_leader": TGT_LEADER,
+    "top": TGT_TOP,
+}
+
+AMT_CONST, AMT_NUMBER, AMT_COUNT = 0, 1, 2
+
+TERM_NONE, TERM_ZONE, TERM_COUNTER = 0, 1, 2
+# A term row: kind, zone or counter, then (kind, value) of per_card, per_number, times.
+M_KIND, M_INDEX, M_PC_KIND, M_PC, M_PN_KIND, M_PN, M_TIMES_KIND, M_TIMES = range(8)
+TERM_WIDTH = 8
+
+EV_OPS, EV_NEKO, EV_CANCELLED, EV_AT_END, EV_LEAD = 0, 1, 2, 3, 4
+EV_WIDTH = 3  # source, first term, terms
+
+END_TRICKS, END_COUNTER, END_GLOBAL = 0, 1, 2
+END_WIDTH = 4  # kind, counter or global, the goal as an amount (kind, value)

@@ -1,0 +1,607 @@
+"""Python side of the role kernel: a game file and its knobs compiled into integer tables,
+new states, conversion from the engine's State, and records.
+
+`make_tables(game, rules, players)` is the compiler: every name (zone, counter,
+flag, global, event, role) becomes an index, every knob in an op or a term
+its value, so one compiled interpreter (interpreter.py) plays every game file
+at every knob value. The layout is layout.py's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from balancer.games.api import GameRecord
+from balancer.games.roles import engine
+from balancer.games.roles.kernel.layout import (
+    AMT_CONST,
+    AMT_COUNT,
+    AMT_NUMBER,
+    CHOICE,
+    COLOUR,
+    DECK,
+    END_COUNTER,
+    END_GLOBAL,
+    END_TRICKS,
+    END_WIDTH,
+    EV_AT_END,
+    EV_CANCELLED,
+    EV_LEAD,
+    EV_NEKO,
+    EV_OPS,
+    EV_WIDTH,
+    HANDS,
+    HCAP,
+    HLEN,
+    KIND,
+    LEADER,
+    MAX_EVENTS,
+    MAXP,
+    N_COLUMNS,
+    N_DIRECTORY,
+    N_SCALARS,
+    NEXT_LEADER,
+    NO_MAX,
+    NO_MIN,
+    NORDER,
+    NUMBER,
+    O_PILE,
+    O_ROLES,
+    OP_STEAL,
+    OP_WIDTH,
+    OPS,
+    ORDER,
+    OVER,
+    PCARD,
+    PHASE,
+    PILE_LEN,
+    PLAYERS,
+    PSEAT,
+    R_A,
+    R_B,
+    R_C,
+    R_D,
+    R_E,
+    R_EVENT,
+    R_OP,
+    R_TARGET,
+    R_TARGET_ARG,
+    R_UNLESS,
+    ROLE,
+    S_ENDED,
+    S_HOOKS,
+    S_NTASK,
+    S_STEP_AT,
+    S_TASK_AT,
+    STEP_WIDTH,
+    T_CARDS,
+    T_COPIES,
+    T_DECK,
+    T_FIRST_RANDOM,
+    T_HAND_SIZE,
+    T_LEADER_NEXT,
+    T_NCOUNTERS,
+    T_NEKO,
+    T_NEKO_DEDUPE,
+    T_NEKO_MIN,
+    T_NEVENTS,
+    T_NFLAGS,
+    T_NGLOBALS,
+    T_NZONES,
+    T_PLAYERS,
+    T_PROG,
+    TARGETS,
+    TASKS_PER_SEAT,
+    TERM_COUNTER,
+    TERM_NONE,
+    TERM_WIDTH,
+    TERM_ZONE,
+    TGT_RIVAL,
+    TRICKS,
+    TURN,
+    X_ANY_CANCELLED,
+    X_CANCELLED_EVENTS,
+    X_CDECL,
+    X_CNT,
+    X_ENDS,
+    X_EVDECL,
+    X_EVT,
+    X_FDECL,
+    X_FLG,
+    X_GDECL,
+    X_GLB,
+    X_LEAD_EVENTS,
+    X_LISTS,
+    X_MAXWAYS,
+    X_NEKO_EVENTS,
+    X_NENDS,
+    X_NSCORE,
+    X_OPS,
+    X_REGION,
+    X_ROLES,
+    X_SCALARS,
+    X_SCORE,
+    X_SKIP,
+    X_SOLE,
+    X_STEPS,
+    X_TCARD,
+    X_TERMS,
+    X_TLIST,
+    X_TRES,
+    X_TRICK_END,
+    X_TSEAT,
+    X_ZCARDS,
+    X_ZFACE,
+    X_ZLEN,
+)
+from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
+
+
+class _Names:
+    """Each declared name's index, per kind (in the order the file declares them)."""
+
+    def __init__(self, game: RoleGame) -> None:
+        self.zone = {name: i for i, name in enumerate(game.zones)}
+        self.counter = {c.name: i for i, c in enumerate(game.counters)}
+        self.flag = {name: i for i, name in enumerate(game.flags)}
+        self.glob = {g.name: i for i, g in enumerate(game.globals)}
+        self.event = {e.name: i for i, e in enumerate(game.events)}
+
+
+def _amount(amount: tuple[Any, ...], rules: Mapping[str, Any], names: _Names) -> tuple[int, int]:
+    """An amount as (AMT_* kind, value), a knob's value filled in from `rules`."""
+    kind = amount[0]
+    if kind == "int":
+        return AMT_CONST, int(amount[1])
+    if kind == "knob":
+        return AMT_CONST, int(rules[amount[1]])
+    if kind == "minus_knob":
+        return AMT_CONST, -int(rules[amount[1]])
+    if kind == "number":
+        return AMT_NUMBER, 0
+    return AMT_COUNT, names.zone[amount[1]]
+
+
+def _op_row(op: Op, rules: Mapping[str, Any], names: _Names) -> list[int]:
+    p = op.params
+    row = [0] * OP_WIDTH
+    row[R_OP] = OPS[op.kind]
+    row[R_EVENT] = names.event[p["event"]] if p.get("event") else -1
+    target: tuple[str, ...] = p.get("target") or ("self",)
+    row[R_TARGET] = TARGETS[target[0]]
+    row[R_TARGET_ARG] = names.counter[target[1]] if target[0] == "top" else -1
+    row[R_UNLESS] = names.flag[p["unless"]] if p.get("unless") else -1
+    kind = op.kind
+    if kind == "place":
+        row[R_A] = names.zone[p["zone"]]
+    elif kind == "move_all":
+        row[R_A], row[R_B] = names.zone[p["from"]], names.zone[p["to"]]
+        row[R_C] = names.event[p["cards_event"]] if p.get("cards_event") else -1
+    elif kind == "steal":
+        row[R_A], row[R_B] = names.zone[p["from"]], names.zone[p["to"]]
+        row[R_C] = int(bool(p["fresh_only"]))
+    elif kind == "guard":
+        row[R_A] = names.flag[p["flag"]]
+    elif kind == "add":
+        row[R_A] = names.counter[p["counter"]]
+        row[R_B], row[R_C] = _amount(p["by"], rules, names)
+        row[R_D] = NO_MIN if p.get("min") is None else _constant(p["min"], rules, names)
+        row[R_E] = NO_MAX if p.get("max") is None else _constant(p["max"], rules, names)
+    elif kind == "catch_up":
+        row[R_A] = names.counter[p["counter"]]
+        row[R_B] = _constant(p.get("offset") or ("int", 0), rules, names)
+    elif kind == "skip_turn":
+        row[R_A] = _constant(p.get("tricks") or ("int", 1), rules, names)
+    elif kind == "add_global":
+        row[R_A] = names.glob[p["counter"]]
+        row[R_B], row[R_C] = _amount(p["by"], rules, names)
+    else:  # pragma: no cover - the validator knows every primitive
+        raise ValueError(f"no kernel op for {kind!r}")
+    return row
+
+
+def _constant(amount: tuple[Any, ...], rules: Mapping[str, Any], names: _Names) -> int:
+    """A whole-number parameter (a number or a knob): its value."""
+    kind, value = _amount(amount, rules, names)
+    if kind != AMT_CONST:  # pragma: no cover - INT parameters are numbers or knobs
+        raise ValueError(f"{amount!r} is not a whole number or a knob")
+    return value
+
+
+def _term_row(term: Term, rules: Mapping[str, Any], names: _Names) -> list[int]:
+    if term.place is not None:  # definition.compiles keeps such a game off the kernel
+        raise ValueError(f"a place term ({term.place}) has no row in the role kernel's tables")
+    row = [0] * TERM_WIDTH
+    if term.zone is not None:
+        row[0], row[1] = TERM_ZONE, names.zone[term.zone]
+    elif term.counter is not None:
+        row[0], row[1] = TERM_COUNTER, names.counter[term.counter]
+    else:
+        row[0] = TERM_NONE
+    row[2], row[3] = _amount(term.per_card, rules, names)
+    row[4], row[5] = _amount(term.per_number, rules, names)
+    row[6], row[7] = _amount(term.times, rules, names)
+    return row
+
+
+class _Program:
+    """The program's tables, built as lists: step lists, steps, op rows, terms."""
+
+    def __init__(self, game: RoleGame, rules: Mapping[str, Any], names: _Names, players: int):
+        self.rules, self.names, self.players = rules, names, players
+        self.deck = engine.cards_for(rules).size
+        self.lists: list[int] = []  # per list: first step, steps
+        self.steps: list[int] = []  # per step: first op, ops, acts one way
+        self.ops: list[int] = []
+        self.terms: list[int] = []
+        self.max_ways = 1
+
+    def step_list(self, steps: tuple[Step, ...]) -> int:
+        """The id of a new step list (-1 for none: an empty list queues no task)."""
+        if not steps:
+            return -1
+        at = len(self.lists) // 2
+        self.lists += [len(self.steps) // STEP_WIDTH, len(steps)]
+        for step in steps:
+            ops = step.options if isinstance(step, Choose) else (step,)
+            self.steps += [len(self.ops) // OP_WIDTH, len(ops), 0]
+            ways = 0
+            for op in ops:
+                row = _op_row(op, self.rules, self.names)
+                self.ops += row
+                if row[R_OP] == OP_STEAL:
+                    ways += self.deck  # a card a way, each card once
+                elif row[R_TARGET] == TGT_RIVAL:
+                    ways += self.players - 1
+                else:
+                    ways += 1
+            self.max_ways = max(self.max_ways, ways)
+            self.steps[-1] = int(len(ops) == 1 and ways == 1)
+        return at
+
+    def term_list(self, terms: tuple[Term, ...]) -> tuple[int, int]:
+        first = len(self.terms) // TERM_WIDTH
+        for term in terms:
+            self.terms += _term_row(term, self.rules, self.names)
+        return first, len(terms)
+
+
+def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.ndarray:
+    """The compiled rules of one (game file, rules, players), int64 (layout.py)."""
+    if not 2 <= players <= MAXP:
+        raise ValueError(f"role games are for 2 to {MAXP} players, not {players}")
+    cards = engine.cards_for(rules)
+    names = _Names(game)
+    d = cards.size
+    header = np.zeros(T_CARDS + N_COLUMNS * d, np.int64)
+    header[T_PLAYERS] = players
+    header[T_DECK] = d
+    header[T_COPIES] = cards.copies
+    header[T_HAND_SIZE] = rules["hand_size"]
+    header[T_FIRST_RANDOM] = {"seat0": 0, "random": 1}[rules["first_leader"]]
+    header[T_NEKO] = bool(rules["neko_ni_koban"])
+    header[T_NEKO_MIN] = rules["neko_min_followers"]
+    header[T_NEKO_DEDUPE] = bool(rules["neko_cancel_duplicates"])
+    header[T_LEADER_NEXT] = {"same": 0, "next": 1}[rules["leader_if_nothing_resolves"]]
+    nz, nc, nf = len(game.zones), len(game.counters), len(game.flags)
+    ng, ne = len(game.globals), len(game.events)
+    header[T_NZONES], header[T_NCOUNTERS], header[T_NFLAGS] = nz, nc, nf
+    header[T_NGLOBALS], header[T_NEVENTS] = ng, ne
+    for card in range(d):
+        header[T_CARDS + COLOUR * d + card] = cards.colour[card]
+        header[T_CARDS + ROLE * d + card] = cards.role[card]
+        header[T_CARDS + NUMBER * d + card] = cards.number[card]
+        header[T_CARDS + KIND * d + card] = card // cards.copies
+
+    program = _Program(game, rules, names, players)
+    roles: list[int] = []
+    cancel_hook = game.hooks.get("on_cancelled", ())
+    for name in cards.role_names:
+        role = game.roles[name]
+        roles += [
+            program.step_list(role.resolve),
+            program.step_list(role.on_cancelled + cancel_hook),
+        ]
+    trick_end = program.step_list(game.hooks.get("on_trick_end", ()))
+    score = program.term_list(game.score)
+    events: list[int] = []
+    for event in game.events:
+        source = EV_OPS
+        terms = (0, 0)
+        if event.source == "from":
+            source = {"neko_ni_koban": EV_NEKO, "cards_cancelled": EV_CANCELLED}[event.engine or ""]
+        elif event.source in ("at_end", "lead_changes"):
+            source = EV_AT_END if event.source == "at_end" else EV_LEAD
+            terms = program.term_list(event.terms)
+        events += [source, *terms]
+    ends: list[int] = []
+    for goal in game.end:
+        kind = {"tricks": END_TRICKS, "counter": END_COUNTER, "global": END_GLOBAL}[goal.kind]
+        index = 0
+        if goal.kind == "counter":
+            index = names.counter[goal.name or ""]
+        elif goal.kind == "global":
+            index = names.glob[goal.name or ""]
+        ends += [kind, index, *_amount(goal.reaches, rules, names)]
+    assert len(ends) == END_WIDTH * len(game.end)
+    assert len(events) == EV_WIDTH * ne
+
+    # The state's role region, relative to its start.
+    region: dict[int, int] = {}
+    at = 0
+    tasks = TASKS_PER_SEAT * players
+    for key, size in (
+        (X_SCALARS, N_SCALARS),
+        (X_ZLEN, nz * players),
+        (X_ZCARDS, nz * players * d),
+        (X_CNT, nc * players),
+        (X_FLG, nf * players),
+        (X_GLB, ng),
+        (X_SKIP, players),
+        (X_EVT, ne),
+        (X_SOLE, ne),
+        (X_TSEAT, tasks),
+        (X_TCARD, tasks),
+        (X_TLIST, tasks),
+        (X_TRES, tasks),
+    ):
+        region[key] = at
+        at += size
+    region[X_REGION] = at
+
+    prog = len(header)
+    parts: list[tuple[int, list[int]]] = [
+        (X_ZFACE, [int(face == "down") for face in game.zones.values()]),
+        (X_CDECL, [v for c in game.counters for v in (c.start, c.low, c.high)]),
+        (X_FDECL, [int(lasts == "trick") for lasts in game.flags.values()]),
+        (X_GDECL, [v for g in game.globals for v in (g.start, g.low, g.high)]),
+        (X_EVDECL, events),
+        (X_ROLES, roles),
+        (X_LISTS, program.lists),
+        (X_STEPS, program.steps),
+        (X_OPS, program.ops),
+        (X_TERMS, program.terms),
+        (X_ENDS, ends),
+    ]
+    directory = [0] * N_DIRECTORY
+    for key, value in region.items():
+        directory[key] = value
+    at = prog + N_DIRECTORY
+    body: list[int] = []
+    for key, values in parts:
+        directory[key] = at
+        body += values
+        at += len(values)
+    directory[X_TRICK_END] = trick_end
+    directory[X_SCORE], directory[X_NSCORE] = score
+    directory[X_NENDS] = len(game.end)
+    directory[X_MAXWAYS] = program.max_ways
+    if ne > MAX_EVENTS:
+        raise ValueError(f"the kernel counts at most {MAX_EVENTS} events, not {ne}")
+    for key, source in (
+        (X_NEKO_EVENTS, EV_NEKO),
+        (X_CANCELLED_EVENTS, EV_CANCELLED),
+        (X_LEAD_EVENTS, EV_LEAD),
+    ):
+        directory[key] = sum(1 << e for e in range(ne) if events[EV_WIDTH * e] == source)
+    directory[X_ANY_CANCELLED] = int(any(roles[i] >= 0 for i in range(1, len(roles), 2)))
+    header[T_PROG] = prog
+    return np.concatenate([header, np.array(directory + body, np.int64)])
+
+
+def region_size(tables: np.ndarray) -> int:
+    return int(tables[int(tables[T_PROG]) + X_REGION])
+
+
+def new_state(tables: np.ndarray, hand_capacity: int | None = None) -> np.ndarray:
+    """An empty state laid out for these tables (deal into it with `start_game`).
+
+    A hand holds at most the deck: a seat sitting tricks out (skip_turn) still
+    draws, so a hand is not bounded by hand_size + 1 as fdc's is."""
+    players, d = int(tables[T_PLAYERS]), int(tables[T_DECK])
+    hcap = max(int(tables[T_HAND_SIZE]), 1, hand_capacity or 0, d)
+    o_pile = HANDS + players * hcap
+    state = np.zeros(o_pile + d + region_size(tables), np.int64)
+    state[PLAYERS], state[HCAP], state[O_PILE], state[DECK] = players, hcap, o_pile, d
+    state[O_ROLES] = o_pile + d
+    state[PHASE] = OVER
+    return state
+
+
+def new_streams(players: int) -> np.ndarray:
+    """Stream states for one game: rng.CHANCE and one bot stream per seat."""
+    return np.zeros((1 + players, 2), np.uint64)
+
+
+def new_legal(state: np.ndarray, tables: np.ndarray) -> np.ndarray:
+    """A buffer long enough for any legal-move list of states shaped like `state`."""
+    return np.zeros(2 + max(int(state[HCAP]), region_ways(tables)), np.int64)
+
+
+def region_ways(tables: np.ndarray) -> int:
+    return int(tables[int(tables[T_PROG]) + X_MAXWAYS])
+
+
+class Region:
+    """Where each role block of a state lies (absolute indices), for Python readers."""
+
+    def __init__(self, state: np.ndarray, tables: np.ndarray) -> None:
+        prog = int(tables[T_PROG])
+        base = int(state[O_PILE]) + int(state[DECK])
+        self.players, self.deck = int(tables[T_PLAYERS]), int(tables[T_DECK])
+
+        def at(key: int) -> int:
+            return base + int(tables[prog + key])
+
+        self.scalars, self.zlen, self.zcards = at(X_SCALARS), at(X_ZLEN), at(X_ZCARDS)
+        self.cnt, self.flg, self.glb, self.skip = at(X_CNT), at(X_FLG), at(X_GLB), at(X_SKIP)
+        self.evt, self.sole = at(X_EVT), at(X_SOLE)
+        self.tseat, self.tcard, self.tlist, self.tres = (
+            at(X_TSEAT), at(X_TCARD), at(X_TLIST), at(X_TRES),
+        )  # fmt: skip
+
+    def zone(self, z: int, seat: int) -> tuple[int, int]:
+        """(start, length index) of zone z of `seat`."""
+        return self.zcards + (
+            z * self.players + seat
+        ) * self.deck, self.zlen + z * self.players + seat
+
+
+def from_state(py: engine.State) -> tuple[np.ndarray, np.ndarray]:
+    """An engine `State` (any position) as (state, tables) arrays.
+
+    A position waiting for a decision (CHOICE) keeps its task queue; its pending
+    options are worked out again from the position when asked (they are a function
+    of it)."""
+    game = py.game
+    tables = make_tables(game, py.rules, py.players)
+    state = new_state(tables, max(len(h) for h in py.hands) + 1)
+    names = _Names(game)
+    r = Region(state, tables)
+    players, hcap = py.players, int(state[HCAP])
+    state[PHASE] = py.phase
+    state[LEADER] = py.leader
+    state[TRICKS] = py.tricks
+    state[NEXT_LEADER] = py.first_resolved
+    state[NORDER] = len(py.order)
+    state[ORDER : ORDER + len(py.order)] = py.order
+    state[TURN] = len(py.plays)
+    for i, (seat, card) in enumerate(py.plays):
+        state[PSEAT + i], state[PCARD + i] = seat, card
+    for s in range(players):
+        state[HLEN + s] = len(py.hands[s])
+        state[HANDS + s * hcap : HANDS + s * hcap + len(py.hands[s])] = py.hands[s]
+    o_pile = int(state[O_PILE])
+    state[PILE_LEN] = len(py.pile)
+    state[o_pile : o_pile + len(py.pile)] = py.pile
+    for name, z in names.zone.items():
+        for s in range(players):
+            start, length = r.zone(z, s)
+            cards = py.zones[name][s]
+            state[length] = len(cards)
+            state[start : start + len(cards)] = cards
+    for name, c in names.counter.items():
+        state[r.cnt + c * players : r.cnt + (c + 1) * players] = py.counters[name]
+    for name, f in names.flag.items():
+        state[r.flg + f * players : r.flg + (f + 1) * players] = py.flags[name]
+    for name, g in names.glob.items():
+        state[r.glb + g] = py.globals[name]
+    state[r.skip : r.skip + players] = py.skip
+    for name, e in names.event.items():
+        state[r.evt + e] = py.events[name]
+        state[r.sole + e] = py.sole_leader.get(name, -1)
+    state[r.scalars + S_ENDED] = py.ended
+    state[r.scalars + S_HOOKS] = py.hooks_queued
+    state[r.scalars + S_TASK_AT] = py.task_at
+    state[r.scalars + S_STEP_AT] = py.step_at
+    if py.phase == CHOICE:
+        _lay_tasks(py, tables, state, r)
+    return state, tables
+
+
+def _lay_tasks(py: engine.State, tables: np.ndarray, state: np.ndarray, r: Region) -> None:
+    """The engine's task queue as step-list ids: each task's steps are one of the lists
+    make_tables built (a role's resolve or on_cancelled list, or on_trick_end)."""
+    game, cards = py.game, py.cards
+    cancel_hook = game.hooks.get("on_cancelled", ())
+    prog = int(tables[T_PROG])
+    roles_at = int(tables[prog + X_ROLES])
+    trick_end = int(tables[prog + X_TRICK_END])
+    for i, (seat, card, steps, resolving) in enumerate(py.tasks):
+        if card < 0:
+            list_id = trick_end
+        else:
+            role = cards.role[card]
+            expect = game.roles[cards.role_names[role]]
+            which = 0 if resolving else 1
+            assert steps == (expect.resolve if resolving else expect.on_cancelled + cancel_hook)
+            list_id = int(tables[roles_at + 2 * role + which])
+        state[r.tseat + i], state[r.tcard + i] = seat, card
+        state[r.tlist + i], state[r.tres + i] = list_id, resolving
+    state[r.scalars + S_NTASK] = len(py.tasks)
+
+
+def record(state: np.ndarray, tables: np.ndarray, game: RoleGame) -> GameRecord:
+    """A finished kernel game as the engine's `GameRecord` (held kinds unknown)."""
+    from balancer.games.roles.kernel.interpreter import write_record
+
+    players = int(state[PLAYERS])
+    scores = np.zeros(players, np.float64)
+    events = np.zeros(len(game.events), np.float64)
+    length = write_record(state, tables, scores, events)
+    return GameRecord(
+        tuple(float(x) for x in scores),
+        int(length),
+        {e.name: float(events[i]) for i, e in enumerate(game.events)},
+    )
+
+
+def snapshot(state: np.ndarray, tables: np.ndarray, game: RoleGame) -> dict[str, Any]:
+    """Everything about a position that can change play, as plain lists by name."""
+    r = Region(state, tables)
+    players, hcap = int(state[PLAYERS]), int(state[HCAP])
+    names = _Names(game)
+    o_pile = int(state[O_PILE])
+
+    def ints(a: np.ndarray) -> list[int]:
+        return [int(x) for x in a]
+
+    out: dict[str, Any] = {
+        "phase": int(state[PHASE]),
+        "tricks": int(state[TRICKS]),
+        "hands": [
+            ints(state[HANDS + s * hcap : HANDS + s * hcap + state[HLEN + s]])
+            for s in range(players)
+        ],
+        "pile": ints(state[o_pile : o_pile + state[PILE_LEN]]),
+        "zones": {
+            name: [
+                ints(state[r.zone(z, s)[0] : r.zone(z, s)[0] + state[r.zone(z, s)[1]]])
+                for s in range(players)
+            ]
+            for name, z in names.zone.items()
+        },
+        "counters": {
+            name: ints(state[r.cnt + c * players : r.cnt + (c + 1) * players])
+            for name, c in names.counter.items()
+        },
+        "flags": {
+            name: ints(state[r.flg + f * players : r.flg + (f + 1) * players])
+            for name, f in names.flag.items()
+        },
+        "globals": {name: int(state[r.glb + g]) for name, g in names.glob.items()},
+        "skip": ints(state[r.skip : r.skip + players]),
+    }
+    if out["phase"] != OVER:
+        out["leader"] = int(state[LEADER])
+        out["order"] = ints(state[ORDER : ORDER + state[NORDER]])
+    return out
+
+
+def snapshot_of(py: engine.State) -> dict[str, Any]:
+    state, tables = from_state(py)
+    return snapshot(state, tables, py.game)
+
+
+__all__ = [
+    "AMT_CONST",
+    "AMT_COUNT",
+    "AMT_NUMBER",
+    "EV_AT_END",
+    "EV_CANCELLED",
+    "EV_LEAD",
+    "EV_NEKO",
+    "EV_OPS",
+    "Region",
+    "from_state",
+    "make_tables",
+    "new_legal",
+    "new_state",
+    "new_streams",
+    "record",
+    "snapshot",
+    "snapshot_of",
+]

@@ -1,0 +1,76 @@
+"""A role game's run takes the compiled path by default and the step path on request.
+
+A variant with `game: mega-racer` and `random` in every seat now plays on the
+role kernel (sim/compiled.py: every seat's bot is compiled); `--check` plays it
+step by step on the Python interpreter. At a fixed seed both write the same
+report, file for file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import balancer
+from balancer.cli import cli
+from balancer.config.variant import SeatSpec
+from balancer.sim import compiled, runner
+
+VARIANT = """\
+game: mega-racer
+players: 4
+bots: random
+games: 400
+seed: 29
+"""
+
+
+def test_a_role_game_with_random_bots_plays_compiled(tmp_path: Path) -> None:
+    path = tmp_path / "race.yaml"
+    path.write_text(VARIANT, encoding="utf-8")
+    variant = balancer.load_variant(path)
+    assert compiled.can_compile(variant)
+    # A plugin in a seat is what still sends a role game step by step.
+    plugin = replace(variant, seats=(SeatSpec("tests.plugins:UniformLegal"), *variant.seats[1:]))
+    assert not compiled.can_compile(plugin)
+
+
+def test_both_paths_write_the_same_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(runner.CHECK_ENV, "0")  # the suite forces --check (conftest.py)
+    path = tmp_path / "race.yaml"
+    path.write_text(VARIANT, encoding="utf-8")
+    played = compiled.play_columns
+    calls: list[int] = []
+
+    def counted(variant: Any, start: int, stop: int) -> Any:
+        calls.append(stop - start)
+        return played(variant, start, stop)
+
+    monkeypatch.setattr(compiled, "play_columns", counted)
+    outs = {}
+    games_compiled = {}
+    for name, extra in (("compiled", []), ("step", ["--check"])):
+        out = tmp_path / name
+        calls.clear()
+        result = CliRunner().invoke(
+            cli, ["run", str(path), "-q", "-w", "1", "-o", str(out), *extra]
+        )
+        assert result.exit_code == 0, result.output
+        outs[name] = out
+        games_compiled[name] = sum(calls)
+    # Every game on the kernel by default (and a first one to warm it), none with --check.
+    assert games_compiled["compiled"] >= 400 and games_compiled["step"] == 0
+    files = sorted(
+        p.relative_to(outs["compiled"]) for p in outs["compiled"].rglob("*") if p.is_file()
+    )
+    assert files == sorted(
+        p.relative_to(outs["step"]) for p in outs["step"].rglob("*") if p.is_file()
+    )
+    differ = [
+        f for f in files if (outs["compiled"] / f).read_bytes() != (outs["step"] / f).read_bytes()
+    ]
+    assert differ == []

@@ -1,0 +1,331 @@
+"""The role kernel (roles/kernel/) plays exactly the Python interpreter's games.
+
+The Python interpreter (roles/engine.py) is the authority. Game for game
+(records equal: scores, length, every event of the file, the kinds dealt) with `random` in
+every seat, dealt and drawn from the same streams, for both shipped game files
+at 2 to 6 players and at knobs off their defaults, and for a file that uses
+every primitive (every_primitive.yaml); position for position from hand-made
+states converted from engine.State; and through the one kernel interface's
+conformance check (games/kernel_conformance.py: legal moves, bot choices,
+copies, from_state, play_out, determinize). The 1,000-game comparison per
+player count is tests/quality/test_roles_kernel_games.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from balancer import knobs
+from balancer.games.definition import GameDefinition
+from balancer.games.kernel_conformance import check_kernel
+from balancer.games.roles import gamefile, load_file
+from balancer.games.roles import kernel as K
+from balancer.games.roles.definition import build, game_knobs
+from balancer.games.roles.engine import State
+from balancer.games.roles.model import RoleGame
+from balancer.rng import CHANCE, Stream, bot_stream
+from tests.unit.test_roles_engine import DOZE, doze_card
+
+HERE = Path(__file__).parent
+SHIPPED = ("fish-dash-cash-roles", "mega-racer")
+
+
+def shipped(name: str) -> RoleGame:
+    return load_file(gamefile.shipped_path(name))  # type: ignore[arg-type]
+
+
+EVERY = load_file(HERE / "every_primitive.yaml")
+
+
+def rules_of(game: RoleGame, **overrides: Any) -> dict[str, Any]:
+    return {**knobs.defaults(game_knobs(game)), **overrides}
+
+
+def engine_records(
+    game: RoleGame, rules: Mapping[str, Any], players: int, seed: int, start: int, stop: int
+) -> list[tuple[tuple[float, ...], int, list[float], tuple[int, ...]]]:
+    """Games start..stop-1 on the Python interpreter, `random` in every seat as sim/play.py
+    plays it (legal[randrange(n)] from the seat's stream; a forced move unasked)."""
+    out = []
+    for index in range(start, stop):
+        state = State(game, rules, players, Stream(seed, index, CHANCE))
+        streams = [Stream(seed, index, bot_stream(seat)) for seat in range(players)]
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            move = legal[0]
+            if len(legal) > 1:
+                move = legal[streams[state.current_player()].randrange(len(legal))]
+            state.apply_action(move)
+        record = state.record()
+        events = [record.events[e.name] for e in game.events]
+        out.append((record.scores, record.length, events, tuple(record.held)))
+    return out
+
+
+def assert_same_games(
+    game: RoleGame, rules: Mapping[str, Any], players: int, seed: int, start: int, stop: int
+) -> None:
+    cols = K.play_chunk(game, rules, players, seed, start, stop, [("random", {})] * players, True)
+    assert cols.scores.shape == (stop - start, players)
+    assert cols.events.shape == (stop - start, len(game.events))
+    expected = engine_records(game, rules, players, seed, start, stop)
+    for row, engine in enumerate(expected):
+        kernel = (
+            tuple(float(x) for x in cols.scores[row]),
+            int(cols.length[row]),
+            [float(x) for x in cols.events[row]],
+            tuple(int(x) for x in cols.held[row]),  # the kinds dealt (card impact)
+        )
+        assert kernel == engine, f"{game.name}, {players} players: game {start + row} differs"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_games_with_random_bots_game_for_game(name: str, players: int) -> None:
+    game = shipped(name)
+    assert_same_games(game, rules_of(game), players, 17, 0, 150)
+
+
+# Every trick-procedure knob off its default somewhere, and every file knob.
+KNOB_SETS: dict[str, tuple[str, int, dict[str, Any]]] = {
+    "racer-two-copies-random-leader": (
+        "mega-racer",
+        4,
+        {
+            "deck": {
+                "colours": ["red", "blue", "green"],
+                "roles": ["speed", "accident", "block"],
+                "numbers": [1, 5],
+                "copies": 2,
+            },
+            "first_leader": "random",
+            "accident_loss": 5,
+            "goal": 15,
+            "hand_size": 4,
+        },
+    ),  # fmt: skip
+    "racer-neko-one-follower-keeps-duplicates": (
+        "mega-racer",
+        3,
+        {
+            "neko_min_followers": 1,
+            "neko_cancel_duplicates": False,
+            "leader_if_nothing_resolves": "next",
+        },
+    ),
+    "fdc-roles-face-plus-one-penalty": (
+        "fish-dash-cash-roles",
+        5,
+        {"cash_per_card": 1, "cash_per_number": 1, "uncashed_value": -1, "neko_ni_koban": False},
+    ),
+}
+
+
+@pytest.mark.parametrize("which", list(KNOB_SETS))
+def test_knobs_off_default_game_for_game(which: str) -> None:
+    name, players, overrides = KNOB_SETS[which]
+    game = shipped(name)
+    assert_same_games(game, rules_of(game, **overrides), players, 5, 0, 150)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_every_primitive_game_for_game(players: int) -> None:
+    assert_same_games(EVERY, rules_of(EVERY), players, 3, 0, 150)
+    other = rules_of(EVERY, sting=0, first_leader="random", leader_if_nothing_resolves="next")
+    assert_same_games(EVERY, other, players, 4, 0, 60)
+
+
+def test_the_every_primitive_game_exercises_what_it_is_for() -> None:
+    """Its games do steal, hit, catch up, stash, cancel and change the leader (else
+    its game-for-game test would hold the kernel to little)."""
+    cols = K.play_chunk(EVERY, rules_of(EVERY), 4, 3, 0, 150, [("random", {})] * 4, False)
+    totals = dict(zip([e.name for e in EVERY.events], cols.events.sum(axis=0), strict=True))
+    for name in ("grabs", "hits", "catches", "stashed", "heat_leader", "cancelled", "neko"):
+        assert totals[name] > 0, name
+
+
+def test_a_knob_is_table_data_not_recompiled() -> None:
+    """Two knob values give two games from one compiled chunk loop (no new signature)."""
+    game = shipped("mega-racer")
+    loop = K.play._play_games
+    K.play_chunk(game, rules_of(game), 4, 1, 0, 5, [("random", {})] * 4, False)
+    before = len(getattr(loop, "signatures", ()))
+    a = K.play_chunk(game, rules_of(game, goal=3), 4, 1, 0, 40, [("random", {})] * 4, False)
+    b = K.play_chunk(game, rules_of(game, goal=30), 4, 1, 0, 40, [("random", {})] * 4, False)
+    assert len(getattr(loop, "signatures", ())) == before
+    assert a.length.mean() < b.length.mean()  # the goal did change the games
+
+
+# -- hand-made positions, converted and stepped on both ----------------------------------
+
+
+def stepped_alike(state: State, moves: list[int]) -> None:
+    """Convert `state` (engine.State) to the kernel, play `moves` on both and compare
+    the positions (roles/kernel/tables.py snapshot) and legal moves after each."""
+    arrays, tables = K.from_state(state)
+    streams = K.new_streams(state.players)
+    buffer = K.new_legal(arrays, tables)
+    for move in [*moves, None]:
+        assert K.snapshot(arrays, tables, state.game) == K.snapshot_of(state)
+        n = K.legal(arrays, tables, buffer)
+        assert buffer[:n].tolist() == state.legal_actions()
+        assert int(K.current_player(arrays, tables)) == state.current_player()
+        if move is None:
+            break
+        state.apply_action(move)
+        K.apply(arrays, tables, streams, move)
+
+
+def doze(tmp_path: Path) -> RoleGame:
+    path = tmp_path / "doze.yaml"
+    path.write_text(DOZE, encoding="utf-8")
+    return load_file(path)
+
+
+def test_a_nap_and_a_cancelled_run_step_alike(tmp_path: Path) -> None:
+    game = doze(tmp_path)
+    red, blue, run, nap = 0, 1, 0, 1
+    hands = [
+        [doze_card(red, nap, 2), doze_card(red, run, 3)],
+        [doze_card(red, run, 1), doze_card(red, run, 2)],
+        [doze_card(red, run, 0), doze_card(blue, run, 3)],
+    ]
+    state = State.arranged(game, rules_of(game), hands)
+    moves = [doze_card(red, nap, 2), doze_card(red, run, 1), doze_card(red, run, 0)]
+    moves += [doze_card(red, run, 3), doze_card(blue, run, 3), doze_card(red, run, 2)]
+    stepped_alike(state, moves)
+    assert state.is_terminal() and state.record().events == {"naps": 1, "crowds": 1}
+
+
+def test_a_choice_of_rivals_steps_alike(tmp_path: Path) -> None:
+    game = doze(tmp_path)
+    red, run, poke = 0, 0, 2
+    hands = [[doze_card(red, poke, 3)], [doze_card(red, run, 1)], [doze_card(red, run, 0)]]
+    state = State.arranged(game, rules_of(game), hands)
+    # The poke waits for its owner: -4 / -5 (seat 1 or 2 loses 1), -2 (+2 to self).
+    stepped_alike(state, [doze_card(red, poke, 3), doze_card(red, run, 1), doze_card(red, run, 0)])
+    arrays, tables = K.from_state(state)
+    buffer = K.new_legal(arrays, tables)
+    assert buffer[: K.legal(arrays, tables, buffer)].tolist() == [-4, -5, -2]
+    stepped_alike(state, [-5])
+    assert state.counters["dist"] == [0, 1, 0]
+
+
+def test_a_steal_from_a_game_in_the_middle_steps_alike() -> None:
+    """fish-dash-cash-roles positions mid-game (some waiting on a dash's choice),
+    converted and stepped on to the end on both."""
+    game = shipped("fish-dash-cash-roles")
+    rules = rules_of(game)
+    choices = 0
+    for index in range(30):
+        state = State(game, rules, 4, Stream(9, index, CHANCE))
+        pick = Stream(9, index, 99)
+        for _ in range(12 + index % 7):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_action(legal[pick.randrange(len(legal))])
+        choices += state.phase == 1
+        rest = []
+        other = state.clone()
+        while not other.is_terminal():
+            legal = other.legal_actions()
+            rest.append(legal[pick.randrange(len(legal))])
+            other.apply_action(rest[-1])
+        stepped_alike(state, rest)
+    assert choices > 0  # some positions were converted while a dash waited
+
+
+# -- the kernel interface ------------------------------------------------------------------
+
+
+def definitions() -> dict[str, GameDefinition]:
+    return {**{name: build(shipped(name)) for name in SHIPPED}, "every-primitive": build(EVERY)}
+
+
+@pytest.mark.parametrize("name", [*SHIPPED, "every-primitive"])
+def test_the_kernel_conformance_check_passes(name: str) -> None:
+    definition = definitions()[name]
+    assert definition.kernel() is not None
+    rules = knobs.defaults(definition.spec.knobs)
+    for players in (2, 4, 6):
+        seats = [("random", {})] * players
+        check_kernel(definition, rules, players, seats, seed=7, games=5)
+
+
+class _WrongSeatWorlds:
+    """A kernel whose determinize keeps the next seat's view instead of the one asked."""
+
+    def __init__(self, kernel: Any) -> None:
+        self.kernel = kernel
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.kernel, attr)
+
+    def determinize(self, position: Any, seat: int, rng: Any, out: Any) -> int:
+        players = len(position.streams) - 1
+        return int(self.kernel.determinize(position, (seat + 1) % players, rng, out))
+
+
+def test_the_check_fails_worlds_that_keep_another_seats_view() -> None:
+    """The conformance check's determinize control, on a role game: worlds dealt for
+    the wrong seat redeal the seat's own hand, and its moves change."""
+    from dataclasses import replace
+
+    definition = definitions()["mega-racer"]
+    real = definition.kernel()
+    wrong = replace(definition, kernel=lambda: _WrongSeatWorlds(real))
+    rules = knobs.defaults(definition.spec.knobs)
+    with pytest.raises(AssertionError, match="other moves"):
+        check_kernel(wrong, rules, 4, [("random", {})] * 4, seed=7, games=5)
+
+
+def test_a_world_keeps_what_the_seat_sees_and_redeals_the_rest() -> None:
+    """determinize for seat 0 of fish-dash-cash-roles mid-game: its hand, every
+    territory (face up) and its own bank stay; the other hands, the other banks (face
+    down) and the pile hold the same cards between them, each its size; two true
+    positions that differ only in those hidden cards give the same world."""
+    game = shipped("fish-dash-cash-roles")
+    kernel = build(game).kernel()
+    assert kernel is not None
+
+    def mid_game(index: int) -> State:
+        state = State(game, rules_of(game), 4, Stream(2, index, CHANCE))
+        pick = Stream(2, index, 99)
+        while state.tricks < 5 or state.phase != 0:
+            legal = state.legal_actions()
+            state.apply_action(legal[pick.randrange(len(legal))])
+        return state
+
+    # The first game whose position has a rival's bank to redeal.
+    state = next(s for s in map(mid_game, range(50)) if any(s.zones["bank"][k] for k in (1, 2, 3)))
+    position = kernel.from_state(state, [Stream(1, 0, s) for s in range(4)])
+    world = position.copy()
+    kernel.determinize(position, 0, np.array([[99, 0]], np.uint64), world)
+    seen = K.snapshot(position.state, position.tables, game)
+    got = K.snapshot(world.state, world.tables, game)
+    assert got["hands"][0] == seen["hands"][0]
+    assert got["zones"]["territory"] == seen["zones"]["territory"]
+    assert got["zones"]["bank"][0] == seen["zones"]["bank"][0]
+
+    def hidden(snap: dict[str, Any]) -> list[list[int]]:
+        return [*snap["hands"][1:], *snap["zones"]["bank"][1:], snap["pile"]]
+
+    assert list(map(len, hidden(got))) == list(map(len, hidden(seen)))
+    assert sorted(sum(hidden(got), [])) == sorted(sum(hidden(seen), []))
+    assert hidden(got) != hidden(seen)
+    # The hidden cards moved around in the true state: the same world all the same.
+    swapped = state.clone()
+    swapped.hands[1], swapped.pile[0] = (
+        [swapped.pile[0], *swapped.hands[1][1:]],
+        swapped.hands[1][0],
+    )
+    other = kernel.from_state(swapped, [Stream(1, 0, s) for s in range(4)])
+    world2 = other.copy()
+    kernel.determinize(other, 0, np.array([[99, 0]], np.uint64), world2)
+    assert np.array_equal(world.state, world2.state)
