@@ -32,7 +32,7 @@ from balancer.rng import CHANCE, Stream, bot_stream
 from tests.unit.test_roles_engine import DOZE, doze_card
 
 HERE = Path(__file__).parent
-SHIPPED = ("fish-dash-cash-roles", "mega-racer")
+SHIPPED = ("fish-dash-cash-roles", "mega-racer", "zodiac-race")
 
 
 def shipped(name: str) -> RoleGame:
@@ -123,6 +123,24 @@ KNOB_SETS: dict[str, tuple[str, int, dict[str, Any]]] = {
         5,
         {"cash_per_card": 1, "cash_per_number": 1, "uncashed_value": -1, "neko_ni_koban": False},
     ),
+    # A near gate: most animals arrive, many in the same trick, and the cat often.
+    "zodiac-near-gate-no-gap": ("zodiac-race", 6, {"gate": 9, "ride_gap": 0}),
+    "zodiac-two-copies-random-leader": (
+        "zodiac-race",
+        4,
+        {
+            "deck": {
+                "colours": ["red", "blue"],
+                "roles": ["run", "ride", "tease"],
+                "numbers": [0, 4],
+                "copies": 2,
+            },
+            "first_leader": "random",
+            "gate": 12,
+            "ride_gap": 3,
+            "hand_size": 4,
+        },
+    ),  # fmt: skip
 }
 
 
@@ -239,6 +257,85 @@ def test_a_steal_from_a_game_in_the_middle_steps_alike() -> None:
             other.apply_action(rest[-1])
         stepped_alike(state, rest)
     assert choices > 0  # some positions were converted while a dash waited
+
+
+# The zodiac race's cards (tests/unit/test_zodiac_race.py): (colour * 3 + role) * 10 + number.
+def zodiac_run(number: int) -> int:
+    return number  # red (colour 0), run (role 0)
+
+
+def kernel_record(state: State) -> tuple[Any, ...]:
+    """`state` converted to the kernel and played on there to the end by the moves the
+    engine plays it (each legal move the same on both): the kernel's record."""
+    arrays, tables = K.from_state(state)
+    streams = K.new_streams(state.players)
+    other = state.clone()
+    while not other.is_terminal():
+        move = other.legal_actions()[0]
+        other.apply_action(move)
+        K.apply(arrays, tables, streams, move)
+    assert int(K.current_player(arrays, tables)) == -1
+    kernel, engine = K.record(arrays, tables, state.game), other.record()
+    assert (kernel.scores, kernel.length, kernel.events) == (
+        engine.scores, engine.length, engine.events,
+    )  # fmt: skip
+    return kernel.scores, kernel.length, dict(kernel.events)
+
+
+def level_arrivals() -> State:
+    """Steps [20, 17, 13]; trick 1: runs 3, 6, 1 take them to [23, 23, 14] (gate 22):
+    seats 0 and 1 arrive level and share place 1; trick 2 (seat 1 leads, its run 6
+    resolved first): run 9 takes seat 2 to 23: place 3."""
+    game = shipped("zodiac-race")
+    hands = [
+        [zodiac_run(3), zodiac_run(4)],
+        [zodiac_run(6), zodiac_run(2)],
+        [zodiac_run(1), zodiac_run(9)],
+    ]
+    return State.arranged(game, rules_of(game), hands, counters={"steps": [20, 17, 13]})
+
+
+def test_two_animals_arriving_level_share_a_place_compiled() -> None:
+    # Places 1, 1, 3: 12, 12 and 10 points, three arrivals, no cat; two tricks.
+    state = level_arrivals()
+    stepped_alike(state.clone(), [3, 6, 1, 2, 9, 4])
+    assert kernel_record(state) == (
+        (12.0, 12.0, 10.0), 2,
+        {"neko_ni_koban": 0, "cards_cancelled": 0, "runs": 6, "rides": 0, "teases": 0,
+         "overtaken": 0, "arrivals": 3, "cats": 0, "lead_changes": 0},
+    )  # fmt: skip
+
+
+def test_places_taken_before_the_conversion_stay_taken() -> None:
+    # Converted after trick 1 (places [1, 1, 0], 2 taken): trick 2 places seat 2 alone,
+    # third (the third arrival of the game). A kernel that lost the places would place
+    # all three again in trick 2 (steps 27, 25, 23, all past the gate): places 3, 4
+    # and 5, 10, 9 and 8 points, not 12, 12 and 10.
+    state = level_arrivals()
+    for move in (3, 6, 1):
+        state.apply_action(move)
+    assert state.places["zodiac"] == [1, 1, 0]
+    assert K.snapshot_of(state)["places"] == {"zodiac": [1, 1, 0]}
+    scores, length, events = kernel_record(state)
+    assert scores == (12.0, 12.0, 10.0) and length == 2 and events["arrivals"] == 3
+
+
+def test_the_cat_arrives_compiled_and_ends_the_race() -> None:
+    # 11 places taken, steps [20, 19, 0]; runs 5, 4, 2 take seats 0 and 1 to 25 and 23:
+    # place 12 (1 point) and 13, past the twelve (the cat, 0 points): the 13th place
+    # taken ends the race after one trick though every hand keeps a card.
+    game = shipped("zodiac-race")
+    hands = [
+        [zodiac_run(5), zodiac_run(7)],
+        [zodiac_run(4), zodiac_run(8)],
+        [zodiac_run(2), zodiac_run(6)],
+    ]
+    state = State.arranged(
+        game, rules_of(game), hands, counters={"steps": [20, 19, 0]}, globals_={"zodiac": 11}
+    )
+    scores, length, events = kernel_record(state)
+    assert scores == (1.0, 0.0, 0.0) and length == 1
+    assert events["arrivals"] == 2 and events["cats"] == 1
 
 
 # -- the kernel interface ------------------------------------------------------------------

@@ -23,7 +23,7 @@ GAMES = [("fish-dash-cash", 5), ("kimekimera", 4), ("da-qi-zi", 4)]
 METHODS = ("flat", "ismcts")
 # Role games (games/roles/): searched through the role kernel, worlds drawn from the
 # view by roles/determinize.py and dealt again by the kernel's.
-GAMES += [("fish-dash-cash-roles", 5), ("mega-racer", 4)]
+GAMES += [("fish-dash-cash-roles", 5), ("mega-racer", 4), ("zodiac-race", 5)]
 
 
 def _decision(game: str, players: int, seed: int) -> Any:

@@ -9,7 +9,6 @@ when every seat's bot is compiled, else step by step on engine.py.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -127,13 +126,6 @@ def _narrator() -> Narrator:
     return narrator()
 
 
-def compiles(game: RoleGame) -> bool:
-    """Whether the role kernel's tables express every part of `game`: all but a place
-    behind a global counter (a score term, or an event counted from terms)."""
-    terms = [*game.score, *(t for e in game.events for t in e.terms)]
-    return not any(term.place is not None for term in terms)
-
-
 def _bots(game: RoleGame) -> dict[str, Any]:
     """The bots a role game offers: `random`, and Fish! Dash! Cash!'s `heuristic` for a
     game whose roles are its (fdc_heuristic.py); loaded when a run asks for bots."""
@@ -203,13 +195,12 @@ def build(game: RoleGame) -> GameDefinition:
 
         return RoleKernel(game)
 
-    definition = GameDefinition(
+    # Every game file compiles: the kernel's tables express every part of one.
+    return GameDefinition(
         spec=spec,
         bots=lambda: _bots(game),
         event_meanings={e.name: e.meaning for e in game.events},
         narrator=_narrator,
         languages=languages,
+        kernel=kernel,
     )
-    # A game with a place term (the zodiac race) is not compiled yet: the tables have
-    # no row for one, so it plays step by step (docs/new-game.md).
-    return dataclasses.replace(definition, kernel=kernel) if compiles(game) else definition

@@ -95,6 +95,7 @@ from balancer.games.roles.kernel.layout import (
     T_PLAYERS,
     T_PROG,
     TERM_COUNTER,
+    TERM_PLACE,
     TERM_WIDTH,
     TERM_ZONE,
     TGT_ALL,
@@ -122,6 +123,7 @@ from balancer.games.roles.kernel.layout import (
     X_NENDS,
     X_NSCORE,
     X_OPS,
+    X_PLC,
     X_REGION,
     X_ROLES,
     X_SCALARS,
@@ -180,6 +182,12 @@ def _flag(state: np.ndarray, tables: np.ndarray, flag: int, seat: int) -> int:
 @inlined
 def _counter(state: np.ndarray, tables: np.ndarray, counter: int, seat: int) -> int:
     return _rb(state) + _x(tables, X_CNT) + counter * tables[T_PLAYERS] + seat
+
+
+@inlined
+def _place(state: np.ndarray, tables: np.ndarray, glob: int, seat: int) -> int:
+    """Index of `seat`'s place behind global `glob` (0: none yet)."""
+    return _rb(state) + _x(tables, X_PLC) + glob * tables[T_PLAYERS] + seat
 
 
 @inlined
@@ -495,6 +503,7 @@ def _end_trick(state: np.ndarray, tables: np.ndarray) -> None:
     state[_scalar(state, tables, S_NTASK)] = 0
     state[_scalar(state, tables, S_TASK_AT)] = 0
     state[_scalar(state, tables, S_STEP_AT)] = 0
+    _arrive(state, tables)
     _count_lead_changes(state, tables)
     state[_scalar(state, tables, S_ENDED)] = _goal_reached(state, tables)
     if state[NEXT_LEADER] >= 0:
@@ -514,6 +523,59 @@ def _end_trick(state: np.ndarray, tables: np.ndarray) -> None:
         state[HLEN + seat] += 1
         state[PILE_LEN] = top - 1
     _start_trick(state, tables, leader)
+
+
+@inlined
+def _arrive(state: np.ndarray, tables: np.ndarray) -> None:
+    """engine.py _arrive: per place term, the seats with no place whose counter reached
+    the gate take places, the furthest first (the lower seat first on equal counters,
+    as the engine's stable sort), equal counters sharing the place before; the global
+    goes up by the arrivals, up to its declared high."""
+    players = tables[T_PLAYERS]
+    terms = _x(tables, X_TERMS)
+    first = _x(tables, X_SCORE)
+    for i in range(first, first + _x(tables, X_NSCORE)):
+        row = terms + TERM_WIDTH * i
+        if tables[row] != TERM_PLACE:
+            continue
+        glob, counter = tables[row + 1], tables[row + 2]
+        gate, last = tables[row + 3], tables[row + 4]
+        waiting = 0  # a bit per seat arriving this trick, not yet placed
+        for s in range(players):
+            if (
+                state[_place(state, tables, glob, s)] == 0
+                and state[_counter(state, tables, counter, s)] >= gate
+            ):
+                waiting |= 1 << s
+        at_glob = _rb(state) + _x(tables, X_GLB) + glob
+        taken = state[at_glob]
+        rank = 0
+        previous = -1
+        while waiting != 0:
+            seat = -1
+            for s in range(players):
+                if (waiting >> s) & 1 != 0 and (
+                    seat < 0
+                    or state[_counter(state, tables, counter, s)]
+                    > state[_counter(state, tables, counter, seat)]
+                ):
+                    seat = s
+            waiting &= ~(1 << seat)
+            value = state[_counter(state, tables, counter, seat)]
+            if rank > 0 and value == state[_counter(state, tables, counter, previous)]:
+                place = state[_place(state, tables, glob, previous)]
+            else:
+                place = taken + rank + 1
+            state[_place(state, tables, glob, seat)] = place
+            if tables[row + 6] >= 0:
+                state[_event(state, tables, tables[row + 6])] += 1
+            if place > last and tables[row + 7] >= 0:
+                state[_event(state, tables, tables[row + 7])] += 1
+            previous = seat
+            rank += 1
+        if rank > 0:
+            high = tables[_x(tables, X_GDECL) + 3 * glob + 2]
+            state[at_glob] = min(taken + rank, high)
 
 
 @inlined
@@ -608,6 +670,13 @@ def _terms(state: np.ndarray, tables: np.ndarray, first: int, n: int, seat: int)
         elif kind == TERM_COUNTER:
             times = _amount(state, tables, tables[row + 6], tables[row + 7], seat, -1)
             total += times * state[_counter(state, tables, index, seat)]
+        elif kind == TERM_PLACE:
+            place = state[_place(state, tables, index, seat)]
+            places = tables[row + 4]
+            if place > places:
+                total += tables[row + 5]
+            elif place > 0:
+                total += places + 1 - place
     return total
 
 

@@ -46,7 +46,8 @@ its tasks are queued; its other blocks are unused), then the role region from
 `state[O_ROLES]` (= O_PILE + D), whose blocks' offsets (relative) the tables hold at
 X_ZLEN...: zone lengths and cards (zone z of seat s at (z * P + s) * D),
 counters, flags, globals, skips, events, each lead_changes event's sole
-leader, the task queue (seat, card, step list, resolving) and the scalars
+leader, each global's places (per seat: 0 none yet, else the place a place
+term's arrival took), the task queue (seat, card, step list, resolving) and the scalars
 S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS (on_trick_end queued), S_ENDED.
 """
 
@@ -105,7 +106,10 @@ X_ANY_CANCELLED = 30  # 1 when some role (or the hook) has on_cancelled steps
 # Bit e set for each event counted from 猫に小判, from cancelled cards, from lead
 # changes: a trick's end visits only those (a file declares at most MAX_EVENTS).
 X_NEKO_EVENTS, X_CANCELLED_EVENTS, X_LEAD_EVENTS = 31, 32, 33
-N_DIRECTORY = 34
+# Offset of the places block (relative, as X_ZLEN...): per global, each seat's place
+# (0: none yet), for a place term's global (a global hands out places for one term).
+X_PLC = 34
+N_DIRECTORY = 35
 MAX_EVENTS = 62
 
 S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS, S_ENDED = 0, 1, 2, 3, 4
@@ -146,9 +150,12 @@ TARGETS = {
 
 AMT_CONST, AMT_NUMBER, AMT_COUNT = 0, 1, 2
 
-TERM_NONE, TERM_ZONE, TERM_COUNTER = 0, 1, 2
+TERM_NONE, TERM_ZONE, TERM_COUNTER, TERM_PLACE = 0, 1, 2, 3
 # A term row: kind, zone or counter, then (kind, value) of per_card, per_number, times.
 M_KIND, M_INDEX, M_PC_KIND, M_PC, M_PN_KIND, M_PN, M_TIMES_KIND, M_TIMES = range(8)
+# A place term's row: kind, its global, then its counter, reaches, places and beyond
+# (whole numbers: knobs filled in), its event and beyond_event (-1 none).
+M_COUNTER, M_REACHES, M_PLACES, M_BEYOND, M_EVENT, M_BEYOND_EVENT = range(2, 8)
 TERM_WIDTH = 8
 
 EV_OPS, EV_NEKO, EV_CANCELLED, EV_AT_END, EV_LEAD = 0, 1, 2, 3, 4

@@ -97,6 +97,7 @@ from balancer.games.roles.kernel.layout import (
     TASKS_PER_SEAT,
     TERM_COUNTER,
     TERM_NONE,
+    TERM_PLACE,
     TERM_WIDTH,
     TERM_ZONE,
     TGT_RIVAL,
@@ -120,6 +121,7 @@ from balancer.games.roles.kernel.layout import (
     X_NENDS,
     X_NSCORE,
     X_OPS,
+    X_PLC,
     X_REGION,
     X_ROLES,
     X_SCALARS,
@@ -212,9 +214,16 @@ def _constant(amount: tuple[Any, ...], rules: Mapping[str, Any], names: _Names) 
 
 
 def _term_row(term: Term, rules: Mapping[str, Any], names: _Names) -> list[int]:
-    if term.place is not None:  # definition.compiles keeps such a game off the kernel
-        raise ValueError(f"a place term ({term.place}) has no row in the role kernel's tables")
     row = [0] * TERM_WIDTH
+    if term.place is not None:
+        row[0], row[1] = TERM_PLACE, names.glob[term.place]
+        row[2] = names.counter[term.counter or ""]
+        row[3] = _constant(term.reaches, rules, names)
+        row[4] = _constant(term.places, rules, names)
+        row[5] = _constant(term.beyond, rules, names)
+        row[6] = names.event[term.event] if term.event else -1
+        row[7] = names.event[term.beyond_event] if term.beyond_event else -1
+        return row
     if term.zone is not None:
         row[0], row[1] = TERM_ZONE, names.zone[term.zone]
     elif term.counter is not None:
@@ -343,6 +352,7 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
         (X_SKIP, players),
         (X_EVT, ne),
         (X_SOLE, ne),
+        (X_PLC, ng * players),
         (X_TSEAT, tasks),
         (X_TCARD, tasks),
         (X_TLIST, tasks),
@@ -438,7 +448,7 @@ class Region:
 
         self.scalars, self.zlen, self.zcards = at(X_SCALARS), at(X_ZLEN), at(X_ZCARDS)
         self.cnt, self.flg, self.glb, self.skip = at(X_CNT), at(X_FLG), at(X_GLB), at(X_SKIP)
-        self.evt, self.sole = at(X_EVT), at(X_SOLE)
+        self.evt, self.sole, self.plc = at(X_EVT), at(X_SOLE), at(X_PLC)
         self.tseat, self.tcard, self.tlist, self.tres = (
             at(X_TSEAT), at(X_TCARD), at(X_TLIST), at(X_TRES),
         )  # fmt: skip
@@ -489,6 +499,9 @@ def from_state(py: engine.State) -> tuple[np.ndarray, np.ndarray]:
         state[r.flg + f * players : r.flg + (f + 1) * players] = py.flags[name]
     for name, g in names.glob.items():
         state[r.glb + g] = py.globals[name]
+    for name, g in names.glob.items():
+        if name in py.places:
+            state[r.plc + g * players : r.plc + (g + 1) * players] = py.places[name]
     state[r.skip : r.skip + players] = py.skip
     for name, e in names.event.items():
         state[r.evt + e] = py.events[name]
@@ -574,6 +587,11 @@ def snapshot(state: np.ndarray, tables: np.ndarray, game: RoleGame) -> dict[str,
         },
         "globals": {name: int(state[r.glb + g]) for name, g in names.glob.items()},
         "skip": ints(state[r.skip : r.skip + players]),
+        "places": {
+            name: ints(state[r.plc + g * players : r.plc + (g + 1) * players])
+            for name, g in names.glob.items()
+            if any(t.place == name for t in game.score)
+        },
     }
     if out["phase"] != OVER:
         out["leader"] = int(state[LEADER])
