@@ -2,7 +2,7 @@
 
 The Python interpreter (roles/engine.py) is the authority. Game for game
 (records equal: scores, length, every event of the file, the kinds dealt) with `random` in
-every seat, dealt and drawn from the same streams, for both shipped game files
+every seat, dealt and drawn from the same streams, for the three shipped game files
 at 2 to 6 players and at knobs off their defaults, and for a file that uses
 every primitive (every_primitive.yaml); position for position from hand-made
 states converted from engine.State; and through the one kernel interface's

@@ -1,7 +1,7 @@
 """The role kernel against the Python interpreter over 1,000 games a player count.
 
 tests/kernels/test_roles_kernel.py holds the kernel to the interpreter game for
-game on 150 games per case; here both shipped game files play 1,000 games at
+game on 150 games per case; here the three shipped game files play 1,000 games at
 each of 2 to 6 players with `random` in every seat, records compared game for
 game (the same check, at the power issue 29 asks for).
 """
