@@ -1,8 +1,9 @@
 """A role game's run takes the compiled path by default and the step path on request.
 
-A variant with `game: mega-racer` and `random` in every seat now plays on the
-role kernel (sim/compiled.py: every seat's bot is compiled); `--check` plays it
-step by step on the Python interpreter. At a fixed seed both write the same
+A variant with `game: mega-racer` (or the zodiac race, whose places the kernel
+hands out too) and `random` in every seat now plays on the role kernel
+(sim/compiled.py: every seat's bot is compiled); `--check` plays it step by
+step on the Python interpreter. At a fixed seed both write the same
 report, file for file.
 """
 
@@ -27,11 +28,14 @@ bots: random
 games: 400
 seed: 29
 """
+# The zodiac race: its score is the places its place term hands out as tricks end.
+ZODIAC = VARIANT.replace("mega-racer", "zodiac-race").replace("players: 4", "players: 5")
 
 
-def test_a_role_game_with_random_bots_plays_compiled(tmp_path: Path) -> None:
+@pytest.mark.parametrize("text", [VARIANT, ZODIAC], ids=["mega-racer", "zodiac-race"])
+def test_a_role_game_with_random_bots_plays_compiled(tmp_path: Path, text: str) -> None:
     path = tmp_path / "race.yaml"
-    path.write_text(VARIANT, encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     variant = balancer.load_variant(path)
     assert compiled.can_compile(variant)
     # A plugin in a seat is what still sends a role game step by step.
@@ -39,10 +43,13 @@ def test_a_role_game_with_random_bots_plays_compiled(tmp_path: Path) -> None:
     assert not compiled.can_compile(plugin)
 
 
-def test_both_paths_write_the_same_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("text", [VARIANT, ZODIAC], ids=["mega-racer", "zodiac-race"])
+def test_both_paths_write_the_same_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
     monkeypatch.setenv(runner.CHECK_ENV, "0")  # the suite forces --check (conftest.py)
     path = tmp_path / "race.yaml"
-    path.write_text(VARIANT, encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     played = compiled.play_columns
     calls: list[int] = []
 
