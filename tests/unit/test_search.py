@@ -162,15 +162,17 @@ def test_a_python_built_in_bot_sits_beside_compiled_ones(tmp_path: Path) -> None
     assert [seat["bot"] for seat in seats] == ["heuristic", "search(samples=2)", "random"]
 
 
-def test_a_search_seat_plays_a_role_game_to_the_end(tmp_path: Path) -> None:
+@pytest.mark.parametrize("game", ["mega-racer", "zodiac-race"])
+def test_a_search_seat_plays_a_role_game_to_the_end(tmp_path: Path, game: str) -> None:
     """A game file's game is searched through the role kernel: a run with a search seat
-    plays every game to its end, and the seat's bot is the search."""
+    plays every game to its end, and the seat's bot is the search (the zodiac race's
+    places handed out on the kernel too)."""
     from balancer.cli import main
     from tests.helpers import load_report
 
     path = tmp_path / "race.yaml"
     path.write_text(
-        "game: mega-racer\nplayers: 4\ngames: 3\nseed: 3\n"
+        f"game: {game}\nplayers: 4\ngames: 3\nseed: 3\n"
         "seats: [{bot: search, params: {samples: 4}}, random, random, random]\n",
         encoding="utf-8",
     )
