@@ -43,6 +43,13 @@ from balancer.games.roles.kernel.layout import (
     HLEN,
     KIND,
     LEADER,
+    M_BEYOND,
+    M_BEYOND_EVENT,
+    M_COUNTER,
+    M_EVENT,
+    M_INDEX,
+    M_PLACES,
+    M_REACHES,
     NEXT_LEADER,
     NO_MAX,
     NORDER,
@@ -538,8 +545,8 @@ def _arrive(state: np.ndarray, tables: np.ndarray) -> None:
         row = terms + TERM_WIDTH * i
         if tables[row] != TERM_PLACE:
             continue
-        glob, counter = tables[row + 1], tables[row + 2]
-        gate, last = tables[row + 3], tables[row + 4]
+        glob, counter = tables[row + M_INDEX], tables[row + M_COUNTER]
+        gate, last = tables[row + M_REACHES], tables[row + M_PLACES]
         waiting = 0  # a bit per seat arriving this trick, not yet placed
         for s in range(players):
             if (
@@ -567,10 +574,10 @@ def _arrive(state: np.ndarray, tables: np.ndarray) -> None:
             else:
                 place = taken + rank + 1
             state[_place(state, tables, glob, seat)] = place
-            if tables[row + 6] >= 0:
-                state[_event(state, tables, tables[row + 6])] += 1
-            if place > last and tables[row + 7] >= 0:
-                state[_event(state, tables, tables[row + 7])] += 1
+            if tables[row + M_EVENT] >= 0:
+                state[_event(state, tables, tables[row + M_EVENT])] += 1
+            if place > last and tables[row + M_BEYOND_EVENT] >= 0:
+                state[_event(state, tables, tables[row + M_BEYOND_EVENT])] += 1
             previous = seat
             rank += 1
         if rank > 0:
@@ -672,9 +679,9 @@ def _terms(state: np.ndarray, tables: np.ndarray, first: int, n: int, seat: int)
             total += times * state[_counter(state, tables, index, seat)]
         elif kind == TERM_PLACE:
             place = state[_place(state, tables, index, seat)]
-            places = tables[row + 4]
+            places = tables[row + M_PLACES]
             if place > places:
-                total += tables[row + 5]
+                total += tables[row + M_BEYOND]
             elif place > 0:
                 total += places + 1 - place
     return total

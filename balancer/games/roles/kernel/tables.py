@@ -38,6 +38,14 @@ from balancer.games.roles.kernel.layout import (
     HLEN,
     KIND,
     LEADER,
+    M_BEYOND,
+    M_BEYOND_EVENT,
+    M_COUNTER,
+    M_EVENT,
+    M_INDEX,
+    M_KIND,
+    M_PLACES,
+    M_REACHES,
     MAX_EVENTS,
     MAXP,
     N_COLUMNS,
@@ -216,13 +224,13 @@ def _constant(amount: tuple[Any, ...], rules: Mapping[str, Any], names: _Names) 
 def _term_row(term: Term, rules: Mapping[str, Any], names: _Names) -> list[int]:
     row = [0] * TERM_WIDTH
     if term.place is not None:
-        row[0], row[1] = TERM_PLACE, names.glob[term.place]
-        row[2] = names.counter[term.counter or ""]
-        row[3] = _constant(term.reaches, rules, names)
-        row[4] = _constant(term.places, rules, names)
-        row[5] = _constant(term.beyond, rules, names)
-        row[6] = names.event[term.event] if term.event else -1
-        row[7] = names.event[term.beyond_event] if term.beyond_event else -1
+        row[M_KIND], row[M_INDEX] = TERM_PLACE, names.glob[term.place]
+        row[M_COUNTER] = names.counter[term.counter or ""]
+        row[M_REACHES] = _constant(term.reaches, rules, names)
+        row[M_PLACES] = _constant(term.places, rules, names)
+        row[M_BEYOND] = _constant(term.beyond, rules, names)
+        row[M_EVENT] = names.event[term.event] if term.event else -1
+        row[M_BEYOND_EVENT] = names.event[term.beyond_event] if term.beyond_event else -1
         return row
     if term.zone is not None:
         row[0], row[1] = TERM_ZONE, names.zone[term.zone]
