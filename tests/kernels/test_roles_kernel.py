@@ -426,3 +426,35 @@ def test_a_world_keeps_what_the_seat_sees_and_redeals_the_rest() -> None:
     world2 = other.copy()
     kernel.determinize(other, 0, np.array([[99, 0]], np.uint64), world2)
     assert np.array_equal(world.state, world2.state)
+
+
+def test_a_world_keeps_the_places_taken() -> None:
+    """determinize for seat 0 of the zodiac race mid-game, after arrivals (a near gate,
+    9): places are public, so the world keeps every seat's place, the steps and the
+    places taken, while the other hands are dealt again."""
+    game = shipped("zodiac-race")
+    rules = rules_of(game, gate=9)
+    kernel = build(game).kernel()
+    assert kernel is not None
+
+    def after_arrivals(index: int) -> State | None:
+        state = State(game, rules, 5, Stream(4, index, CHANCE))
+        pick = Stream(4, index, 99)
+        while not state.is_terminal():
+            if state.phase == 0 and any(state.places["zodiac"]) and state.pile:
+                return state
+            legal = state.legal_actions()
+            state.apply_action(legal[pick.randrange(len(legal))])
+        return None
+
+    state = next(s for s in map(after_arrivals, range(50)) if s is not None)
+    position = kernel.from_state(state, [Stream(1, 0, s) for s in range(5)])
+    world = position.copy()
+    kernel.determinize(position, 0, np.array([[99, 0]], np.uint64), world)
+    seen = K.snapshot(position.state, position.tables, game)
+    got = K.snapshot(world.state, world.tables, game)
+    assert seen["places"] == {"zodiac": state.places["zodiac"]}  # some place taken
+    assert got["places"] == seen["places"]
+    assert got["counters"] == seen["counters"] and got["globals"] == seen["globals"]
+    assert got["hands"][0] == seen["hands"][0]
+    assert got["hands"][1:] != seen["hands"][1:]  # the control: the rest is dealt again
