@@ -78,6 +78,7 @@ test-fast: $(STAMP)
 
 bench: $(WARM)
 	$(BIN)/python -m bench.throughput --whole-run --workers-run --rollouts --roles
+	$(BIN)/python -m bench.decisions
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
