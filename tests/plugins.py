@@ -333,11 +333,13 @@ class IllegalWhen:
 
 
 # What starts the sleep when Detaches has it orphaned: a process that starts it in a
-# session of its own, writes its pid, and exits at once, as a daemon's first fork does.
+# session of its own, prints its pid, and exits at once, as a daemon's first fork does
+# (the sleep's output goes elsewhere: holding the pipe open, it would keep run() waiting).
 _ORPHANING = (
-    "import subprocess, sys\n"
-    "child = subprocess.Popen(['sleep', '300.32'], start_new_session=True)\n"
-    "open(sys.argv[1], 'a').write(f'{child.pid}\\n')\n"
+    "import subprocess\n"
+    "child = subprocess.Popen(['sleep', '300.32'], start_new_session=True,\n"
+    "                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+    "print(child.pid)\n"
 )
 
 
@@ -359,11 +361,17 @@ class Detaches:
         if not self.started:
             self.started = True
             if self.orphan:
-                subprocess.run([sys.executable, "-c", _ORPHANING, self.pid_file], check=True)
+                # run() returns once the middle process has exited and been reaped: by
+                # then the kernel has re-parented the sleep (it does so as its parent
+                # exits), so the pid is written only once the sleep is an orphan.
+                done = subprocess.run(
+                    [sys.executable, "-c", _ORPHANING], check=True, capture_output=True
+                )
+                pid = int(done.stdout)
             else:
-                child = subprocess.Popen(["sleep", "300.32"], start_new_session=True)
-                with open(self.pid_file, "a") as handle:
-                    handle.write(f"{child.pid}\n")
+                pid = subprocess.Popen(["sleep", "300.32"], start_new_session=True).pid
+            with open(self.pid_file, "a") as handle:
+                handle.write(f"{pid}\n")
         while self.hang:
             time.sleep(60)
         return legal[0]
