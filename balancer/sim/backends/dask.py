@@ -10,15 +10,23 @@ nothing else: a chunk is a pure function of it, so a task whose worker was
 lost is simply played again elsewhere, with the same result. Only a few
 tasks per worker are in flight ahead of the one the run waits for, so
 results don't pile up on the cluster while an early chunk is slow.
+
+A cluster fails like everything else, in one line (a UserError) and at once:
+a scheduler address where something else answers is found out before the
+Client is made (whose handshake would wait for ever, or read garbage as a
+length of exabytes), a scheduler lost mid-run ends the run (nothing is
+written), and Dask's own logging is off while the run holds the cluster.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import logging
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError  # distributed's FutureCancelledError is one
 from typing import Any, TypeVar
 
 from balancer.errors import UserError
@@ -33,6 +41,8 @@ AHEAD_PER_WORKER = 4
 CONNECT_TIMEOUT = "20s"
 # Seconds the first look at a scheduler's address waits (_refused_at_once).
 PROBE_TIMEOUT = 5.0
+# Seconds a scheduler has to say who it is (_answers_as_scheduler): CONNECT_TIMEOUT's.
+IDENTITY_TIMEOUT = 20.0
 INSTALL_HINT = "every Dask worker needs balancer (the same version) and any plugin module"
 
 
@@ -58,10 +68,65 @@ def cluster_map(
     every task registers first: a worker never reads the file, which may not
     exist where it runs.
     """
-    with _client(scheduler, workers) as client:
-        if started is not None:
-            started(sum(client.nthreads().values()))
-        yield from _in_order(client, play, chunks, tuple(modules), tuple(game_files))
+    restore = _dask_quiet()
+    lost = False
+    try:
+        with _client(scheduler, workers) as client:
+            try:
+                if started is not None:
+                    started(sum(client.nthreads().values()))
+                yield from _in_order(client, play, chunks, tuple(modules), tuple(game_files))
+            except (CancelledError, OSError, TimeoutError) as exc:
+                # The Client cancels every future the moment its scheduler's connection
+                # closes (then tries to reconnect, in vain for a run: its tasks are gone).
+                if client.status == "running":
+                    raise
+                lost = True
+                where = scheduler or "of the run's own cluster"
+                raise UserError(
+                    f"lost the Dask scheduler {where} mid-run ({_reason(exc)}); "
+                    "nothing was written",
+                    key="--scheduler" if scheduler else None,
+                ) from None
+    finally:
+        # A lost scheduler's Client logs its last words from Dask's own thread after
+        # the run has ended (its failed reconnection, the tracebacks of its closing):
+        # Dask stays quiet then, the run's one line said what happened.
+        if not lost:
+            restore()
+
+
+def _reason(exc: BaseException) -> str:
+    """A few words for why a cluster call failed: distributed's messages run to lines."""
+    if isinstance(exc, CancelledError):
+        return "the connection to it closed"
+    return (str(exc) or type(exc).__name__).splitlines()[0]
+
+
+def _dask_quiet() -> Callable[[], None]:
+    """Dask's own logging off while the run holds the cluster, and what turns it back
+    on: a lost scheduler is eighty lines of reconnect attempts and tracebacks, and a
+    lost worker (survived) a dozen, when the run says what matters in one line. Dask's
+    levels come back afterwards, for a library caller's own use of Dask."""
+    try:
+        import distributed  # noqa: F401  (its import sets the levels kept here)
+    except ImportError:
+        return lambda: None  # _client says what to install
+
+    names = ["distributed", "tornado", "asyncio"]
+    # distributed's config gives some child loggers a level of their own (distributed.client).
+    names += [n for n in logging.root.manager.loggerDict if n.startswith("distributed.")]
+    loggers = [logging.getLogger(name) for name in names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        if logger.name in names[:3] or logger.level != logging.NOTSET:
+            logger.setLevel(logging.CRITICAL + 1)
+
+    def restore() -> None:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+    return restore
 
 
 @contextlib.contextmanager
@@ -74,6 +139,7 @@ def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
         ) from None
     if scheduler is not None:
         _refused_at_once(scheduler)
+        _answers_as_scheduler(scheduler)
         try:
             client = Client(scheduler, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError, ValueError) as exc:
@@ -133,6 +199,53 @@ def _refused_at_once(scheduler: str) -> None:
         return  # no answer in time (or a network error the Client may get past): its call
 
 
+def _answers_as_scheduler(scheduler: str) -> None:
+    """A UserError unless a Dask scheduler says who it is at a tcp:// address within
+    IDENTITY_TIMEOUT. distributed reads a peer's handshake with no timeout of its own:
+    at a port where an HTTP server listens (waiting for a line that never comes) the
+    Client waited for ever, whatever its timeout, and a peer that answers garbage was a
+    MemoryError (its first eight bytes read as a frame's length). Other schemes need
+    the cluster's security settings and are left to the Client."""
+    from distributed.comm import connect
+    from distributed.comm.addressing import parse_address
+
+    try:
+        if parse_address(scheduler)[0] != "tcp":
+            return
+    except ValueError:
+        return  # the Client's own error names what is wrong
+
+    async def identity() -> Any:
+        comm = await connect(scheduler, timeout=IDENTITY_TIMEOUT)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    hint = "is it the scheduler's address (tcp://HOST:8786 by default)?"
+    try:
+        answer = asyncio.run(asyncio.wait_for(identity(), IDENTITY_TIMEOUT))
+    except TimeoutError:  # asyncio's is the builtin since Python 3.11
+        raise UserError(
+            f"no Dask scheduler answered at {scheduler} within {IDENTITY_TIMEOUT:.0f}s: {hint}",
+            key="--scheduler",
+        ) from None
+    except Exception as exc:  # what breaks depends on what the peer sent: any is "not Dask"
+        raise UserError(
+            f"what answers at {scheduler} is not a Dask scheduler "
+            f"({type(exc).__name__} reading its reply): {hint}",
+            key="--scheduler",
+        ) from None
+    kind = answer.get("type") if isinstance(answer, dict) else None
+    if kind != "Scheduler":
+        said = f"a Dask {kind}" if isinstance(kind, str) else "something else"
+        raise UserError(
+            f"what answers at {scheduler} is {said}, not a Dask scheduler: {hint}",
+            key="--scheduler",
+        )
+
+
 def _in_order(
     client: Any,
     play: Callable[[C], R],
@@ -174,7 +287,8 @@ def _in_order(
             future.release()
             yield result
     finally:
-        if pending:
+        # A lost scheduler's Client has cancelled every future already, and can't be asked.
+        if pending and client.status == "running":
             client.cancel(list(pending.values()))
 
 
