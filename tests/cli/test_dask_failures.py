@@ -10,6 +10,7 @@ threads of the test.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import http.server
 import logging
@@ -84,8 +85,8 @@ def _scheduler(processes: Processes, tmp_path: Path) -> tuple[Running, str]:
     return scheduler, _next_line_with(scheduler, SCHEDULER_AT.pattern).group(1)
 
 
-def _worker(processes: Processes, tmp_path: Path, address: str) -> Running:
-    """One `dask worker` of one thread, once the scheduler has registered it."""
+def _worker(processes: Processes, tmp_path: Path, address: str) -> str:
+    """One `dask worker` of one thread, once the scheduler has registered it: its address."""
     worker = processes.start(
         [
             DASK,
@@ -103,8 +104,9 @@ def _worker(processes: Processes, tmp_path: Path, address: str) -> Running:
         ],  # fmt: skip
         cwd=tmp_path,
     )
+    itself = _next_line_with(worker, r"Start worker at:\s+(tcp://\S+)").group(1)
     _next_line_with(worker, "Registered to:")
-    return worker
+    return itself
 
 
 def _stderr_at_the_end(run: Running) -> tuple[int, list[str]]:
@@ -195,6 +197,25 @@ def test_dask_is_quiet_after_a_lost_scheduler_and_itself_again_after_a_good_run(
     assert in_play, "the chunk never started"
     in_play[0].close()
     assert client_log.level > logging.CRITICAL
+
+
+def test_the_address_is_asked_who_it_is_even_from_a_running_event_loop(
+    processes: Processes, tmp_path: Path
+) -> None:
+    """A scheduler passes, though asked from inside an event loop (balancer.run in a
+    notebook); a worker's address is named a worker's."""
+    from balancer.errors import UserError
+    from balancer.sim.backends.dask import _answers_as_scheduler
+
+    _, address = _scheduler(processes, tmp_path)
+    worker = _worker(processes, tmp_path, address)
+
+    async def in_a_notebook(address: str) -> None:
+        _answers_as_scheduler(address)
+
+    asyncio.run(in_a_notebook(address))
+    with pytest.raises(UserError, match=f"what answers at {worker} is a Dask Worker, not a"):
+        asyncio.run(in_a_notebook(worker))
 
 
 @pytest.fixture

@@ -216,7 +216,10 @@ def _answers_as_scheduler(scheduler: str) -> None:
         return  # the Client's own error names what is wrong
 
     async def identity() -> Any:
-        comm = await connect(scheduler, timeout=IDENTITY_TIMEOUT)
+        # connect() retries what fails below the handshake (a refusal, a reset) until its
+        # own timeout: twice the outer one, so that silence is always the outer timeout's,
+        # and any other failure is in what the peer sent.
+        comm = await connect(scheduler, timeout=2 * IDENTITY_TIMEOUT)
         try:
             await comm.write({"op": "identity", "reply": True})
             return await comm.read()
@@ -225,7 +228,7 @@ def _answers_as_scheduler(scheduler: str) -> None:
 
     hint = "is it the scheduler's address (tcp://HOST:8786 by default)?"
     try:
-        answer = asyncio.run(asyncio.wait_for(identity(), IDENTITY_TIMEOUT))
+        answer = _in_a_thread(lambda: asyncio.run(asyncio.wait_for(identity(), IDENTITY_TIMEOUT)))
     except TimeoutError:  # asyncio's is the builtin since Python 3.11
         raise UserError(
             f"no Dask scheduler answered at {scheduler} within {IDENTITY_TIMEOUT:.0f}s: {hint}",
@@ -244,6 +247,25 @@ def _answers_as_scheduler(scheduler: str) -> None:
             f"what answers at {scheduler} is {said}, not a Dask scheduler: {hint}",
             key="--scheduler",
         )
+
+
+def _in_a_thread(ask: Callable[[], R]) -> R:
+    """`ask()` on a thread of its own, its result or exception here: asyncio.run can't
+    run where an event loop already runs (balancer.run called from a notebook), and a
+    daemon thread leaves nothing to wait for after a Ctrl-C here."""
+    import threading
+    from concurrent.futures import Future
+
+    outcome: Future[R] = Future()
+
+    def run() -> None:
+        try:
+            outcome.set_result(ask())
+        except BaseException as exc:  # all of it to the caller, which decides
+            outcome.set_exception(exc)
+
+    threading.Thread(target=run, name="balancer-dask-identity", daemon=True).start()
+    return outcome.result()
 
 
 def _in_order(
