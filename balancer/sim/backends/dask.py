@@ -11,11 +11,12 @@ lost is simply played again elsewhere, with the same result. Only a few
 tasks per worker are in flight ahead of the one the run waits for, so
 results don't pile up on the cluster while an early chunk is slow.
 
-A cluster fails like everything else, in one line (a UserError) and at once:
-a scheduler address where something else answers is found out before the
-Client is made (whose handshake would wait for ever, or read garbage as a
-length of exabytes), a scheduler lost mid-run ends the run (nothing is
-written), and Dask's own logging is off while the run holds the cluster.
+A cluster fails like everything else, in one line (a UserError) and in bounded
+time: a scheduler address where something else answers is found out before
+the Client is made (whose handshake would wait for ever, or read garbage as a
+frame's length), a scheduler lost mid-run ends the run as its connection
+closes (nothing is written), and Dask's own logging is off while the run
+holds the cluster.
 """
 
 from __future__ import annotations
@@ -105,9 +106,9 @@ def _reason(exc: BaseException) -> str:
 
 def _dask_quiet() -> Callable[[], None]:
     """Dask's own logging off while the run holds the cluster, and what turns it back
-    on: a lost scheduler is eighty lines of reconnect attempts and tracebacks, and a
-    lost worker (survived) a dozen, when the run says what matters in one line. Dask's
-    levels come back afterwards, for a library caller's own use of Dask."""
+    on: a lost scheduler is dozens of lines of reconnect attempts and tracebacks (36
+    in test_dask_failures.py with this off) when the run says what matters in one
+    line. Dask's levels come back afterwards, for a library caller's own use of Dask."""
     try:
         import distributed  # noqa: F401  (its import sets the levels kept here)
     except ImportError:
