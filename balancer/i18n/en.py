@@ -215,8 +215,8 @@ CATALOG: dict[str, str] = {
     "ladder.html.gap": "<h2>Skill gap</h2><p>{best} − random: <b>{gap}</b> points of win share, "
     "95% interval [{low}, {high}] (paired over deals).</p>",
     # -- tune: the terminal table and tune.html
-    "tune.title": "tune {goal}: {n} candidates, successive halving, games per survivor by round "
-    "{rounds}",
+    "tune.title": "tune {goal}: {n} candidates, racing (a value goes only when shown worse), "
+    "games per survivor by round {rounds}",
     "tune.knob_value": "knob value",
     "tune.games": "games",
     "tune.figure": "figure [95% interval]",
@@ -224,9 +224,11 @@ CATALOG: dict[str, str] = {
     "tune.best_mark": " <- best",
     "tune.open_mark": " (not ruled out)",
     "tune.best": "best: {point}  {figure} = {value} ({games} games)",
-    "tune.open": "not ruled out (95%): {shown}",
+    "tune.closest": "closest: {point}  {figure} = {value} ({games} games); "
+    "no value shown to reach {target}",
+    "tune.open": "not ruled out (95% over the whole search): {shown}",
     "tune.none": "none",
-    "tune.played": "games: {played} played",
+    "tune.played": "games: {played} played of a budget of {budget}",
     "tune.reused": ", {reused} reused from a sweep",
     "tune.skipped": "skipped {what}",
     "tune.html.candidates": "Candidates",
@@ -235,7 +237,8 @@ CATALOG: dict[str, str] = {
     "tune.html.figure": "figure [95%]",
     "tune.html.last_round": "last round",
     "tune.html.about": "Best: <b>{point}</b>, {figure} =\n{value} (95%, {games} games).\n"
-    "Successive halving over common seeds; games per survivor by round {rounds};\n"
+    "Racing over common seeds (a value goes only when shown worse, 5% error over the whole "
+    "search); games per survivor by round {rounds};\n"
     "{played} games played, {reused} reused from a sweep.",
     # -- sweep: the terminal table, Markdown and index.html
     "sweep.key": "Each figure: its value [95% interval]. {figure} is charted; beside it, the "

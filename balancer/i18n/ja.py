@@ -212,8 +212,8 @@ CATALOG: dict[str, str] = {
     "ladder.html.gap": "<h2>腕の差</h2><p>{best} − random: 勝率で <b>{gap}</b> ポイント、"
     "95%信頼区間 [{low}, {high}]（ディールごとに対にして）。</p>",
     # -- tune: the terminal table and tune.html
-    "tune.title": "tune {goal}: 候補 {n} 個、逐次半減法、各ラウンドで残った候補あたりのゲーム数 "
-    "{rounds}",
+    "tune.title": "tune {goal}: 候補 {n} 個、レーシング（劣ると示された値だけを除外）、"
+    "各ラウンドで残った候補あたりのゲーム数 {rounds}",
     "tune.knob_value": "ノブの値",
     "tune.games": "ゲーム数",
     "tune.figure": "指標 [95%信頼区間]",
@@ -221,9 +221,11 @@ CATALOG: dict[str, str] = {
     "tune.best_mark": " <- 最良",
     "tune.open_mark": " （除外できない）",
     "tune.best": "最良: {point}  {figure} = {value}（{games} ゲーム）",
-    "tune.open": "除外できない候補（95%）: {shown}",
+    "tune.closest": "最も近い: {point}  {figure} = {value}（{games} ゲーム）。"
+    "{target} に届くと示された値はない",
+    "tune.open": "除外できない候補（探索全体で95%）: {shown}",
     "tune.none": "なし",
-    "tune.played": "ゲーム: {played} 回プレイ",
+    "tune.played": "ゲーム: 予算 {budget} のうち {played} 回プレイ",
     "tune.reused": "、スイープから {reused} ゲームを再利用",
     "tune.skipped": "飛ばした候補 {what}",
     "tune.html.candidates": "候補",
@@ -232,7 +234,8 @@ CATALOG: dict[str, str] = {
     "tune.html.figure": "指標 [95%]",
     "tune.html.last_round": "最後のラウンド",
     "tune.html.about": "最良: <b>{point}</b>、{figure} = {value}（95%、{games} ゲーム）。"
-    "共通のシードで逐次半減法; 各ラウンドで残った候補あたりのゲーム数 {rounds}; "
+    "共通のシードでレーシング（劣ると示された値だけを除外、探索全体で誤り5%）; "
+    "各ラウンドで残った候補あたりのゲーム数 {rounds}; "
     "{played} ゲームをプレイ、スイープから {reused} ゲームを再利用。",
     # -- sweep: the terminal table, Markdown and index.html
     "sweep.key": "各指標: 値 [95%信頼区間]。図に描いたのは {figure}。その横は、ノブで最も動いた"
