@@ -48,7 +48,7 @@ import numpy as np
 from balancer import knobs as knob_module
 from balancer.analysis.expect import FigureDef, resolve
 from balancer.analysis.plays import Games, Job
-from balancer.config.variant import Variant
+from balancer.config.variant import PLAYERS, Variant
 from balancer.errors import UserError, shown
 from balancer.numbers import column_decimals, with_interval
 from balancer.stats import intervals
@@ -69,7 +69,7 @@ class KnobRange:
 
 
 def parse_knob(text: str, variant: Variant) -> KnobRange:
-    """`rules.KNOB=LO..HI[:STEP]` (or scoring.KNOB, or KNOB) -> its checked values."""
+    """`rules.KNOB=LO..HI[:STEP]` (or scoring.KNOB, or KNOB, or players) -> its checked values."""
     where = f"--knob {text}"
     path, sep, span = text.partition("=")
     parts = path.strip().split(".")
@@ -77,9 +77,10 @@ def parse_knob(text: str, variant: Variant) -> KnobRange:
         raise UserError("expected --knob rules.KNOB=LO..HI[:STEP]", key=where)
     name = parts[-1]
     by_name = {k.name: k for k in variant.spec.knobs}
-    if name not in by_name:
+    if parts != [PLAYERS] and name not in by_name:
         raise UserError(
-            f"{variant.game} has no knob {name!r} (knobs: {', '.join(by_name)})", key=where
+            f"{variant.game} has no knob {name!r} (knobs: {', '.join(by_name)}, or players)",
+            key=where,
         )
     bounds, _, step_text = span.partition(":")
     low_text, dots, high_text = bounds.partition("..")
@@ -102,6 +103,9 @@ def parse_knob(text: str, variant: Variant) -> KnobRange:
     for k in range(count):
         raw: Any = low + k * step
         raw = int(round(raw)) if whole else round(raw, 12)
+        if parts == [PLAYERS]:
+            values.append(variant.check_players(raw, where))
+            continue
         try:
             values.append(by_name[name].check(raw))
         except ValueError as exc:
