@@ -593,6 +593,8 @@ def html_page(result: TuneResult, svg: str, lang: str | None = None) -> str:
         played=result.played,
         reused=result.reused,
     )
+    if result.reached is False:
+        about = t("tune.html.closest", lang, target=shown_number(result.goal.value)) + about
     title = f"tune {result.goal.text}"
     return render_page(
         lang=lang,

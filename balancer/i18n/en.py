@@ -236,6 +236,7 @@ CATALOG: dict[str, str] = {
     "tune.html.open_cell": " not ruled out",
     "tune.html.figure": "figure [95%]",
     "tune.html.last_round": "last round",
+    "tune.html.closest": "<b>No value is shown to reach {target}</b>: the closest is named.\n",
     "tune.html.about": "Best: <b>{point}</b>, {figure} =\n{value} (95%, {games} games).\n"
     "Racing over common seeds (a value goes only when shown worse, 5% error over the whole "
     "search); games per survivor by round {rounds};\n"

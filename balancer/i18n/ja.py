@@ -233,6 +233,7 @@ CATALOG: dict[str, str] = {
     "tune.html.open_cell": " 除外できない",
     "tune.html.figure": "指標 [95%]",
     "tune.html.last_round": "最後のラウンド",
+    "tune.html.closest": "<b>{target} に届くと示された値はない</b>。最も近い値を示す。\n",
     "tune.html.about": "最良: <b>{point}</b>、{figure} = {value}（95%、{games} ゲーム）。"
     "共通のシードでレーシング（劣ると示された値だけを除外、探索全体で誤り5%）; "
     "各ラウンドで残った候補あたりのゲーム数 {rounds}; "

@@ -133,6 +133,8 @@ def test_no_value_reaching_the_target_is_said_plainly() -> None:
     assert "closest: rounds=1" in said and "no value shown to reach 0" in said
     assert result.to_json()["reached"] is False
     assert "最も近い" in tune.text(result, "ja")
+    page = tune.html_page(result, tune.chart_svg(result))
+    assert "No value is shown to reach 0" in page
 
 
 def test_among_survivors_the_answer_is_one_whose_interval_holds_the_target() -> None:
