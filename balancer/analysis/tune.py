@@ -640,7 +640,6 @@ def sweep_reuse(folder: Any) -> Callable[[Variant], Games | None]:
     from balancer.files import FILE, FOLDER, in_words, kind_of
     from balancer.report.folder import output_kind, restore_interrupted
     from balancer.report.model import REPORT_JSON, Report
-    from balancer.stats.figures import RunData
 
     def refuse(why: str) -> UserError:
         return UserError(why, file=str(folder), key="--sweep")
@@ -678,23 +677,7 @@ def sweep_reuse(folder: Any) -> Callable[[Variant], Games | None]:
         for report in points:
             if not _same_setup(wanted, report.variant):
                 continue
-            spec = variant.spec
-            data = RunData.from_frame(
-                report.games,
-                variant.players,
-                spec.events,
-                spec.value_events,
-                spec.higher_is_better,
-                variant.seat_rotation,
-            )
-            return Games(
-                0,
-                data.scores,
-                data.wins,
-                data.bot_labels,
-                data.lengths,
-                {k: np.asarray(v, dtype=float) for k, v in data.events.items()},
-            )
+            return Games.from_report(report, variant)
         return None
 
     return find

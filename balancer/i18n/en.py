@@ -214,6 +214,28 @@ CATALOG: dict[str, str] = {
     "ladder.html.h2h_note": "Row bot's win share in the games where the column bot also sits.",
     "ladder.html.gap": "<h2>Skill gap</h2><p>{best} − random: <b>{gap}</b> points of win share, "
     "95% interval [{low}, {high}] (paired over deals).</p>",
+    # -- design: the terminal's answer and design.html
+    "design.title": "design: {goals} ({trials} trials); the finalists, played again:",
+    "design.kept_mark": "  <- kept",
+    "design.out_mark": "  (shown worse)",
+    "design.best": "best: {point} (the only finalist not shown worse than another)",
+    "design.front": "front: {n} settings the games can't tell apart: {shown}",
+    "design.chart.kept": "kept",
+    "design.chart.out": "shown worse",
+    "design.chart.finalist": "finalist",
+    "design.html.setting": "setting",
+    "design.html.verdict": "verdict",
+    "design.html.kept": "kept",
+    "design.html.out": "shown worse than another",
+    "design.html.best": "Best: <b>{point}</b>, the only finalist not shown worse than another.",
+    "design.html.front": "<b>{n} settings</b> the games can't tell apart (a front).",
+    "design.html.about": "{trials} trials of {games} games each, proposed by Optuna's TPE; "
+    "the finalists played again with {final} games on common seeds and compared by paired "
+    "tests (5% error shared over every pair and goal). ✓ / ✗: the goal is met / not met "
+    "by the whole 95% interval.",
+    "design.html.goals": "Goals",
+    "design.html.finalists": "Finalists",
+    "design.html.trials": "Every trial",
     # -- tune: the terminal table and tune.html
     "tune.title": "tune {goal}: {n} candidates, racing (a value goes only when shown worse), "
     "games per survivor by round {rounds}",

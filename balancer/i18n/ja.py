@@ -211,6 +211,27 @@ CATALOG: dict[str, str] = {
     "ladder.html.h2h_note": "列のボットも座ったゲームでの、行のボットの勝率。",
     "ladder.html.gap": "<h2>腕の差</h2><p>{best} − random: 勝率で <b>{gap}</b> ポイント、"
     "95%信頼区間 [{low}, {high}]（ディールごとに対にして）。</p>",
+    # -- design: the terminal's answer and design.html
+    "design.title": "design: {goals}（試行 {trials} 回）。決勝に残った設定を再プレイ:",
+    "design.kept_mark": "  <- 残った",
+    "design.out_mark": "  （劣ると示された）",
+    "design.best": "最良: {point}（他より劣ると示されなかった唯一の候補）",
+    "design.front": "フロント: ゲームでは区別できない {n} 個の設定: {shown}",
+    "design.chart.kept": "残った",
+    "design.chart.out": "劣ると示された",
+    "design.chart.finalist": "決勝候補",
+    "design.html.setting": "設定",
+    "design.html.verdict": "判定",
+    "design.html.kept": "残った",
+    "design.html.out": "他より劣ると示された",
+    "design.html.best": "最良: <b>{point}</b>（他より劣ると示されなかった唯一の候補）。",
+    "design.html.front": "ゲームでは区別できない <b>{n} 個の設定</b>（フロント）。",
+    "design.html.about": "各 {games} ゲームの試行を {trials} 回、Optuna の TPE が提案。"
+    "決勝候補は共通のシードで {final} ゲームずつ再プレイし、対応のある検定で比較"
+    "（全ての組と目標で誤り5%を分け合う）。✓ / ✗: 95%信頼区間全体で目標を満たす / 満たさない。",
+    "design.html.goals": "目標",
+    "design.html.finalists": "決勝候補",
+    "design.html.trials": "全ての試行",
     # -- tune: the terminal table and tune.html
     "tune.title": "tune {goal}: 候補 {n} 個、レーシング（劣ると示された値だけを除外）、"
     "各ラウンドで残った候補あたりのゲーム数 {rounds}",
