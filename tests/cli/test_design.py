@@ -18,7 +18,7 @@ import pytest
 from balancer.analysis import design_study
 from balancer.cli import main
 from balancer.sim.runner import CHECK_ENV
-from tests.helpers import VARIANTS, one_error_line
+from tests.helpers import VARIANTS, Processes, one_error_line
 
 KK4 = str(VARIANTS / "kk-4p.yaml")
 # Kimekimera lasts `rounds` rounds (RULES.md): the length is known in every game.
@@ -148,4 +148,32 @@ def test_a_cluster_gives_the_same_answer(tmp_path: Path) -> None:
         assert main(["design", *search, *on_cluster, "-o", str(there)]) == 0
     finally:
         cluster.close()
+    assert answer_of(here) == answer_of(there)
+
+
+def test_a_cluster_of_separate_processes_gives_the_same_answer(
+    tmp_path: Path, processes: Processes
+) -> None:
+    """A scheduler and a worker started as processes of their own (as on real machines)."""
+    distributed = pytest.importorskip("distributed")
+    import socket
+
+    with socket.socket() as probe:  # a free port for the scheduler
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    dask = str(Path(sys.executable).with_name("dask"))
+    processes.start([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                     "--no-dashboard"])  # fmt: skip
+    processes.start([dask, "worker", address, "--nworkers", "1", "--nthreads", "1",
+                     "--no-dashboard"])  # fmt: skip
+    with distributed.Client(address, timeout=120) as client:
+        client.wait_for_workers(1, timeout=120)
+    search = [KK4, "--knob", "rounds=2..6", "--goal", "length.mean=4", "--goal",
+              "seat_win_share.spread min", "-n", "60", "-q", "--trials", "4",
+              "--finalists", "2"]  # fmt: skip
+    here, there = tmp_path / "here", tmp_path / "there"
+    assert main(["design", *search, "-w", "1", "-o", str(here)]) == 0
+    assert main(["design", *search, "--backend", "dask", "--scheduler", address,
+                 "-o", str(there)]) == 0  # fmt: skip
     assert answer_of(here) == answer_of(there)
