@@ -30,6 +30,10 @@ STUDY_DB = "study.db"
 STUDY_NAME = "balancer-design"
 TRIALS = "trials"
 LOCK = ".design.lock"
+# An unplayable setting's losses (worse than any real one) and how many in a row end the
+# search: a space almost all unplayable is the designer's to narrow.
+UNPLAYABLE = 1e300
+MAX_MISSES = 200
 
 # Plays `variant` into the report folder `folder` (relative to the search's folder).
 PlayFn = Callable[[Variant, str], Games]
@@ -142,6 +146,7 @@ def completed(study: Any) -> list[dict[str, Any]]:
             "folder": t.user_attrs["folder"],
         }
         for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+        if "unplayable" not in t.user_attrs
     ]
 
 
@@ -155,8 +160,6 @@ def run_trials(
     said: Callable[[str], None] = lambda line: None,
 ) -> list[dict[str, Any]]:
     """Propose and play trials until the study holds `trials` finished ones."""
-    from optuna.trial import TrialState
-
     done = {json.dumps(t["point"], sort_keys=True): t for t in completed(study)}
     misses = 0
     while len(completed(study)) < trials:
@@ -166,12 +169,15 @@ def run_trials(
         variant = base.with_knobs(point)
         why = variant.spec.unplayable(variant.rules, variant.players)
         if why:
+            # Told as the worst possible result, not as failed: TPE learns from it to
+            # propose elsewhere (a failed trial teaches it nothing, and it came back).
             trial.set_user_attr("unplayable", why)
-            study.tell(trial, state=TrialState.FAIL)
+            study.tell(trial, [UNPLAYABLE] * len(goals))
             misses += 1
-            if misses > 3 * trials:
+            if misses > MAX_MISSES:
                 raise UserError(f"the search keeps proposing unplayable settings ({why})")
             continue
+        misses = 0
         before = done.get(key)
         if before is not None:  # proposed again: its games are the same games
             folder, measured = before["folder"], before["measured"]

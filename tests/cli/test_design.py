@@ -177,3 +177,21 @@ def test_a_cluster_of_separate_processes_gives_the_same_answer(
     assert main(["design", *search, "--backend", "dask", "--scheduler", address,
                  "-o", str(there)]) == 0  # fmt: skip
     assert answer_of(here) == answer_of(there)
+
+
+def test_unplayable_settings_are_steered_away_from_not_the_end(tmp_path: Path) -> None:
+    # 24 cards (numbers 1..4) can't deal 7 to each of 4 players: half the space is
+    # unplayable. The search goes on; no unplayable setting is a trial or a finalist.
+    variant = tmp_path / "mr.yaml"
+    variant.write_text("game: mega-racer\nplayers: 4\nbots: random\n")
+    small = "{colours: [red, blue], roles: [speed, accident, block], numbers: [1, 4], copies: 1}"
+    out = tmp_path / "d"
+    args = ["design", str(variant), "--knob", "hand_size=4..7", "--knob", f"deck={small}",
+            "--goal", "length.mean=5", "-n", "40", "--trials", "6", "--finalists", "2",
+            "-q", "-w", "1", "-o", str(out)]  # fmt: skip
+    assert main(args) == 0
+    found = answer_of(out)
+    assert len(found["trials"]) == 6
+    assert all(t["point"]["hand_size"] <= 6 for t in found["trials"] + found["finalists"])
+    told = [t for t in study_trials(out) if "unplayable" in t.user_attrs]
+    assert all(t.params["hand_size"] == 3 for t in told)  # index 3: hand_size=7
