@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from balancer import table
 from balancer.config.variant import Variant
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, runner
+
+if TYPE_CHECKING:
+    from balancer.report.model import Report
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,29 @@ class Games:
             names[slots].astype(str),
             np.concatenate([r.length for r in results]).astype(float),
             {name: events[:, k].astype(float) for k, name in enumerate(spec.events)},
+        )
+
+    @classmethod
+    def from_report(cls, report: Report, variant: Variant) -> Games:
+        """A report's games (all of them, from game 0), as `variant` plays them."""
+        from balancer.stats.figures import RunData
+
+        spec = variant.spec
+        data = RunData.from_frame(
+            report.games,
+            variant.players,
+            spec.events,
+            spec.value_events,
+            spec.higher_is_better,
+            variant.seat_rotation,
+        )
+        return cls(
+            0,
+            data.scores,
+            data.wins,
+            data.bot_labels,
+            data.lengths,
+            {k: np.asarray(v, dtype=float) for k, v in data.events.items()},
         )
 
     def then(self, more: Games) -> Games:

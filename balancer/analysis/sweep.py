@@ -31,7 +31,7 @@ from balancer.analysis.figure_names import (
 )
 from balancer.analysis.sweep_points import Point, axis_limits, differs_from, highest, tiers
 from balancer.analysis.sweep_table import column_places
-from balancer.config.variant import Variant
+from balancer.config.variant import PLAYERS, Variant
 from balancer.errors import UserError, shown
 from balancer.numbers import fixed, plain
 from balancer.report.html_format import ACCENT
@@ -107,6 +107,8 @@ def parse_setting(text: str, variant: Variant) -> tuple[str, list[Any]]:
         raise UserError("expected --set section.knob=value1,value2,...", key=where)
     parts = path.strip().split(".")
     name = parts[-1]
+    if parts == [PLAYERS]:
+        return PLAYERS, _players(raw, variant, where)
     if len(parts) > 2 or (len(parts) == 2 and parts[0] not in knobs.SECTIONS):
         raise UserError("name a knob as rules.KNOB, scoring.KNOB or KNOB", key=where)
     by_name = {k.name: k for k in variant.spec.knobs}
@@ -132,6 +134,17 @@ def parse_setting(text: str, variant: Variant) -> tuple[str, list[Any]]:
         values.append(checked)
         written.append(item)
     return name, values
+
+
+def _players(raw: str, variant: Variant, where: str) -> list[int]:
+    """`players=3,4,5`: player counts the game takes, each once."""
+    values: list[int] = []
+    for item in _split_values(raw):
+        value = variant.check_players(load_yaml_text(item, where).data, where)
+        if value in values:
+            raise UserError(f"{shown(item)} is listed twice", key=where)
+        values.append(value)
+    return values
 
 
 def _split_values(raw: str) -> list[str]:

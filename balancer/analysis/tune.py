@@ -1,27 +1,39 @@
 """Tuning: the knob value that brings a figure to a target (or to its min or max), by
-successive halving over common seeds.
+racing over common seeds within a budget of games.
 
 Search. The candidates are the knob's values LO, LO+STEP, ..., HI (two knobs:
 every pair). Each evaluation is noisy, so the budget goes where it decides
-something (successive halving, Karnin, Koren & Somekh 2013; Jamieson &
-Talwalkar 2016): round 0 plays r0 games of every candidate; after each round
-the better half (by the estimated loss: |figure − target|, or the figure
-itself for min, minus it for max) goes on, and each survivor's games double
-(r0·2^r in all), until one is left. Every candidate plays the same games
-0, 1, 2, ... (common seeds: game i starts from the same deal whatever the
-knob), so candidates are compared on the same deals and the noise of the
-deal cancels in their differences. A candidate that a sweep already played
-(same variant, same seed) starts with the sweep's games.
+something: round 0 plays r0 games of every candidate (a quarter of the
+budget, at least 30 each); after each round a candidate is dropped only when
+the statistics show it worse than another (`survivors`), and the rest go on
+with twice the games, until one is left (it then plays the rest of the budget,
+which narrows its interval) or the budget (-n) is spent: the last round is cut
+to fit, so a search never plays more games than its budget.
+Every candidate plays the same games 0, 1, 2, ... (common seeds: game i
+starts from the same deal whatever the knob), so candidates are compared on
+the same deals and the noise of the deal cancels in their differences. A
+candidate that a sweep already played (same variant, same seed) starts with
+the sweep's games, which the budget does not count.
 
-What is reported: the best candidate with its figure's 95% interval; the
-knob values not ruled out (target: their figure's 95% interval holds the
-target; min / max: not worse than the best by a one-sided 5% paired t-test
-on the games both played); the figure at every candidate with its interval
-(the curve, as a chart); the games played and reused. Every figure is a
-mean of per-game values (analysis/expect.py); `seat_win_share.spread` is
-taken as the spread of the pair of seats farthest apart, whose per-game
-differences give its interval (a little optimistic: the pair is chosen by
-looking).
+Why not successive halving (the better half by estimate goes on, as before
+this): with many candidates near the target, a good one drops out by chance
+after a few games and nothing corrects for it; a 3,000-game sweep of dqz's
+starting_chips found 29 nearer 8 deals than the "best" 30 that halving named
+after dropping 29 at 120 games. Racing drops a candidate only on a test whose
+error is shared (Bonferroni) over every candidate and every round the budget
+allows, so the truly best value survives in at least 95% of searches
+(tests/cli/test_tune.py plants one and counts).
+
+What is reported: the best candidate with its figure's 95% interval: for a
+target, the survivor nearest the target among those whose interval holds it,
+or, when none does, the nearest, said plainly ("closest ...; no value shown to
+reach 8", `reached: false` in the JSON); the values not ruled out (the
+survivors: what the statistics can't separate); the figure at every candidate
+with its interval (the curve, as a chart); the games played and reused. Every
+figure is a mean of per-game values (analysis/expect.py);
+`seat_win_share.spread` is taken as the spread of the pair of seats farthest
+apart, whose per-game differences give its interval (a little optimistic: the
+pair is chosen by looking).
 """
 
 from __future__ import annotations
@@ -36,13 +48,14 @@ import numpy as np
 from balancer import knobs as knob_module
 from balancer.analysis.expect import FigureDef, resolve
 from balancer.analysis.plays import Games, Job
-from balancer.config.variant import Variant
+from balancer.config.variant import PLAYERS, Variant
 from balancer.errors import UserError, shown
 from balancer.numbers import column_decimals, with_interval
 from balancer.stats import intervals
 
 MAX_CANDIDATES = 400
 MIN_FIRST_ROUND = 30  # games per candidate in round 0: enough for a first t interval
+ALPHA = 0.05  # the chance, over the whole search, that the best candidate is dropped
 DEFAULT_BUDGET = 20_000
 
 
@@ -56,7 +69,7 @@ class KnobRange:
 
 
 def parse_knob(text: str, variant: Variant) -> KnobRange:
-    """`rules.KNOB=LO..HI[:STEP]` (or scoring.KNOB, or KNOB) -> its checked values."""
+    """`rules.KNOB=LO..HI[:STEP]` (or scoring.KNOB, or KNOB, or players) -> its checked values."""
     where = f"--knob {text}"
     path, sep, span = text.partition("=")
     parts = path.strip().split(".")
@@ -64,9 +77,10 @@ def parse_knob(text: str, variant: Variant) -> KnobRange:
         raise UserError("expected --knob rules.KNOB=LO..HI[:STEP]", key=where)
     name = parts[-1]
     by_name = {k.name: k for k in variant.spec.knobs}
-    if name not in by_name:
+    if parts != [PLAYERS] and name not in by_name:
         raise UserError(
-            f"{variant.game} has no knob {name!r} (knobs: {', '.join(by_name)})", key=where
+            f"{variant.game} has no knob {name!r} (knobs: {', '.join(by_name)}, or players)",
+            key=where,
         )
     bounds, _, step_text = span.partition(":")
     low_text, dots, high_text = bounds.partition("..")
@@ -89,6 +103,9 @@ def parse_knob(text: str, variant: Variant) -> KnobRange:
     for k in range(count):
         raw: Any = low + k * step
         raw = int(round(raw)) if whole else round(raw, 12)
+        if parts == [PLAYERS]:
+            values.append(variant.check_players(raw, where))
+            continue
         try:
             values.append(by_name[name].check(raw))
         except ValueError as exc:
@@ -159,41 +176,43 @@ def series(figure: FigureDef, games: Games) -> np.ndarray:
     return chosen if float(np.mean(chosen)) >= 0 else -chosen
 
 
-def figure_interval(figure: FigureDef, games: Games) -> tuple[float, float, float]:
-    """The figure's estimate and 95% interval on these games."""
+def figure_interval(
+    figure: FigureDef, games: Games, level: float = 0.95
+) -> tuple[float, float, float]:
+    """The figure's estimate and interval (95% unless told) on these games."""
     values = series(figure, games)
     if figure.members[0].share and not figure.spread:
-        found = intervals.share_interval(values)
+        found = intervals.share_interval(values, level=level)
     else:
-        found = intervals.mean_interval(values)
+        found = intervals.mean_interval(values, level=level)
     return found.estimate, found.low, found.high
 
 
 # --- the search ----------------------------------------------------------------------
 
 
-def schedule(candidates: int, budget: int) -> list[int]:
-    """Games per survivor after each round: r0, 2·r0, 4·r0, ... until one is left.
-
-    Round r keeps ceil(C / 2^r) candidates; r0 is the largest (at least
-    MIN_FIRST_ROUND) whose rounds spend at most `budget` games.
-    """
-    rounds = math.ceil(math.log2(candidates)) + 1 if candidates > 1 else 1
-    first = max(MIN_FIRST_ROUND, budget // games_per_first(candidates, rounds))
-    return [first * 2**r for r in range(rounds)]
+def first_round(candidates: int, budget: int) -> int:
+    """Games every candidate plays in round 0: a quarter of the budget spread over them
+    (the rest goes to the survivors), at least MIN_FIRST_ROUND."""
+    return max(MIN_FIRST_ROUND, budget // (4 * candidates))
 
 
-def games_per_first(candidates: int, rounds: int) -> int:
-    """Games the search plays per game of round 0 (its cost is r0 times this)."""
-    return candidates + sum(
-        -(-candidates // 2**r) * (2**r - 2 ** (r - 1)) for r in range(1, rounds)
-    )
+def looks(candidates: int, budget: int) -> int:
+    """The most rounds (looks at the data) a search can take: round r gives each
+    survivor r0·2^r games, and no survivor can be given more than the budget."""
+    r0 = first_round(candidates, budget)
+    return max(1, int(math.floor(math.log2(max(budget, r0) / r0))) + 1)
 
 
-def planned_games(candidates: int, budget: int) -> int:
-    """The games `search` will play (less what a sweep lends)."""
-    rounds = schedule(candidates, budget)
-    return rounds[0] * games_per_first(candidates, len(rounds))
+def check_budget(candidates: int, budget: int) -> None:
+    """Refuse a budget too small for round 0 (MIN_FIRST_ROUND games per candidate)."""
+    need = candidates * MIN_FIRST_ROUND
+    if budget < need:
+        raise UserError(
+            f"{budget} games can't give {candidates} candidates {MIN_FIRST_ROUND} games each "
+            f"(at least {need}); raise -n or take fewer values (a larger STEP)",
+            key="-n",
+        )
 
 
 @dataclass
@@ -219,6 +238,14 @@ class TuneResult:
     reused: int
     rounds: list[int]
     skipped: list[str] = field(default_factory=list)
+    budget: int = DEFAULT_BUDGET
+
+    @property
+    def reached(self) -> bool | None:
+        """Target: whether the answer's 95% interval holds the target (None for min/max)."""
+        if self.goal.mode != "target":
+            return None
+        return bool(self.best.low <= self.goal.value <= self.best.high)  # type: ignore[operator]
 
     @property
     def knob_names(self) -> list[str]:
@@ -240,8 +267,11 @@ class TuneResult:
             "target": self.goal.text,
             "figure": self.goal.figure.name,
             "best": entry(self.best),
+            # False: no value's interval holds the target; "best" is then the closest.
+            "reached": self.reached,
             "not_ruled_out": [dict(c.point) for c in self.candidates if c.consistent],
             "games_played": self.played,
+            "budget": self.budget,
             "games_reused": self.reused,
             "games_per_survivor_by_round": self.rounds,
             "candidates": [entry(c) for c in self.candidates],
@@ -282,9 +312,11 @@ def search(
     play: PlayFn,
     reuse: Callable[[Variant], Games | None] | None = None,
 ) -> TuneResult:
-    """Successive halving over the grid; `play(jobs)` plays games, `reuse(variant)` gives a
-    sweep's games of that variant (games 0..n-1 at the same seed) or None."""
+    """Racing over the grid within `budget` games; `play(jobs)` plays games,
+    `reuse(variant)` gives a sweep's games of that variant (games 0..n-1 at the same
+    seed) or None. The module docstring says when a candidate is dropped."""
     pool, skipped = candidates_for(base, ranges)
+    check_budget(len(pool), budget)
     reused = 0
     if reuse is not None:
         for c in pool:
@@ -292,42 +324,89 @@ def search(
             if found is not None and found.n:
                 c.games, c.reused = found, found.n
                 reused += found.n
-    rounds = schedule(len(pool), budget)
+    r0, most = first_round(len(pool), budget), looks(len(pool), budget)
     alive = list(pool)
     played = 0
-    for r, target_games in enumerate(rounds):
-        need = [c for c in alive if c.games.n < target_games]
-        jobs = [Job(c.variant, c.games.n, target_games) for c in need]
-        for c, more in zip(need, play(jobs), strict=True):
+    rounds: list[int] = []
+    for r in range(most):
+        wanted = r0 * 2**r
+        short = [c for c in alive if c.games.n < wanted]
+        share = (budget - played) // len(short) if short else 0
+        if short and share < 1:
+            break  # the budget is spent: not one more game for each
+        jobs = [Job(c.variant, c.games.n, min(wanted, c.games.n + share)) for c in short]
+        for c, more in zip(short, play(jobs), strict=True):
             c.games = c.games.then(more)
             played += more.n
+        rounds.append(max(c.games.n for c in alive))
         for c in alive:
             c.last_round = r
             c.estimate, c.low, c.high = figure_interval(goal.figure, c.games)
-        alive.sort(key=lambda c: goal.loss(c.estimate))
-        keep = max(1, math.ceil(len(pool) / 2 ** (r + 1)))
-        alive = alive[:keep]
-    best = alive[0]
+        alive = survivors(goal, alive, ALPHA / (len(pool) * most))
+        if len(alive) == 1 or played >= budget:
+            break
+    if len(alive) == 1 and played < budget:
+        # The rest of the budget narrows the answer's interval.
+        (last,) = alive
+        (more,) = play([Job(last.variant, last.games.n, last.games.n + budget - played)])
+        last.games = last.games.then(more)
+        played += more.n
+        rounds.append(last.games.n)
+        last.estimate, last.low, last.high = figure_interval(goal.figure, last.games)
+    best = min(alive, key=lambda c: (not _holds(goal, c), goal.loss(c.estimate)))
     for c in pool:
-        c.consistent = _not_ruled_out(goal, c, best)
-    return TuneResult(goal, ranges, pool, best, played, reused, rounds, skipped)
+        c.consistent = c in alive
+    return TuneResult(goal, ranges, pool, best, played, reused, rounds, skipped, budget=budget)
 
 
-def _not_ruled_out(goal: Goal, c: Candidate, best: Candidate) -> bool:
+def survivors(goal: Goal, alive: list[Candidate], alpha: float) -> list[Candidate]:
+    """The candidates not shown worse than another, each test at error rate `alpha`.
+
+    `alpha` is 5% shared (Bonferroni) over the candidates and every look the
+    search can take (search passes ALPHA / (candidates · looks)), so the truly
+    best candidate is dropped in at most 5% of searches: it can go only when
+    one of the tests that involve it errs, and there are at most that many.
+
+    Target: a candidate's loss |figure − target| lies between the nearest and
+    the farthest end of its interval from the target; one whose nearest end is
+    farther than another's farthest end is worse and goes. Min / max: a
+    candidate goes when its paired difference with the estimated best (per
+    game, on the games both played: common seeds) is above 0 (min) or below 0
+    (max) at the same level, shared over every pair (the pair is chosen by
+    looking, so the correction counts all of them).
+    """
+    if len(alive) < 2:
+        return alive
     if goal.mode == "target":
         assert goal.value is not None
-        return c.low <= goal.value <= c.high
-    if c is best:
-        return True
-    # min / max: is c worse than the best? One-sided paired t on the games both played.
-    n = min(c.games.n, best.games.n)
-    if n < 2:
-        return True
-    d = series(goal.figure, c.games.head(n)) - series(goal.figure, best.games.head(n))
-    if goal.mode == "max":
-        d = -d
-    found = intervals.mean_interval(d, level=0.90)  # its low end: the one-sided 95% bound
-    return bool(found.low <= 0)
+        ends = [figure_interval(goal.figure, c.games, 1 - alpha)[1:] for c in alive]
+        nearest = [_distance(goal.value, lo, hi) for lo, hi in ends]
+        farthest = [max(abs(lo - goal.value), abs(hi - goal.value)) for lo, hi in ends]
+        cut = min(farthest)
+        return [c for c, near in zip(alive, nearest, strict=True) if near <= cut]
+    leader = min(alive, key=lambda c: goal.loss(c.estimate))
+    kept = []
+    for c in alive:
+        n = min(c.games.n, leader.games.n)
+        if c is leader or n < 2:
+            kept.append(c)
+            continue
+        d = series(goal.figure, c.games.head(n)) - series(goal.figure, leader.games.head(n))
+        if goal.mode == "max":
+            d = -d
+        if intervals.mean_interval(d, level=1 - 2 * alpha).low <= 0:
+            kept.append(c)  # two-sided at 2·alpha: its low end is a one-sided test at alpha
+    return kept
+
+
+def _holds(goal: Goal, c: Candidate) -> bool:
+    """Whether c's 95% interval holds the target (always, for min / max)."""
+    return goal.mode != "target" or bool(c.low <= goal.value <= c.high)  # type: ignore[operator]
+
+
+def _distance(target: float, low: float, high: float) -> float:
+    """How far the interval [low, high] is from `target` (0 when it holds it)."""
+    return max(0.0, low - target, target - high)
 
 
 # --- output --------------------------------------------------------------------------
@@ -373,19 +452,27 @@ def text(result: TuneResult, lang: str | None = None) -> str:
     lines += [
         "",
         t(
-            "tune.best",
+            "tune.best" if result.reached is not False else "tune.closest",
             lang,
             point=terminal(_label(best.point)),
             figure=terminal(result.goal.figure.name),
             value=with_interval(best.estimate, best.low, best.high, _places(result)),
             games=best.games.n,
+            target=shown_number(result.goal.value),
         ),
         t("tune.open", lang, shown=shown or t("tune.none", lang)),
-        t("tune.played", lang, played=result.played)
+        t("tune.played", lang, played=result.played, budget=result.budget)
         + (t("tune.reused", lang, reused=result.reused) if result.reused else ""),
     ]
     lines += [t("tune.skipped", lang, what=terminal(s)) for s in result.skipped]
     return "\n".join(lines)
+
+
+def shown_number(value: float | None) -> str:
+    """A target as a person typed it: 8, not 8.0."""
+    if value is None:
+        return ""
+    return str(int(value)) if value == int(value) else repr(value)
 
 
 def csv_rows(result: TuneResult) -> list[dict[str, Any]]:
@@ -506,6 +593,8 @@ def html_page(result: TuneResult, svg: str, lang: str | None = None) -> str:
         played=result.played,
         reused=result.reused,
     )
+    if result.reached is False:
+        about = t("tune.html.closest", lang, target=shown_number(result.goal.value)) + about
     title = f"tune {result.goal.text}"
     return render_page(
         lang=lang,
@@ -551,7 +640,6 @@ def sweep_reuse(folder: Any) -> Callable[[Variant], Games | None]:
     from balancer.files import FILE, FOLDER, in_words, kind_of
     from balancer.report.folder import output_kind, restore_interrupted
     from balancer.report.model import REPORT_JSON, Report
-    from balancer.stats.figures import RunData
 
     def refuse(why: str) -> UserError:
         return UserError(why, file=str(folder), key="--sweep")
@@ -589,23 +677,7 @@ def sweep_reuse(folder: Any) -> Callable[[Variant], Games | None]:
         for report in points:
             if not _same_setup(wanted, report.variant):
                 continue
-            spec = variant.spec
-            data = RunData.from_frame(
-                report.games,
-                variant.players,
-                spec.events,
-                spec.value_events,
-                spec.higher_is_better,
-                variant.seat_rotation,
-            )
-            return Games(
-                0,
-                data.scores,
-                data.wins,
-                data.bot_labels,
-                data.lengths,
-                {k: np.asarray(v, dtype=float) for k, v in data.events.items()},
-            )
+            return Games.from_report(report, variant)
         return None
 
     return find

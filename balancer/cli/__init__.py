@@ -62,6 +62,7 @@ COMMANDS = {
     "cards": ("balancer.cli.cards", "cards_command"),
     "check": ("balancer.cli.check", "check"),
     "csv": ("balancer.cli.csv", "csv_command"),
+    "design": ("balancer.cli.design", "design"),
     "diff": ("balancer.cli.diff", "diff_command"),
     "events": ("balancer.cli.events", "events_command"),
     "init": ("balancer.cli.init", "init_command"),

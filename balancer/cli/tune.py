@@ -33,7 +33,7 @@ TUNE_CSV = "tune.csv"
     help="'FIGURE=VALUE' (e.g. 'length.mean=8') or 'FIGURE min|max' "
     "(e.g. 'seat_win_share.spread min'); figures as in expect: targets.",
 )
-@budget_option("The budget: about this many games in all (at least 30 per candidate in round 0).")
+@budget_option("The budget: at most this many games in all (at least 30 per candidate).")
 @click.option(
     "--sweep",
     "sweep_folder",
@@ -60,10 +60,13 @@ def tune(
 ) -> None:
     """Find the value of one or two knobs that brings a figure to a target, or to its min or max.
 
-    Successive halving over common seeds: every candidate value plays the same
-    first games; the better half goes on with twice the games, until one is
-    left. Prints the best value with its figure's 95% interval, the values not
-    ruled out, the figure at every candidate, and the games spent.
+    Racing over common seeds: every candidate value plays the same first games;
+    a value is dropped only when the statistics show it worse than another (5%
+    error over the whole search), and the rest go on with twice the games, until
+    one is left or the budget is spent. Prints the best value with its figure's
+    95% interval (or, when no value's interval holds a target, the closest and
+    says so), the values not ruled out, the figure at every candidate, and the
+    games spent.
     """
     as_json = fmt == "json"
     import contextlib
@@ -99,7 +102,8 @@ def tune(
         raise UserError("an empty name is not a sweep folder", key="--sweep")
     reuse = analysis.sweep_reuse(sweep_folder) if sweep_folder else None
     pool, _ = analysis.candidates_for(base, ranges)
-    planned = analysis.planned_games(len(pool), games)
+    analysis.check_budget(len(pool), games)  # before a folder is claimed
+    planned = games  # at most: a search may end early, once one value is left
     with contextlib.ExitStack() as stack:
         held = None
         if out is not None:

@@ -48,6 +48,9 @@ TOP_KEYS = (
     "expect",  # balance targets for `balancer check` (analysis/expect.py checks them)
 )
 MAX_GAMES = 100_000_000
+# Swept and tuned like a knob (sweep --set players=3,4,5; tune --knob players=2..6),
+# though it is the variant's own key, not a game's knob.
+PLAYERS = "players"
 MAX_EXTENDS_DEPTH = 32
 # A variant's name becomes a folder name (with -sweep, and balancer's lock and
 # temporary names beside it): well under the file systems' 255 bytes.
@@ -118,8 +121,37 @@ class Variant:
         return self if lang is None else replace(self, lang=lang)
 
     def with_knobs(self, values: Mapping[str, Any]) -> Variant:
-        """The variant with some knobs set to values already checked."""
-        return replace(self, rules=knobs.freeze({**self.rules, **values}))
+        """The variant with some knobs set to values already checked; `players` among
+        them (PLAYERS) sets the player count (`with_players`)."""
+        rest = dict(values)
+        variant = self.with_players(rest.pop(PLAYERS)) if PLAYERS in rest else self
+        return replace(variant, rules=knobs.freeze({**variant.rules, **rest}))
+
+    def with_players(self, players: int) -> Variant:
+        """The variant at another player count, the one bot of every seat at each."""
+        if players == self.players:
+            return self
+        first = self.seats[0]
+        if any(seat != first for seat in self.seats):
+            raise UserError(
+                "players can be swept only when one bot sits in every seat (bots: NAME), "
+                "not with seats: listing each",
+                key=PLAYERS,
+            )
+        return replace(self, players=players, seats=(first,) * players)
+
+    def check_players(self, value: Any, key: str) -> int:
+        """A player count this variant's game takes, or a UserError naming `key`."""
+        spec = self.spec
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise UserError(f"players must be a whole number, not {shown(value)}", key=key)
+        if not spec.min_players <= value <= spec.max_players:
+            raise UserError(
+                f"{self.game} takes {spec.min_players} to {spec.max_players} players, not {value}",
+                key=key,
+            )
+        self.with_players(value)  # one bot in every seat, or said here
+        return value
 
     def with_checked_knobs(self, values: Mapping[str, Any]) -> Variant:
         """The variant with some knobs set, each value checked as a variant file's would be."""

@@ -214,9 +214,31 @@ CATALOG: dict[str, str] = {
     "ladder.html.h2h_note": "Row bot's win share in the games where the column bot also sits.",
     "ladder.html.gap": "<h2>Skill gap</h2><p>{best} − random: <b>{gap}</b> points of win share, "
     "95% interval [{low}, {high}] (paired over deals).</p>",
+    # -- design: the terminal's answer and design.html
+    "design.title": "design: {goals} ({trials} trials); the finalists, played again:",
+    "design.kept_mark": "  <- kept",
+    "design.out_mark": "  (shown worse)",
+    "design.best": "best: {point} (the only finalist not shown worse than another)",
+    "design.front": "front: {n} settings the games can't tell apart: {shown}",
+    "design.chart.kept": "kept",
+    "design.chart.out": "shown worse",
+    "design.chart.finalist": "finalist",
+    "design.html.setting": "setting",
+    "design.html.verdict": "verdict",
+    "design.html.kept": "kept",
+    "design.html.out": "shown worse than another",
+    "design.html.best": "Best: <b>{point}</b>, the only finalist not shown worse than another.",
+    "design.html.front": "<b>{n} settings</b> the games can't tell apart (a front).",
+    "design.html.about": "{trials} trials of {games} games each, proposed by Optuna's TPE; "
+    "the finalists played again with {final} games on common seeds and compared by paired "
+    "tests (5% error shared over every pair and goal). ✓ / ✗: the goal is met / not met "
+    "by the whole 95% interval.",
+    "design.html.goals": "Goals",
+    "design.html.finalists": "Finalists",
+    "design.html.trials": "Every trial",
     # -- tune: the terminal table and tune.html
-    "tune.title": "tune {goal}: {n} candidates, successive halving, games per survivor by round "
-    "{rounds}",
+    "tune.title": "tune {goal}: {n} candidates, racing (a value goes only when shown worse), "
+    "games per survivor by round {rounds}",
     "tune.knob_value": "knob value",
     "tune.games": "games",
     "tune.figure": "figure [95% interval]",
@@ -224,9 +246,11 @@ CATALOG: dict[str, str] = {
     "tune.best_mark": " <- best",
     "tune.open_mark": " (not ruled out)",
     "tune.best": "best: {point}  {figure} = {value} ({games} games)",
-    "tune.open": "not ruled out (95%): {shown}",
+    "tune.closest": "closest: {point}  {figure} = {value} ({games} games); "
+    "no value shown to reach {target}",
+    "tune.open": "not ruled out (95% over the whole search): {shown}",
     "tune.none": "none",
-    "tune.played": "games: {played} played",
+    "tune.played": "games: {played} played of a budget of {budget}",
     "tune.reused": ", {reused} reused from a sweep",
     "tune.skipped": "skipped {what}",
     "tune.html.candidates": "Candidates",
@@ -234,8 +258,10 @@ CATALOG: dict[str, str] = {
     "tune.html.open_cell": " not ruled out",
     "tune.html.figure": "figure [95%]",
     "tune.html.last_round": "last round",
+    "tune.html.closest": "<b>No value is shown to reach {target}</b>: the closest is named.\n",
     "tune.html.about": "Best: <b>{point}</b>, {figure} =\n{value} (95%, {games} games).\n"
-    "Successive halving over common seeds; games per survivor by round {rounds};\n"
+    "Racing over common seeds (a value goes only when shown worse, 5% error over the whole "
+    "search); games per survivor by round {rounds};\n"
     "{played} games played, {reused} reused from a sweep.",
     # -- sweep: the terminal table, Markdown and index.html
     "sweep.key": "Each figure: its value [95% interval]. {figure} is charted; beside it, the "

@@ -211,9 +211,30 @@ CATALOG: dict[str, str] = {
     "ladder.html.h2h_note": "列のボットも座ったゲームでの、行のボットの勝率。",
     "ladder.html.gap": "<h2>腕の差</h2><p>{best} − random: 勝率で <b>{gap}</b> ポイント、"
     "95%信頼区間 [{low}, {high}]（ディールごとに対にして）。</p>",
+    # -- design: the terminal's answer and design.html
+    "design.title": "design: {goals}（試行 {trials} 回）。決勝に残った設定を再プレイ:",
+    "design.kept_mark": "  <- 残った",
+    "design.out_mark": "  （劣ると示された）",
+    "design.best": "最良: {point}（他より劣ると示されなかった唯一の候補）",
+    "design.front": "フロント: ゲームでは区別できない {n} 個の設定: {shown}",
+    "design.chart.kept": "残った",
+    "design.chart.out": "劣ると示された",
+    "design.chart.finalist": "決勝候補",
+    "design.html.setting": "設定",
+    "design.html.verdict": "判定",
+    "design.html.kept": "残った",
+    "design.html.out": "他より劣ると示された",
+    "design.html.best": "最良: <b>{point}</b>（他より劣ると示されなかった唯一の候補）。",
+    "design.html.front": "ゲームでは区別できない <b>{n} 個の設定</b>（フロント）。",
+    "design.html.about": "各 {games} ゲームの試行を {trials} 回、Optuna の TPE が提案。"
+    "決勝候補は共通のシードで {final} ゲームずつ再プレイし、対応のある検定で比較"
+    "（全ての組と目標で誤り5%を分け合う）。✓ / ✗: 95%信頼区間全体で目標を満たす / 満たさない。",
+    "design.html.goals": "目標",
+    "design.html.finalists": "決勝候補",
+    "design.html.trials": "全ての試行",
     # -- tune: the terminal table and tune.html
-    "tune.title": "tune {goal}: 候補 {n} 個、逐次半減法、各ラウンドで残った候補あたりのゲーム数 "
-    "{rounds}",
+    "tune.title": "tune {goal}: 候補 {n} 個、レーシング（劣ると示された値だけを除外）、"
+    "各ラウンドで残った候補あたりのゲーム数 {rounds}",
     "tune.knob_value": "ノブの値",
     "tune.games": "ゲーム数",
     "tune.figure": "指標 [95%信頼区間]",
@@ -221,9 +242,11 @@ CATALOG: dict[str, str] = {
     "tune.best_mark": " <- 最良",
     "tune.open_mark": " （除外できない）",
     "tune.best": "最良: {point}  {figure} = {value}（{games} ゲーム）",
-    "tune.open": "除外できない候補（95%）: {shown}",
+    "tune.closest": "最も近い: {point}  {figure} = {value}（{games} ゲーム）。"
+    "{target} に届くと示された値はない",
+    "tune.open": "除外できない候補（探索全体で95%）: {shown}",
     "tune.none": "なし",
-    "tune.played": "ゲーム: {played} 回プレイ",
+    "tune.played": "ゲーム: 予算 {budget} のうち {played} 回プレイ",
     "tune.reused": "、スイープから {reused} ゲームを再利用",
     "tune.skipped": "飛ばした候補 {what}",
     "tune.html.candidates": "候補",
@@ -231,8 +254,10 @@ CATALOG: dict[str, str] = {
     "tune.html.open_cell": " 除外できない",
     "tune.html.figure": "指標 [95%]",
     "tune.html.last_round": "最後のラウンド",
+    "tune.html.closest": "<b>{target} に届くと示された値はない</b>。最も近い値を示す。\n",
     "tune.html.about": "最良: <b>{point}</b>、{figure} = {value}（95%、{games} ゲーム）。"
-    "共通のシードで逐次半減法; 各ラウンドで残った候補あたりのゲーム数 {rounds}; "
+    "共通のシードでレーシング（劣ると示された値だけを除外、探索全体で誤り5%）; "
+    "各ラウンドで残った候補あたりのゲーム数 {rounds}; "
     "{played} ゲームをプレイ、スイープから {reused} ゲームを再利用。",
     # -- sweep: the terminal table, Markdown and index.html
     "sweep.key": "各指標: 値 [95%信頼区間]。図に描いたのは {figure}。その横は、ノブで最も動いた"
