@@ -76,6 +76,14 @@ figure svg { display: block; width: 100%; height: auto; }
 figure svg text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans",
   "Hiragino Sans", "Noto Sans CJK JP", sans-serif !important; }
 .table-wrap { overflow-x: auto; }
+/* A table wider than its card scrolls with a bar that is always drawn (an overlay bar,
+   shown only while scrolling, hides that there is more to the right). */
+.table-wrap::-webkit-scrollbar { height: 10px; }
+.table-wrap::-webkit-scrollbar-thumb { background: #9aa3ad; border-radius: 5px; }
+.table-wrap::-webkit-scrollbar-track { background: #eef0f3; }
+@supports not selector(::-webkit-scrollbar) {
+  .table-wrap { scrollbar-color: #9aa3ad #eef0f3; }
+}
 table { border-collapse: collapse; width: 100%; font-size: 14px;
   font-variant-numeric: tabular-nums; margin: 8px 0 4px; }
 th, td { padding: 6px 8px; border-bottom: 1px solid var(--line); text-align: left;

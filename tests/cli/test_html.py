@@ -464,9 +464,10 @@ needs_chromium = pytest.mark.skipif(
 
 
 def chromium(
-    processes: Processes, page: Path, profile: Path, *args: str
+    processes: Processes, page: Path, profile: Path, *args: str, scrollbars: bool = False
 ) -> subprocess.CompletedProcess[str]:
-    """Open `page` in headless Chromium with no network chatter of its own."""
+    """Open `page` in headless Chromium with no network chatter of its own (`scrollbars`:
+    drawn and taking their room, as on a desktop, not hidden as a screenshot wants)."""
     assert CHROMIUM is not None, "chromium is required when CI is set"
     command = [
         CHROMIUM,
@@ -479,7 +480,7 @@ def chromium(
         "--disable-component-update",
         "--disable-sync",
         "--disable-extensions",
-        "--hide-scrollbars",
+        *([] if scrollbars else ["--hide-scrollbars"]),
         f"--user-data-dir={profile}",
         *args,
         page.resolve().as_uri(),
