@@ -22,7 +22,7 @@ from balancer import i18n
 from balancer.i18n.phrases import phrase
 from balancer.numbers import column_decimals, fixed, percent, percent_decimals
 from balancer.report.charts import render_charts
-from balancer.report.figures import BotFigures, Interval, SeatAdvantage, present
+from balancer.report.figures import BotFigures, EventFigures, Interval, SeatAdvantage, present
 from balancer.report.games_table import value_counts
 from balancer.report.html_format import (
     better_word,
@@ -522,6 +522,16 @@ def _event_cell(name: str, lang: str, words: i18n.GameTexts) -> str:
     return f"{_e(local)}<br><code>{_e(name)}</code>"
 
 
+def _share(e: EventFigures, places: int | None) -> str:
+    """An event's share of games in percent, with its interval when the report has one."""
+    if e.share_of_games_ci95 is None:
+        return percent(e.share_of_games, places)
+    if places is None:
+        places = percent_decimals([(e.share_of_games_ci95.low, e.share_of_games_ci95.high)])
+    share = percent(e.share_of_games, places)
+    return f"{share} ({_interval(e.share_of_games_ci95, places)})"
+
+
 def _events_section(
     report: Report,
     charts: dict[str, str],
@@ -557,11 +567,12 @@ def _events_section(
             else:
                 spread = t("html.a_value", lang)
             per_game = f"{num(e.per_game)}{_e(_mean_ci(e.per_game_ci95, lang=lang))}"
-            rows.append([f"{_event_cell(name, lang, words)}{_e(spread)}", per_game, "—", meaning])
+            # Its share of games at its own interval's precision: pressed against 100%
+            # (every game has a multiplier), it is no row of the counted events' column.
+            share = _share(e, None)
+            rows.append([f"{_event_cell(name, lang, words)}{_e(spread)}", per_game, share, meaning])
         else:
-            share = percent(e.share_of_games, share_places)
-            if e.share_of_games_ci95 is not None:
-                share += f" ({_interval(e.share_of_games_ci95, share_places)})"
+            share = _share(e, share_places)
             places = 3 if per_places is None else per_places
             per_game = f"{fixed(e.per_game, places)}{_e(_mean_ci(e.per_game_ci95, places, lang))}"
             rows.append([_event_cell(name, lang, words), per_game, share, meaning])

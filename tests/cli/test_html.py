@@ -582,8 +582,8 @@ def test_the_page_shows_every_interval(fdc, dqz) -> None:
     shown = f"{fixed(event.per_game, per)} (95% interval {fixed(low, per)} – {fixed(high, per)})"
     assert shown in page
     assert report_html._interval(event.share_of_games_ci95, shares) in page
-    # A value event has a mean's interval and no share of games.
-    assert dqz.events["max_multiplier"].share_of_games_ci95 is None
+    # A value event has a mean's interval, and its share of games has one too.
+    assert dqz.events["max_multiplier"].share_of_games_ci95 is not None
     assert dqz.events["max_multiplier"].per_game_ci95 is not None
     assert "Hotelling" in page  # the seat-advantage test is named
 
