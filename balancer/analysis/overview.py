@@ -70,13 +70,20 @@ def _run_headline(document: Any) -> str:
             f"{document['game']}, {document['players']} players, {document['games']:,} games"
         )
         shares = [float(seat["win_share"]) for seat in document["seats"]]
-        parts.append(f"seat win shares {min(shares):.1%}–{max(shares):.1%}")
+        # At the decimals of report.html's seat table (numbers.py): one precision per column.
+        places = percent_decimals(
+            (float(seat["win_ci95"][0]), float(seat["win_ci95"][1]))
+            for seat in document["seats"]
+            if isinstance(seat.get("win_ci95"), list) and len(seat["win_ci95"]) == 2
+        )
+        low, high = percent(min(shares), places), percent(max(shares), places)
+        parts.append(f"seat win shares {low}–{high}")
         p = (document.get("seat_advantage") or {}).get("p_value")
         if isinstance(p, int | float):
             parts.append(f"seat advantage p = {p:.2g}")
         if document.get("command_line"):
             parts.append("with " + " ".join(map(str, document["command_line"])))
-    except (KeyError, TypeError, ValueError):
+    except (AttributeError, KeyError, TypeError, ValueError):  # a damaged file: what it has
         pass
     return "; ".join(parts)
 

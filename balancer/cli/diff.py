@@ -353,7 +353,8 @@ def _prepare_decided(
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     metavar="FILE",
-    help="Also write the diff as one self-contained page: each change charted with its interval.",
+    help="Also write the diff as one self-contained page: each change charted with its interval "
+    "(a diff that runs variant files writes it unasked, as diff.html beside its runs).",
 )
 @click.option(
     "--until-decided",

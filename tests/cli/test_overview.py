@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import os
 from html.parser import HTMLParser
 from pathlib import Path
@@ -127,8 +128,22 @@ def hand_made_reports(reports: Path) -> None:
         '<meta name="description" content="1 of 9 figures changed (margin.mean), 2 equivalent">'
         "</head></html>"
     )
+    run = reports / "fdc-3p"
+    run.mkdir()
+    seats = [
+        {"win_share": 0.199, "win_ci95": [0.17, 0.23]},
+        {"win_share": 0.301, "win_ci95": [0.27, 0.33]},
+        {"win_share": 0.5, "win_ci95": [0.47, 0.53]},
+    ]
+    document = {"game": "fish-dash-cash", "players": 3, "games": 1000, "seats": seats,
+                "seat_advantage": {"p_value": 0.0123}, "variant": {"name": "fdc-3p"}}  # fmt: skip
+    (run / "report.json").write_text(json.dumps(document))
+    damaged = reports / "damaged"
+    damaged.mkdir()
+    (damaged / "report.json").write_text('{"game": "fdc", "players": 3, "games": 9, "seats": [1]}')
     for when, path in enumerate(
-        (ladder / "ladder.csv", tune / "tune.csv", diff / "diff.html"), start=1
+        (ladder / "ladder.csv", tune / "tune.csv", diff / "diff.html", run / "report.json"),
+        start=1,
     ):
         os.utime(path, (when * 86400.0, when * 86400.0))  # 1970-01-02, -03, -04 00:00 UTC
 
@@ -144,7 +159,17 @@ def test_every_row_has_a_headline_and_when_it_was_made(tmp_path: Path) -> None:
     assert found["tune"].headline == "2 candidates; best rounds=7: 7.0 [6.8, 7.3]"
     assert found["diff"].headline == "1 of 9 figures changed (margin.mean), 2 equivalent"
     assert found["diff"].link == "diff/a-vs-b/diff.html"
+    # Every interval 6 points wide: whole percents, as report.html's seat table has them.
+    run = next(e for e in overview.entries(reports) if e.name == "fdc-3p")
+    assert run.headline == (
+        "fish-dash-cash, 3 players, 1,000 games; seat win shares 20%–50%; seat advantage p = 0.012"
+    )
+    # A damaged report.json gives what it can, never a traceback after a command succeeded.
+    damaged = next(e for e in overview.entries(reports) if e.name == "damaged")
+    assert damaged.headline == "fdc, 3 players, 9 games"
     page = overview.render(overview.entries(reports))
-    for kind, day in (("ladder", "02"), ("tune", "03"), ("diff", "04")):
-        row = next(r for r in page.split("<tr>") if r.startswith(f"<td>{kind}</td>"))
-        assert f"1970-01-{day} 00:00 UTC" in row and found[kind].headline in html.unescape(row)
+    made = (("lad", "02"), ("tn", "03"), ("a-vs-b", "04"), ("fdc-3p", "05"))
+    for entry, (name, day) in zip(overview.entries(reports)[1:], reversed(made), strict=True):
+        row = next(r for r in page.split("<tr>") if f">{name}</a>" in r)
+        assert entry.name == name  # newest first, the damaged run (made now) ahead of them
+        assert f"1970-01-{day} 00:00 UTC" in row and entry.headline in html.unescape(row)
