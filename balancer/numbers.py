@@ -8,8 +8,13 @@ get the same decimals. So 3.521 with interval [3.121, 3.921] (width 0.8) is
 several estimates uses one number of decimals for every row, its typical
 (median) row's (`column_decimals`), so the digits line up.
 
-Only what is shown to people goes through here (terminal tables, Markdown and
-HTML pages); report.json and the CSV files keep the raw numbers.
+The rule is for what people read (terminal tables, Markdown and HTML pages).
+report.json and the CSV files keep the numbers as computed: `raw` writes one
+(the shortest decimal that reads back as the same float; a whole number
+without its `.0`), as Python's json and polars' CSV writer do.
+
+An interval's ends, wherever a file names them, are `FIGURE.ci95_low` and
+`FIGURE.ci95_high` (`CI95_LOW`, `CI95_HIGH`).
 """
 
 from __future__ import annotations
@@ -17,6 +22,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+# The one spelling of a 95% interval's ends in every CSV column and JSON key a person reads:
+# `win_share.ci95_low` (docs/figures-and-outputs.md).
+CI95_LOW, CI95_HIGH = ".ci95_low", ".ci95_high"
 MAX_DECIMALS = 6  # a narrower interval than 1e-6 is shown at 1e-6: no one reads further
 
 
@@ -58,6 +66,20 @@ def fixed(value: float, places: int, signed: bool = False) -> str:
     if round(value, places) == 0:
         return f"{0:.{places}f}"
     return f"{value:+.{places}f}" if signed else f"{value:.{places}f}"
+
+
+def raw(value: float) -> str:
+    """`value` as a file keeps it: every digit of the float (the shortest decimal that
+    reads back as it), a whole number as an integer."""
+    value = float(value)
+    if value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return repr(value)
+
+
+def ends(figure: str) -> tuple[str, str]:
+    """The names of `figure`'s interval ends in a file: (`FIGURE.ci95_low`, `...high`)."""
+    return figure + CI95_LOW, figure + CI95_HIGH
 
 
 def plain(value: float) -> str:

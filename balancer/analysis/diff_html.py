@@ -243,6 +243,21 @@ def _section(
     )
 
 
+HEADLINE_NAMES = 3  # the changed figures a headline names before "..."
+
+
+def headline(table: DiffTable) -> str:
+    """The diff in one English line, as the overview lists it: `2 of 14 figures changed
+    (seat_win_share.0, margin.mean), 3 equivalent`."""
+    changed = [row.figure for row in table.rows if row.verdict == "changed"]
+    same = sum(row.verdict == "equivalent" for row in table.rows)
+    line = f"{len(changed)} of {len(table.rows)} figures changed"
+    if changed:
+        named = ", ".join(changed[:HEADLINE_NAMES])
+        line += f" ({named}{', ...' if len(changed) > HEADLINE_NAMES else ''})"
+    return f"{line}, {same} equivalent"
+
+
 def render_html(table: DiffTable, lang: str | None = None) -> str:
     """The page as a string: a pure function of the diff."""
     from balancer.report.html import CSS
@@ -265,6 +280,8 @@ def render_html(table: DiffTable, lang: str | None = None) -> str:
         "style-src 'unsafe-inline'; img-src data:\">",
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<meta name="generator" content="{GENERATOR}">',
+        # Read by reports/index.html (analysis/overview.py) for the diff's row.
+        f'<meta name="description" content="{_e(headline(table))}">',
         f"<title>{_e(a_name)} → {_e(b_name)} — {_e(i18n.text('diff.html.title', lang))}</title>",
         f"<style>{CSS}{EXTRA_CSS}</style>",
         "</head>",
@@ -324,7 +341,7 @@ def check_target(target: str | Path) -> Path:
     path = Path(target)
     if path.is_dir():
         raise UserError("is a folder; name the page's file, e.g. diff.html", file=str(path))
-    if path.is_symlink() or (path.exists() and not _is_ours(path)):
+    if path.is_symlink() or (path.exists() and not is_ours(path)):
         raise UserError(
             "exists and is not a diff page balancer wrote, so it is left alone", file=str(path)
         )
@@ -336,7 +353,8 @@ def check_target(target: str | Path) -> Path:
     return path
 
 
-def _is_ours(path: Path) -> bool:
+def is_ours(path: Path) -> bool:
+    """Whether `path` is a diff page balancer wrote (its generator mark), so may be replaced."""
     try:
         with path.open("rb") as handle:
             head = handle.read(2000)

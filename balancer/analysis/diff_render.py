@@ -345,8 +345,7 @@ _CSV_FIELDS = [
     "a",
     "b",
     "change",
-    "ci95_low",
-    "ci95_high",
+    *numbers.ends("change"),  # the change's interval, spelled as in every file (numbers.py)
     "test",
     "paired",
     "p_value",
@@ -365,7 +364,7 @@ _CSV_FIELDS = [
 def _csv_record(row: Row) -> dict[str, object]:
     record = row.record()
     interval: tuple[float, float] = record.pop("ci95")  # type: ignore[assignment]
-    record["ci95_low"], record["ci95_high"] = interval
+    record.update(zip(numbers.ends("change"), interval, strict=True))
     return {key: record[key] for key in _CSV_FIELDS}
 
 

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 
 from balancer.config.variant import Variant
 from balancer.errors import UserError
+from balancer.numbers import decimals, plain, with_interval
 from balancer.yamlsafe import format_keypath, load_yaml
 
 # Only what reads the targets is imported with the module: `balancer validate` checks
@@ -453,7 +454,11 @@ class Outcome:
 
         t = self.target
         name = terminal(t.figure.name)
-        detail = f"{self.estimate:.4g} [{self.low:.4g}, {self.high:.4g}]"
+        # As every table writes an estimate (numbers.py): at the precision its interval backs;
+        # an interval of no width (every game 20 tricks) still shown, as `20 [20, 20]`.
+        detail = with_interval(self.estimate, self.low, self.high)
+        if decimals(self.low, self.high) is None:
+            detail += f" [{plain(self.low)}, {plain(self.high)}]"
         if t.other is not None:
             detail = i18n.text("check.difference", lang) + detail
         if len(self.members) > 1:

@@ -22,6 +22,8 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from balancer.numbers import CI95_HIGH, CI95_LOW
+
 if TYPE_CHECKING:
     from balancer.config.variant import Variant
     from balancer.report.figures import Interval
@@ -31,8 +33,9 @@ if TYPE_CHECKING:
 # but with no interval, so no target (expect:, tune) can be tested on them.
 NOT_MEANS = frozenset({"margin.sd", "seat_advantage.p_value"})
 
-# The columns of a figure's 95% interval in sweep.csv: `<figure>.ci95_low`, `<figure>.ci95_high`.
-LOW, HIGH = ".ci95_low", ".ci95_high"
+# The columns of a figure's 95% interval in sweep.csv: `<figure>.ci95_low`, `<figure>.ci95_high`,
+# as in every file balancer writes (balancer/numbers.py).
+LOW, HIGH = CI95_LOW, CI95_HIGH
 
 
 def _words(name: str) -> list[str]:

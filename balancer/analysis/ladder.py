@@ -38,7 +38,7 @@ from balancer.analysis.plays import Games, Job, play
 from balancer.bots import registry as bot_registry
 from balancer.config.variant import SeatSpec, Variant
 from balancer.errors import UserError
-from balancer.numbers import column_decimals, decimals, fixed
+from balancer.numbers import column_decimals, decimals, ends, fixed
 from balancer.stats import compare, intervals
 
 MAX_LINEUPS = 1000
@@ -165,8 +165,9 @@ class Share:
     low: float
     high: float
 
-    def to_json(self) -> dict[str, float]:
-        return {"estimate": self.estimate, "low": self.low, "high": self.high}
+    def to_json(self) -> dict[str, Any]:
+        # As report.json writes a figure's interval: a [low, high] pair under `ci95`.
+        return {"estimate": self.estimate, "ci95": [self.low, self.high]}
 
 
 @dataclass
@@ -379,15 +380,16 @@ def csv_rows(ladder: Ladder) -> list[dict[str, Any]]:
             "kind": "bot",
             "bot": csv_cell(i),
             "win_share": share.estimate,
-            "win_low": share.low,
-            "win_high": share.high,
+            **dict(zip(ends("win_share"), (share.low, share.high), strict=True)),
             "seat_games": ladder.seat_games[i],
         }
         for j in ladder.bots:
             cell = ladder.head_to_head[i].get(j)
-            row[f"vs_{csv_cell(j)}"] = None if cell is None else cell.estimate
-            row[f"vs_{csv_cell(j)}_low"] = None if cell is None else cell.low
-            row[f"vs_{csv_cell(j)}_high"] = None if cell is None else cell.high
+            column = f"vs_{csv_cell(j)}"
+            row[column] = None if cell is None else cell.estimate
+            low, high = ends(column)  # spelled as in every file (numbers.py)
+            row[low] = None if cell is None else cell.low
+            row[high] = None if cell is None else cell.high
         rows.append(row)
     if ladder.skill_gap is not None:
         gap = ladder.skill_gap
@@ -396,8 +398,7 @@ def csv_rows(ladder: Ladder) -> list[dict[str, Any]]:
                 "kind": "skill_gap",
                 "bot": csv_cell(f"{ladder.best} - {RANDOM}"),
                 "win_share": gap.estimate,
-                "win_low": gap.low,
-                "win_high": gap.high,
+                **dict(zip(ends("win_share"), (gap.low, gap.high), strict=True)),
                 "seat_games": None,
             }
         )

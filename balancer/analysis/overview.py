@@ -2,30 +2,47 @@
 
 Rewritten after every command that writes into `reports/` (run, sweep, a diff
 of variant files, ladder and tune with `-o` there), from what the folders
-hold: a run's report.json, a sweep's sweep.json, a diff's two runs under
-reports/diff/, a ladder's or tune's CSV. Each entry has its headline (a
-run's seat win shares and seat-advantage p, a sweep's knobs and points) and
-a relative link, so the folder can be moved whole.
+hold: a run's report.json, a sweep's sweep.json, a diff's page (diff.html,
+which a diff of variant files writes beside its two runs under reports/diff/),
+a ladder's or tune's CSV. Each entry has when it was made (its marker file's
+time, in UTC), a one-line headline (a run's seat win shares and seat-advantage
+p, a sweep's knobs and points, a diff's changed figures, a ladder's best bot,
+a tune's best candidate) and a relative link, so the folder can be moved whole.
 
-Only ever balancer's own page: an index.html it did not write (no generator
-mark) is left alone, and the page is swapped in whole. It is a convenience:
-a folder it can't read is skipped, and a failure to write it never fails
-the command that just succeeded.
+A user's edit is kept, as an edited file in a report folder is (report/folder.py
+tells it by the SHA-256 its manifest records; here `.balancer-index.json` records
+the index's): an index.html balancer did not write, or changed since it did, is
+left alone, the overview is written beside it (`index.balancer.html`) and one
+line on stderr says so. The page is swapped in whole. It is a convenience: a
+folder it can't read is skipped, and a failure to write it never fails the
+command that just succeeded.
 """
 
 from __future__ import annotations
 
+import csv
 import html
 import json
 import os
+import re
+import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from balancer.numbers import CI95_HIGH, CI95_LOW, percent, percent_decimals, with_interval
+
 INDEX = "index.html"
+BESIDE = "index.balancer.html"  # the overview, when index.html is the user's
+RECORD = ".balancer-index.json"  # the SHA-256 of the index.html balancer last wrote
 GENERATOR = "balancer overview"
 REPORTS = Path("reports")
+DIFF_PAGE = "diff.html"  # a diff's own page in its folder (cli/diff.py writes it)
+# A diff page's headline, in its head (analysis/diff_html.py writes it).
+_DESCRIPTION = re.compile(rb'<meta name="description" content="([^"]*)">')
 
 
 @dataclass(frozen=True)
@@ -53,15 +70,90 @@ def _run_headline(document: Any) -> str:
             f"{document['game']}, {document['players']} players, {document['games']:,} games"
         )
         shares = [float(seat["win_share"]) for seat in document["seats"]]
-        parts.append(f"seat win shares {min(shares):.1%}–{max(shares):.1%}")
+        # At the decimals of report.html's seat table (numbers.py): one precision per column.
+        places = percent_decimals(
+            (float(seat["win_ci95"][0]), float(seat["win_ci95"][1]))
+            for seat in document["seats"]
+            if isinstance(seat.get("win_ci95"), list) and len(seat["win_ci95"]) == 2
+        )
+        low, high = percent(min(shares), places), percent(max(shares), places)
+        parts.append(f"seat win shares {low}–{high}")
         p = (document.get("seat_advantage") or {}).get("p_value")
         if isinstance(p, int | float):
             parts.append(f"seat advantage p = {p:.2g}")
         if document.get("command_line"):
             parts.append("with " + " ".join(map(str, document["command_line"])))
-    except (KeyError, TypeError, ValueError):
+    except (AttributeError, KeyError, TypeError, ValueError):  # a damaged file: what it has
         pass
     return "; ".join(parts)
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            return list(csv.DictReader(handle))
+    except (OSError, ValueError, csv.Error):
+        return []
+
+
+def _number(row: dict[str, str], key: str) -> float | None:
+    try:
+        return float(row[key])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _ends(row: dict[str, str], figure: str) -> tuple[float | None, float | None]:
+    """`figure`'s interval in a CSV row: FIGURE.ci95_low/high (or the older low/high)."""
+    low = _number(row, figure + CI95_LOW)
+    high = _number(row, figure + CI95_HIGH)
+    if low is None or high is None:
+        low, high = _number(row, "low"), _number(row, "high")
+    return low, high
+
+
+def _ladder_headline(path: Path) -> str:
+    """`3 bots; best heuristic, win share 41% [40%, 43%]` from ladder.csv."""
+    bots = [
+        r for r in _rows(path) if r.get("kind") == "bot" and _number(r, "win_share") is not None
+    ]
+    if not bots:
+        return ""
+    best = max(bots, key=lambda r: _number(r, "win_share") or 0.0)
+    share = _number(best, "win_share") or 0.0
+    low, high = _ends(best, "win_share")
+    if low is None or high is None:
+        shown = percent(share, None)
+    else:
+        places = percent_decimals([(low, high)])
+        shown = f"{percent(share, places)} [{percent(low, places)}, {percent(high, places)}]"
+    return f"{len(bots)} bots; best {best.get('bot', '?')}, win share {shown}"
+
+
+_TUNE_COLUMNS = {"games", "reused_games", "last_round", "estimate", "low", "high", "best",
+                 "not_ruled_out", "estimate" + CI95_LOW, "estimate" + CI95_HIGH}  # fmt: skip
+
+
+def _tune_headline(path: Path) -> str:
+    """`8 candidates; best rounds=7: 7.0 [6.9, 7.1]` from tune.csv."""
+    rows = _rows(path)
+    best = [r for r in rows if str(r.get("best", "")).lower() == "true"]
+    if not best:
+        return ""
+    knobs = " ".join(f"{k}={v}" for k, v in best[0].items() if k not in _TUNE_COLUMNS)
+    value = _number(best[0], "estimate")
+    shown = "" if value is None else ": " + with_interval(value, *_ends(best[0], "estimate"))
+    return f"{len(rows)} candidates; best {knobs}{shown}"
+
+
+def _page_headline(page: Path) -> str:
+    """The headline a diff page carries in its head, or ''."""
+    try:
+        with page.open("rb") as handle:
+            found = _DESCRIPTION.search(handle.read(4000))
+    except OSError:
+        return ""
+    return html.unescape(found.group(1).decode("utf-8", "replace")) if found else ""
 
 
 def _entry(folder: Path, reports: Path) -> Entry | None:
@@ -88,13 +180,24 @@ def _entry(folder: Path, reports: Path) -> Entry | None:
     for kind, marker, page in (("ladder", "ladder.csv", "ladder.html"),
                                ("tune", "tune.csv", "tune.html")):  # fmt: skip
         if (folder / marker).is_file():
-            return Entry(kind, relative, (folder / marker).stat().st_mtime, "",
+            headline = (_ladder_headline if kind == "ladder" else _tune_headline)(folder / marker)
+            return Entry(kind, relative, (folder / marker).stat().st_mtime, headline,
                          f"{relative}/{page}")  # fmt: skip
+    if (folder / DIFF_PAGE).is_file():
+        diff_page = folder / DIFF_PAGE
+        return Entry("diff", folder.name, diff_page.stat().st_mtime, _page_headline(diff_page),
+                     f"{relative}/{DIFF_PAGE}")  # fmt: skip
     if (folder / "a" / "report.json").is_file() and (folder / "b" / "report.json").is_file():
+        # A diff from before diffs wrote their page: its two runs, and A's report.
         a, b = (_run_headline(_read_json(folder / side / "report.json")) for side in "ab")
         when = (folder / "b" / "report.json").stat().st_mtime
         return Entry("diff", folder.name, when, f"A: {a} | B: {b}", f"{relative}/a/report.html")
     return None
+
+
+def made(when: float) -> str:
+    """When an entry was made, as the page shows it: `2026-12-06 02:19 UTC`."""
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(when))
 
 
 def entries(reports: Path) -> list[Entry]:
@@ -123,7 +226,8 @@ def render(found: list[Entry]) -> str:
 
     rows = [
         f'<tr><td>{e(entry.kind)}</td><td><a href="{e(quote(entry.link, safe="/=,"))}">'
-        f"{e(entry.name)}</a></td><td>{e(entry.headline)}</td></tr>"
+        f'{e(entry.name)}</a></td><td class="num">{e(made(entry.when))}</td>'
+        f"<td>{e(entry.headline)}</td></tr>"
         for entry in found
     ]
     return "\n".join(
@@ -145,7 +249,7 @@ def render(found: list[Entry]) -> str:
             f'<p class="sub">{len(found)} runs, sweeps, diffs, ladders and tunes in this '
             "folder, newest first.</p></header>",
             '<section><div class="table-wrap"><table><thead><tr><th>kind</th><th>name</th>'
-            "<th>headline</th></tr></thead><tbody>",
+            "<th>made</th><th>headline</th></tr></thead><tbody>",
             *rows,
             "</tbody></table></div></section>",
             "</main>",
@@ -165,19 +269,64 @@ def _ours(path: Path) -> bool:
         return False
 
 
-def refresh(reports: Path = REPORTS) -> Path | None:
-    """Rewrite reports/index.html (module docstring); the page, or None when it was not."""
-    target = reports / INDEX
-    if not reports.is_dir() or target.is_symlink() or (target.exists() and not _ours(target)):
-        return None
-    partial = reports / f".{INDEX}.tmp-{os.getpid()}"
+def _recorded(reports: Path) -> str | None:
+    """The SHA-256 of the index.html balancer last wrote, or None."""
+    document = _read_json(reports / RECORD)
+    return document.get(INDEX) if isinstance(document, dict) else None
+
+
+def _kept(target: Path, reports: Path) -> bool:
+    """Whether `target` (index.html) is the user's: not balancer's page, or edited since
+    balancer wrote it (its SHA-256 is not the one recorded). A page of balancer's from
+    before the record existed counts as balancer's."""
+    from balancer.report.folder import digest
+
+    if not target.exists():
+        return False
+    if target.is_symlink() or not target.is_file() or not _ours(target):
+        return True
+    recorded = _recorded(reports)
     try:
-        partial.write_text(render(entries(reports)), encoding="utf-8")
-        os.replace(partial, target)
+        return recorded is not None and digest(target) != recorded
     except OSError:
-        return None
+        return True
+
+
+def _swap_in(text: str, target: Path) -> None:
+    partial = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
+
+
+def _say(line: str) -> None:
+    print(f"balancer: {line}", file=sys.stderr)
+
+
+def refresh(reports: Path = REPORTS, say: Callable[[str], None] = _say) -> Path | None:
+    """Rewrite reports/index.html (module docstring); the page written, or None when none
+    was. When index.html is the user's, the page goes beside it and `say` says so."""
+    from balancer.report.folder import digest
+
+    target = reports / INDEX
+    if not reports.is_dir():
+        return None
+    try:
+        page = render(entries(reports))
+        if _kept(target, reports):
+            beside = reports / BESIDE
+            if beside.is_symlink() or (beside.exists() and not _ours(beside)):
+                return None  # that one is the user's too
+            _swap_in(page, beside)
+            say(f"{target} was edited (or is not balancer's), so it is kept as it is; "
+                f"the overview is written beside it: {beside}")  # fmt: skip
+            return beside
+        _swap_in(page, target)
+        _swap_in(json.dumps({INDEX: digest(target)}) + "\n", reports / RECORD)
+    except OSError:
+        return None
     return target
 
 

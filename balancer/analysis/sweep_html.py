@@ -19,14 +19,25 @@ from balancer.analysis.sweep_table import cell, column_places, shown_figures
 
 INDEX_HTML = "index.html"
 
+# The points' table is the page's purpose: the page is wider than a report's, and a
+# figure's name may wrap at its dots, so knobs, four figures and the link fit a 1280 px
+# window. The link to a point's report comes first, so it is in the card even when many
+# knobs make the table scroll (tests/cli/test_sweep_page.py measures both in Chromium).
 _CSS = """
+main { max-width: 1240px; }
 .points td.figure { font-weight: 600; }
 .points td a { white-space: nowrap; }
+.points th { white-space: normal; }
 """
 
 
 def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
+
+
+def _breakable(name: str) -> str:
+    """A column's name, escaped, that may wrap after each dot (`events.<wbr>x.<wbr>per_game`)."""
+    return "<wbr>".join(_e(part) for part in name.replace(".", ".\0").split("\0"))
 
 
 def _inline_svg(svg_text: str) -> str:
@@ -54,15 +65,15 @@ def render_index(
     # As the terminal table: the charted figure, then those the knobs move beyond their
     # noise, each with its 95% interval at the interval's precision.
     shown = shown_figures(table, knob_columns, figure)[1:]
-    head = [*knob_columns, figure, *shown, report_word]
+    head = [report_word, *knob_columns, figure, *shown]
     rows = []
     places = {f: column_places(table, f) for f in [figure, *shown]}
     for folder, row in zip(folders, table.iter_rows(named=True), strict=True):
-        cells = [f"<td><code>{_e(row[k])}</code></td>" for k in knob_columns]
+        href = quote(f"{folder}/report.html", safe="/=")
+        cells = [f'<td><a href="{_e(href)}" title="{_e(folder)}">{_e(report_word)}</a></td>']
+        cells += [f"<td><code>{_e(row[k])}</code></td>" for k in knob_columns]
         cells.append(f'<td class="num figure">{_e(cell(row, figure, places[figure]))}</td>')
         cells += [f'<td class="num">{_e(cell(row, c, places[c]))}</td>' for c in shown]
-        href = quote(f"{folder}/report.html", safe="/=")
-        cells.append(f'<td><a href="{_e(href)}" title="{_e(folder)}">{_e(report_word)}</a></td>')
         rows.append(f"<tr>{''.join(cells)}</tr>")
     knobs = ", ".join(knob_columns)
     sub = html.escape(t("sweep.html.sub", lang, n=len(folders), figure=figure), quote=False)
@@ -89,7 +100,7 @@ def render_index(
         "</figure></section>",
         f"<section><h2>{_e(t('sweep.html.points', lang))}</h2>"
         '<div class="table-wrap"><table class="points"><thead><tr>',
-        "".join(f"<th>{_e(h)}</th>" for h in head),
+        "".join(f"<th>{_breakable(h)}</th>" for h in head),
         "</tr></thead><tbody>",
         *rows,
         "</tbody></table></div></section>",

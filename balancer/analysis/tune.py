@@ -50,7 +50,7 @@ from balancer.analysis.expect import FigureDef, resolve
 from balancer.analysis.plays import Games, Job
 from balancer.config.variant import PLAYERS, Variant
 from balancer.errors import UserError, shown
-from balancer.numbers import column_decimals, with_interval
+from balancer.numbers import column_decimals, ends, with_interval
 from balancer.stats import intervals
 
 MAX_CANDIDATES = 400
@@ -484,8 +484,8 @@ def csv_rows(result: TuneResult) -> list[dict[str, Any]]:
             reused_games=c.reused,
             last_round=c.last_round,
             estimate=c.estimate,
-            low=c.low,
-            high=c.high,
+            # spelled as in every file (numbers.py): estimate.ci95_low, estimate.ci95_high
+            **dict(zip(ends("estimate"), (c.low, c.high), strict=True)),
             best=c is result.best,
             not_ruled_out=c.consistent,
         )

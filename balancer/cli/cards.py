@@ -72,9 +72,7 @@ def cards_command(report_dir: str, out: str | None) -> None:
         click.echo(i18n.text("cards.written", lang, target=target), err=True)
         return
     target = Path(out)
-    if target.exists() and not any(
-        _ours(target, h) for h in (cards.CSV_HEADER, cards.OLD_CSV_HEADER)
-    ):
+    if target.exists() and not any(_ours(target, h) for h in cards.OUR_CSV_HEADERS):
         raise UserError(
             "exists and is not a cards.csv balancer wrote: not overwritten", key="--out", file=out
         )

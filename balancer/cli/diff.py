@@ -89,9 +89,6 @@ def diff_reports(
     tolerances = checked_flags(alpha, tolerance)
     report_a, report_b = load_report(a_folder), load_report(b_folder)
     table = compare(report_a, report_b, alpha, tolerances, anytime)
-    from balancer.analysis.overview import refresh_for
-
-    refresh_for(Path(b_folder))  # a diff of variant files ran them under reports/diff/
     lang = diff_lang(report_a.variant, report_b.variant)
     text = render(table, fmt, lang)
     if html is not None:
@@ -99,6 +96,11 @@ def diff_reports(
 
         page = write_html(table, html, lang)
         click.echo(f"balancer: {i18n.text('diff.page_written', lang)}: {page}", err=True)
+    from balancer.analysis.overview import refresh_for
+
+    # After the page: a diff of variant files ran them under reports/diff/, and the index
+    # links the diff's own page there.
+    refresh_for(Path(b_folder))
     if fail_on_change and table.changed and fmt in ("table", "md"):
         text += "\n" + i18n.text("diff.fail_on_change", lang, code=EXIT_CHANGED)
     return text, table.changed
@@ -112,6 +114,27 @@ def diff_lang(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
 
 
 SCRATCH = Path("reports") / "diff"
+DIFF_PAGE = "diff.html"
+
+
+def own_page(a: Path, b: Path) -> Path | None:
+    """Where a diff that ran a variant file writes its page without --html: diff.html in
+    reports/diff/<a>-vs-<b>/ beside its runs, which reports/index.html links. None for a
+    diff of two report folders (it has no folder of its own) or when a file there is not
+    a diff page balancer wrote (left alone)."""
+    from balancer.analysis.diff_html import is_ours
+
+    try:
+        scratch = SCRATCH.resolve()
+        ran = [f for f in (a, b) if f.resolve().parent.parent == scratch]
+    except OSError:
+        return None
+    if not ran:
+        return None
+    page = ran[0].parent / DIFF_PAGE
+    if page.is_symlink() or (page.exists() and not is_ours(page)):
+        return None
+    return page
 
 
 def scratch_place(a_name: str, b_name: str) -> Path:
@@ -330,7 +353,8 @@ def _prepare_decided(
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     metavar="FILE",
-    help="Also write the diff as one self-contained page: each change charted with its interval.",
+    help="Also write the diff as one self-contained page: each change charted with its interval "
+    "(a diff that runs variant files writes it unasked, as diff.html beside its runs).",
 )
 @click.option(
     "--until-decided",
@@ -406,8 +430,9 @@ def diff_command(
             move_time_limit,
             trust_plugins,
         )
+        page = html if html is not None else own_page(a, b)
         text, changed = diff_reports(
-            a, b, fmt, fail_on_change, alpha, tolerance, html=html, anytime=True
+            a, b, fmt, fail_on_change, alpha, tolerance, html=page, anytime=True
         )
         click.echo(coloured(text) if fmt == "table" else text)
         if fail_on_change and changed:
@@ -426,7 +451,8 @@ def diff_command(
         move_time_limit=move_time_limit,
         trust_plugins=trust_plugins,
     )
-    text, changed = diff_reports(a, b, fmt, fail_on_change, alpha, tolerance, html)
+    page = html if html is not None else own_page(a, b)
+    text, changed = diff_reports(a, b, fmt, fail_on_change, alpha, tolerance, page)
     click.echo(coloured(text) if fmt == "table" else text)
     if fail_on_change and changed:
         click.get_current_context().exit(EXIT_CHANGED)

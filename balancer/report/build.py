@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+import numpy as np
 import polars as pl
 
 from balancer import games, table
@@ -26,7 +27,7 @@ from balancer.report.figures import (
 from balancer.report.model import Report
 from balancer.rng import RNG_VERSION
 from balancer.stats.figures import RunFigures
-from balancer.stats.streamed import Counted, GameCounts
+from balancer.stats.streamed import Counted, GameCounts, share_interval
 
 if TYPE_CHECKING:
     from balancer.sim.runner import RunResult
@@ -132,11 +133,16 @@ def build_report(result: RunResult, frame: pl.DataFrame | None = None) -> Report
         share = rates.share_of_games
         values = counts.event_counts(name)
         fired = float(values.counts[values.values > 0].sum()) / values.n
+        if share is None:
+            # A value event (dqz's max_multiplier): the figures test no share of its games,
+            # but the report gives one, and a share is read with its interval like any other.
+            happened = (values.values > 0).astype(float)
+            share = share_interval(happened, np.ones(len(happened)), values.counts)
         events[name] = EventFigures(
             per_game=values.mean(),
             share_of_games=fired,
             per_game_ci95=_interval(rates.per_game.ci95),
-            share_of_games_ci95=_interval(share.ci95) if share else None,
+            share_of_games_ci95=_interval(share.ci95),
         )
     bots, head_to_head = None, None
     if len({s.label for s in variant.seats}) > 1:

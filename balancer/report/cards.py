@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from balancer import table
-from balancer.numbers import column_decimals, fixed
+from balancer.numbers import column_decimals, ends, fixed, raw
 from balancer.stats.card_tally import ALPHA, CardImpact, card_impact, has_cards
 from balancer.stats.role_impact import RoleImpact, role_impact
 
@@ -25,7 +25,15 @@ CSV_NAME = "cards.csv"
 ROLES_CSV_NAME = "roles.csv"
 # roles.csv: per role, the mean distinct kinds of it a seat held, the win share one
 # more brings (slope) with its 95% interval clustered by game, p and p after Holm.
-ROLES_CSV_HEADER = ("role", "mean_held", "slope", "low", "high", "p_value", "p_holm", "significant")
+ROLES_CSV_HEADER = (
+    "role",
+    "mean_held",
+    "slope",
+    *ends("slope"),
+    "p_value",
+    "p_holm",
+    "significant",
+)
 BAR = "#2f6fb0"  # report.html's accent: a kind that differs beyond chance
 PALE = "#b8cbe0"  # a kind whose difference chance explains
 # cards.csv's columns before p_value, p_holm and significant were added: a file with
@@ -41,7 +49,12 @@ OLD_CSV_HEADER = (
     "high",
 )
 # p_holm: p after Holm's correction over the kinds compared; significant: p_holm <= 0.05.
-CSV_HEADER = (*OLD_CSV_HEADER, "p_value", "p_holm", "significant")
+# Before interval ends had one spelling in every file (`difference.ci95_low`), they were
+# `low` and `high`: a file with that header is balancer's too.
+LOW_HIGH_CSV_HEADER = (*OLD_CSV_HEADER, "p_value", "p_holm", "significant")
+CSV_HEADER = (*OLD_CSV_HEADER[:-2], *ends("difference"), *LOW_HIGH_CSV_HEADER[-3:])
+# Every header of a cards.csv balancer wrote, newest first (`cards -o` may replace one).
+OUR_CSV_HEADERS = (CSV_HEADER, LOW_HIGH_CSV_HEADER, OLD_CSV_HEADER)
 
 
 def readable_held(games: pl.DataFrame, players: int, kinds: Sequence[str]) -> pl.DataFrame:
@@ -138,10 +151,7 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
 
 def _tail(low: float, high: float, p_value: float, p_holm: float, significant: bool) -> list[str]:
     """The columns both tables end with: the interval, p, p after Holm, the verdict."""
-    return [
-        f"{low:.6f}", f"{high:.6f}", f"{p_value:.3g}", f"{p_holm:.3g}",
-        "yes" if significant else "no",
-    ]  # fmt: skip
+    return [raw(low), raw(high), raw(p_value), raw(p_holm), "yes" if significant else "no"]
 
 
 def csv_text(rows: Sequence[CardImpact]) -> str:
@@ -152,10 +162,10 @@ def csv_text(rows: Sequence[CardImpact]) -> str:
             [
                 r.card,
                 r.held_seats,
-                f"{r.held_win_share:.6f}",
+                raw(r.held_win_share),
                 r.other_seats,
-                f"{r.other_win_share:.6f}",
-                f"{r.difference:.6f}",
+                raw(r.other_win_share),
+                raw(r.difference),
                 *_tail(r.low, r.high, r.p_value, r.p_holm, r.significant),
             ]  # fmt: skip
             for r in rows
@@ -170,8 +180,8 @@ def roles_csv_text(rows: Sequence[RoleImpact]) -> str:
         (
             [
                 r.role,
-                f"{r.mean_held:.6f}",
-                f"{r.slope:.6f}",
+                raw(r.mean_held),
+                raw(r.slope),
                 *_tail(r.low, r.high, r.p_value, r.p_holm, r.significant),
             ]  # fmt: skip
             for r in rows

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from balancer import i18n
+from balancer.numbers import percent, percent_decimals
 from balancer.report import svg
 from balancer.report.figures import BotFigures, Interval, SeatFigures, present
 from balancer.report.games_table import value_counts
@@ -96,11 +97,13 @@ def _share_value(
     whisker_top: float,
     share: float,
     slot: float,
+    places: int | None,
 ) -> None:
-    """A bar's win share: inside the bar's foot where there is room, so it never
+    """A bar's win share, at `places` decimals (its table's column's, so the bar and the
+    table say the same number): inside the bar's foot where there is room, so it never
     collides with the whisker or the dashed line, else above the whisker; turned
     upright when the bars are too narrow for it to read across."""
-    text = pct(share)
+    text = percent(share, places)
     wide = 1.1 * svg.text_width(text, svg.SMALL)  # bold
     across = wide <= 0.95 * slot
     inside = bar > (svg.SMALL + 8 if across else wide + 8)
@@ -174,8 +177,11 @@ def _share_bars(
     equal = i18n.text("chart.equal", lang, share=pct(fair, 0 if (100 * fair).is_integer() else 1))
     chart.text(svg.WIDTH - right + 6, ys(fair), "\n".join(x.strip() for x in equal.split("\n")),
                size=svg.SMALL, middle=True)  # fmt: skip
+    # The precision of the table beside the chart (html.py: one per column, numbers.py).
+    places = percent_decimals((ci.low, ci.high) for ci in cis)
     for i, (share, ci) in enumerate(zip(shares, cis, strict=True)):
-        _share_value(chart, xs(i), ys(0) - ys(share), ys(0), ys(min(ci.high, ymax)), share, slot)
+        top_of = ys(min(ci.high, ymax))
+        _share_value(chart, xs(i), ys(0) - ys(share), ys(0), top_of, share, slot, places)
     svg.axis_line(chart, left, base, svg.WIDTH - right, base)
     svg.axis_line(chart, left, top, left, base)
     _draw_bar_labels(chart, xs, shown, slanted, base)

@@ -207,7 +207,9 @@ def _raise(exc: OSError) -> None:
     raise exc
 
 
-def _digest(path: Path) -> str:
+def digest(path: Path) -> str:
+    """A file's SHA-256, as a manifest records it: how an edit of balancer's file is told
+    (here, and for reports/index.html in analysis/overview.py)."""
     sha = hashlib.sha256()
     with open(path, "rb") as handle:
         while block := handle.read(1 << 20):
@@ -268,7 +270,7 @@ def _not_ours(target: Path, entries: list[str], marker: str) -> str | None:
         if not isinstance(expected, dict) or info.st_size != expected.get("size"):
             return f"{name!r} was changed since balancer wrote it"
         try:
-            if _digest(path) != expected.get("sha256"):
+            if digest(path) != expected.get("sha256"):
                 return f"{name!r} was changed since balancer wrote it"
         except OSError:
             return f"{name!r} can't be read"
@@ -315,7 +317,7 @@ def write_manifest(folder: Path, marker: str) -> None:
         path = folder / name
         if name == MANIFEST or _is_real_dir(path):
             continue
-        files[name] = {"size": os.lstat(path).st_size, "sha256": _digest(path)}
+        files[name] = {"size": os.lstat(path).st_size, "sha256": digest(path)}
     text = json.dumps(
         {"format": MANIFEST_FORMAT, "kind": marker, "files": files}, indent=1, sort_keys=True
     )

@@ -22,7 +22,7 @@ from balancer import i18n
 from balancer.i18n.phrases import phrase
 from balancer.numbers import column_decimals, fixed, percent, percent_decimals
 from balancer.report.charts import render_charts
-from balancer.report.figures import BotFigures, Interval, SeatAdvantage, present
+from balancer.report.figures import BotFigures, EventFigures, Interval, SeatAdvantage, present
 from balancer.report.games_table import value_counts
 from balancer.report.html_format import (
     better_word,
@@ -76,6 +76,14 @@ figure svg { display: block; width: 100%; height: auto; }
 figure svg text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans",
   "Hiragino Sans", "Noto Sans CJK JP", sans-serif !important; }
 .table-wrap { overflow-x: auto; }
+/* A table wider than its card scrolls with a bar that is always drawn (an overlay bar,
+   shown only while scrolling, hides that there is more to the right). */
+.table-wrap::-webkit-scrollbar { height: 10px; }
+.table-wrap::-webkit-scrollbar-thumb { background: #9aa3ad; border-radius: 5px; }
+.table-wrap::-webkit-scrollbar-track { background: #eef0f3; }
+@supports not selector(::-webkit-scrollbar) {
+  .table-wrap { scrollbar-color: #9aa3ad #eef0f3; }
+}
 table { border-collapse: collapse; width: 100%; font-size: 14px;
   font-variant-numeric: tabular-nums; margin: 8px 0 4px; }
 th, td { padding: 6px 8px; border-bottom: 1px solid var(--line); text-align: left;
@@ -514,6 +522,16 @@ def _event_cell(name: str, lang: str, words: i18n.GameTexts) -> str:
     return f"{_e(local)}<br><code>{_e(name)}</code>"
 
 
+def _share(e: EventFigures, places: int | None) -> str:
+    """An event's share of games in percent, with its interval when the report has one."""
+    if e.share_of_games_ci95 is None:
+        return percent(e.share_of_games, places)
+    if places is None:
+        places = percent_decimals([(e.share_of_games_ci95.low, e.share_of_games_ci95.high)])
+    share = percent(e.share_of_games, places)
+    return f"{share} ({_interval(e.share_of_games_ci95, places)})"
+
+
 def _events_section(
     report: Report,
     charts: dict[str, str],
@@ -549,11 +567,12 @@ def _events_section(
             else:
                 spread = t("html.a_value", lang)
             per_game = f"{num(e.per_game)}{_e(_mean_ci(e.per_game_ci95, lang=lang))}"
-            rows.append([f"{_event_cell(name, lang, words)}{_e(spread)}", per_game, "—", meaning])
+            # Its share of games at its own interval's precision: pressed against 100%
+            # (every game has a multiplier), it is no row of the counted events' column.
+            share = _share(e, None)
+            rows.append([f"{_event_cell(name, lang, words)}{_e(spread)}", per_game, share, meaning])
         else:
-            share = percent(e.share_of_games, share_places)
-            if e.share_of_games_ci95 is not None:
-                share += f" ({_interval(e.share_of_games_ci95, share_places)})"
+            share = _share(e, share_places)
             places = 3 if per_places is None else per_places
             per_game = f"{fixed(e.per_game, places)}{_e(_mean_ci(e.per_game_ci95, places, lang))}"
             rows.append([_event_cell(name, lang, words), per_game, share, meaning])

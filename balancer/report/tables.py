@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from balancer.escape import csv_frame
+from balancer.numbers import ends
 from balancer.report.csv_numbers import for_csv
 from balancer.report.figures import Interval
 from balancer.report.games_table import value_counts
@@ -34,11 +35,11 @@ def seats_table(report: Report) -> pl.DataFrame:
                 "seat": seat.seat,
                 "bot": seat.bot,
                 "win_share": seat.win_share,
-                "win_ci95_low": seat.win_ci95.low,
-                "win_ci95_high": seat.win_ci95.high,
-                **_low_high("score_mean_ci95", seat.score_mean_ci95),
+                **_low_high("win_share", seat.win_ci95),
                 # seats.csv's own columns (score_mean, ...), not the games table's score_<seat>.
-                **{f"score_{k}": getattr(seat.score, k) for k in _SCORE_FIGURES},
+                "score_mean": seat.score.mean,
+                **_low_high("score_mean", seat.score_mean_ci95),
+                **{f"score_{k}": getattr(seat.score, k) for k in _SCORE_FIGURES[1:]},
             }
         )
     return pl.DataFrame(rows)
@@ -59,32 +60,26 @@ def scores_table(report: Report) -> pl.DataFrame:
     return histogram
 
 
-def _low_high(name: str, interval: Interval | None) -> dict[str, float | None]:
-    """An interval's two CSV columns, empty for a report (or figure) that lacks it."""
+def _low_high(figure: str, interval: Interval | None) -> dict[str, float | None]:
+    """`figure`'s interval as two CSV columns, `FIGURE.ci95_low` and `FIGURE.ci95_high` (one
+    spelling in every file: numbers.ends); empty for a report (or figure) that lacks it."""
+    low, high = ends(figure)
     return {
-        f"{name}_low": None if interval is None else interval.low,
-        f"{name}_high": None if interval is None else interval.high,
+        low: None if interval is None else interval.low,
+        high: None if interval is None else interval.high,
     }
 
 
 def events_table(report: Report) -> pl.DataFrame:
-    columns = (
-        "per_game",
-        "per_game_ci95_low",
-        "per_game_ci95_high",
-        "share_of_games",
-        "share_of_games_ci95_low",
-        "share_of_games_ci95_high",
-    )
+    columns = ("per_game", *ends("per_game"), "share_of_games", *ends("share_of_games"))
     return pl.DataFrame(
         [
             {
                 "event": name,
                 "per_game": e.per_game,
-                **_low_high("per_game_ci95", e.per_game_ci95),
+                **_low_high("per_game", e.per_game_ci95),
                 "share_of_games": e.share_of_games,
-                # a value event has no share of games to put an interval on
-                **_low_high("share_of_games_ci95", e.share_of_games_ci95),
+                **_low_high("share_of_games", e.share_of_games_ci95),
             }
             for name, e in report.events.items()
         ],

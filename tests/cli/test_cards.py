@@ -194,6 +194,13 @@ def test_the_cards_command_prints_the_table_and_writes_cards_csv(
     assert len(lines) == 1 + 60  # every kind of the 60-card deck
     # Again over its own cards.csv is fine; over a user's file it is refused.
     assert main(["cards", str(tmp_path / "rep"), "-o", str(out)]) == 0
+    # So is one an earlier balancer wrote, with the interval's ends as `low` and `high`.
+    earlier = ",".join(cards.CSV_HEADER).replace(
+        "difference.ci95_low,difference.ci95_high", "low,high"
+    )
+    out.write_text(earlier + "\nblue fish 4,1,0.5,4,0.25,0.25,0.1,0.4,0.01,0.02,yes\n")
+    assert main(["cards", str(tmp_path / "rep"), "-o", str(out)]) == 0
+    assert out.read_text().splitlines()[0] == ",".join(cards.CSV_HEADER)
     mine = tmp_path / "mine.csv"
     mine.write_text("my,data\n")
     assert main(["cards", str(tmp_path / "rep"), "-o", str(mine)]) == 2

@@ -23,6 +23,7 @@ from balancer.config import variant
 from balancer.report import cards, html_format, svg
 from balancer.report import html as report_html
 from balancer.report.build import from_run
+from balancer.report.figures import Interval
 from balancer.report.games_table import value_counts
 from balancer.report.model import Report, load_report
 from balancer.sim import runner
@@ -317,8 +318,24 @@ def test_win_by_seat_draws_a_bar_and_an_interval_per_seat(fdc) -> None:
     (even,) = marks(root, "line", "even")
     assert coords(even, "y1")[0] == pytest.approx(y(1 / 5), abs=0.15)
     values = [text_of(t) for t in marks(root, "text", "value")]
-    assert values == [f"{100 * s.win_share:.1f}%" for s in fdc.seats]
+    from balancer.numbers import percent, percent_decimals
+
+    places = percent_decimals((s.win_ci95.low, s.win_ci95.high) for s in fdc.seats)
+    assert values == [percent(s.win_share, places) for s in fdc.seats]  # as the table
     assert any(text_of(t) == "equal\n20%" for t in root.iter("text"))
+
+
+def test_a_bar_says_the_number_its_table_says(fdc) -> None:
+    """Hand-made: a share of 19.9% whose interval is 6 points wide is whole percents (one
+    digit of the width) in the seat table, so the bar's label is 20% too, not 19.9%."""
+    seats = tuple(
+        replace(seat, win_share=0.199, win_ci95=Interval(0.17, 0.23)) for seat in fdc.seats
+    )
+    report = replace(fdc, seats=seats)
+    root = svg_of(report_html.render_charts(report)["win-by-seat"])
+    assert [text_of(t) for t in marks(root, "text", "value")] == ["20%"] * 5
+    wins = page_of(report).split('<section id="wins">', 1)[1].split("</section>", 1)[0]
+    assert wins.count("<td class=num>20%</td>") == 5 and "19.9%" not in wins
     assert any(text_of(t) == "win share" for t in root.iter("text"))
 
 
@@ -358,6 +375,11 @@ def test_twenty_bots_get_slanted_labels_that_stay_apart_and_inside(fdc) -> None:
     assert fdc.bots is not None
     names = [f"plugin_bot_with_a_long_name_{i}" for i in range(20)]
     bots = {n: fdc.bots["heuristic" if i % 2 else "random"] for i, n in enumerate(names)}
+    # Intervals 0.08 points wide: labels of two decimals (28.13%), too wide to stand upright.
+    bots = {
+        n: replace(b, win_ci95=Interval(b.win_share - 0.0004, b.win_share + 0.0004))
+        for n, b in bots.items()
+    }
     root = svg_of(report_html.render_charts(replace(fdc, bots=bots))["win-by-bot"])
     assert len(marks(root, "rect", "bar")) == 20
     shown = marks(root, "text", "label")
@@ -464,9 +486,10 @@ needs_chromium = pytest.mark.skipif(
 
 
 def chromium(
-    processes: Processes, page: Path, profile: Path, *args: str
+    processes: Processes, page: Path, profile: Path, *args: str, scrollbars: bool = False
 ) -> subprocess.CompletedProcess[str]:
-    """Open `page` in headless Chromium with no network chatter of its own."""
+    """Open `page` in headless Chromium with no network chatter of its own (`scrollbars`:
+    drawn and taking their room, as on a desktop, not hidden as a screenshot wants)."""
     assert CHROMIUM is not None, "chromium is required when CI is set"
     command = [
         CHROMIUM,
@@ -479,7 +502,7 @@ def chromium(
         "--disable-component-update",
         "--disable-sync",
         "--disable-extensions",
-        "--hide-scrollbars",
+        *([] if scrollbars else ["--hide-scrollbars"]),
         f"--user-data-dir={profile}",
         *args,
         page.resolve().as_uri(),
@@ -581,8 +604,8 @@ def test_the_page_shows_every_interval(fdc, dqz) -> None:
     shown = f"{fixed(event.per_game, per)} (95% interval {fixed(low, per)} – {fixed(high, per)})"
     assert shown in page
     assert report_html._interval(event.share_of_games_ci95, shares) in page
-    # A value event has a mean's interval and no share of games.
-    assert dqz.events["max_multiplier"].share_of_games_ci95 is None
+    # A value event has a mean's interval, and its share of games has one too.
+    assert dqz.events["max_multiplier"].share_of_games_ci95 is not None
     assert dqz.events["max_multiplier"].per_game_ci95 is not None
     assert "Hotelling" in page  # the seat-advantage test is named
 

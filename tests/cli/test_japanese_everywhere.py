@@ -44,6 +44,7 @@ ALLOWED = frozenset(
         "sw", "sw2", "lad", "tn", "d.html", "r1/cards.csv", "000-rounds", "001-rounds",
         "002-rounds", "003-rounds", "4_floor_at_zero", "5_floor_at_zero",
         "other", "reports/diff/kk-2p-vs-other/a", "reports/diff/kk-2p-vs-other/b",
+        "reports/diff/kk-2p-vs-other/diff.html",
         # bots
         "expected", "random",
         # cards.csv's columns, named in the card-impact note
@@ -87,10 +88,14 @@ class _Visible(HTMLParser):
         self.parts: list[str] = []
         self.hidden = 0
 
+        self.glue = False  # after a <wbr>: the text goes on the same word
+
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self.HIDDEN:
             self.hidden += 1
         self.parts += [value for key, value in attrs if key in ("alt", "title") and value]
+        # <wbr> only lets a line break there (`length.<wbr>mean` reads length.mean).
+        self.glue = tag == "wbr" and bool(self.parts)
 
     def handle_endtag(self, tag: str) -> None:
         if tag in self.HIDDEN:
@@ -98,7 +103,11 @@ class _Visible(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if not self.hidden:
-            self.parts.append(data)
+            if self.glue:
+                self.parts[-1] += data
+            else:
+                self.parts.append(data)
+        self.glue = False
 
 
 def visible_text(page: str) -> str:
@@ -120,7 +129,7 @@ def test_the_check_sees_english_and_passes_names() -> None:
         "<html><head><title>kk-2p</title><style>body { color: red }</style></head><body>"
         '<p title="hidden words">勝率 <b>expected</b> 0.5</p><img alt="a chart">'
         '<script>var x = "code";</script><svg><metadata>Matplotlib</metadata></svg>'
-        '<a href="000-rounds=4/report.html">レポート</a></body></html>'
+        '<a href="000-rounds=4/report.html">レポート</a><th>margin.<wbr>mean</th></body></html>'
     )
     text = visible_text(page)
     assert english_words(text) == {"hidden", "words", "chart"}  # `a`: one letter

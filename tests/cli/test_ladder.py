@@ -116,7 +116,8 @@ def test_fdc_ladder_runs_compiled_and_writes_its_folder(
     assert total == pytest.approx(1200)
     assert shares["heuristic"]["seat_games"] == shares["random"]["seat_games"] == 1800
     gap = data["skill_gap"]
-    assert gap["best"] == "heuristic" and gap["low"] <= gap["estimate"] <= gap["high"]
+    low, high = gap["ci95"]
+    assert gap["best"] == "heuristic" and low <= gap["estimate"] <= high
     assert gap["estimate"] == pytest.approx(
         shares["heuristic"]["win_share"]["estimate"] - shares["random"]["win_share"]["estimate"]
     )

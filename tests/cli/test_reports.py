@@ -59,10 +59,8 @@ def test_csv_excel_has_a_bom(fdc_report: Path, tmp_path: Path) -> None:
 def test_csv_tables_hold_what_the_report_says(fdc_report: Path, tmp_path: Path) -> None:
     seats = pl.read_csv(fdc_report / "seats.csv")
     data = json.loads((fdc_report / "report.json").read_text())
-    # Rounded to four decimals in the CSV (report.json keeps every digit).
-    assert seats["win_share"].to_list() == pytest.approx(
-        [s["win_share"] for s in data["seats"]], abs=0.5e-4
-    )
+    # Every digit of report.json (docs/figures-and-outputs.md: CSVs keep full precision).
+    assert seats["win_share"].to_list() == [s["win_share"] for s in data["seats"]]
     scores = pl.read_csv(fdc_report / "scores.csv")
     assert scores["seat_0"].sum() == 60  # every game counted once per seat
     events = pl.read_csv(fdc_report / "events.csv")
@@ -70,18 +68,16 @@ def test_csv_tables_hold_what_the_report_says(fdc_report: Path, tmp_path: Path) 
     assert main(["csv", str(fdc_report), "-o", str(tmp_path)]) == 0
     games = pl.read_csv(tmp_path / "games.csv")  # the per-game table, from `balancer csv`
     assert games.height == 60 and games["game"].to_list() == list(range(60))
-    # Every interval of report.json is a low and a high column.
-    for column, key, row in (
-        ("win_ci95", "win_ci95", seats),
-        ("score_mean_ci95", "score_mean_ci95", seats),
-    ):
-        pairs = list(zip(row[f"{column}_low"], row[f"{column}_high"], strict=True))
+    # Every interval of report.json is two columns, FIGURE.ci95_low and FIGURE.ci95_high,
+    # holding its ends exactly.
+    for figure, key in (("win_share", "win_ci95"), ("score_mean", "score_mean_ci95")):
+        pairs = zip(seats[f"{figure}.ci95_low"], seats[f"{figure}.ci95_high"], strict=True)
         for pair, seat in zip(pairs, data["seats"], strict=True):
-            assert list(pair) == pytest.approx(seat[key], abs=0.5e-4)
-    for key in ("per_game_ci95", "share_of_games_ci95"):
-        pairs = list(zip(events[f"{key}_low"], events[f"{key}_high"], strict=True))
+            assert list(pair) == seat[key]
+    for figure in ("per_game", "share_of_games"):
+        pairs = zip(events[f"{figure}.ci95_low"], events[f"{figure}.ci95_high"], strict=True)
         for pair, event in zip(pairs, data["events"].values(), strict=True):
-            assert list(pair) == pytest.approx(event[key], abs=0.5e-4)
+            assert list(pair) == event[f"{figure}_ci95"]
 
 
 def test_summary_shows_the_intervals(fdc_report: Path) -> None:

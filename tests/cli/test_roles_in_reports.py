@@ -27,7 +27,7 @@ def test_the_report_holds_every_roles_row(race_report: Path) -> None:
     # A speed card moves its owner's machine forward by its number, the others by 1 or
     # not at all: with random bots, holding more speed can only help.
     speed = rows[0]
-    assert float(speed["low"]) > 0 and speed["significant"] == "yes"
+    assert float(speed["slope.ci95_low"]) > 0 and speed["significant"] == "yes"
     html = (race_report / "report.html").read_text()
     assert "<h3>By role</h3>" in html and "● speed" in html
 

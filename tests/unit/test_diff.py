@@ -533,7 +533,7 @@ def test_renderers(pair: tuple[Path, Path]) -> None:
     assert len(parsed) == n_rows
     assert parsed[0]["figure"] == "seat_win_share.0"
     assert float(parsed[0]["p_adjusted"]) == table.rows[0].p_adjusted  # full precision
-    assert float(parsed[0]["ci95_low"]) == table.rows[0].ci95[0]
+    assert float(parsed[0]["change.ci95_low"]) == table.rows[0].ci95[0]
     assert {r["verdict"] for r in parsed} <= {"", "changed", "equivalent"}
 
     document = json.loads(render(table, "json"))

@@ -61,3 +61,16 @@ def test_a_column_takes_its_typical_rows_decimals() -> None:
     assert column_decimals([(3.1, 3.9), (12.95, 12.99)]) == 1
     assert column_decimals([(3.1, 3.9), (12.95, 12.99), (1.0, 1.04)]) == 2
     assert column_decimals([(None, None), (1.0, 1.0)]) is None
+
+
+def test_check_writes_its_interval_as_every_table_does() -> None:
+    """`check`'s line: 0.207 with [0.1974, 0.2169] (width 0.0195, a leading 1: two digits
+    of it, so three decimals) reads 0.207 [0.197, 0.217], not four significant digits."""
+    from types import SimpleNamespace
+
+    from balancer.analysis.expect import Outcome, Target
+
+    figure = SimpleNamespace(name="seat_win_share.0")
+    target = Target(figure=figure, kind="within", low=0.18, high=0.22, text="within [0.18, 0.22]")  # type: ignore[arg-type]
+    line = Outcome(target, "pass", 0.207, 0.1974, 0.2169, 2000).line()
+    assert "seat_win_share.0 within [0.18, 0.22]: 0.207 [0.197, 0.217], " in line
