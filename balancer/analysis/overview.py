@@ -1,13 +1,15 @@
 """reports/index.html: what has been tried so far, newest first, a line and a link each.
 
 Rewritten after every command that writes into `reports/` (run, sweep, a diff
-of variant files, ladder and tune with `-o` there), from what the folders
-hold: a run's report.json, a sweep's sweep.json, a diff's page (diff.html,
-which a diff of variant files writes beside its two runs under reports/diff/),
-a ladder's or tune's CSV. Each entry has when it was made (its marker file's
-time, in UTC), a one-line headline (a run's seat win shares and seat-advantage
-p, a sweep's knobs and points, a diff's changed figures, a ladder's best bot,
-a tune's best candidate) and a relative link, so the folder can be moved whole.
+of variant files, ladder and tune with `-o` there, design), from what the
+folders hold: a run's report.json, a sweep's sweep.json, a diff's page
+(diff.html, which a diff of variant files writes beside its two runs under
+reports/diff/), a ladder's or tune's CSV, a design search's design.json. Each
+entry has when it was made (its marker file's time, in UTC), a one-line
+headline (a run's seat win shares and seat-advantage p, a sweep's knobs and
+points, a diff's changed figures, a ladder's best bot, a tune's best
+candidate, a design search's answer) and a relative link, so the folder can
+be moved whole.
 
 A user's edit is kept, as an edited file in a report folder is (report/folder.py
 tells it by the SHA-256 its manifest records; here `.balancer-index.json` records
@@ -47,7 +49,7 @@ _DESCRIPTION = re.compile(rb'<meta name="description" content="([^"]*)">')
 
 @dataclass(frozen=True)
 class Entry:
-    kind: str  # run, sweep, diff, ladder, tune
+    kind: str  # run, sweep, diff, ladder, tune, design
     name: str
     when: float  # the marker file's modification time
     headline: str
@@ -169,6 +171,10 @@ def _entry(folder: Path, reports: Path) -> Entry | None:
         points = sum(1 for p in folder.iterdir() if (p / "report.json").is_file())
         return Entry("sweep", relative, sweep.stat().st_mtime, f"{points} points: {what}",
                      f"{relative}/index.html")  # fmt: skip
+    design = folder / "design.json"
+    if design.is_file():
+        return Entry("design", relative, design.stat().st_mtime,
+                     _design_headline(_read_json(design)), f"{relative}/design.html")  # fmt: skip
     report = folder / "report.json"
     if report.is_file():
         document = _read_json(report)
@@ -195,13 +201,29 @@ def _entry(folder: Path, reports: Path) -> Entry | None:
     return None
 
 
+def _design_headline(document: Any) -> str:
+    """A design search's answer: its best setting, or how many make its front."""
+    if not isinstance(document, dict) or not isinstance(document.get("settings"), list):
+        return ""
+    settings = [s for s in document["settings"] if isinstance(s, dict)]
+    trials = document.get("trials")
+    tried = ""
+    if isinstance(trials, list):
+        tried = f" ({len(trials)} trial{'' if len(trials) == 1 else 's'})"
+    if document.get("answer") == "best" and len(settings) == 1:
+        point = settings[0].get("point")
+        if isinstance(point, dict):
+            return "best: " + " ".join(f"{k}={v}" for k, v in point.items()) + tried
+    return f"a front of {len(settings)} settings the games can't tell apart{tried}"
+
+
 def made(when: float) -> str:
     """When an entry was made, as the page shows it: `2026-12-06 02:19 UTC`."""
     return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(when))
 
 
 def entries(reports: Path) -> list[Entry]:
-    """Every run, sweep, diff, ladder and tune under `reports`, newest first."""
+    """Every run, sweep, diff, ladder, tune and design search under `reports`, newest first."""
     found = []
     candidates = [p for p in reports.iterdir() if p.is_dir() and not p.is_symlink()]
     diffs = reports / "diff"
@@ -246,8 +268,8 @@ def render(found: list[Entry]) -> str:
             "<body>",
             "<main>",
             "<header><h1>What has been tried</h1>",
-            f'<p class="sub">{len(found)} runs, sweeps, diffs, ladders and tunes in this '
-            "folder, newest first.</p></header>",
+            f'<p class="sub">{len(found)} runs, sweeps, diffs, ladders, tunes and design '
+            "searches in this folder, newest first.</p></header>",
             '<section><div class="table-wrap"><table><thead><tr><th>kind</th><th>name</th>'
             "<th>made</th><th>headline</th></tr></thead><tbody>",
             *rows,

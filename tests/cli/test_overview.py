@@ -173,3 +173,22 @@ def test_every_row_has_a_headline_and_when_it_was_made(tmp_path: Path) -> None:
         row = next(r for r in page.split("<tr>") if f">{name}</a>" in r)
         assert entry.name == name  # newest first, the damaged run (made now) ahead of them
         assert f"1970-01-{day} 00:00 UTC" in row and entry.headline in html.unescape(row)
+
+
+def test_a_design_search_is_listed_with_its_answer(tmp_path: Path) -> None:
+    reports = tmp_path / "reports"
+    for name, document in (
+        ("mr-design", {"answer": "best", "settings": [{"point": {"goal": 8, "hand_size": 5}}],
+                       "trials": [{}, {}, {}]}),
+        ("kk-design", {"answer": "front", "settings": [{"point": {}}, {"point": {}}],
+                       "trials": [{}]}),
+    ):  # fmt: skip
+        (reports / name).mkdir(parents=True)
+        (reports / name / "design.json").write_text(json.dumps(document))
+    found = {e.name: e for e in overview.entries(reports)}
+    assert found["mr-design"].kind == "design"
+    assert found["mr-design"].headline == "best: goal=8 hand_size=5 (3 trials)"
+    assert found["mr-design"].link == "mr-design/design.html"
+    assert found["kk-design"].headline == (
+        "a front of 2 settings the games can't tell apart (1 trial)"
+    )
