@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from balancer.cli.base import command
-from balancer.cli.options import lang_option
+from balancer.cli.options import REPORT_FOLDER, lang_option
 from balancer.errors import UserError
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 @command("cards")
-@click.argument("report_dir", metavar="REPORT", type=click.Path())
+@click.argument("report_dir", metavar="REPORT", type=REPORT_FOLDER)
 @click.option(
     "--out",
     "-o",

@@ -10,6 +10,7 @@ import click
 from balancer.cli.base import command
 from balancer.cli.options import (
     MAX_SEED,
+    VARIANT_OR_REPORT,
     allow_plugins_option,
     move_time_limit_option,
     plugin_memory_option,
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 
 @command()
-@click.argument("source", metavar="VARIANT|REPORT", type=click.Path(path_type=Path))
+@click.argument("source", metavar="VARIANT|REPORT", type=VARIANT_OR_REPORT)
 @click.option("--game", "-g", "index", type=click.IntRange(0), required=True, help="Game index.")
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="The run's seed.")
 @click.option("--seat", type=click.IntRange(0), help="Show only what this seat could see.")

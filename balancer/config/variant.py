@@ -26,6 +26,7 @@ from balancer import games, i18n, knobs
 from balancer.bot import BotSpec
 from balancer.bots import registry as bot_registry
 from balancer.bots.build import resolve_bot
+from balancer.config import shipped
 from balancer.errors import UserError, nearest, shown
 from balancer.escape import hidden_in, hidden_message, visible
 from balancer.files import FILE, kind_of, path_error
@@ -50,7 +51,7 @@ TOP_KEYS = (
 MAX_GAMES = 100_000_000
 MAX_EXTENDS_DEPTH = 32
 # A variant's name becomes a folder name (with -sweep, and balancer's lock and
-# temporary names beside it): well under the file systems' 255 bytes.
+# temporary names parent_file it): well under the file systems' 255 bytes.
 MAX_NAME_BYTES = 200
 DEFAULT_GAMES = 1000
 DEFAULT_SEED = 0
@@ -275,8 +276,13 @@ def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> list[_Layer
         raise UserError(
             "holds a NUL byte, which no file name can", file=where[0], line=where[1], key="extends"
         )
+    parent_file = path.parent / parent_name
+    if not os.path.lexists(parent_file):
+        # A bare name of a shipped variant (`extends: fdc-base.yaml`) from any folder:
+        # a file beside the child always comes first.
+        parent_file = shipped.named(parent_name) or parent_file
     try:
-        parent = (path.parent / parent_name).resolve()
+        parent = parent_file.resolve()
         chain = [*stack, path.resolve()]
     except RuntimeError:  # Python 3.11's resolve on a loop of links
         raise UserError(
@@ -298,12 +304,12 @@ def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> list[_Layer
     try:
         # As named, links followed by the system: /dev/stdin resolves to a "pipe:[N]"
         # that names nothing, yet is a pipe.
-        kind = kind_of(path.parent / parent_name, name=parent_name)
+        kind = kind_of(parent_file, name=parent_name)
     except UserError as exc:
         raise UserError(exc.message, file=where[0], line=where[1], key="extends") from None
     if kind is None:
         missing = f"no such variant file {parent_name!r}"
-        if os.path.lexists(path.parent / parent_name):
+        if os.path.lexists(parent_file):
             missing = f"{parent_name!r} is a link to nothing that exists"
         raise UserError(missing, file=where[0], line=where[1], key="extends")
     if kind != FILE:
