@@ -63,6 +63,7 @@ COMMANDS = {
     "check": ("balancer.cli.check", "check"),
     "csv": ("balancer.cli.csv", "csv_command"),
     "diff": ("balancer.cli.diff", "diff_command"),
+    "docs": ("balancer.cli.docs", "docs_command"),
     "events": ("balancer.cli.events", "events_command"),
     "init": ("balancer.cli.init", "init_command"),
     "knobs": ("balancer.cli.knobs", "knobs_command"),
