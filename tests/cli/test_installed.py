@@ -87,7 +87,11 @@ def test_the_package_runs_from_its_build_not_the_checkout(site: Path, run: Run) 
         check=True,
     ).stdout.strip()
     assert Path(where).parent == site / "balancer"
-    assert not (site / "balancer" / "docs").is_symlink()  # the pages themselves, copied
+    installed = site / "balancer" / "docs"
+    assert not installed.is_symlink()  # the pages themselves, copied
+    # Every page of the clone: what tests/cli/test_pointers.py resolves pointers against.
+    pages = {p.relative_to(ROOT / "docs") for p in (ROOT / "docs").rglob("*.md")}
+    assert {p.relative_to(installed) for p in installed.rglob("*.md")} == pages
 
 
 def test_the_readme_getting_started_diff_from_an_empty_folder(run: Run) -> None:
