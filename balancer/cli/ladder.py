@@ -47,7 +47,7 @@ def ladder(
     fmt: str,
     out: str | None,
 ) -> None:
-    """Rank the bots of GAME (fdc, kk, dqz, or a variant file for its rules).
+    """Rank the bots of GAME (fdc, kk, dqz, a game file, or a variant file for its rules).
 
     Every seat assignment of the bots is played (B bots at P seats: B^P − B
     lineups; one-bot tables are left out), each lineup on the same deals
@@ -70,7 +70,13 @@ def ladder(
     names = [b.strip() for b in bots.split(",")] if bots else None
     file_seed = None
     file_lang = None
-    if Path(game).suffix in (".yaml", ".yml"):
+    from balancer.games.roles import is_game_file
+
+    if Path(game).suffix in (".yaml", ".yml") and is_game_file(game):
+        from balancer.games import register_file
+
+        game = register_file(game)  # a designer's game file is its game, as for `knobs`
+    elif Path(game).suffix in (".yaml", ".yml"):
         # A variant file lends its game, rules and seed; its bots and seats are the ladder's.
         base = load(game)
         file_seed = base.seed

@@ -206,6 +206,12 @@ def check(path: str | Path) -> tuple[Variant | None, list[UserError]]:
     return (None if problems else found), problems
 
 
+def _is_game_file(path: Path) -> bool:
+    from balancer.games.roles import is_game_file
+
+    return is_game_file(path)
+
+
 def from_resolved(data: Any, where: str, *, allow_plugins: bool = False) -> Variant:
     """A variant from its resolved form (report.json's `variant`), checked as a file is.
 
@@ -433,6 +439,12 @@ def _validate(
         if game_given:  # `game:` with nothing after it (YAML's null)
             message = f"is empty (null); name the game: {names} or a game file"
             problems.append(origins.error(("game",), message))
+        elif _is_game_file(path):  # the game itself given where a variant of it was asked
+            message = (
+                f"is a game file, not a variant: play it from a variant that says "
+                f"game: ./{path.name} (balancer docs new-game)"
+            )
+            problems.append(origins.error((), message))
         else:
             problems.append(origins.error((), f"missing key 'game' (one of {names})"))
         return None

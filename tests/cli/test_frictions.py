@@ -1,0 +1,84 @@
+"""Small frictions of a designer's first hour (issue 37): `cards --format`, a game file
+given to `ladder` or where a variant is asked."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from balancer.cli import main
+from balancer.report import cards
+from balancer.report.model import load_report
+from tests.helpers import FDC3, one_error_line
+
+pytestmark = pytest.mark.usefixtures("engine_unchecked")
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("cards") / "fdc-3p"
+    assert main(["run", FDC3, "-n", "40", "-w", "1", "-q", "-o", str(folder)]) == 0
+    return folder
+
+
+def test_cards_prints_the_csv_it_writes(report: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["cards", str(report), "--format", "csv"]) == 0
+    printed = capsys.readouterr().out
+    assert printed == (report / cards.CSV_NAME).read_bytes().decode("utf-8")  # CRLF kept
+    assert printed.startswith(",".join(cards.CSV_HEADER) + "\r\n")
+
+
+def test_cards_json_holds_every_row_unrounded(
+    report: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["cards", str(report), "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    rows = cards.of_report(load_report(report))
+    assert rows is not None and len(rows) == 60  # fdc: 2 colours x 3 roles x 10 numbers
+    expected = [{**dataclasses.asdict(r), "significant": r.significant} for r in rows]
+    assert document == {"cards": expected, "roles": []}
+    # The control: the table is for people, not JSON.
+    assert main(["cards", str(report)]) == 0
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(capsys.readouterr().out)
+
+
+@pytest.fixture()
+def game_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", "--from", "mega-racer", "my-race.yaml"]) == 0
+    return tmp_path / "my-race.yaml"
+
+
+def test_ladder_takes_a_game_file_as_its_game(
+    game_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    args = ["-p", "2", "-n", "60", "-w", "1", "-q", "--json"]
+    assert main(["ladder", "my-race.yaml", *args]) == 0
+    played = json.loads(capsys.readouterr().out)
+    # The control: a variant of that game file ladders the same game on the same deals.
+    Path("v.yaml").write_text("game: ./my-race.yaml\nplayers: 2\nbots: random\n")
+    assert main(["ladder", "v.yaml", *args]) == 0
+    assert json.loads(capsys.readouterr().out) == played
+    assert played["game"] == "my-race" and played["games"] == 60
+
+
+def test_a_game_file_where_a_variant_is_asked_says_what_it_is(
+    game_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", "my-race.yaml", "-n", "10", "-q"]) == 2
+    assert one_error_line(capsys) == (
+        "balancer: error: my-race.yaml:1: is a game file, not a variant: play it from a "
+        "variant that says game: ./my-race.yaml (balancer docs new-game)"
+    )
+    # The control: a variant that forgot its game is told that, not taken for a game file.
+    Path("v.yaml").write_text("players: 2\nbots: random\n")
+    assert main(["run", "v.yaml", "-n", "10", "-q"]) == 2
+    assert "v.yaml:1: missing key 'game'" in one_error_line(capsys)
+    assert not Path("reports").exists()
