@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from balancer.cli.base import command
+from balancer.cli.completion import complete_game, complete_shipped_game_file
 from balancer.errors import UserError
 
 DEFAULT_PLAYERS = 4  # a table most games of the three seat; clipped to the game's range
@@ -94,11 +95,12 @@ def game_file_text(source: str, path: str) -> str:
 
 
 @command("init")
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @click.option(
     "--from",
     "from_game",
+    shell_complete=complete_shipped_game_file,
     metavar="SHIPPED",
     help="Write a game file (GAME is then the file to write) copied from a shipped game file.",
 )

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from balancer.cli.base import command
+from balancer.cli.completion import complete_game
 from balancer.cli.options import (
     allow_plugins_option,
     budget_option,
@@ -19,7 +20,7 @@ LADDER_CSV = "ladder.csv"
 
 
 @command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option(
     "--players", "-p", type=click.IntRange(1, 64), required=True, help="Seats at the table."
 )

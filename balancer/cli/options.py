@@ -38,6 +38,11 @@ class VariantPath(click.ParamType):
         shipped = find(text)
         return str(shipped) if shipped is not None else text
 
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
+        from balancer.cli.completion import complete_variant
+
+        return complete_variant(ctx, param, incomplete)
+
 
 VARIANT_PATH = VariantPath()
 
@@ -53,6 +58,11 @@ class VariantOrReport(click.ParamType):
 
         shipped = find(str(value))
         return shipped if shipped is not None else Path(value)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
+        from balancer.cli.completion import complete_variant
+
+        return complete_variant(ctx, param, incomplete)
 
 
 VARIANT_OR_REPORT = VariantOrReport()
@@ -80,6 +90,11 @@ class ReportFolder(click.ParamType):
                 ctx,
             )
         return str(ran)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(incomplete, type="dir")]
 
 
 REPORT_FOLDER = ReportFolder()

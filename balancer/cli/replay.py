@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from balancer.cli.base import command
+from balancer.cli.completion import complete_knob
 from balancer.cli.options import (
     MAX_SEED,
     VARIANT_OR_REPORT,
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 @click.option(
     "--set",
     "settings",
+    shell_complete=complete_knob,
     multiple=True,
     help="A knob's value as the run set it: rules.KNOB=VALUE (a sweep point's, say).",
 )
