@@ -10,7 +10,7 @@ import pytest
 from click.shell_completion import ShellComplete
 
 from balancer.cli import cli
-from tests.helpers import SAFETY_TIMEOUT
+from tests.helpers import ROOT, SAFETY_TIMEOUT
 
 COMPLETE = ShellComplete(cli, {}, "balancer", "_BALANCER_COMPLETE")
 
@@ -81,3 +81,21 @@ def test_the_shell_gets_them_from_the_command() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["file,fdc-6", "plain,fdc-6p"]
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_the_readme_says_how_to_turn_it_on_in_each_shell(shell: str) -> None:
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"{shell}_source" in readme
+    if shell == "bash":
+        assert '`eval "$(_BALANCER_COMPLETE=bash_source balancer)"`' in readme
+    env = {**os.environ, "_BALANCER_COMPLETE": f"{shell}_source"}
+    done = subprocess.run(
+        [sys.executable, "-m", "balancer"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=SAFETY_TIMEOUT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"_BALANCER_COMPLETE={shell}_complete" in done.stdout  # the script asks us back
