@@ -41,7 +41,10 @@ def named(text: str) -> Path | None:
         return None
     name = text if text.endswith((".yaml", ".yml")) else f"{text}.yaml"
     path = shipped_dir() / name
-    return path if path.is_file() else None
+    try:
+        return path if path.is_file() else None
+    except OSError:  # a name too long for a file: no shipped variant has it
+        return None
 
 
 def base_file(short: str) -> Path | None:
