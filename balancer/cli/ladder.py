@@ -15,6 +15,7 @@ from balancer.cli.options import (
     many_runs_options,
     out_folder_option,
 )
+from balancer.errors import UserError
 
 LADDER_CSV = "ladder.csv"
 
@@ -71,8 +72,12 @@ def ladder(
     names = [b.strip() for b in bots.split(",")] if bots else None
     file_seed = None
     file_lang = None
+    from balancer import games as registry
+    from balancer.config.shipped import find
     from balancer.games.roles import is_game_file
 
+    if registry.canonical(game) is None and (shipped := find(game)) is not None:
+        game = str(shipped)  # a shipped variant's name, as every command takes it
     if Path(game).suffix in (".yaml", ".yml") and is_game_file(game):
         from balancer.games import register_file
 
@@ -85,7 +90,12 @@ def ladder(
         game = base.game
     variant = analysis.game_variant(game, players, seed if seed is not None else file_seed or 0)
     if file_seed is not None:
-        variant = variant.with_checked_knobs(dict(base.rules))
+        # The file's knobs were checked as it loaded: set as they are (checked again,
+        # fdc's deck, already in its checked form, was refused as if written so).
+        variant = variant.with_knobs(dict(base.rules))
+        why = variant.spec.unplayable(variant.rules, variant.players)
+        if why:
+            raise UserError(f"can't be played at {players} players: {why}", key="--players")
     lang = i18n.choose(chosen_lang(), file_lang)
     chosen = analysis.choose_bots(variant, names, allow_plugins)
     the_plan = analysis.plan(variant, chosen, games)

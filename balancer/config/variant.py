@@ -51,7 +51,7 @@ TOP_KEYS = (
 MAX_GAMES = 100_000_000
 MAX_EXTENDS_DEPTH = 32
 # A variant's name becomes a folder name (with -sweep, and balancer's lock and
-# temporary names parent_file it): well under the file systems' 255 bytes.
+# temporary names beside it): well under the file systems' 255 bytes.
 MAX_NAME_BYTES = 200
 DEFAULT_GAMES = 1000
 DEFAULT_SEED = 0
@@ -441,7 +441,7 @@ def _validate(
             problems.append(origins.error(("game",), message))
         elif _is_game_file(path):  # the game itself given where a variant of it was asked
             message = (
-                f"is a game file, not a variant: play it from a variant that says "
+                "is a game file, not a variant: play it from a variant that says "
                 f"game: ./{path.name} (balancer docs new-game)"
             )
             problems.append(origins.error((), message))

@@ -12,7 +12,7 @@ import pytest
 from balancer.cli import main
 from balancer.report import cards
 from balancer.report.model import load_report
-from tests.helpers import FDC3, one_error_line
+from tests.helpers import FDC3, VARIANTS, one_error_line
 
 pytestmark = pytest.mark.usefixtures("engine_unchecked")
 
@@ -82,3 +82,30 @@ def test_a_game_file_where_a_variant_is_asked_says_what_it_is(
     assert main(["run", "v.yaml", "-n", "10", "-q"]) == 2
     assert "v.yaml:1: missing key 'game'" in one_error_line(capsys)
     assert not Path("reports").exists()
+
+
+def test_ladder_takes_a_shipped_variants_name_for_its_rules_and_seed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = ["-p", "2", "-n", "60", "-w", "1", "-q", "--json"]
+    assert main(["ladder", "fdc-5p-face", *args]) == 0
+    by_name = json.loads(capsys.readouterr().out)
+    # The control: the file itself, by its path, is the same ladder (its seed, its rules).
+    assert main(["ladder", str(VARIANTS / "fdc-5p-face.yaml"), *args]) == 0
+    assert json.loads(capsys.readouterr().out) == by_name
+    assert by_name["seed"] == 20261130
+
+
+def test_ladder_of_a_variant_checks_its_knobs_at_the_ladders_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 12 cards each: 48 of fdc's 60 at 4 players, 72 at 6: worked out by hand.
+    monkeypatch.chdir(tmp_path)
+    Path("big.yaml").write_text("extends: fdc-base.yaml\nplayers: 2\nrules:\n  hand_size: 12\n")
+    args = ["-n", "60", "-w", "1", "-q", "--json"]
+    assert main(["ladder", "big.yaml", "-p", "6", *args]) == 2
+    line = one_error_line(capsys)
+    assert line.startswith("balancer: error: --players: can't be played at 6 players")
+    assert main(["ladder", "big.yaml", "-p", "4", *args]) == 0  # the control
+    assert json.loads(capsys.readouterr().out)["players"] == 4
