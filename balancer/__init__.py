@@ -4,14 +4,12 @@ The library is the product; the `balancer` command is a thin shell over it::
 
     import balancer
 
-    variant = balancer.load_variant("variants/fdc-5p.yaml", games=2000)
-    report = balancer.run(variant, workers=2)
-    report.save("reports/fdc-5p")
-    print(report.seats[0].win_share, report.seats[0].win_ci95)
-
-    a = balancer.open_report("reports/fdc-5p")
-    b = balancer.run(balancer.load_variant("variants/fdc-5p-face.yaml", games=2000))
-    print(balancer.compare(a, b).changed)
+    base = balancer.load_variant("fdc-5p", games=2000)  # a shipped variant, by name
+    face = balancer.load_variant("fdc-5p", games=2000, cash_value="face")
+    a, b = balancer.run(base, workers=2), balancer.run(face, workers=2)
+    b.save("reports/fdc-5p-face")
+    print(b.seats[0].win_share, b.seats[0].win_ci95)
+    print(balancer.compare(a, b).changed)  # same seed and games: a paired comparison
 
 Errors a user can cause are `balancer.errors.UserError` (one line, naming the
 file, line and key); a bot that breaks a game raises `balancer.errors.GameFault`.
@@ -42,10 +40,12 @@ def load_variant(
     seed: int | None = None,
     **knobs: Any,
 ) -> Variant:
-    """Read and check a variant file; `games`, `seed` and any knob override the file's."""
+    """Read and check a variant file, or a shipped variant by name (`"fdc-5p"`, from any
+    folder, as the command line takes it); `games`, `seed` and any knob override the file's."""
+    from balancer.config.shipped import find
     from balancer.config.variant import load
 
-    variant = load(path).with_overrides(games=games, seed=seed)
+    variant = load(find(str(path)) or path).with_overrides(games=games, seed=seed)
     return variant.with_checked_knobs(knobs) if knobs else variant
 
 
@@ -123,7 +123,13 @@ def open_report(folder: str | Path) -> Report:
 
 
 def compare(a: Report, b: Report, *, alpha: float = 0.05) -> DiffTable:
-    """What changed from A to B, row by row, with tests corrected for the whole table."""
+    """What changed from A to B, row by row, with tests corrected for the whole table.
+
+    The comparison is paired (game g of both dealt alike, the luck of the deal
+    cancelling) when A and B were played with the same seed and game count;
+    else it is not, and `.paired` and `.warnings` say so. `.changed` is one bool
+    for the whole table: whether any row's verdict is "changed" (its p, adjusted
+    by Holm over every row tested, at most `alpha`)."""
     from balancer.analysis.diff import compare as compare_reports
 
     return compare_reports(a, b, alpha=alpha)

@@ -58,6 +58,7 @@ class DiffTable:
 
     @property
     def changed(self) -> bool:
+        """Whether any row's verdict is "changed" (Holm-adjusted p at most alpha)."""
         return any(row.verdict == "changed" for row in self.rows)
 
     @property

@@ -64,6 +64,7 @@ COMMANDS = {
     "csv": ("balancer.cli.csv", "csv_command"),
     "design": ("balancer.cli.design", "design"),
     "diff": ("balancer.cli.diff", "diff_command"),
+    "docs": ("balancer.cli.docs", "docs_command"),
     "events": ("balancer.cli.events", "events_command"),
     "init": ("balancer.cli.init", "init_command"),
     "knobs": ("balancer.cli.knobs", "knobs_command"),

@@ -28,6 +28,12 @@ class UserFacingError(click.ClickException):
 
 
 class Command(click.Command):
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from balancer.cli.examples import write_examples
+
+        super().format_epilog(ctx, formatter)
+        write_examples(self.name or "", formatter)
+
     def invoke(self, ctx: click.Context) -> Any:
         from balancer.errors import GameFault
 

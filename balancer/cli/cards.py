@@ -10,15 +10,20 @@ from typing import TYPE_CHECKING
 import click
 
 from balancer.cli.base import command
-from balancer.cli.options import lang_option
+from balancer.cli.options import REPORT_FOLDER, format_option, lang_option
 from balancer.errors import UserError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from balancer.stats.card_tally import CardImpact
+    from balancer.stats.role_impact import RoleImpact
+
+FORMATS = ("table", "csv", "json")
 
 
 @command("cards")
-@click.argument("report_dir", metavar="REPORT", type=click.Path())
+@click.argument("report_dir", metavar="REPORT", type=REPORT_FOLDER)
 @click.option(
     "--out",
     "-o",
@@ -27,7 +32,8 @@ if TYPE_CHECKING:
     "(default: REPORT/cards.csv, where the run wrote it).",
 )
 @lang_option
-def cards_command(report_dir: str, out: str | None) -> None:
+@format_option("Print a table, the CSV cards.csv holds, or JSON for tools.", FORMATS)
+def cards_command(report_dir: str, out: str | None, fmt: str) -> None:
     """Print, for every card kind, the win share of seats that held it against seats
     that did not, with a 95% interval (clustered by game), largest effect first;
     and write it as CSV into the report folder (or where -o says), never into the
@@ -62,6 +68,12 @@ def cards_command(report_dir: str, out: str | None) -> None:
     by_role = cards.roles_of_report(data)
 
     def show() -> None:
+        if fmt == "csv":  # the card rows alone, as cards.csv holds them (roles: `csv`)
+            click.echo(cards.csv_text(rows), nl=False)
+            return
+        if fmt == "json":
+            click.echo(json_text(rows, by_role))
+            return
         click.echo(cards.render(rows, painter(sys.stdout), lang))
         if by_role:  # a game whose cards have roles: what one more of each is worth
             click.echo("\n" + cards.render_roles(by_role, painter(sys.stdout), lang))
@@ -86,6 +98,24 @@ def cards_command(report_dir: str, out: str | None) -> None:
         tmp.unlink(missing_ok=True)
     show()
     click.echo(i18n.text("cards.written", lang, target=target), err=True)
+
+
+def json_text(rows: Sequence[CardImpact], by_role: Sequence[RoleImpact] | None) -> str:
+    """Every card kind's row (and each role's, for a game file) as JSON, numbers unrounded;
+    a figure with nothing to compare (no seat held the kind) is null, not NaN."""
+    import dataclasses
+    import json
+    import math
+
+    def plain(row: CardImpact | RoleImpact) -> dict[str, object]:
+        fields = dataclasses.asdict(row)
+        for key, value in fields.items():
+            if isinstance(value, float) and not math.isfinite(value):
+                fields[key] = None
+        return {**fields, "significant": row.significant}
+
+    document = {"cards": [plain(r) for r in rows], "roles": [plain(r) for r in by_role or ()]}
+    return json.dumps(document, indent=2, ensure_ascii=False)
 
 
 def _into_report(source: Path, rows: list[CardImpact]) -> Path:

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from balancer.cli.base import command
+from balancer.cli.options import REPORT_FOLDER
 from balancer.errors import UserError
 
 # What a folder of `csv -o` holds; the manifest names it so a report is never taken for one.
@@ -15,7 +16,7 @@ CSV_MARKER = "games.csv"
 
 
 @command("csv")
-@click.argument("report_dir", metavar="REPORT", type=click.Path())
+@click.argument("report_dir", metavar="REPORT", type=REPORT_FOLDER)
 @click.option(
     "--out",
     "-o",

@@ -12,6 +12,7 @@ import click
 from balancer import i18n
 from balancer.cli.base import command
 from balancer.cli.options import (
+    VARIANT_OR_REPORT,
     check_placement,
     chosen_lang,
     format_option,
@@ -323,8 +324,8 @@ def _prepare_decided(
 
 
 @command("diff")
-@click.argument("a", type=click.Path(path_type=Path))
-@click.argument("b", type=click.Path(path_type=Path))
+@click.argument("a", type=VARIANT_OR_REPORT)
+@click.argument("b", type=VARIANT_OR_REPORT)
 @format_option("Output: aligned text, Markdown, CSV or JSON.", FORMATS)
 @click.option(
     "--fail-on-change",

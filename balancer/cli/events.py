@@ -7,6 +7,7 @@ import json
 import click
 
 from balancer.cli.base import command
+from balancer.cli.completion import complete_game
 from balancer.cli.options import format_option
 from balancer.errors import UserError
 
@@ -20,7 +21,7 @@ def event_meanings(game: str) -> dict[str, str]:
 
 
 @command("events")
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @format_option("Print a table, or JSON for tools.")
 def events_command(game: str, fmt: str) -> None:
     """List every event a report of GAME counts, and what one count of it is."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from balancer.cli.base import command
+from balancer.cli.completion import complete_game, complete_shipped_game_file
 from balancer.errors import UserError
 
 DEFAULT_PLAYERS = 4  # a table most games of the three seat; clipped to the game's range
@@ -31,7 +32,8 @@ def variant_text(game: str) -> str:
     # The shipped base's seed and game count: a diff against any shipped variant is paired.
     seed, count = base_seed_and_games(spec.short) or (FALLBACK_SEED, FALLBACK_GAMES)
     lines = [
-        f"# A {spec.name} variant: every knob at its default (docs/rules.md), its meaning above.",
+        f"# A {spec.name} variant: every knob at its default (`balancer docs {spec.short}`"
+        " prints its rules), its meaning above.",
         "# Change what you want to try, then `balancer validate` and `balancer run` this file.",
         f"# `balancer knobs {spec.short}` lists the knobs and bots, `balancer events {spec.short}`"
         " the events a report counts.",
@@ -53,7 +55,9 @@ def variant_text(game: str) -> str:
 
 def game_file_text(source: str, path: str) -> str:
     """A new game file at `path`, a copy of the shipped game file `source` (its
-    comments with it), named after the new file: a designer's start."""
+    comments with it), made the designer's own: its name, short name and title in
+    every language are the new file's, so no report of it is titled after the
+    shipped game."""
     import re
     from pathlib import Path
 
@@ -66,21 +70,37 @@ def game_file_text(source: str, path: str) -> str:
     stem = re.sub(r"[^A-Za-z0-9_-]", "-", Path(path).stem if path != "-" else "my-game")
     text = shipped.read_text(encoding="utf-8")
     text = re.sub(r"(?m)^name: .*$", f"name: {stem}", text, count=1)
-    text = re.sub(r"(?m)^short: .*$", f"short: {stem}-s", text, count=1)
+    # The name serves as its own short name: an abbreviation could be another game's (mr).
+    text = re.sub(
+        r"(?m)^short: .*$",
+        f"short: {stem}    # a shorter name commands accept; keep it unlike any other game's",
+        text,
+        count=1,
+    )
+    # Every title of the shipped game (names: {ja: MEGA RACER}) gives way to the new name.
+    text = re.sub(
+        r"(?m)^names:\n(?:[ \t]+.*\n)*",
+        f"names:\n  ja: {stem}    # the title of a Japanese report: your game's Japanese name\n",
+        text,
+        count=1,
+    )
     header = (
-        f"# A new game, copied from the shipped {shipped.stem} (docs/new-game.md explains\n"
-        "# every key). Change a role, then `balancer validate` this file and name it in a\n"
-        f"# variant: game: ./{Path(path).name if path != '-' else 'my-game.yaml'}\n"
+        f"# {stem}: a new game, copied from the shipped {shipped.stem} (`balancer docs\n"
+        f"# new-game` explains every key; `balancer docs {shipped.stem}` the game it\n"
+        "# started from; a page named below as docs/NAME is `balancer docs NAME`).\n"
+        "# Change a role, then `balancer validate` this file and name it in a variant:\n"
+        f"# game: ./{Path(path).name if path != '-' else 'my-game.yaml'}\n"
     )
     return header + text
 
 
 @command("init")
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @click.option(
     "--from",
     "from_game",
+    shell_complete=complete_shipped_game_file,
     metavar="SHIPPED",
     help="Write a game file (GAME is then the file to write) copied from a shipped game file.",
 )

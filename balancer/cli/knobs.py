@@ -11,12 +11,13 @@ import json
 import click
 
 from balancer.cli.base import command
+from balancer.cli.completion import complete_game
 from balancer.cli.options import format_option
 from balancer.errors import UserError
 
 
 @command("knobs")
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @format_option("Print a table, or JSON for tools.")
 def knobs_command(game: str, fmt: str) -> None:
     """List every knob of GAME with its default and meaning (YAML a variant can paste)."""

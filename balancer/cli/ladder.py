@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from balancer.cli.base import command
+from balancer.cli.completion import complete_game
 from balancer.cli.options import (
     allow_plugins_option,
     budget_option,
@@ -14,12 +15,13 @@ from balancer.cli.options import (
     many_runs_options,
     out_folder_option,
 )
+from balancer.errors import UserError
 
 LADDER_CSV = "ladder.csv"
 
 
 @command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option(
     "--players", "-p", type=click.IntRange(1, 64), required=True, help="Seats at the table."
 )
@@ -47,7 +49,7 @@ def ladder(
     fmt: str,
     out: str | None,
 ) -> None:
-    """Rank the bots of GAME (fdc, kk, dqz, or a variant file for its rules).
+    """Rank the bots of GAME (fdc, kk, dqz, a game file, or a variant file for its rules).
 
     Every seat assignment of the bots is played (B bots at P seats: B^P − B
     lineups; one-bot tables are left out), each lineup on the same deals
@@ -70,7 +72,17 @@ def ladder(
     names = [b.strip() for b in bots.split(",")] if bots else None
     file_seed = None
     file_lang = None
-    if Path(game).suffix in (".yaml", ".yml"):
+    from balancer import games as registry
+    from balancer.config.shipped import find
+    from balancer.games.roles import is_game_file
+
+    if registry.canonical(game) is None and (shipped := find(game)) is not None:
+        game = str(shipped)  # a shipped variant's name, as every command takes it
+    if Path(game).suffix in (".yaml", ".yml") and is_game_file(game):
+        from balancer.games import register_file
+
+        game = register_file(game)  # a designer's game file is its game, as for `knobs`
+    elif Path(game).suffix in (".yaml", ".yml"):
         # A variant file lends its game, rules and seed; its bots and seats are the ladder's.
         base = load(game)
         file_seed = base.seed
@@ -78,7 +90,12 @@ def ladder(
         game = base.game
     variant = analysis.game_variant(game, players, seed if seed is not None else file_seed or 0)
     if file_seed is not None:
-        variant = variant.with_checked_knobs(dict(base.rules))
+        # The file's knobs were checked as it loaded: set as they are (checked again,
+        # fdc's deck, already in its checked form, was refused as if written so).
+        variant = variant.with_knobs(dict(base.rules))
+        why = variant.spec.unplayable(variant.rules, variant.players)
+        if why:
+            raise UserError(f"can't be played at {players} players: {why}", key="--players")
     lang = i18n.choose(chosen_lang(), file_lang)
     chosen = analysis.choose_bots(variant, names, allow_plugins)
     the_plan = analysis.plan(variant, chosen, games)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -37,8 +38,66 @@ class VariantPath(click.ParamType):
         shipped = find(text)
         return str(shipped) if shipped is not None else text
 
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
+        from balancer.cli.completion import complete_variant
+
+        return complete_variant(ctx, param, incomplete)
+
 
 VARIANT_PATH = VariantPath()
+
+
+class VariantOrReport(click.ParamType):
+    """A variant file, a report folder, or a shipped variant's name (diff, replay):
+    a path that exists always means that path, as for VariantPath."""
+
+    name = "VARIANT|REPORT"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        from balancer.config.shipped import find
+
+        shipped = find(str(value))
+        return shipped if shipped is not None else Path(value)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
+        from balancer.cli.completion import complete_variant
+
+        return complete_variant(ctx, param, incomplete)
+
+
+VARIANT_OR_REPORT = VariantOrReport()
+
+
+class ReportFolder(click.ParamType):
+    """A report folder; a shipped variant's name means the folder `balancer run NAME`
+    writes (reports/NAME/), as a designer who ran `balancer run fdc-4p` would call it."""
+
+    name = "REPORT"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from balancer.config.shipped import find
+
+        text = str(value)
+        shipped = find(text)
+        if shipped is None:
+            return text
+        ran = Path("reports") / shipped.stem
+        if not ran.is_dir():
+            self.fail(
+                f"{text} is a shipped variant, not a report: `balancer run {shipped.stem}` "
+                f"writes its report into {ran}/",
+                param,
+                ctx,
+            )
+        return str(ran)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(incomplete, type="dir")]
+
+
+REPORT_FOLDER = ReportFolder()
 
 
 class WorkerCount(click.ParamType):

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 import click
 
 from balancer.cli.base import command
+from balancer.cli.completion import complete_knob
 from balancer.cli.options import (
     MAX_SEED,
+    VARIANT_OR_REPORT,
     allow_plugins_option,
     move_time_limit_option,
     plugin_memory_option,
@@ -22,13 +24,14 @@ if TYPE_CHECKING:
 
 
 @command()
-@click.argument("source", metavar="VARIANT|REPORT", type=click.Path(path_type=Path))
+@click.argument("source", metavar="VARIANT|REPORT", type=VARIANT_OR_REPORT)
 @click.option("--game", "-g", "index", type=click.IntRange(0), required=True, help="Game index.")
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="The run's seed.")
 @click.option("--seat", type=click.IntRange(0), help="Show only what this seat could see.")
 @click.option(
     "--set",
     "settings",
+    shell_complete=complete_knob,
     multiple=True,
     help="A knob's value as the run set it: rules.KNOB=VALUE (a sweep point's, say).",
 )

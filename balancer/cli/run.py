@@ -11,6 +11,7 @@ import click
 
 from balancer import i18n
 from balancer.cli.base import command
+from balancer.cli.completion import complete_knob
 from balancer.cli.options import VARIANT_PATH, check_placement, format_option, simulation_options
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 @click.option(
     "--set",
     "settings",
+    shell_complete=complete_knob,
     multiple=True,
     metavar="rules.KNOB=VALUE",
     help="Play with a knob changed, for this run only (repeatable); recorded in the report.",

@@ -9,6 +9,7 @@ import click
 
 from balancer.analysis.sweep_table import FORMATS as SWEEP_FORMATS
 from balancer.cli.base import command
+from balancer.cli.completion import complete_knob
 from balancer.cli.options import (
     MAX_GAMES,
     VARIANT_PATH,
@@ -30,6 +31,7 @@ MAX_POINTS = 10_000
 @click.option(
     "--set",
     "settings",
+    shell_complete=complete_knob,
     multiple=True,
     required=True,
     help="A knob and its values: rules.KNOB=v1,v2,... (repeat for a grid).",

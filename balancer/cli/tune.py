@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from balancer.cli.base import command
+from balancer.cli.completion import complete_knob
 from balancer.cli.options import (
     VARIANT_PATH,
     budget_option,
@@ -23,6 +24,7 @@ TUNE_CSV = "tune.csv"
 @click.option(
     "--knob",
     "knob_texts",
+    shell_complete=complete_knob,
     multiple=True,
     required=True,
     help="rules.KNOB=LO..HI[:STEP] (STEP defaults to 1 for whole numbers); once or twice.",

@@ -43,9 +43,9 @@ def _knob(text: str, variant: Variant) -> tuple[str, str, Any]:
         close = difflib.get_close_matches(name, list(by_name), n=1)
         hint = f"did you mean {close[0]!r}?" if close else f"knobs: {', '.join(by_name)}"
         raise UserError(f"{variant.game} has no knob {name!r} ({hint})", key=where)
+    # Either section names any knob, as a variant file may put it under either: the
+    # change is recorded under the knob's own (`balancer knobs` shows which).
     knob = by_name[name]
-    if len(parts) == 2 and parts[0] != knob.section:
-        raise UserError(f"{name} is a {knob.section} knob: {knob.section}.{name}", key=where)
     value = load_yaml_text(raw.strip(), where).data
     try:
         knob.check(value)

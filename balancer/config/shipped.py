@@ -30,9 +30,21 @@ def find(text: str) -> Path | None:
             return None
     except OSError:  # a name too long for a file (no shipped name is): the path decides
         return None
+    return named(text)
+
+
+def named(text: str) -> Path | None:
+    """The shipped variant called `text` (`fdc-base` or `fdc-base.yaml`), wherever the
+    caller stands, or None: what `extends:` falls back to when no file of that
+    name sits beside the child."""
+    if not text or "/" in text or "\\" in text or text.startswith("."):
+        return None
     name = text if text.endswith((".yaml", ".yml")) else f"{text}.yaml"
     path = shipped_dir() / name
-    return path if path.is_file() else None
+    try:
+        return path if path.is_file() else None
+    except OSError:  # a name too long for a file: no shipped variant has it
+        return None
 
 
 def base_file(short: str) -> Path | None:

@@ -26,6 +26,7 @@ from balancer import games, i18n, knobs
 from balancer.bot import BotSpec
 from balancer.bots import registry as bot_registry
 from balancer.bots.build import resolve_bot
+from balancer.config import shipped
 from balancer.errors import UserError, nearest, shown
 from balancer.escape import hidden_in, hidden_message, visible
 from balancer.files import FILE, kind_of, path_error
@@ -237,6 +238,12 @@ def check(path: str | Path) -> tuple[Variant | None, list[UserError]]:
     return (None if problems else found), problems
 
 
+def _is_game_file(path: Path) -> bool:
+    from balancer.games.roles import is_game_file
+
+    return is_game_file(path)
+
+
 def from_resolved(data: Any, where: str, *, allow_plugins: bool = False) -> Variant:
     """A variant from its resolved form (report.json's `variant`), checked as a file is.
 
@@ -307,8 +314,13 @@ def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> list[_Layer
         raise UserError(
             "holds a NUL byte, which no file name can", file=where[0], line=where[1], key="extends"
         )
+    parent_file = path.parent / parent_name
+    if not os.path.lexists(parent_file):
+        # A bare name of a shipped variant (`extends: fdc-base.yaml`) from any folder:
+        # a file beside the child always comes first.
+        parent_file = shipped.named(parent_name) or parent_file
     try:
-        parent = (path.parent / parent_name).resolve()
+        parent = parent_file.resolve()
         chain = [*stack, path.resolve()]
     except RuntimeError:  # Python 3.11's resolve on a loop of links
         raise UserError(
@@ -330,12 +342,12 @@ def _load_chain(path: Path, origins: _Origins, stack: list[Path]) -> list[_Layer
     try:
         # As named, links followed by the system: /dev/stdin resolves to a "pipe:[N]"
         # that names nothing, yet is a pipe.
-        kind = kind_of(path.parent / parent_name, name=parent_name)
+        kind = kind_of(parent_file, name=parent_name)
     except UserError as exc:
         raise UserError(exc.message, file=where[0], line=where[1], key="extends") from None
     if kind is None:
         missing = f"no such variant file {parent_name!r}"
-        if os.path.lexists(path.parent / parent_name):
+        if os.path.lexists(parent_file):
             missing = f"{parent_name!r} is a link to nothing that exists"
         raise UserError(missing, file=where[0], line=where[1], key="extends")
     if kind != FILE:
@@ -459,6 +471,12 @@ def _validate(
         if game_given:  # `game:` with nothing after it (YAML's null)
             message = f"is empty (null); name the game: {names} or a game file"
             problems.append(origins.error(("game",), message))
+        elif _is_game_file(path):  # the game itself given where a variant of it was asked
+            message = (
+                "is a game file, not a variant: play it from a variant that says "
+                f"game: ./{path.name} (balancer docs new-game)"
+            )
+            problems.append(origins.error((), message))
         else:
             problems.append(origins.error((), f"missing key 'game' (one of {names})"))
         return None

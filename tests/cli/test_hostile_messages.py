@@ -45,6 +45,7 @@ ARGUMENTS: dict[str, list[str]] = {
     "check": ["-q", MISSING],
     "csv": [MISSING],
     "diff": ["-q", MISSING, MISSING],
+    "docs": ["rules", "4"],
     "events": ["fdc"],
     "init": ["fdc", "{tmp}/mine.yaml"],
     "kk-odds": ["--theme", "r5,b7", "--mine", "y3,g12", "--free", "r1,b9"],

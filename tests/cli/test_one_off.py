@@ -39,11 +39,22 @@ def test_changes_are_applied_checked_and_kept_as_written() -> None:
     assert apply(base) == (base, ()) and folder_suffix(()) == ""
 
 
+def test_either_section_names_a_knob_as_in_a_variant_file(tmp_path: Path) -> None:
+    base = variant.load(VARIANTS / "fdc-5p.yaml")
+    crossed = ("scoring.hand_size=4", "rules.cash_value=face")
+    changed, changes = apply(base, crossed)
+    assert changes == ("rules.hand_size=4", "scoring.cash_value=face")  # each knob's own
+    # The control: a file that puts them under the other section plays the same variant.
+    text = "rules:\n  cash_value: face\nscoring:\n  hand_size: 4\n"
+    in_file = variant.load(variant_file(tmp_path, "fdc-5p.yaml", text))
+    assert changed.rules == in_file.rules
+    assert (in_file.rules["hand_size"], in_file.rules["cash_value"]) == (4, "face")
+
+
 @pytest.mark.parametrize(
     ("settings", "players", "bots", "message"),
     [
         (("rules.neko_ni_kobann=false",), None, None, "did you mean 'neko_ni_koban'"),
-        (("scoring.hand_size=4",), None, None, "hand_size is a rules knob"),
         (("hand_size=zero",), None, None, "'zero'"),
         (("hand_size=3", "hand_size=4"), None, None, "set twice"),
         ((), 7, None, "players"),  # fdc seats 2 to 6: checked as a file's players would be

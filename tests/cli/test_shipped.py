@@ -95,7 +95,8 @@ def test_a_built_package_would_carry_every_shipped_variant(tmp_path: Path) -> No
     (tmp_path / "with").mkdir()
     assert packaged_yaml(config, tmp_path / "with") == shipped
     table = (
-        '[tool.setuptools.package-data]\nbalancer = ["variants/*.yaml"]\n'
+        "[tool.setuptools.package-data]\n"
+        'balancer = ["variants/*.yaml", "docs/*.md", "docs/games/*.md"]\n'
         '"balancer.games.roles" = ["shipped/*.yaml"]\n'
     )
     assert table in config
