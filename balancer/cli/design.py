@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from balancer.cli.base import command
+from balancer.cli.completion import complete_knob
 from balancer.cli.options import VARIANT_PATH, check_placement, format_option, simulation_options
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     "knob_texts",
     multiple=True,
     required=True,
+    shell_complete=complete_knob,
     help="A knob and its values: rules.KNOB=LO..HI[:STEP] or rules.KNOB=a,b,c "
     "(players too); repeat for each knob.",
 )
@@ -90,12 +92,6 @@ def design(
     the answer: one best setting with an interval on every goal, or the front
     of settings the games can't tell apart. The study lives in the folder's
     study.db: run the same command again to continue it.
-
-    \b
-    Examples:
-      balancer design mega-racer-4p --knob goal=6..16 --knob accident_loss=0..6 \\
-          --goal "length.mean=8" --goal "seat_win_share.spread<=0.05" --trials 40
-      balancer design dqz-4p --knob starting_chips=10..40 --goal "length.mean=8" -n 500
     """
     import json
 

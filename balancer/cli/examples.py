@@ -19,6 +19,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "balancer diff fdc-4p my-fdc.yaml    # a shipped variant against yours, paired",
         "balancer diff reports/a reports/b --format md",
     ),
+    "design": (
+        "balancer design mega-racer-4p --knob goal=6..16 --knob accident_loss=0..6 "
+        "--goal 'length.mean=8' --goal 'seat_win_share.spread<=0.05' --trials 40",
+        "balancer design dqz-4p --knob starting_chips=10..40 --goal 'length.mean=8' -n 500",
+    ),
     "docs": ("balancer docs", "balancer docs rules 4    # docs/rules.md §4"),
     "events": ("balancer events mega-racer",),
     "init": ("balancer init fdc my-fdc.yaml", "balancer init --from mega-racer my-race.yaml"),
@@ -28,7 +33,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "replay": ("balancer replay fdc-4p --game 12", "balancer replay reports/fdc-4p -g 12 --seat 0"),
     "run": ("balancer run fdc-5p -n 2000", "balancer run fdc-5p --set rules.neko_ni_koban=false"),
     "show": ("balancer show fdc-5p-no-neko",),
-    "sweep": ("balancer sweep fdc-4p --set rules.hand_size=4,5,6 -n 2000",),
+    "sweep": (
+        "balancer sweep fdc-4p --set rules.hand_size=4,5,6 -n 2000",
+        "balancer sweep fdc-5p --set players=3,4,5    # the player count, like a knob",
+    ),
     "tune": ("balancer tune mega-racer-4p --knob rules.goal=6..12 --target 'length.mean=8'",),
     "validate": ("balancer validate my-fdc.yaml my-race-4p.yaml",),
     "variants": ("balancer variants", "balancer variants my-variants/ --format json"),

@@ -56,6 +56,16 @@ ARGUMENTS: dict[str, list[str]] = {
     "show": [MISSING],
     "sweep": ["-q", MISSING, "--set", "hand_size=4,5", "-o", "{tmp}/s"],
     "tune": ["-q", MISSING, "--knob", "hand_size=4..6", "--target", "margin.mean=1"],
+    "design": [
+        "-q",
+        MISSING,
+        "--knob",
+        "hand_size=4..6",
+        "--goal",
+        "margin.mean=1",
+        "-o",
+        "{tmp}/d",
+    ],
     "validate": [MISSING],
     "variants": [],
 }
@@ -373,7 +383,8 @@ def test_a_bad_flag_is_refused_before_any_game_is_played(
     assert said in one_error_line(capsys)
     assert played == []
     assert not out.exists()
-    assert main([*good, "-n", "40"]) == 130  # the control: right, it plays games
+    # The control: right, it plays games (-n 90: tune gives each of 3 values 30 at least).
+    assert main([*good, "-n", "90"]) == 130
     assert played == ["games"]
 
 
