@@ -39,6 +39,24 @@ MAX_DECK_CARDS = 10_000
 LIMIT = knobs.INT_LIMIT
 FIRST_LEADER = ("seat0", "random")
 IF_NOTHING_RESOLVES = ("same", "next")
+# A variant file's own top-level keys (config/variant.py's TOP_KEYS; a test keeps the two
+# the same): a variant may set a knob at its top level, so a knob of that name would be
+# read as the variant's key (a `seed` knob passes validate and fails the run at its end).
+VARIANT_KEYS = (
+    "name",
+    "extends",
+    "game",
+    "players",
+    "games",
+    "seed",
+    "bots",
+    "seats",
+    "seat_rotation",
+    "lang",
+    "rules",
+    "scoring",
+    "expect",
+)
 RESERVED_KNOB_NAMES = ("deck", "number", *voc.ENGINE_KNOBS)
 TRICK_DEFAULTS: dict[str, Any] = {
     "first_leader": "seat0",
@@ -384,6 +402,10 @@ class _Checker:
             if name in RESERVED_KNOB_NAMES:
                 # The engine's knobs sit beside the file's, and `number` is an amount.
                 self.fail(keypath, f"{name!r} is a name the engine already uses; pick another")
+                self.declared["knob"].pop(name, None)
+                continue
+            if name in VARIANT_KEYS:
+                self.fail(keypath, f"{name!r} is a key of a variant file; pick another name")
                 self.declared["knob"].pop(name, None)
                 continue
             spec = self.mapping(keypath, spec, "default, range, meaning")
