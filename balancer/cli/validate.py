@@ -57,6 +57,8 @@ def validate(variants: tuple[str, ...], import_plugins: bool, fmt: str) -> None:
                 click.echo(terminal(f"balancer: error: {problem.message}"), err=True)
             continue
         found, problems = variant.check(path)
+        # The game file a variant names: every mistake in it, not only the first.
+        problems = [e for p in problems for e in getattr(p, "every", (p,))]
         if found is not None:
             from balancer.analysis.expect import target_problems
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from balancer.cli import cli
 from balancer.config.variant import TOP_KEYS
 from balancer.games.roles import check_file, gamefile
 from balancer.games.roles.validate import VARIANT_KEYS
@@ -40,3 +42,21 @@ def test_a_knob_of_another_name_is_taken(tmp_path: Path) -> None:
     text = mega_racer().replace("knobs:\n", "knobs:\n  seeds: {default: 3, range: [0, 9]}\n")
     game, problems = check_file(write(tmp_path, text))
     assert problems == [] and game is not None and "seeds" in {k.name for k in game.knobs}
+
+
+def test_validate_variant_lists_every_mistake_of_its_game_file(tmp_path: Path) -> None:
+    """Two mistakes in the game file the variant names (lines 27 and 49): both said."""
+    text = (
+        mega_racer()
+        .replace("  blocking: {lasts: trick}", "  blocking: {lasts: round}")
+        .replace("event: blocks", "event: blokcs")
+    )
+    game = write(tmp_path, text)
+    variant = write(tmp_path, "game: ./game.yaml\nplayers: 3\nbots: random\n", "v.yaml")
+    result = CliRunner().invoke(cli, ["validate", str(variant)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert [line.split(": expected")[0].split(": unknown")[0] for line in lines] == [
+        f"balancer: error: {game}:27: flags.blocking.lasts",
+        f"balancer: error: {game}:49: roles.block[0].guard.event",
+    ], lines
