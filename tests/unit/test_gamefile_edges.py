@@ -24,13 +24,22 @@ def mega_racer() -> str:
     return gamefile.shipped_path("mega-racer").read_text(encoding="utf-8")  # type: ignore[union-attr]
 
 
+def own_racer() -> str:
+    """MEGA RACER copied under a name and short name of its own."""
+    return (
+        mega_racer()
+        .replace("name: mega-racer", "name: my-racer")
+        .replace("short: mr", "short: myr")
+    )
+
+
 def test_the_validators_variant_keys_are_the_variants_own() -> None:
     assert VARIANT_KEYS == TOP_KEYS
 
 
 @pytest.mark.parametrize("name", ["seed", "players", "games", "seats", "expect", "lang"])
 def test_a_knob_cannot_take_a_variant_keys_name(tmp_path: Path, name: str) -> None:
-    text = mega_racer().replace("knobs:\n", f"knobs:\n  {name}: {{default: 3, range: [0, 9]}}\n")
+    text = own_racer().replace("knobs:\n", f"knobs:\n  {name}: {{default: 3, range: [0, 9]}}\n")
     game, problems = check_file(write(tmp_path, text))
     assert game is None
     assert [(p.line, p.key) for p in problems] == [(30, f"knobs.{name}")]
@@ -39,7 +48,7 @@ def test_a_knob_cannot_take_a_variant_keys_name(tmp_path: Path, name: str) -> No
 
 def test_a_knob_of_another_name_is_taken(tmp_path: Path) -> None:
     """The control: the same knob under a name of its own is a knob of the game."""
-    text = mega_racer().replace("knobs:\n", "knobs:\n  seeds: {default: 3, range: [0, 9]}\n")
+    text = own_racer().replace("knobs:\n", "knobs:\n  seeds: {default: 3, range: [0, 9]}\n")
     game, problems = check_file(write(tmp_path, text))
     assert problems == [] and game is not None and "seeds" in {k.name for k in game.knobs}
 
@@ -47,7 +56,7 @@ def test_a_knob_of_another_name_is_taken(tmp_path: Path) -> None:
 def test_validate_variant_lists_every_mistake_of_its_game_file(tmp_path: Path) -> None:
     """Two mistakes in the game file the variant names (lines 27 and 49): both said."""
     text = (
-        mega_racer()
+        own_racer()
         .replace("  blocking: {lasts: trick}", "  blocking: {lasts: round}")
         .replace("event: blocks", "event: blokcs")
     )
@@ -60,3 +69,48 @@ def test_validate_variant_lists_every_mistake_of_its_game_file(tmp_path: Path) -
         f"balancer: error: {game}:27: flags.blocking.lasts",
         f"balancer: error: {game}:49: roles.block[0].guard.event",
     ], lines
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "key", "piece"),
+    [
+        ("name: my-racer", "name: mega-racer", 12, "name", "shipped game file mega-racer.yaml"),
+        ("short: myr", "short: mr", 13, "short", "shipped game file mega-racer.yaml"),
+        ("name: my-racer", "name: zodiac-race", 12, "name", "shipped game file zodiac-race"),
+        ("short: myr", "short: zr", 13, "short", "shipped game file zodiac-race.yaml"),
+        ("name: my-racer", "name: fish-dash-cash", 12, "name", "of the game fish-dash-cash"),
+        ("short: myr", "short: fdc", 13, "short", "of the game fish-dash-cash"),
+    ],
+)
+def test_a_copy_keeping_another_games_name_is_refused_naming_both_files(
+    tmp_path: Path, old: str, new: str, line: int, key: str, piece: str
+) -> None:
+    copy = write(tmp_path, own_racer().replace(old, new), "copy.yaml")
+    game, problems = check_file(copy)
+    assert game is None
+    assert [(p.file, p.line, p.key) for p in problems] == [(str(copy), line, key)]
+    assert piece in problems[0].message
+
+
+def test_a_copy_under_a_name_of_its_own_is_a_game_and_a_run_of_a_clash_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    """The control: renamed (name and short), the copy is valid; and a variant on the
+    copy that keeps the name fails its run in one line, before any report."""
+    own = (
+        mega_racer()
+        .replace("name: mega-racer", "name: my-racer")
+        .replace("short: mr", "short: myr")
+    )
+    game, problems = check_file(write(tmp_path, own, "own.yaml"))
+    assert problems == [] and game is not None and game.name == "my-racer"
+    write(tmp_path, mega_racer(), "copy.yaml")
+    variant = write(tmp_path, "game: ./copy.yaml\nplayers: 3\nbots: random\n", "v.yaml")
+    result = CliRunner().invoke(cli, ["run", "-q", str(variant), "-o", str(tmp_path / "r")])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"balancer: error: {tmp_path / 'copy.yaml'}:12: name: 'mega-racer' is the name of the "
+        "shipped game file mega-racer.yaml: a game file needs a name of its own (a copy would "
+        "stand in for the shipped game)"
+    ]
+    assert not (tmp_path / "r").exists()

@@ -63,6 +63,30 @@ def shipped_names() -> list[str]:
 
 
 @lru_cache(maxsize=1)
+def shipped_shorts() -> dict[str, str]:
+    """Each shipped game file's short name -> its name (`mr` -> `mega-racer`)."""
+    out = {}
+    for name in shipped_names():
+        data = load_yaml(SHIPPED / f"{name}.yaml").data
+        if isinstance(data, dict) and isinstance(data.get("short"), str):
+            out[data["short"]] = name
+    return out
+
+
+def shipped_owner(word: str, path: str) -> str | None:
+    """The shipped game file whose name or short name `word` is, when `path` is not that
+    file itself: a copy keeping the name would stand in for the shipped game."""
+    owner = word if word in _shipped() else shipped_shorts().get(word)
+    if owner is None:
+        return None
+    try:
+        same = Path(path).resolve() == (SHIPPED / f"{owner}.yaml").resolve()
+    except (OSError, RuntimeError):  # a path the file system can't resolve is no shipped file
+        same = False
+    return None if same else f"{owner}.yaml"
+
+
+@lru_cache(maxsize=1)
 def _shipped() -> frozenset[str]:
     return frozenset(p.stem for p in SHIPPED.glob("*.yaml"))
 

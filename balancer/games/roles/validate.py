@@ -18,6 +18,7 @@ from typing import Any
 from balancer import knobs
 from balancer.errors import UserError, shown
 from balancer.escape import hidden_in, hidden_message
+from balancer.games.roles import gamefile
 from balancer.games.roles import vocabulary as voc
 from balancer.games.roles.gamefile import KeyPath, Source
 from balancer.games.roles.model import (
@@ -280,9 +281,29 @@ class _Checker:
             ):
                 self.fail((key,), "expected a plain name (letters, digits, - and _)")
                 out.append(None)
+            elif taken := self.taken_name(key, value):
+                self.fail((key,), taken)
+                out.append(None)
             else:
                 out.append(value)
         return out[0], out[1]
+
+    def taken_name(self, key: str, value: str) -> str | None:
+        """Why `value` can't be this file's name (or short name): another game's, shipped,
+        so that a hand copy would silently stand in for it; else None."""
+        from balancer import games
+
+        what = "name" if key == "name" else "short name"
+        shipped = gamefile.shipped_owner(value, self.source.path)
+        if shipped is not None:
+            return (
+                f"{value!r} is the {what} of the shipped game file {shipped}: a game file "
+                "needs a name of its own (a copy would stand in for the shipped game)"
+            )
+        full = games.registered(value)
+        if full in games.HAND_WRITTEN:
+            return f"{value!r} is the {what} of the game {full}: a game file needs its own"
+        return None
 
     def titles(self) -> dict[str, str]:
         names = self.mapping(("names",), self.data.get("names"), "language: title")
