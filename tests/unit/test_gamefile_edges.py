@@ -114,3 +114,73 @@ def test_a_copy_under_a_name_of_its_own_is_a_game_and_a_run_of_a_clash_writes_no
         "stand in for the shipped game)"
     ]
     assert not (tmp_path / "r").exists()
+
+
+# 2**63 - 1 = 9_223_372_036_854_775_807. Nine terms of 10**9 × a counter up to 10**9 make
+# 9 × 10**18; a tenth term of T × 10**9 fits while T <= 223_372_036.
+NINE = "".join("  - {counter: position, times: 1000000000}\n" for _ in range(9))
+
+
+def far_race(last: str, *, place: str = "score") -> str:
+    """my-racer with position up to 10**9, and nine terms of 10**9 then `last` summed in
+    the score (or in an at_end event's sum, `place`)."""
+    text = own_racer().replace("max: 1000}", "max: 1000000000}")
+    terms = NINE + f"  - {last}\n"
+    if place == "score":
+        return text.replace("  - {counter: position}\n", terms)
+    return text.replace(
+        "    lead_changes: {counter: position}\n",
+        "    lead_changes:\n" + terms.replace("  -", "      -"),
+    )
+
+
+@pytest.mark.parametrize("place", ["score", "lead_changes"])
+def test_a_sum_of_terms_that_could_pass_64_bits_is_refused_at_the_term(
+    tmp_path: Path, place: str
+) -> None:
+    at = {"score": (62, "score[9]"), "lead_changes": (87, "events.lead_changes.lead_changes[9]")}
+    inside = far_race("{counter: position, times: 223372036}", place=place)
+    game, problems = check_file(write(tmp_path, inside, "inside.yaml"))
+    assert problems == [] and game is not None
+    outside = far_race("{counter: position, times: 223372037}", place=place)
+    game, problems = check_file(write(tmp_path, outside, "outside.yaml"))
+    assert [(p.line, p.key) for p in problems] == [at[place]]
+    assert "could reach 9223372037000000000, past 9223372036854775807" in problems[0].message
+
+
+def test_a_knob_in_a_term_counts_at_the_end_of_its_range(tmp_path: Path) -> None:
+    """times: a knob whose default fits but whose range's end does not: refused; the
+    range ends just inside: accepted. A range past ±10**9 is refused as every number is."""
+    knob = "knobs:\n  boost: {default: 1, range: [-223372037, 5]}\n"
+    text = far_race("{counter: position, times: boost}").replace("knobs:\n", knob)
+    _, problems = check_file(write(tmp_path, text))
+    assert [p.key for p in problems] == ["score[9]"]
+    fits = text.replace("[-223372037, 5]", "[-223372036, 5]")
+    assert check_file(write(tmp_path, fits))[1] == []
+    wide = own_racer().replace(
+        "knobs:\n", "knobs:\n  boost: {default: 1, range: [0, 1000000001]}\n"
+    )
+    _, problems = check_file(write(tmp_path, wide))
+    assert [p.key for p in problems] == ["knobs.boost.range"]
+
+
+def test_a_variants_deck_that_would_make_a_zone_term_overflow_is_refused(tmp_path: Path) -> None:
+    """A zone scored per number: fine on the file's deck (numbers 1..6); a variant's deck
+    of numbers up to 10**9 (36 cards, their numbers summing to about 3.6 × 10**10) times
+    per_number 10**9 passes 2**63 - 1; numbers up to 10**6 fit."""
+    text = (
+        own_racer()
+        .replace("flags:\n", "zones:\n  garage: {face: up}\nflags:\n")
+        .replace("  speed:\n", "  speed:\n    - place: {zone: garage}\n")
+        .replace(
+            "  - {counter: position}\n",
+            "  - {counter: position}\n  - {zone: garage, per_number: 1000000000}\n",
+        )
+    )
+    assert check_file(write(tmp_path, text))[1] == []
+    for high, code in ((1_000_000, 0), (1_000_000_000, 2)):
+        deck = f"deck: {{numbers: [{high - 5}, {high}]}}\n"
+        variant = write(tmp_path, f"game: ./game.yaml\nplayers: 3\nbots: random\n{deck}", "v.yaml")
+        result = CliRunner().invoke(cli, ["validate", str(variant)])
+        assert result.exit_code == code, result.output
+    assert "with this deck, the sum up to this term could reach" in result.stderr

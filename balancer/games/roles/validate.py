@@ -18,7 +18,7 @@ from typing import Any
 from balancer import knobs
 from balancer.errors import UserError, shown
 from balancer.escape import hidden_in, hidden_message
-from balancer.games.roles import gamefile
+from balancer.games.roles import bounds, gamefile
 from balancer.games.roles import vocabulary as voc
 from balancer.games.roles.gamefile import KeyPath, Source
 from balancer.games.roles.model import (
@@ -235,6 +235,8 @@ class _Checker:
         if win not in ("highest", "lowest"):
             self.fail(("win",), f"expected highest or lowest, got {shown(win)}")
         self.zone_flow(zones, score, events)
+        if deck is not None:
+            self.sums_fit(score, events, deck, counters, knob_defs)
         if deck is not None and players is not None and trick.get("hand_size") is not None:
             size = _deck_size(deck)
             if trick["hand_size"] * players[1] > size:
@@ -439,6 +441,10 @@ class _Checker:
                 or span[0] > span[1]
             ):
                 self.fail((*keypath, "range"), f"expected [low, high], got {shown(span)}")
+                continue
+            if not -LIMIT <= span[0] <= span[1] <= LIMIT:
+                # Every number of a game file is within it: the sums stay within 64 bits.
+                self.fail((*keypath, "range"), f"must be within -{LIMIT}..{LIMIT}")
                 continue
             if "default" not in spec:
                 self.fail(keypath, "missing key 'default'")
@@ -851,6 +857,34 @@ class _Checker:
                 most = min(most + self.most_players, decl.high if decl else most)
         if most is not None and most < target:
             self.fail(keypath, f"the deck can never bring {name} to {target} (at most {most})")
+
+    def sums_fit(
+        self,
+        score: tuple[Term, ...],
+        events: tuple[EventDef, ...],
+        deck: dict[str, Any],
+        counters: tuple[Counter, ...],
+        knob_defs: tuple[KnobDef, ...],
+    ) -> None:
+        """Each sum of terms (the score, an at_end or lead_changes event's) within 64-bit
+        integers for any knob values (bounds.py); a term that failed its own checks
+        leaves its sum unknown, and unblamed."""
+        sums: list[tuple[KeyPath, Any, tuple[Term, ...]]]
+        sums = [(("score",), self.data.get("score"), score)]
+        block = self.data.get("events") or {}
+        for event in events:
+            if event.source in ("at_end", "lead_changes"):
+                keypath = ("events", event.name, event.source)
+                sums.append((keypath, block[event.name][event.source], event.terms))
+        for keypath, written, terms in sums:
+            items = written if isinstance(written, list) else [written]
+            if len(items) != len(terms):
+                continue
+            found = bounds.first_overflow(terms, deck, counters, knob_defs)
+            if found is not None:
+                index, total = found
+                at = (*keypath, index) if isinstance(written, list) else keypath
+                self.fail(at, bounds.overflow_message(total))
 
     def zone_flow(
         self, zones: dict[str, str], score: tuple[Term, ...], events: tuple[EventDef, ...]
