@@ -53,6 +53,8 @@ def validate(variants: tuple[str, ...], import_plugins: bool, fmt: str) -> None:
                         f"{game.min_players}-{game.max_players} players)"
                     )
                 )
+            for note in game.notes if game is not None and not as_json else ():
+                click.echo(terminal(f"balancer: note: {note}"), err=True)
             for problem in problems if not as_json else ():
                 click.echo(terminal(f"balancer: error: {problem.message}"), err=True)
             continue

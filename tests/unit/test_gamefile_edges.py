@@ -184,3 +184,56 @@ def test_a_variants_deck_that_would_make_a_zone_term_overflow_is_refused(tmp_pat
         result = CliRunner().invoke(cli, ["validate", str(variant)])
         assert result.exit_code == code, result.output
     assert "with this deck, the sum up to this term could reach" in result.stderr
+
+
+# The guide's advice: extend a shipped game and replace one role. MEGA RACER's block
+# counted `blocks` (mega-racer.yaml, line 73 declares it); this block counts nothing.
+ONE_ROLE = """\
+extends: mega-racer
+name: slow-racer
+short: slow
+roles:
+  block:
+    - add: {counter: position, by: 2}
+"""
+
+
+def test_an_inherited_event_nothing_counts_any_more_is_dropped_with_a_note(
+    tmp_path: Path,
+) -> None:
+    game, problems = check_file(write(tmp_path, ONE_ROLE))
+    assert problems == [] and game is not None
+    assert "blocks" not in {e.name for e in game.events} and "moves" in {
+        e.name for e in game.events
+    }
+    assert len(game.notes) == 1
+    assert game.notes[0].startswith("mega-racer.yaml:73: events.blocks: dropped")
+    result = CliRunner().invoke(cli, ["validate", str(write(tmp_path, ONE_ROLE))])
+    assert result.exit_code == 0
+    assert result.stderr.startswith("balancer: note: mega-racer.yaml:73: events.blocks: dropped")
+
+
+def test_an_event_the_replaced_role_still_counts_is_kept_without_a_note(tmp_path: Path) -> None:
+    """The control: the replaced block counts blocks itself, so the event stays."""
+    text = ONE_ROLE.replace("by: 2}", "by: 2, event: blocks}")
+    game, problems = check_file(write(tmp_path, text))
+    assert problems == [] and game is not None
+    assert "blocks" in {e.name for e in game.events} and game.notes == ()
+
+
+def test_null_removes_an_inherited_key_and_the_shipped_file_is_named_by_its_name(
+    tmp_path: Path,
+) -> None:
+    """`events: {blocks: null}` drops the event (no note: the designer said so);
+    `flags: {blocking: null}` drops the flag, which mega-racer's own roles use: those
+    mistakes are the shipped file's lines, named `mega-racer.yaml`, not where it lies."""
+    dropped = ONE_ROLE + "events:\n  blocks: null\n"
+    game, problems = check_file(write(tmp_path, dropped))
+    assert problems == [] and game is not None and game.notes == ()
+    assert "blocks" not in {e.name for e in game.events}
+    no_flag = dropped + "flags:\n  blocking: null\n"
+    _, problems = check_file(write(tmp_path, no_flag))
+    assert [(p.file, p.line, p.key) for p in problems] == [
+        ("mega-racer.yaml", 46, "roles.accident[0].add.unless")
+    ]
+    assert problems[0].message.startswith("mega-racer.yaml:46: roles.accident[0].add.unless: ")

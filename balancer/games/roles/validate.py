@@ -86,6 +86,7 @@ class _Checker:
         self.source = source
         self.data = source.data
         self.problems: list[UserError] = []
+        self.notes: list[str] = []  # what is said without refusing the file
         self.declared: dict[str, dict[str, KeyPath]] = {
             kind: {} for kind in (voc.ZONE, voc.COUNTER, voc.FLAG, voc.GLOBAL, voc.EVENT, "knob")
         }
@@ -268,6 +269,7 @@ class _Checker:
             end=end,
             higher_is_better=win == "highest",
             events=events,
+            notes=tuple(self.notes),
         )
 
     def game_names(self) -> tuple[str | None, str | None]:
@@ -755,6 +757,15 @@ class _Checker:
             elif source in ("at_end", "lead_changes"):
                 terms = self.terms((*keypath, source), spec[source])
             elif name not in self.ops_events and not self.broken_ops:
+                file, line = self.source.locate(keypath)
+                if file != self.source.path:
+                    # Inherited, and the role that counted it replaced: not this file's
+                    # mistake, and no count to report.
+                    self.notes.append(
+                        f"{file}:{line}: events.{name}: dropped, as no effect counts it any "
+                        f"more (write events: {{{name}: null}} to drop it yourself)"
+                    )
+                    continue
                 self.fail(
                     keypath,
                     "no effect counts it (give an op event: "
