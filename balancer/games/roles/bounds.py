@@ -14,6 +14,9 @@ every sum it computes provably fits, for any values its knobs may take:
   a `lead_changes` event follows): each term is bounded by itself (`term_most`)
   and their bounds summed, as the seat's value can be every term's worst at once.
 
+`most_reached` is the other bound validate asks for: the most a counter can
+reach, to tell an end goal the deck can never bring about.
+
 A zone term's bound depends on the deck, which a variant may change (the `deck`
 knob): definition.py checks a variant's deck with `first_overflow` too.
 """
@@ -23,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from balancer.games.roles.model import Amount, Counter, KnobDef, Term
+from balancer.games.roles.model import Amount, Choose, Counter, KnobDef, Op, Role, Step, Term
 
 INT64_MAX = 2**63 - 1
 
@@ -82,3 +85,71 @@ def overflow_message(total: int) -> str:
         f"the sum up to this term could reach {total}, past {INT64_MAX}, the 64-bit "
         "limit the compiled game counts in (smaller numbers, or fewer terms)"
     )
+
+
+def most_reached(
+    name: str,
+    kind: str,
+    roles: dict[str, Role],
+    hooks: dict[str, tuple[Step, ...]],
+    deck: dict[str, Any],
+    defaults: dict[str, int],
+    decl: Counter | None,
+) -> int | None:
+    """The most a counter (any one seat's) or a global can reach, every card of the
+    deck resolved (or cancelled) once and to one seat's good, knobs at their defaults;
+    None: no bound from here (a hook acts every trick, catch_up or a count adds)."""
+    primitive = "add" if kind == "counter" else "add_global"
+
+    def gain(op: Op, number: int) -> int | None:
+        if op.kind == "catch_up" and op.params["counter"] == name:
+            return None
+        if op.kind != primitive or op.params["counter"] != name:
+            return 0
+        by = op.params["by"]
+        if by[0] == "count":
+            return None
+        if by[0] == "int":
+            per = by[1]
+        elif by[0] == "number":
+            per = number
+        else:
+            per = defaults.get(by[1], 0) * (-1 if by[0] == "minus_knob" else 1)
+        return max(int(per), 0)
+
+    def steps_gain(steps: tuple[Step, ...], number: int) -> int | None:
+        total = 0
+        for step in steps:
+            options = step.options if isinstance(step, Choose) else (step,)
+            gains = [gain(op, number) for op in options]
+            if None in gains:
+                return None
+            total += max(g for g in gains if g is not None)
+        return total
+
+    for steps in hooks.values():
+        if steps_gain(steps, 0) != 0:
+            return None
+    low, high = deck["numbers"]
+    if high - low > 1000:
+        return None  # too long a range to add card by card; no bound claimed
+    per_number = len(deck["colours"]) * deck["copies"]
+    total = decl.start if decl else 0
+    for role_name in deck["roles"]:
+        role = roles.get(role_name)
+        if role is None:
+            continue
+        for number in range(low, high + 1):
+            resolved = steps_gain(role.resolve, number)
+            cancelled = steps_gain(role.on_cancelled, number)
+            if resolved is None or cancelled is None:
+                return None
+            total += max(resolved, cancelled) * per_number
+    if decl is not None:
+        total = min(total, decl.high)
+    return total
+
+
+def deck_size(deck: dict[str, Any]) -> int:
+    low, high = deck["numbers"]
+    return len(deck["colours"]) * len(deck["roles"]) * (high - low + 1) * deck["copies"]
