@@ -91,7 +91,8 @@ def check_regular(path: str | os.PathLike[str], *, name: str | None = None) -> N
     if kind is None:
         raise UserError("no such file", file=_clipped(shown))
     if kind != FILE:
-        raise UserError(f"is {in_words(kind)}, not a file", file=_clipped(shown))
+        what = "a directory" if kind == FOLDER else kind  # as yamlsafe.load_yaml says it
+        raise UserError(f"is {what}, not a file", file=_clipped(shown))
 
 
 def regular_file_bytes(path: str | os.PathLike[str], most: int) -> bytes:
