@@ -97,6 +97,11 @@ def validate(variants: tuple[str, ...], import_plugins: bool, fmt: str) -> None:
             )
         for why in dead:
             click.echo(terminal(f"balancer: warning: {path}: {why}"), err=True)
+        # What validating its game file said without refusing it (an inherited event dropped).
+        from balancer.games import portable
+
+        for note in getattr(portable(found.game), "notes", ()) if found is not None else ():
+            click.echo(terminal(f"balancer: note: {note}"), err=True)
         for problem in problems:
             click.echo(terminal(f"balancer: error: {problem.message}"), err=True)
     if as_json:
