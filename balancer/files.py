@@ -80,3 +80,29 @@ def path_error(exc: OSError, shown: str) -> UserError:
 def _clipped(text: str, limit: int = 120) -> str:
     # A 4000-byte path in an error line says nothing more than its ends do.
     return text if len(text) <= limit else f"{text[:60]}...{text[-50:]}"
+
+
+def check_regular(path: str | os.PathLike[str], *, name: str | None = None) -> None:
+    """A UserError, one line naming `name` (default: the path), unless `path` is a
+    regular file (links followed): nothing there, a folder, a FIFO, a device, a loop of
+    links. What every reader of a user's path calls before it opens or resolves it."""
+    shown = name if name is not None else os.fsdecode(path)
+    kind = kind_of(path, name=shown)
+    if kind is None:
+        raise UserError("no such file", file=_clipped(shown))
+    if kind != FILE:
+        what = "a directory" if kind == FOLDER else kind  # as yamlsafe.load_yaml says it
+        raise UserError(f"is {what}, not a file", file=_clipped(shown))
+
+
+def regular_file_bytes(path: str | os.PathLike[str], most: int) -> bytes:
+    """The first `most` + 1 bytes of the regular file at `path` (enough for its reader to
+    say it is too large), after `check_regular`; opened non-blocking, should it have been
+    swapped for a FIFO since the look (then it reads as empty)."""
+    check_regular(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as fh:
+            return fh.read(most + 1)
+    except OSError as exc:
+        raise path_error(exc, os.fsdecode(path)) from None

@@ -99,6 +99,10 @@ def _notes(table: DiffTable, lang: str | None = None) -> list[str]:
 # --- the terminal table: 100 columns, the change with its interval ------------
 
 WIDTH = 100  # every line of the terminal table fits a 100-column terminal
+# A header line longer than this (a game file's value kept whole, megabytes of it) is cut
+# before it is wrapped: wrapping a word is quadratic in its length, and fifty lines of one
+# value say no more than its ends do (--format json keeps it whole).
+HEADER_CHARS = 8 * WIDTH
 # Rows are named as everywhere else (`expect:`, `tune --target`, `sweep --figure`):
 # a section per family of names, headed by its pattern; a row's label is what varies.
 _SECTIONS = (
@@ -181,6 +185,15 @@ def _fit(text: str, width: int) -> str:
     return text + "…"
 
 
+def _cut(line: str) -> str:
+    """A header line of at most HEADER_CHARS characters: its start and end, and how much
+    was left out between them."""
+    if len(line) <= HEADER_CHARS:
+        return line
+    head, tail = line[: HEADER_CHARS // 2], line[-HEADER_CHARS // 4 :]
+    return f"{head} ... ({len(line) - len(head) - len(tail)} characters more) ... {tail}"
+
+
 def _wrapped(text: str, indent: str = "  ", lang: str | None = None) -> list[str]:
     # A word longer than a line (a bot label with its parameters) is cut across
     # lines; a folder's path is not, so that it can be copied.
@@ -253,7 +266,8 @@ def _header(table: DiffTable, lang: str | None = None) -> list[str]:
 def _render_table(table: DiffTable, lang: str | None = None) -> str:
     """The diff for a terminal: every line fits WIDTH columns; the details are in md and json."""
     lines: list[str] = []
-    for line in map(terminal, _header(table, lang)):  # names can't rewrite the terminal
+    # Names can't rewrite the terminal.
+    for line in (terminal(_cut(line)) for line in _header(table, lang)):
         indent = " " * (len(line) - len(line.lstrip()) + 2)
         lines += _wrapped(line, indent, lang)
     sections: dict[str, list[tuple[str, Row]]] = {}

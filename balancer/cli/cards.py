@@ -42,7 +42,6 @@ def cards_command(report_dir: str, out: str | None, fmt: str) -> None:
     import sys
 
     from balancer.cli.colour import painter
-    from balancer.config import variant
     from balancer.report import cards
     from balancer.report import model as reportio
     from balancer.stats.card_tally import card_impact, has_cards
@@ -50,7 +49,7 @@ def cards_command(report_dir: str, out: str | None, fmt: str) -> None:
     source = Path(report_dir)
     data = reportio.load_report(source)
     where = str(source / "report.json")
-    loaded = variant.from_resolved(data.variant, where, allow_plugins=True)
+    loaded = cards.variant_of(data, where)
     kinds_of = loaded.spec.card_kinds
     if kinds_of is None:
         raise UserError(f"{data.game} records no cards held: no card impact", file=where)

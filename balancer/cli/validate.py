@@ -53,10 +53,14 @@ def validate(variants: tuple[str, ...], import_plugins: bool, fmt: str) -> None:
                         f"{game.min_players}-{game.max_players} players)"
                     )
                 )
+            for note in game.notes if game is not None and not as_json else ():
+                click.echo(terminal(f"balancer: note: {note}"), err=True)
             for problem in problems if not as_json else ():
                 click.echo(terminal(f"balancer: error: {problem.message}"), err=True)
             continue
         found, problems = variant.check(path)
+        # The game file a variant names: every mistake in it, not only the first.
+        problems = [e for p in problems for e in getattr(p, "every", (p,))]
         if found is not None:
             from balancer.analysis.expect import target_problems
 
@@ -93,6 +97,11 @@ def validate(variants: tuple[str, ...], import_plugins: bool, fmt: str) -> None:
             )
         for why in dead:
             click.echo(terminal(f"balancer: warning: {path}: {why}"), err=True)
+        # What validating its game file said without refusing it (an inherited event dropped).
+        from balancer.games import portable
+
+        for note in getattr(portable(found.game), "notes", ()) if found is not None else ():
+            click.echo(terminal(f"balancer: note: {note}"), err=True)
         for problem in problems:
             click.echo(terminal(f"balancer: error: {problem.message}"), err=True)
     if as_json:

@@ -168,11 +168,13 @@ def register_file(path: str | Path) -> str:
     """Register the game of a file (once per path and content); its full name.
 
     A UserError for a bad file, or for a name another game already has."""
+    from balancer.files import regular_file_bytes
+    from balancer.yamlsafe import MAX_BYTES
+
+    # Looked at before anything opens or resolves it: a FIFO would hang the read, /dev/zero
+    # never end, a loop of links make resolve() raise.
+    digest = hashlib.sha256(regular_file_bytes(path, MAX_BYTES)).hexdigest()
     resolved = Path(path).resolve()
-    try:
-        digest = hashlib.sha256(resolved.read_bytes()).hexdigest()
-    except OSError:
-        digest = ""
     known = _REGISTERED.get(resolved)
     if known is not None and known[0] == digest and registered(known[1]) is not None:
         return known[1]

@@ -78,18 +78,23 @@ def readable_held(games: pl.DataFrame, players: int, kinds: Sequence[str]) -> pl
     return rest.with_columns(readable).select(columns)
 
 
-def _variant_of(report: Any) -> Any:
+def variant_of(report: Any, where: str = "report.json") -> Any:
+    """The variant a report played, to read its cards by: a role game's by the game's
+    name, which its kept copy of the game file registered (report/checks.py) should the
+    file have changed or gone since the run."""
     from balancer.config import variant as variants
 
     as_stored = json.loads(json.dumps(report.variant))
-    return variants.from_resolved(as_stored, "report.json", allow_plugins=True)
+    if report.game_file is not None:
+        as_stored["game"] = report.game
+    return variants.from_resolved(as_stored, where, allow_plugins=True)
 
 
 def kinds_of_report(report: Any) -> list[str] | None:
     """The card kinds of a report's game and rules, or None when its games hold no cards."""
     if not has_cards(report.games):
         return None
-    loaded = _variant_of(report)
+    loaded = variant_of(report)
     kinds_of = loaded.spec.card_kinds
     return None if kinds_of is None else list(kinds_of(loaded.rules))
 
@@ -105,7 +110,7 @@ def roles_of_report(report: Any) -> list[RoleImpact] | None:
     # variant here, so a page of it draws whatever its variant holds.
     if games.canonical(report.game) is None or games.get(report.game).card_roles is None:
         return None
-    loaded = _variant_of(report)
+    loaded = variant_of(report)
     roles_of = loaded.spec.card_roles
     if roles_of is None:
         return None

@@ -60,6 +60,7 @@ def check_nesting(document: Any, path: str) -> None:
 
 def check_document(report: Report, path: str) -> None:
     """report.json against the game it names and against itself (no games table needed)."""
+    _check_game_file(report, path)
     canonical = games.canonical(report.game)
     named = report.variant.get("game")
     if canonical is None and report.game_file is not None:
@@ -112,6 +113,44 @@ def check_document(report: Report, path: str) -> None:
             raise UserError(
                 f"should be {index}, not {_short(seat.seat)}", file=path, key=f"seats[{index}].seat"
             )
+
+
+def _check_game_file(report: Report, path: str) -> None:
+    """The game file a report names (its kept copy's path, its variant's `game:`), and
+    the copy it kept: a path naming anything but a regular file (a FIFO would hang the
+    read, /dev/zero never end) is refused before anything opens it; a path with nothing
+    there leaves the kept copy to stand in. A kept copy is a mapping as every game file is."""
+    from balancer.files import FILE, kind_of
+    from balancer.games.roles import looks_like_file
+
+    kept = report.game_file
+    paths = []
+    if kept is not None:
+        content = kept.get("content")
+        if not isinstance(content, dict):
+            raise UserError(
+                f"the kept copy of the game file should be a mapping of its keys, not "
+                f"{_short(content)}",
+                file=path,
+                key="game_file.content",
+            )
+        if not isinstance(kept.get("path"), str):
+            raise UserError(
+                f"should be the game file's path, not {_short(kept.get('path'))}",
+                file=path,
+                key="game_file.path",
+            )
+        paths.append(("game_file.path", kept["path"]))
+    named = report.variant.get("game")
+    if isinstance(named, str) and looks_like_file(named):
+        paths.append(("variant.game", named))
+    for key, value in paths:
+        try:
+            kind = kind_of(value)
+        except UserError as exc:  # a loop of links, a name too long
+            raise UserError(exc.message, file=path, key=key) from None
+        if kind is not None and kind != FILE:
+            raise UserError(f"{_short(value)} is {kind}, not a game file", file=path, key=key)
 
 
 def _check_variant(report: Report, path: str) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from balancer import i18n
-from balancer.escape import code_block, markdown
+from balancer.escape import code_block, markdown, terminal
 from balancer.i18n import ljust, rjust
 from balancer.i18n.phrases import phrase
 from balancer.numbers import column_decimals, fixed, percent, percent_decimals
@@ -350,6 +350,24 @@ def _mean_with_interval(mean: float, interval: Interval | None) -> str:
     return fixed(mean, places) + _mean_interval(interval, " ", places)
 
 
+# Characters that act in a Markdown table cell wherever they stand: emphasis, code,
+# links and images, HTML tags and entities, strikethrough, the cell's own edge.
+_ACTING = frozenset("\\`*[]<>&|~")
+
+
+def _table_text(text: str) -> str:
+    """A game's own words (a game file's event meaning or name) as a Markdown table cell
+    that shows them as written: what could act is backslashed. An underscore acts only
+    at a word's edge, so `fish_cashed` and a shipped meaning read (and stay) as before."""
+    safe = terminal(text)
+    out = []
+    for at, ch in enumerate(safe):
+        inside = 0 < at < len(safe) - 1 and safe[at - 1].isalnum() and safe[at + 1].isalnum()
+        acts = ch in _ACTING or (ch == "_" and not inside)
+        out.append(f"\\{ch}" if acts else ch)
+    return "".join(out)
+
+
 def summary_markdown(report: Report, lang: str | None = None) -> str:
     """summary.md: the headline, then every event with its meaning, scores and lengths."""
     lang = lang_of(report, lang)
@@ -381,8 +399,8 @@ def summary_markdown(report: Report, lang: str | None = None) -> str:
         if e.share_of_games_ci95 is not None:
             low, high = e.share_of_games_ci95
             share += f" [{_pct(low, share_places).strip()}, {_pct(high, share_places).strip()}]"
-        label = _event_label(name, words, lang)
-        meaning = words.event_meaning(name).replace("|", "\\|")
+        label = _table_text(_event_label(name, words, lang))
+        meaning = _table_text(words.event_meaning(name))
         lines.append(f"| {label} | {per_game} | {share} | {meaning} |")
     per_deal = tricks_per_deal(report, lang)
     if per_deal is not None:

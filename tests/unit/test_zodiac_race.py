@@ -142,7 +142,12 @@ def test_a_tease_makes_the_animal_furthest_ahead_sit_out_the_next_trick() -> Non
 
 # -- the place term in a game file ------------------------------------------------
 
-BASE = ZODIAC_FILE.read_text(encoding="utf-8")
+# A copy under a name of its own: one keeping the shipped game's name is refused.
+BASE = (
+    ZODIAC_FILE.read_text(encoding="utf-8")
+    .replace("name: zodiac-race", "name: my-zodiac")
+    .replace("short: zr", "short: myz")
+)
 SCORE = """\
   - {place: zodiac, counter: steps, reaches: gate, places: 12, beyond: 0, event: arrivals,
      beyond_event: cats}

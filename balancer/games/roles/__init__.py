@@ -56,11 +56,22 @@ def game_of_description(content: Mapping[str, Any], path: str) -> RoleGame:
     return dataclasses.replace(game, description=source.data)
 
 
+class GameFileProblems(UserError):
+    """A game file's first problem, said as any UserError is, carrying `every` problem of
+    the file: `validate VARIANT` lists them all, as `validate GAMEFILE` does."""
+
+    def __init__(self, problems: list[UserError]) -> None:
+        first = problems[0]
+        super().__init__(first.message)
+        self.file, self.line, self.key = first.file, first.line, first.key
+        self.every = tuple(problems)
+
+
 def load_file(path: str | Path) -> RoleGame:
-    """The validated game of a file; its first problem raised as a UserError."""
+    """The validated game of a file; its problems raised as one GameFileProblems."""
     game, problems = check_file(path)
     if problems:
-        raise problems[0]
+        raise GameFileProblems(problems)
     assert game is not None
     return game
 

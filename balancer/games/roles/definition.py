@@ -17,7 +17,7 @@ from balancer import knobs
 from balancer.bot import RANDOM
 from balancer.games.api import GameSpec
 from balancer.games.definition import GameDefinition, LocalNames, Narrator
-from balancer.games.roles import engine
+from balancer.games.roles import bounds, engine
 from balancer.games.roles.determinize import determinize
 from balancer.games.roles.lookahead import lookahead_spec
 from balancer.games.roles.model import RoleGame
@@ -59,6 +59,12 @@ def _deck_knob(game: RoleGame) -> knobs.Knob:
         size = len(colours) * len(roles) * (numbers[1] - numbers[0] + 1) * copies
         if size > MAX_DECK_CARDS:
             raise ValueError(f"the deck would hold {size} cards; at most {MAX_DECK_CARDS}")
+        # A zone term's bound grows with the deck's numbers: the game's sums must still fit.
+        sums = [game.score, *(e.terms for e in game.events)]
+        for terms in sums:
+            found = bounds.first_overflow(terms, deck, game.counters, game.knobs)
+            if found is not None:
+                raise ValueError(f"with this deck, {bounds.overflow_message(found[1])}")
         return {
             "colours": list(colours),
             "roles": list(roles),

@@ -3,8 +3,9 @@
 `extends:` names a shipped game (`fish-dash-cash`) or another game file
 (relative to this one). Mappings merge, the child wins; a list (a role's
 effects, the score) is replaced whole, so a child that rewrites one role
-rewrites all of it. Each key path remembers the file and line that wrote it
-last, so the validator blames the file a designer has to edit.
+rewrites all of it; a child's `null` removes a key the parent has. Each key
+path remembers the file and line that wrote it last, so the validator blames
+the file a designer has to edit (a shipped one by its name, `mega-racer.yaml`).
 """
 
 from __future__ import annotations
@@ -63,6 +64,30 @@ def shipped_names() -> list[str]:
 
 
 @lru_cache(maxsize=1)
+def shipped_shorts() -> dict[str, str]:
+    """Each shipped game file's short name -> its name (`mr` -> `mega-racer`)."""
+    out = {}
+    for name in shipped_names():
+        data = load_yaml(SHIPPED / f"{name}.yaml").data
+        if isinstance(data, dict) and isinstance(data.get("short"), str):
+            out[data["short"]] = name
+    return out
+
+
+def shipped_owner(word: str, path: str) -> str | None:
+    """The shipped game file whose name or short name `word` is, when `path` is not that
+    file itself: a copy keeping the name would stand in for the shipped game."""
+    owner = word if word in _shipped() else shipped_shorts().get(word)
+    if owner is None:
+        return None
+    try:
+        same = Path(path).resolve() == (SHIPPED / f"{owner}.yaml").resolve()
+    except (OSError, RuntimeError):  # a path the file system can't resolve is no shipped file
+        same = False
+    return None if same else f"{owner}.yaml"
+
+
+@lru_cache(maxsize=1)
 def _shipped() -> frozenset[str]:
     return frozenset(p.stem for p in SHIPPED.glob("*.yaml"))
 
@@ -72,14 +97,17 @@ def read(path: str | Path) -> Source:
     return _read(Path(path), [])
 
 
-def _read(path: Path, stack: list[Path]) -> Source:
+def _read(path: Path, stack: list[Path], shown: str | None = None) -> Source:
+    """`shown`: how errors name the file (a shipped one by its name, `mega-racer.yaml`,
+    never the folder balancer happens to be installed in)."""
+    shown = shown or str(path)
     loaded = load_yaml(path)
     if not isinstance(loaded.data, dict):
         raise UserError(
-            "a game file must be a mapping of keys (name:, deck:, roles:, ...)", file=str(path)
+            "a game file must be a mapping of keys (name:, deck:, roles:, ...)", file=shown
         )
     data = dict(loaded.data)
-    own = {kp: (str(path), line) for kp, line in loaded.lines.items()}
+    own = {kp: (shown, line) for kp, line in loaded.lines.items()}
     parent_name = data.pop("extends", None)
     if parent_name is None:
         return Source(data, str(path), own)
@@ -88,7 +116,8 @@ def _read(path: Path, stack: list[Path]) -> Source:
         raise UserError(
             "must name a shipped game or a game file", file=file, line=line, key="extends"
         )
-    parent = shipped_file_of(parent_name) or (path.parent / parent_name)
+    shipped = shipped_file_of(parent_name)
+    parent = shipped or (path.parent / parent_name)
     try:
         kind = kind_of(parent, name=parent_name)
     except UserError as exc:  # a name the file system can't hold, a loop of links
@@ -106,7 +135,7 @@ def _read(path: Path, stack: list[Path]) -> Source:
         raise UserError(f"extends makes a cycle: {cycle}", file=file, line=line, key="extends")
     if len(chain) > MAX_EXTENDS_DEPTH:
         raise UserError("extends chain too deep", file=file, line=line, key="extends")
-    base = _read(parent, chain)
+    base = _read(parent, chain, shipped.name if shipped else None)
     # A child names its own game: the parent's name and short name are not inherited.
     for key in ("name", "short"):
         base.data.pop(key, None)
@@ -117,9 +146,14 @@ def _read(path: Path, stack: list[Path]) -> Source:
 
 
 def _merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """The child's keys over the parent's; a child's `null` for a key the parent has
+    removes it (`events: {blocks: null}`: the game no longer reports blocks)."""
     out = dict(base)
     for key, value in child.items():
         old = out.get(key)
+        if value is None and key in base:
+            del out[key]
+            continue
         out[key] = (
             _merge(old, value) if isinstance(value, dict) and isinstance(old, dict) else value
         )

@@ -119,6 +119,8 @@ class RoleGame:
     end: tuple[EndDef, ...]
     higher_is_better: bool
     events: tuple[EventDef, ...] = field(default=())
+    # What validating the file said without refusing it (an inherited event dropped).
+    notes: tuple[str, ...] = field(default=(), compare=False)
     # The file as read, its `extends:` chain merged (gamefile.Source.data): what a report
     # keeps of the game it played, so it says which game that was after the file changes,
     # and `diff` can say what changed between two game files.

@@ -6,22 +6,23 @@ order: unknown keys, primitives and parameters (with the nearest valid
 name), names used but not declared or declared twice, values of the wrong
 type or out of range, `choose` inside `choose`, a role in the deck without a
 definition, a zone nothing fills or nothing scores, an end goal the deck can
-never reach, and a deck too small to deal every player's hand.
+never reach, a sum of terms that could pass 64 bits, a name another game has,
+and a deck too small to deal every player's hand. reader.py reads the small
+values and declared names; bounds.py works out how large numbers can grow.
 """
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from balancer import knobs
 from balancer.errors import UserError, shown
-from balancer.escape import hidden_in, hidden_message
+from balancer.games.roles import bounds, gamefile
 from balancer.games.roles import vocabulary as voc
+from balancer.games.roles.bounds import deck_size, most_reached
 from balancer.games.roles.gamefile import KeyPath, Source
 from balancer.games.roles.model import (
-    Amount,
     Choose,
     Counter,
     EndDef,
@@ -33,12 +34,31 @@ from balancer.games.roles.model import (
     Step,
     Term,
 )
+from balancer.games.roles.reader import Reader, nearest, where_text, whole
 
 MAX_PLAYERS = 12
 MAX_DECK_CARDS = 10_000
 LIMIT = knobs.INT_LIMIT
 FIRST_LEADER = ("seat0", "random")
 IF_NOTHING_RESOLVES = ("same", "next")
+# A variant file's own top-level keys (config/variant.py's TOP_KEYS; a test keeps the two
+# the same): a variant may set a knob at its top level, so a knob of that name would be
+# read as the variant's key (a `seed` knob passes validate and fails the run at its end).
+VARIANT_KEYS = (
+    "name",
+    "extends",
+    "game",
+    "players",
+    "games",
+    "seed",
+    "bots",
+    "seats",
+    "seat_rotation",
+    "lang",
+    "rules",
+    "scoring",
+    "expect",
+)
 RESERVED_KNOB_NAMES = ("deck", "number", *voc.ENGINE_KNOBS)
 TRICK_DEFAULTS: dict[str, Any] = {
     "first_leader": "seat0",
@@ -49,27 +69,10 @@ TRICK_DEFAULTS: dict[str, Any] = {
 }
 
 
-def nearest(word: Any, valid: Iterable[str]) -> str:
-    """' (did you mean X?)' for the closest valid name, else the valid names."""
-    valid = list(valid)
-    close = difflib.get_close_matches(str(word), valid, n=1, cutoff=0.6)
-    if close:
-        return f" (did you mean {close[0]!r}?)"
-    return f" (valid: {', '.join(valid)})" if valid else " (none is declared)"
-
-
-def _whole(value: Any) -> bool:
-    return knobs.is_whole_number(value)
-
-
-class _Checker:
+class _Checker(Reader):
     def __init__(self, source: Source) -> None:
-        self.source = source
-        self.data = source.data
-        self.problems: list[UserError] = []
-        self.declared: dict[str, dict[str, KeyPath]] = {
-            kind: {} for kind in (voc.ZONE, voc.COUNTER, voc.FLAG, voc.GLOBAL, voc.EVENT, "knob")
-        }
+        super().__init__(source)
+        self.notes: list[str] = []  # what is said without refusing the file
         self.filled: set[str] = set()  # zones some op puts cards into
         self.sources_of: dict[str, set[str]] = {}  # zone -> zones cards move to from it
         self.ops_events: set[str] = set()
@@ -78,107 +81,6 @@ class _Checker:
         self.broken_ops = 0
         self.placing = False  # whether the steps being read are a resolved card's
         self.place_globals: dict[str, KeyPath] = {}  # global -> the place term handing it out
-
-    def fail(self, keypath: KeyPath, message: str) -> None:
-        self.problems.append(self.source.error(keypath, message))
-
-    def hidden_characters(self) -> None:
-        """Refuse a bidi control or an invisible format character in any text of the file
-        (a name, a title, an event's words), as a variant's name is refused: reports show
-        them, and a name holding one ("a\u200db") looks like another ("ab")."""
-        stack: list[tuple[KeyPath, Any]] = [((), self.data)]
-        while stack:
-            keypath, value = stack.pop()
-            if isinstance(value, str):
-                if found := hidden_in(value):
-                    self.fail(keypath, hidden_message(found))
-            elif isinstance(value, dict):
-                for key, inner in value.items():
-                    if found := hidden_in(key):
-                        self.fail((*keypath, key), hidden_message(found))
-                    stack.append(((*keypath, key), inner))
-            elif isinstance(value, list):
-                stack.extend(((*keypath, index), inner) for index, inner in enumerate(value))
-
-    # -- small readers ----------------------------------------------------
-
-    def absent(self, keypath: KeyPath, block: dict[str, Any], key: str, what: str) -> bool:
-        """Whether `block` has no value for `key`, said as it is: a key missing, or one
-        written with nothing after it (YAML's null). `what` is what the key holds."""
-        if block.get(key) is not None:
-            return False
-        if key in block:
-            self.fail((*keypath, key), f"is empty (null); expected {what}")
-        else:
-            self.fail(keypath, f"missing key {key!r} ({what})")
-        return True
-
-    def mapping(self, keypath: KeyPath, value: Any, what: str) -> dict[str, Any]:
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            self.fail(keypath, f"expected a mapping of {what}, got {shown(value)}")
-            return {}
-        return value
-
-    def known_keys(self, keypath: KeyPath, value: dict[str, Any], valid: Iterable[str]) -> None:
-        valid = list(valid)
-        for key in value:
-            if key not in valid:
-                self.fail((*keypath, key), f"unknown key{nearest(key, valid)}")
-
-    def integer(
-        self, keypath: KeyPath, value: Any, low: int = -LIMIT, high: int = LIMIT
-    ) -> int | None:
-        if not _whole(value):
-            self.fail(keypath, f"expected a whole number, got {shown(value)}")
-            return None
-        if not low <= value <= high:
-            self.fail(keypath, f"must be in {low}..{high}, got {knobs.shown(value)}")
-            return None
-        return int(value)
-
-    def name_list(self, keypath: KeyPath, value: Any, what: str) -> list[str]:
-        if not isinstance(value, list) or not value:
-            self.fail(keypath, f"expected a non-empty list of {what}")
-            return []
-        out: list[str] = []
-        for index, item in enumerate(value):
-            if not isinstance(item, str) or not item:
-                self.fail((*keypath, index), f"expected a name, got {shown(item)}")
-            elif item in out:
-                self.fail((*keypath, index), f"{item!r} is listed twice")
-            else:
-                out.append(item)
-        return out
-
-    # -- declarations -----------------------------------------------------
-
-    def declare(self, kind: str, section: str) -> dict[str, Any]:
-        block = self.mapping((section,), self.data.get(section), f"{kind}s")
-        for name in block:
-            if not isinstance(name, str) or not name.isidentifier():
-                self.fail((section, name), "a name is letters, digits and _ (not first a digit)")
-                continue
-            for other_kind, names in self.declared.items():
-                if name in names:
-                    self.fail(
-                        (section, name),
-                        f"declared twice (also a {other_kind} at {_where(names[name])})",
-                    )
-                    break
-            else:
-                self.declared[kind][name] = (section, name)
-        return block
-
-    def use(self, kind: str, keypath: KeyPath, name: Any) -> str | None:
-        """`name`, when a declared `kind`; else a problem and None."""
-        names = self.declared[kind]
-        if isinstance(name, str) and name in names:
-            return name
-        label = {voc.GLOBAL: "global counter"}.get(kind, kind)
-        self.fail(keypath, f"unknown {label} {name!r}{nearest(name, names)}")
-        return None
 
     # -- the whole file ---------------------------------------------------
 
@@ -216,8 +118,10 @@ class _Checker:
         if win not in ("highest", "lowest"):
             self.fail(("win",), f"expected highest or lowest, got {shown(win)}")
         self.zone_flow(zones, score, events)
+        if deck is not None:
+            self.sums_fit(score, events, deck, counters, knob_defs)
         if deck is not None and players is not None and trick.get("hand_size") is not None:
-            size = _deck_size(deck)
+            size = deck_size(deck)
             if trick["hand_size"] * players[1] > size:
                 self.fail(
                     ("hand_size",),
@@ -247,6 +151,7 @@ class _Checker:
             end=end,
             higher_is_better=win == "highest",
             events=events,
+            notes=tuple(self.notes),
         )
 
     def game_names(self) -> tuple[str | None, str | None]:
@@ -262,9 +167,29 @@ class _Checker:
             ):
                 self.fail((key,), "expected a plain name (letters, digits, - and _)")
                 out.append(None)
+            elif taken := self.taken_name(key, value):
+                self.fail((key,), taken)
+                out.append(None)
             else:
                 out.append(value)
         return out[0], out[1]
+
+    def taken_name(self, key: str, value: str) -> str | None:
+        """Why `value` can't be this file's name (or short name): another game's, shipped,
+        so that a hand copy would silently stand in for it; else None."""
+        from balancer import games
+
+        what = "name" if key == "name" else "short name"
+        shipped = gamefile.shipped_owner(value, self.source.path)
+        if shipped is not None:
+            return (
+                f"{value!r} is the {what} of the shipped game file {shipped}: a game file "
+                "needs a name of its own (a copy would stand in for the shipped game)"
+            )
+        full = games.registered(value)
+        if full in games.HAND_WRITTEN:
+            return f"{value!r} is the {what} of the game {full}: a game file needs its own"
+        return None
 
     def titles(self) -> dict[str, str]:
         names = self.mapping(("names",), self.data.get("names"), "language: title")
@@ -301,7 +226,7 @@ class _Checker:
         if (
             not isinstance(numbers, list)
             or len(numbers) != 2
-            or not all(_whole(n) for n in numbers)
+            or not all(whole(n) for n in numbers)
             or not 0 <= numbers[0] <= numbers[1] <= LIMIT
         ):
             self.fail(
@@ -313,9 +238,9 @@ class _Checker:
         if not colours or not roles or numbers is None or copies is None:
             return None
         deck = {"colours": colours, "roles": roles, "numbers": list(numbers), "copies": copies}
-        if _deck_size(deck) > MAX_DECK_CARDS:
+        if deck_size(deck) > MAX_DECK_CARDS:
             self.fail(
-                ("deck",), f"the deck would hold {_deck_size(deck)} cards; at most {MAX_DECK_CARDS}"
+                ("deck",), f"the deck would hold {deck_size(deck)} cards; at most {MAX_DECK_CARDS}"
             )
             return None
         return deck
@@ -386,16 +311,24 @@ class _Checker:
                 self.fail(keypath, f"{name!r} is a name the engine already uses; pick another")
                 self.declared["knob"].pop(name, None)
                 continue
+            if name in VARIANT_KEYS:
+                self.fail(keypath, f"{name!r} is a key of a variant file; pick another name")
+                self.declared["knob"].pop(name, None)
+                continue
             spec = self.mapping(keypath, spec, "default, range, meaning")
             self.known_keys(keypath, spec, ("default", "range", "meaning", "section"))
             span = spec.get("range", [-LIMIT, LIMIT])
             if (
                 not isinstance(span, list)
                 or len(span) != 2
-                or not all(_whole(v) for v in span)
+                or not all(whole(v) for v in span)
                 or span[0] > span[1]
             ):
                 self.fail((*keypath, "range"), f"expected [low, high], got {shown(span)}")
+                continue
+            if not -LIMIT <= span[0] <= span[1] <= LIMIT:
+                # Every number of a game file is within it: the sums stay within 64 bits.
+                self.fail((*keypath, "range"), f"must be within -{LIMIT}..{LIMIT}")
                 continue
             if "default" not in spec:
                 self.fail(keypath, "missing key 'default'")
@@ -529,54 +462,6 @@ class _Checker:
                 self.ops_events.add(out[key])
         return Op(kind, out)
 
-    def parse(self, kind: str, keypath: KeyPath, value: Any) -> Any:
-        """A parameter's value as the engine reads it, or None with a problem recorded."""
-        if kind in (voc.ZONE, voc.COUNTER, voc.FLAG, voc.GLOBAL, voc.EVENT):
-            return self.use(kind, keypath, value)
-        if kind == voc.BOOL:
-            if not isinstance(value, bool):
-                self.fail(keypath, f"expected true or false, got {shown(value)}")
-                return None
-            return value
-        if kind == voc.TARGET:
-            return self.target(keypath, value)
-        if kind == voc.INT:
-            return self.amount(keypath, value, numbers=False)
-        return self.amount(keypath, value, numbers=True)
-
-    def target(self, keypath: KeyPath, value: Any) -> tuple[str, ...] | None:
-        if isinstance(value, str) and value in voc.TARGETS:
-            return (value,)
-        if isinstance(value, dict) and list(value) == [voc.TOP]:
-            counter = self.use(voc.COUNTER, (*keypath, voc.TOP), value[voc.TOP])
-            return None if counter is None else (voc.TOP, counter)
-        self.fail(keypath, f"unknown target {shown(value)}{nearest(value, [*voc.TARGETS, 'top'])}")
-        return None
-
-    def amount(self, keypath: KeyPath, value: Any, *, numbers: bool) -> Amount | None:
-        if _whole(value):
-            if abs(value) > LIMIT:
-                self.fail(keypath, f"must be within -{LIMIT}..{LIMIT}")
-                return None
-            return ("int", int(value))
-        if numbers and value == "number":
-            return ("number",)
-        if numbers and isinstance(value, dict) and list(value) == ["count"]:
-            zone = self.use(voc.ZONE, (*keypath, "count"), value["count"])
-            return None if zone is None else ("count", zone)
-        if isinstance(value, str) and value in self.declared["knob"]:
-            return ("knob", value)
-        if isinstance(value, str) and value[1:] in self.declared["knob"] and value[0] == "-":
-            return ("minus_knob", value[1:])
-        valid = [*self.declared["knob"], *(["number"] if numbers else [])]
-        what = (
-            "a whole number, number, {count: ZONE} or a knob"
-            if numbers
-            else ("a whole number or a knob")
-        )
-        self.fail(keypath, f"expected {what}, got {shown(value)}{nearest(value, valid)}")
-        return None
-
     # -- scoring, events, end ---------------------------------------------
 
     def term(self, keypath: KeyPath, value: Any, *, in_score: bool = False) -> Term | None:
@@ -623,7 +508,7 @@ class _Checker:
             first = self.place_globals[glob]
             self.fail(
                 (*keypath, "place"),
-                f"global counter {glob!r} already hands out places (at {_where(first)})",
+                f"global counter {glob!r} already hands out places (at {where_text(first)})",
             )
             glob = None
         elif glob is not None:
@@ -706,6 +591,15 @@ class _Checker:
             elif source in ("at_end", "lead_changes"):
                 terms = self.terms((*keypath, source), spec[source])
             elif name not in self.ops_events and not self.broken_ops:
+                file, line = self.source.locate(keypath)
+                if file != self.source.path:
+                    # Inherited, and the role that counted it replaced: not this file's
+                    # mistake, and no count to report.
+                    self.notes.append(
+                        f"{file}:{line}: events.{name}: dropped, as no effect counts it any "
+                        f"more (write events: {{{name}: null}} to drop it yourself)"
+                    )
+                    continue
                 self.fail(
                     keypath,
                     "no effect counts it (give an op event: "
@@ -800,7 +694,7 @@ class _Checker:
         if self.broken_ops:  # only the counter's own bound is known
             most = decl.high if decl is not None else None
         else:
-            most = _most(name, kind, roles, hooks, deck, defaults, decl)
+            most = most_reached(name, kind, roles, hooks, deck, defaults, decl)
             if most is None and decl is not None:  # no bound from the effects: its own
                 most = decl.high
             if most is not None and kind == "global" and name in self.place_globals:
@@ -808,6 +702,34 @@ class _Checker:
                 most = min(most + self.most_players, decl.high if decl else most)
         if most is not None and most < target:
             self.fail(keypath, f"the deck can never bring {name} to {target} (at most {most})")
+
+    def sums_fit(
+        self,
+        score: tuple[Term, ...],
+        events: tuple[EventDef, ...],
+        deck: dict[str, Any],
+        counters: tuple[Counter, ...],
+        knob_defs: tuple[KnobDef, ...],
+    ) -> None:
+        """Each sum of terms (the score, an at_end or lead_changes event's) within 64-bit
+        integers for any knob values (bounds.py); a term that failed its own checks
+        leaves its sum unknown, and unblamed."""
+        sums: list[tuple[KeyPath, Any, tuple[Term, ...]]]
+        sums = [(("score",), self.data.get("score"), score)]
+        block = self.data.get("events") or {}
+        for event in events:
+            if event.source in ("at_end", "lead_changes"):
+                keypath = ("events", event.name, event.source)
+                sums.append((keypath, block[event.name][event.source], event.terms))
+        for keypath, written, terms in sums:
+            items = written if isinstance(written, list) else [written]
+            if len(items) != len(terms):
+                continue
+            found = bounds.first_overflow(terms, deck, counters, knob_defs)
+            if found is not None:
+                index, total = found
+                at = (*keypath, index) if isinstance(written, list) else keypath
+                self.fail(at, bounds.overflow_message(total))
 
     def zone_flow(
         self, zones: dict[str, str], score: tuple[Term, ...], events: tuple[EventDef, ...]
@@ -833,78 +755,6 @@ class _Checker:
                     "nothing scores this zone (no score term reads it, "
                     "nor one of the zones its cards move to)",
                 )
-
-
-def _most(
-    name: str,
-    kind: str,
-    roles: dict[str, Role],
-    hooks: dict[str, tuple[Step, ...]],
-    deck: dict[str, Any],
-    defaults: dict[str, int],
-    decl: Counter | None,
-) -> int | None:
-    """The most a counter (any one seat's) or a global can reach, every card of the
-    deck resolved (or cancelled) once and to one seat's good, knobs at their defaults;
-    None: no bound from here (a hook acts every trick, catch_up or a count adds)."""
-    primitive = "add" if kind == "counter" else "add_global"
-
-    def gain(op: Op, number: int) -> int | None:
-        if op.kind == "catch_up" and op.params["counter"] == name:
-            return None
-        if op.kind != primitive or op.params["counter"] != name:
-            return 0
-        by = op.params["by"]
-        if by[0] == "count":
-            return None
-        if by[0] == "int":
-            per = by[1]
-        elif by[0] == "number":
-            per = number
-        else:
-            per = defaults.get(by[1], 0) * (-1 if by[0] == "minus_knob" else 1)
-        return max(int(per), 0)
-
-    def steps_gain(steps: tuple[Step, ...], number: int) -> int | None:
-        total = 0
-        for step in steps:
-            options = step.options if isinstance(step, Choose) else (step,)
-            gains = [gain(op, number) for op in options]
-            if None in gains:
-                return None
-            total += max(g for g in gains if g is not None)
-        return total
-
-    for steps in hooks.values():
-        if steps_gain(steps, 0) != 0:
-            return None
-    low, high = deck["numbers"]
-    if high - low > 1000:
-        return None  # too long a range to add card by card; no bound claimed
-    per_number = len(deck["colours"]) * deck["copies"]
-    total = decl.start if decl else 0
-    for role_name in deck["roles"]:
-        role = roles.get(role_name)
-        if role is None:
-            continue
-        for number in range(low, high + 1):
-            resolved = steps_gain(role.resolve, number)
-            cancelled = steps_gain(role.on_cancelled, number)
-            if resolved is None or cancelled is None:
-                return None
-            total += max(resolved, cancelled) * per_number
-    if decl is not None:
-        total = min(total, decl.high)
-    return total
-
-
-def _deck_size(deck: dict[str, Any]) -> int:
-    low, high = deck["numbers"]
-    return len(deck["colours"]) * len(deck["roles"]) * (high - low + 1) * deck["copies"]
-
-
-def _where(keypath: KeyPath) -> str:
-    return ".".join(map(str, keypath))
 
 
 def check(source: Source) -> tuple[RoleGame | None, list[UserError]]:

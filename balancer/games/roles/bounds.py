@@ -1,0 +1,155 @@
+"""How large a game file's numbers can grow, worked out from the primitives' ranges.
+
+The compiled kernel keeps every number in 64-bit integers, where Python's
+engine (`--check`) has no limit: a sum that could pass 2**63 - 1 would wrap to
+a negative score compiled and not step by step. So a game is refused unless
+every sum it computes provably fits, for any values its knobs may take:
+
+- every amount (a whole number, a knob, a card's number) is within
+  ±knobs.INT_LIMIT (validate refuses a knob range past it), `{count: ZONE}`
+  within the deck's size; a counter or global stays within its declared
+  [min, max] (±INT_LIMIT), so `add` and `catch_up` work on values within
+  3 × INT_LIMIT before they are clamped: these never come near the limit;
+- what can overflow is a sum of terms (the score, an `at_end` event, the sum
+  a `lead_changes` event follows): each term is bounded by itself (`term_most`)
+  and their bounds summed, as the seat's value can be every term's worst at once.
+
+`most_reached` is the other bound validate asks for: the most a counter can
+reach, to tell an end goal the deck can never bring about.
+
+A zone term's bound depends on the deck, which a variant may change (the `deck`
+knob): definition.py checks a variant's deck with `first_overflow` too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from balancer.games.roles.model import Amount, Choose, Counter, KnobDef, Op, Role, Step, Term
+
+INT64_MAX = 2**63 - 1
+
+
+def _most_amount(amount: Amount, spans: Mapping[str, tuple[int, int]]) -> int:
+    """The largest magnitude an amount of a term (a whole number or a knob) can take."""
+    if amount[0] == "int":
+        return abs(int(amount[1]))
+    low, high = spans.get(amount[1], (0, 0))
+    return max(abs(low), abs(high))
+
+
+def term_most(
+    term: Term,
+    deck: Mapping[str, Any],
+    counters: Sequence[Counter],
+    knob_defs: Sequence[KnobDef],
+) -> int:
+    """The largest magnitude term `term` can give one seat: a zone holding the whole
+    deck, a counter at its further bound, a place or `beyond` at its largest."""
+    spans = {k.name: (k.low, k.high) for k in knob_defs}
+    if term.place is not None:
+        return max(_most_amount(term.places, spans), _most_amount(term.beyond, spans))
+    if term.zone is not None:
+        low, high = deck["numbers"]
+        per_number = len(deck["colours"]) * len(deck["roles"]) * deck["copies"]
+        cards = per_number * (high - low + 1)
+        numbers = per_number * (low + high) * (high - low + 1) // 2  # every card's number
+        return (
+            _most_amount(term.per_card, spans) * cards
+            + _most_amount(term.per_number, spans) * numbers
+        )
+    decl = next(c for c in counters if c.name == term.counter)
+    return _most_amount(term.times, spans) * max(abs(decl.low), abs(decl.high))
+
+
+def first_overflow(
+    terms: Sequence[Term],
+    deck: Mapping[str, Any],
+    counters: Sequence[Counter],
+    knob_defs: Sequence[KnobDef],
+) -> tuple[int, int] | None:
+    """(index, bound): the first term at which the sum of the terms' bounds passes
+    INT64_MAX, and that sum; None when the whole sum fits."""
+    total = 0
+    for index, term in enumerate(terms):
+        total += term_most(term, deck, counters, knob_defs)
+        if total > INT64_MAX:
+            return index, total
+    return None
+
+
+def overflow_message(total: int) -> str:
+    """What a refusal says: how far the sum could reach, and the limit it passes."""
+    return (
+        f"the sum up to this term could reach {total}, past {INT64_MAX}, the 64-bit "
+        "limit the compiled game counts in (smaller numbers, or fewer terms)"
+    )
+
+
+def most_reached(
+    name: str,
+    kind: str,
+    roles: dict[str, Role],
+    hooks: dict[str, tuple[Step, ...]],
+    deck: dict[str, Any],
+    defaults: dict[str, int],
+    decl: Counter | None,
+) -> int | None:
+    """The most a counter (any one seat's) or a global can reach, every card of the
+    deck resolved (or cancelled) once and to one seat's good, knobs at their defaults;
+    None: no bound from here (a hook acts every trick, catch_up or a count adds)."""
+    primitive = "add" if kind == "counter" else "add_global"
+
+    def gain(op: Op, number: int) -> int | None:
+        if op.kind == "catch_up" and op.params["counter"] == name:
+            return None
+        if op.kind != primitive or op.params["counter"] != name:
+            return 0
+        by = op.params["by"]
+        if by[0] == "count":
+            return None
+        if by[0] == "int":
+            per = by[1]
+        elif by[0] == "number":
+            per = number
+        else:
+            per = defaults.get(by[1], 0) * (-1 if by[0] == "minus_knob" else 1)
+        return max(int(per), 0)
+
+    def steps_gain(steps: tuple[Step, ...], number: int) -> int | None:
+        total = 0
+        for step in steps:
+            options = step.options if isinstance(step, Choose) else (step,)
+            gains = [gain(op, number) for op in options]
+            if None in gains:
+                return None
+            total += max(g for g in gains if g is not None)
+        return total
+
+    for steps in hooks.values():
+        if steps_gain(steps, 0) != 0:
+            return None
+    low, high = deck["numbers"]
+    if high - low > 1000:
+        return None  # too long a range to add card by card; no bound claimed
+    per_number = len(deck["colours"]) * deck["copies"]
+    total = decl.start if decl else 0
+    for role_name in deck["roles"]:
+        role = roles.get(role_name)
+        if role is None:
+            continue
+        for number in range(low, high + 1):
+            resolved = steps_gain(role.resolve, number)
+            cancelled = steps_gain(role.on_cancelled, number)
+            if resolved is None or cancelled is None:
+                return None
+            total += max(resolved, cancelled) * per_number
+    if decl is not None:
+        total = min(total, decl.high)
+    return total
+
+
+def deck_size(deck: dict[str, Any]) -> int:
+    low, high = deck["numbers"]
+    return len(deck["colours"]) * len(deck["roles"]) * (high - low + 1) * deck["copies"]
