@@ -26,13 +26,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from types import MappingProxyType
 from typing import Any
 
 from balancer.errors import InvariantError
 from balancer.games.api import Bounds, GameRecord, pack_held
 from balancer.games.fdc.procedure import deal, draw_round, next_leader, sort_out, trick_seats
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
+from balancer.knobs import FrozenDict
 from balancer.rng import Stream
 
 PLAY, CHOICE, OVER = 0, 1, 2  # phases
@@ -260,17 +260,18 @@ class State:
             )
             for name, face in self.game.zones.items()
         }
-        # Read-only mappings: a bot can't write into what it is shown.
+        # Read-only mappings a bot can't write into, and that pickle: an isolated
+        # plugin is sent its view through a pipe (bots/host.py).
         return View(
             seat,
             self.phase,
             tuple(self.hands[seat]),
             self.leader,
             tuple(self.plays),
-            MappingProxyType(zones),
-            MappingProxyType({k: tuple(v) for k, v in self.counters.items()}),
-            MappingProxyType({k: tuple(v) for k, v in self.flags.items()}),
-            MappingProxyType(dict(self.globals)),
+            FrozenDict(zones),
+            FrozenDict({k: tuple(v) for k, v in self.counters.items()}),
+            FrozenDict({k: tuple(v) for k, v in self.flags.items()}),
+            FrozenDict(self.globals),
             tuple(map(len, self.hands)),
             len(self.pile),
             self.tricks,
@@ -280,7 +281,7 @@ class State:
             tuple(self.skip),
             tuple(self.discard),
             self._resolution() if self.phase == CHOICE else None,
-            MappingProxyType({k: tuple(v) for k, v in self.places.items()}),
+            FrozenDict({k: tuple(v) for k, v in self.places.items()}),
         )
 
     def _resolution(self) -> Resolution:
