@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import pickle
 import random
 import sys
 import time
@@ -410,3 +411,31 @@ class Hog:
         if not self.kept:
             self.kept.append(bytearray(self.megabytes << 20))
         return legal[0]
+
+
+class ViewRecorder:
+    """Steers by everything its view shows, and appends each (view, legal moves) it is
+    handed, pickled, to the file `to`: read back (`recorded`), the views a path handed
+    it can be compared with another path's, in or out of process."""
+
+    def __init__(self, to: str) -> None:
+        self.to = to
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        with open(self.to, "ab") as out:
+            pickle.dump((view, tuple(legal)), out)
+        # Every field read, none by its order in a set (a set's repr may list it
+        # differently once unpickled).
+        steer = sum(repr(view).encode())
+        return legal[(rng.randrange(len(legal)) + steer) % len(legal)]
+
+
+def recorded(path: str) -> list[tuple[Any, tuple[Hashable, ...]]]:
+    """What a ViewRecorder wrote to `path`, in order."""
+    seen = []
+    with open(path, "rb") as source:
+        while True:
+            try:
+                seen.append(pickle.load(source))
+            except EOFError:
+                return seen

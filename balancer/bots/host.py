@@ -322,9 +322,10 @@ class HostedBot:
 
     def _send(self, message: Any) -> None:
         assert self._conn is not None
+        data = pickle.dumps(message, -1)  # can't pickle it: balancer's bug, never the bot's
         try:
-            self._conn.send(message)
-        except (OSError, ValueError, pickle.PicklingError) as exc:
+            self._conn.send_bytes(data)
+        except (OSError, ValueError) as exc:
             raise PluginFailure(self._ended(f"can't be sent its move ({exc})")) from None
 
     def _receive(self, remaining: float, limit: float, doing: str) -> dict[str, Any]:

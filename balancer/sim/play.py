@@ -302,6 +302,10 @@ def _failure(exc: BaseException, seat: Seat, fault: Callable[[str], GameFault]) 
         if not seat.plugin or limit is None or interrupts.real():
             return None
         return fault(f"the bot raised {type(exc).__name__} (not the user's interrupt)")
+    if isinstance(seat.bot, HostedBot):
+        # Its act is balancer's code: the bot's failures come as PluginFailure, so
+        # anything else (a view it can't send) is balancer's bug, never the bot's.
+        return None
     if isinstance(exc, GameFault):
         # A plugin's forged fault blames the plugin, never the seat it names.
         return fault(f"the bot raised GameFault: {exc.reason}") if seat.plugin else None

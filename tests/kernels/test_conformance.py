@@ -354,3 +354,41 @@ def test_bots_per_game_follow_the_given_function() -> None:
     spec, rules = _toy("none")
     check_game(spec, rules, 2, seed=2, games=3, bots=bots)
     assert asked == [0, 1, 2]
+
+
+# -- perfect recall of face-down zones (role games) ------------------------------------
+
+
+def _recall_spec(game: str) -> GameSpec:
+    """A role game's spec: a shipped file's, or tests/kernels/recall.yaml's (its steals
+    move cards between face-down zones)."""
+    from balancer.games.roles import gamefile, load_file
+    from balancer.games.roles.definition import build
+
+    path = gamefile.shipped_path(game) or Path(__file__).parent / f"{game}.yaml"
+    return build(load_file(path)).spec
+
+
+def _forgets(spec: GameSpec) -> GameSpec:
+    """The spec with a determinize that forgets what the seat saw go face down (the
+    control): it draws its worlds from the view with nothing recalled."""
+    assert spec.determinize is not None
+    draw = spec.determinize
+
+    def determinize(view: Any, rng: Stream) -> Any:
+        players = len(view.hand_sizes)
+        nothing = {name: ((),) * players for name in view.recalled}
+        return draw(dataclasses.replace(view, recalled=nothing), rng)
+
+    return dataclasses.replace(spec, determinize=determinize)
+
+
+@pytest.mark.parametrize("game", ["fish-dash-cash-roles", "recall"])
+def test_worlds_keep_the_cards_seen_going_face_down_and_a_forgetful_one_is_caught(
+    game: str,
+) -> None:
+    spec = _recall_spec(game)
+    rules = knobs.defaults(spec.knobs)
+    check_game(spec, rules, 4, seed=3, games=3)
+    with pytest.raises(AssertionError, match="view shows it another view"):
+        check_game(_forgets(spec), rules, 4, seed=3, games=3)

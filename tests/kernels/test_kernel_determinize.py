@@ -613,3 +613,92 @@ def test_play_out_from_an_engine_position_is_the_engines_game(name: str) -> None
             py.apply_action(move)
         assert tuple(scores) == py.record().scores, (name, index)
     assert compared >= 4
+
+
+# -- role games: the compiled determinize deals the view's world, recall kept ----------
+
+
+def role_positions(path: Path, players: int, count: int) -> list[Any]:
+    """Positions of random games of a role game file (Python engine): every decision,
+    and each game's end."""
+    from balancer.games.roles import load_file
+    from balancer.games.roles.definition import game_knobs
+    from balancer.games.roles.engine import State
+
+    game = load_file(path)
+    rules = knobs.defaults(game_knobs(game))
+    found = []
+    index = 0
+    while len(found) < count:
+        state = State(game, rules, players, Stream(4, index, 0))
+        pick = Stream(4, index, 99)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                found.append(state.clone())
+            state.apply_action(legal[pick.below(len(legal))])
+        found.append(state.clone())
+        index += 1
+    return found[:count]
+
+
+def forgetting(state: np.ndarray, tables: np.ndarray, *args: Any) -> int:
+    """The control: the compiled determinize of a position whose seats recall nothing
+    they saw go face down (every card of every face-down zone unsure)."""
+    from balancer.games.roles import kernel as R
+    from balancer.games.roles.kernel.recall import face_down, unsure_at
+    from balancer.games.roles.kernel.tables import Region
+
+    forgot = state.copy()
+    region = Region(state, tables)
+    for z in range(int(tables[R.T_NZONES])):
+        if face_down(tables, z):
+            for s in range(region.players):
+                start, length = region.zone(z, s)
+                for card in state[start : start + state[length]]:
+                    forgot[unsure_at(state, tables) + card] = 1
+    return int(R.determinize(forgot, tables, *args))
+
+
+@pytest.mark.parametrize(
+    ("path", "players"),
+    [
+        (ROOT / "balancer" / "games" / "roles" / "shipped" / "fish-dash-cash-roles.yaml", 4),
+        (ROOT / "tests" / "kernels" / "recall.yaml", 3),
+        (ROOT / "tests" / "kernels" / "every_primitive.yaml", 3),
+    ],
+    ids=lambda p: getattr(p, "stem", str(p)),
+)
+@pytest.mark.parametrize("compiled", ["determinize", "forgetting"])
+def test_a_role_worlds_compiled_deal_is_the_views_world(
+    path: Path, players: int, compiled: str
+) -> None:
+    """From every seat at decisions and ends of random games, the compiled determinize
+    deals, from the same stream, the world roles/determinize.py draws from the seat's
+    view alone: the same hands, pile, zones (the cards recalled in rivals' face-down
+    zones kept first) and unsure flags. The control forgets what was seen go face
+    down: its worlds differ where the view recalls a card there."""
+    from balancer.games.roles import kernel as R
+    from balancer.games.roles.determinize import determinize
+
+    deal = R.determinize if compiled == "determinize" else forgetting
+    differ = recalled = 0
+    for n, py in enumerate(role_positions(path, players, 120)):
+        state, tables = R.from_state(py)
+        for seat in range(players):
+            view = py.view(seat)
+            stream = Stream(9, n, seat)
+            world = determinize(py.game, view, stream.copy())
+            out = state.copy()
+            deal(state, tables, seat, np.array([[stream.key, stream.counter]], np.uint64), out,
+                 np.zeros((players + 1, 2), np.uint64))  # fmt: skip
+            same = R.snapshot(out, tables, py.game) == R.snapshot_of(world)
+            differ += not same
+            seen = [c for zone in view.recalled.values() for s, cards in enumerate(zone)
+                    if s != seat for c in cards]  # fmt: skip
+            recalled += bool(seen)
+            if compiled == "determinize":
+                assert same, (path.stem, n, seat)
+    assert recalled > 20  # rivals' face-down zones held cards the seat recalls
+    if compiled == "forgetting":
+        assert differ > 20

@@ -1,12 +1,13 @@
 """A world of a role game sampled from one seat's view alone (docs/determinize.md).
 
-What the seat can't see (the other hands, the pile, the other seats' face-down
-zones) is dealt from the cards it has not seen, uniformly (shuffled by the
-caller's stream); everything else is as the view shows it. The cards it has
-seen: its own hand, every face-up zone, its own face-down zones, the discard
-(each card there was played face up) and the cards of the trick still in play.
-A card played this trick into a rival's face-down zone is not recalled: it goes
-back into the pool like any unseen card (the seat's view is the same either way).
+What the seat can't see (the other hands, the pile, and the cards of the other
+seats' face-down zones it can't recall) is dealt from the cards it has not seen,
+uniformly (shuffled by the caller's stream); everything else is as the view
+shows it. The cards it has seen: its own hand, every face-up zone, its own
+face-down zones, the discard (each card there was played face up), the cards of
+the trick still in play, and every card it saw go into a rival's face-down zone
+(`view.recalled`): those stay where they are, listed first in their zone, and
+only the rest of the zone is dealt (docs/determinize.md).
 
 Events start from 0 and there is no deal to record (no view shows them): a
 world is for looking ahead (lookahead.py, a search), not for a report.
@@ -14,7 +15,7 @@ world is for looking ahead (lookahead.py, a search), not for a report.
 
 from __future__ import annotations
 
-from balancer.games.roles.engine import CHOICE, State, View
+from balancer.games.roles.engine import CHOICE, OVER, State, View
 from balancer.games.roles.model import RoleGame
 from balancer.rng import Stream
 
@@ -28,13 +29,15 @@ def determinize(game: RoleGame, view: View, rng: Stream) -> State:
     seen.update(view.discard)
     if resolution is not None:
         seen.update(resolution.in_flight)
-    else:
+    elif view.phase != OVER:  # once over, the last trick's cards lie where they went
         seen.update(card for _, card in view.trick)
     hidden: list[tuple[str, int, int]] = []  # (zone, seat, count) to deal from the pool
     for name, zone in view.zones.items():
         for s, held in enumerate(zone):
             if isinstance(held, int):
-                hidden.append((name, s, held))
+                known = view.recalled[name][s]
+                seen.update(known)
+                hidden.append((name, s, held - len(known)))
             else:
                 seen.update(held)
     pool = [card for card in range(cards.size) if card not in seen]
@@ -58,8 +61,15 @@ def determinize(game: RoleGame, view: View, rng: Stream) -> State:
         name: [list(held) if not isinstance(held, int) else [] for held in zone]
         for name, zone in view.zones.items()
     }
+    # Unsure: the cards dealt into rivals' face-down zones, and those of the seat's own
+    # that the others can't recall.
+    state.unsure = set()
+    for name, per_seat in view.recalled.items():
+        state.unsure.update(c for c in state.zones[name][seat] if c not in per_seat[seat])
     for name, s, count in hidden:
-        state.zones[name][s] = [next(dealt) for _ in range(count)]
+        dealt_here = [next(dealt) for _ in range(count)]
+        state.zones[name][s] = [*view.recalled[name][s], *dealt_here]
+        state.unsure.update(dealt_here)
     state.pile = list(dealt)
     state.counters = {k: list(v) for k, v in view.counters.items()}
     state.flags = {k: list(v) for k, v in view.flags.items()}

@@ -26,13 +26,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from types import MappingProxyType
 from typing import Any
 
 from balancer.errors import InvariantError
 from balancer.games.api import Bounds, GameRecord, pack_held
 from balancer.games.fdc.procedure import deal, draw_round, next_leader, sort_out, trick_seats
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
+from balancer.knobs import FrozenDict
 from balancer.rng import Stream
 
 PLAY, CHOICE, OVER = 0, 1, 2  # phases
@@ -105,6 +105,11 @@ class View:
     discard: tuple[int, ...] = ()
     resolution: Resolution | None = None
     places: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # per place term's global
+    # Perfect recall of the face-down zones: per face-down zone, per seat, the cards
+    # there that every seat saw go in (each was face up in the trick or a face-up
+    # zone before), in the zone's order. Only a steal out of a face-down zone into
+    # another hides which card went where; what it leaves unsure is not listed.
+    recalled: Mapping[str, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +151,8 @@ class State:
         self.places = {t.place: [0] * players for t in game.score if t.place}
         self.skip = [0] * players
         self.discard: list[int] = []
+        # Cards in face-down zones whose place not every seat can tell (View.recalled).
+        self.unsure: set[int] = set()
         self.tricks = 0
         self.events = {e.name: 0 for e in game.events}
         self.sole_leader: dict[str, int] = {}  # per lead_changes event: its sole leader
@@ -260,17 +267,18 @@ class State:
             )
             for name, face in self.game.zones.items()
         }
-        # Read-only mappings: a bot can't write into what it is shown.
+        # Read-only mappings a bot can't write into, and that pickle: an isolated
+        # plugin is sent its view through a pipe (bots/host.py).
         return View(
             seat,
             self.phase,
             tuple(self.hands[seat]),
             self.leader,
             tuple(self.plays),
-            MappingProxyType(zones),
-            MappingProxyType({k: tuple(v) for k, v in self.counters.items()}),
-            MappingProxyType({k: tuple(v) for k, v in self.flags.items()}),
-            MappingProxyType(dict(self.globals)),
+            FrozenDict(zones),
+            FrozenDict({k: tuple(v) for k, v in self.counters.items()}),
+            FrozenDict({k: tuple(v) for k, v in self.flags.items()}),
+            FrozenDict(self.globals),
             tuple(map(len, self.hands)),
             len(self.pile),
             self.tricks,
@@ -280,7 +288,17 @@ class State:
             tuple(self.skip),
             tuple(self.discard),
             self._resolution() if self.phase == CHOICE else None,
-            MappingProxyType({k: tuple(v) for k, v in self.places.items()}),
+            FrozenDict({k: tuple(v) for k, v in self.places.items()}),
+            FrozenDict(
+                {
+                    name: tuple(
+                        tuple(c for c in cards if c not in self.unsure)
+                        for cards in self.zones[name]
+                    )
+                    for name, face in self.game.zones.items()
+                    if face == "down"
+                }
+            ),
         )
 
     def _resolution(self) -> Resolution:
@@ -333,6 +351,7 @@ class State:
         other.places = {k: list(v) for k, v in self.places.items()}
         other.skip = list(self.skip)
         other.discard = list(self.discard)
+        other.unsure = set(self.unsure)
         other.events = dict(self.events)
         other.sole_leader = dict(self.sole_leader)
         other.order = list(self.order)
@@ -564,6 +583,8 @@ class State:
         elif kind == "move_all":
             source, goal = self.zones[p["from"]][seat], self.zones[p["to"]][seat]
             moved = len(source)
+            if self.game.zones[p["to"]] == "up":
+                self.unsure.difference_update(source)  # face up now: everyone sees them
             goal.extend(source)
             source.clear()
             if p.get("cards_event"):
@@ -575,6 +596,7 @@ class State:
                 if victim != seat and taken in zone:
                     zone.remove(taken)
                     self.zones[p["to"]][seat].append(taken)
+                    self._recall_steal(p["from"], p["to"], zone, taken)
                     self._note("steal", seat, taken, victim, p["from"], p["to"])
                     break
         elif kind == "add_global":
@@ -592,6 +614,17 @@ class State:
                 acted = self._on_target(op, target, seat, card) or acted
         if acted and p.get("event"):
             self.events[p["event"]] += 1
+
+    def _recall_steal(self, source: str, goal: str, left: list[int], taken: int) -> None:
+        """What every seat can still tell after `taken` moved from a zone (whose cards
+        now are `left`): taken from face down into face down, the others saw a card
+        go but not which, so neither it nor any card left there is sure any more."""
+        faces = self.game.zones
+        if faces[goal] == "up":
+            self.unsure.discard(taken)  # face up: seen, and so is which card left
+        elif faces[source] == "down":
+            self.unsure.add(taken)
+            self.unsure.update(left)
 
     def _on_target(self, op: Op, target: int, seat: int, card: int) -> bool:
         p, kind = op.params, op.kind

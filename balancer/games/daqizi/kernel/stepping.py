@@ -10,6 +10,7 @@ import numpy as np
 
 from balancer import rng
 from balancer.games.api import GameRecord
+from balancer.games.daqizi.combos import DISCARD_OF_PACKED, MOVE_PACKED
 from balancer.games.daqizi.engine import EVENTS, PLAYERS, State, View, _new_view
 from balancer.games.daqizi.kernel.chunk import bot_arrays, from_python
 from balancer.games.daqizi.kernel.heuristic import choose
@@ -17,6 +18,12 @@ from balancer.games.daqizi.kernel.layout import (
     BOT_OUTSIDE,
     DISCARD_BASE,
     E_DEALS,
+    FD_BEAT,
+    FD_CARDS,
+    FD_PACKED,
+    FD_SEAT,
+    FD_UP,
+    FD_WIDTH,
     MAX_LEGAL,
     N_CARDS,
     N_PARAMS,
@@ -31,6 +38,8 @@ from balancer.games.daqizi.kernel.layout import (
     S_DEALER,
     S_DOWN,
     S_EVENTS,
+    S_FD,
+    S_FD_N,
     S_HANDS,
     S_LAST_TRICK,
     S_LEADER,
@@ -278,6 +287,7 @@ class StepGame(StepBuffer):
             history,
             tuple(s[S_PUBLIC : S_PUBLIC + K]),
             self.rules,
+            *_recalled(s, history, seat),
         )
 
     def record(self) -> GameRecord:
@@ -289,3 +299,35 @@ class StepGame(StepBuffer):
             {name: s[S_EVENTS + e] for e, name in enumerate(EVENTS)},
             tuple(self.held.tolist()),
         )
+
+
+def _recalled(
+    s: list[int], history: tuple[tuple[int, int], ...], seat: int
+) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[int, ...]]:
+    """The view's perfect-recall fields (`face_down`, `my_discards`) from the kernel's
+    notes of the deal's face-down discards (layout.py S_FD) and its history.
+
+    A note keeps the cards its seat had played face up before it (packed), not the
+    history's length then (the view's `plays_before`): the deal is walked again,
+    trick by trick (a lead is always face up, then each seat acts once round the
+    table), and a seat's turn is the next note's discard when the note is that
+    seat's and its face-up cards so far are the note's (a play would add to them).
+    """
+    notes = [s[S_FD + i * FD_WIDTH : S_FD + (i + 1) * FD_WIDTH] for i in range(s[S_FD_N])]
+    face_down, mine = [], []
+    played = [0] * PLAYERS  # each seat's face-up cards so far (packed)
+    h = i = 0
+    while i < len(notes):
+        leader = history[h][0]
+        for k in range(PLAYERS):
+            who = (leader + k) % PLAYERS
+            note = notes[i] if i < len(notes) else None
+            if k and note is not None and note[FD_SEAT] == who and played[who] == note[FD_UP]:
+                face_down.append((who, note[FD_CARDS], note[FD_BEAT], h))
+                if who == seat:
+                    mine.append(DISCARD_OF_PACKED[note[FD_PACKED]])
+                i += 1
+            elif h < len(history):
+                played[who] += MOVE_PACKED[history[h][1]]
+                h += 1
+    return tuple(face_down), tuple(mine)

@@ -21,8 +21,10 @@ from balancer.games.kimekimera.kernel.layout import (
     PLAN_PARAMS,
     PLAN_SIZE,
     S_DECK_N,
+    S_DISCARD,
     S_DISCARD_N,
     S_EVENTS,
+    S_FIRST,
     S_FREE,
     S_HELD,
     S_MINE,
@@ -30,6 +32,7 @@ from balancer.games.kimekimera.kernel.layout import (
     S_SEAT,
     S_THEME,
     S_TOTALS,
+    S_TURN,
     STATE_SIZE,
     T_PLAYERS,
     encode_rules,
@@ -218,6 +221,9 @@ class StepGame(StepBuffer):
             self._grey_blocks,
             self._floor,
             self._view_rules,
+            tuple(s[S_DISCARD : S_DISCARD + s[S_DISCARD_N]]),  # in the order it was made
+            s[S_FIRST],
+            s[S_TURN],
         )
 
     def record(self) -> GameRecord:

@@ -148,6 +148,7 @@ from balancer.games.roles.kernel.layout import (
     X_ZLEN,
     inlined,
 )
+from balancer.games.roles.kernel.recall import after_move_all, after_steal
 from balancer.rng_kernels import init_streams
 
 
@@ -821,6 +822,7 @@ def _act(
         dst = _zone_at(state, tables, goal, seat) + state[dst_len]
         for j in range(moved):
             state[dst + j] = state[src + j]
+        after_move_all(state, tables, goal, dst, moved)
         state[dst_len] += moved
         state[src_len] = 0
         if tables[row + R_C] >= 0:
@@ -839,6 +841,7 @@ def _act(
                 to = _zone_len(state, tables, goal, seat)
                 state[_zone_at(state, tables, goal, seat) + state[to]] = taken
                 state[to] += 1
+                after_steal(state, tables, source, goal, base, state[at], taken)
                 break
     elif op == OP_ADD_GLOBAL:
         g = tables[row + R_A]

@@ -47,8 +47,10 @@ its tasks are queued; its other blocks are unused), then the role region from
 X_ZLEN...: zone lengths and cards (zone z of seat s at (z * P + s) * D),
 counters, flags, globals, skips, events, each lead_changes event's sole
 leader, each global's places (per seat: 0 none yet, else the place a place
-term's arrival took), the task queue (seat, card, step list, resolving) and the scalars
-S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS (on_trick_end queued), S_ENDED.
+term's arrival took), the task queue (seat, card, step list, resolving),
+each card's unsure flag (1: in a face-down zone where not every seat can tell
+it is: recall.py) and the scalars S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS
+(on_trick_end queued), S_ENDED.
 """
 
 from __future__ import annotations
@@ -109,7 +111,10 @@ X_NEKO_EVENTS, X_CANCELLED_EVENTS, X_LEAD_EVENTS = 31, 32, 33
 # Offset of the places block (relative, as X_ZLEN...): per global, each seat's place
 # (0: none yet), for a place term's global (a global hands out places for one term).
 X_PLC = 34
-N_DIRECTORY = 35
+# Offset of the unsure block (relative): per card, 1 if it lies in a face-down zone
+# where not every seat can tell it is (engine.py State.unsure, View.recalled).
+X_UNSURE = 35
+N_DIRECTORY = 36
 MAX_EVENTS = 62
 
 S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS, S_ENDED = 0, 1, 2, 3, 4

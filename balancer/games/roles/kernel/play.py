@@ -4,10 +4,13 @@ a seat's view (a search bot's two steps), with the same names and signatures as
 every kernel's (games/kernel_api.py).
 
 `determinize` deals again what the seat can't see: the other seats' hands, the
-other seats' face-down zones (the game file's `face: down`: a view shows them
-as a count) and the pile, each keeping its size; the pool is listed by card
-number (a flag per card), never in the order the true state holds it, so two
-states that differ only in hidden cards give the same world from the same rng.
+cards of the other seats' face-down zones (the game file's `face: down`: a view
+shows them as a count) that it can't recall (recall.py: it recalls every card it
+saw go in, unless a steal between face-down zones hid it), and the pile, each
+keeping its size; the pool is listed by card number (a flag per card), never in
+the order the true state holds it, so two states that differ only in hidden
+cards give the same world from the same rng. As roles/determinize.py does from
+the view, a zone keeps the cards recalled first, in their order, then the dealt.
 Role games draw chance only at the deal: `out_streams` is left as it is.
 """
 
@@ -57,6 +60,7 @@ from balancer.games.roles.kernel.layout import (
     inlined,
     outermost,
 )
+from balancer.games.roles.kernel.recall import unsure_at
 from balancer.games.roles.kernel.tables import make_tables, new_legal, new_state, new_streams
 from balancer.games.roles.model import RoleGame
 from balancer.rng_kernels import shuffle
@@ -182,6 +186,7 @@ def unseen_pool(state: np.ndarray, tables: np.ndarray, seat: int, out: np.ndarra
     hcap = state[HCAP]
     players = tables[T_PLAYERS]
     face = _x(tables, X_ZFACE)
+    unsure = unsure_at(state, tables)
     for s in range(players):
         if s == seat:
             continue
@@ -191,7 +196,8 @@ def unseen_pool(state: np.ndarray, tables: np.ndarray, seat: int, out: np.ndarra
             if tables[face + z] != 0:
                 base = _zone_at(state, tables, z, s)
                 for j in range(state[_zone_len(state, tables, z, s)]):
-                    out[pile + state[base + j]] = 1
+                    if state[unsure + state[base + j]] != 0:  # else recalled: seen
+                        out[pile + state[base + j]] = 1
     for j in range(state[PILE_LEN]):
         out[pile + state[pile + j]] = 1
     n = 0
@@ -213,13 +219,17 @@ def determinize(
 ) -> int:
     """A world for `seat` into `out` (the module's docstring): `state` copied, the
     unseen pool shuffled on rng's stream 0 and dealt seat by seat from 0 (not `seat`):
-    the hands, then each face-down zone in the file's order; the rest is the pile.
+    the hands, then each face-down zone in the file's order (what the seat can't
+    recall of it, after the cards it recalls); the rest is the pile.
     The event counts are reset, as in every world. Returns 0: every deal of the pool
     is a position the seat can't tell from the true one."""
     for i in range(state.shape[0]):
         out[i] = state[i]
     n = unseen_pool(state, tables, seat, out)
     pile = state[O_PILE]
+    unsure = unsure_at(state, tables)
+    for k in range(n):  # a card dealt into a hand or the pile is sure of nothing
+        out[unsure + out[pile + k]] = 0
     shuffle(rng, 0, out[pile : pile + n], n)
     hcap = state[HCAP]
     players = tables[T_PLAYERS]
@@ -235,8 +245,15 @@ def determinize(
             for s in range(players):
                 if s != seat:
                     base = _zone_at(state, tables, z, s)
-                    for j in range(state[_zone_len(state, tables, z, s)]):
+                    size = state[_zone_len(state, tables, z, s)]
+                    kept = 0
+                    for j in range(size):  # the cards recalled first, in their order
+                        if state[unsure + state[base + j]] == 0:
+                            out[base + kept] = state[base + j]
+                            kept += 1
+                    for j in range(kept, size):
                         out[base + j] = out[pile + at]
+                        out[unsure + out[pile + at]] = 1
                         at += 1
     for k in range(n - at):  # moved down in place: at >= 0
         out[pile + k] = out[pile + at + k]

@@ -143,6 +143,7 @@ from balancer.games.roles.kernel.layout import (
     X_TRES,
     X_TRICK_END,
     X_TSEAT,
+    X_UNSURE,
     X_ZCARDS,
     X_ZFACE,
     X_ZLEN,
@@ -365,6 +366,7 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
         (X_TCARD, tasks),
         (X_TLIST, tasks),
         (X_TRES, tasks),
+        (X_UNSURE, d),
     ):
         region[key] = at
         at += size
@@ -457,6 +459,7 @@ class Region:
         self.scalars, self.zlen, self.zcards = at(X_SCALARS), at(X_ZLEN), at(X_ZCARDS)
         self.cnt, self.flg, self.glb, self.skip = at(X_CNT), at(X_FLG), at(X_GLB), at(X_SKIP)
         self.evt, self.sole, self.plc = at(X_EVT), at(X_SOLE), at(X_PLC)
+        self.unsure = at(X_UNSURE)
         self.tseat, self.tcard, self.tlist, self.tres = (
             at(X_TSEAT), at(X_TCARD), at(X_TLIST), at(X_TRES),
         )  # fmt: skip
@@ -511,6 +514,8 @@ def from_state(py: engine.State) -> tuple[np.ndarray, np.ndarray]:
         if name in py.places:
             state[r.plc + g * players : r.plc + (g + 1) * players] = py.places[name]
     state[r.skip : r.skip + players] = py.skip
+    for card in py.unsure:
+        state[r.unsure + card] = 1
     for name, e in names.event.items():
         state[r.evt + e] = py.events[name]
         state[r.sole + e] = py.sole_leader.get(name, -1)
@@ -595,6 +600,7 @@ def snapshot(state: np.ndarray, tables: np.ndarray, game: RoleGame) -> dict[str,
         },
         "globals": {name: int(state[r.glb + g]) for name, g in names.glob.items()},
         "skip": ints(state[r.skip : r.skip + players]),
+        "unsure": [c for c in range(r.deck) if state[r.unsure + c]],
         "places": {
             name: ints(state[r.plc + g * players : r.plc + (g + 1) * players])
             for name, g in names.glob.items()
