@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -93,16 +93,32 @@ def prepare(
     its run will call that are not in numba's cache: the whole-game loop when every seat
     is compiled, the stepping entry points when a seat searches. `tell`: the notice's
     lines (None: quiet). Remote workers (dask) compile their own."""
+    from balancer.sim import compiled
+
+    loop = not check and compiled.can_compile(variant)
+    bots = [seat.bot for seat in variant.seats]
+    prepare_game(variant.game, bots, loop, backend, tell, variant.lang)
+
+
+def prepare_game(
+    game: str,
+    bots: Sequence[str],
+    loop: bool,
+    backend: str = "local",
+    tell: Callable[[str], None] | None = None,
+    lang: str | None = None,
+) -> None:
+    """`prepare` for games of `game` between `bots`: the whole-game loop if `loop` (some
+    games play every seat compiled), the stepping entry points if a bot searches."""
     from balancer.sim import compiled, warm
 
-    if backend != "local" or not jit.ENABLED or compiled.kernel_of(variant.game) is None:
+    if backend != "local" or not jit.ENABLED or compiled.kernel_of(game) is None:
         return
     pieces = []
-    if not check and compiled.can_compile(variant) and compiled.needs_compiling(variant.game):
+    if loop and compiled.needs_compiling(game):
         pieces.append("games")
-    if any(seat.bot in STEPPING_BOTS for seat in variant.seats):
+    if any(bot in STEPPING_BOTS for bot in bots):
         pieces.append("steps")  # loading what is cached costs a second; compiling, minutes
     for piece in pieces:
-        what = what_compiles(variant.game, piece, variant.lang)
-        with announced(what, tell or (lambda line: None), lang=variant.lang):
-            warm.warm_piece((variant.game, piece))
+        with announced(what_compiles(game, piece, lang), tell or (lambda line: None), lang=lang):
+            warm.warm_piece((game, piece))
