@@ -47,6 +47,9 @@ def events_command(game: str, fmt: str) -> None:
         f"{spec.name} ({spec.short}): events a report counts; per_game is the mean count "
         "per game, share_of_games the share of games with at least one"
     )
+    if not meanings:  # a game file may declare none
+        click.echo("  (none: the game declares no events)")
+        return
     width = max(map(len, meanings))
     for name, meaning in meanings.items():
         click.echo(f"  {name:<{width}}  {meaning}")

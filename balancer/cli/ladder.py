@@ -99,6 +99,14 @@ def ladder(
     lang = i18n.choose(chosen_lang(), file_lang)
     chosen = analysis.choose_bots(variant, names, allow_plugins)
     the_plan = analysis.plan(variant, chosen, games)
+    if not quiet:  # what its games will compile, compiled first and said (if numba does)
+        from balancer.sim import compiled, first_compile
+
+        kernel = compiled.kernel_of(variant.game)
+        loop = kernel is not None and any(b in kernel.compiled_bots for b in chosen)
+        first_compile.prepare_game(
+            variant.game, chosen, loop, tell=lambda line: click.echo(line, err=True), lang=lang
+        )
     with contextlib.ExitStack() as stack:
         held = None
         if out is not None:

@@ -19,10 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TextIO
-
-if TYPE_CHECKING:
-    from balancer.config.variant import Variant
+from typing import TextIO
 
 REDRAW_EVERY = 0.5  # seconds between redraws when no game finishes: twice a second
 BAR_WIDTH = 24
@@ -68,26 +65,6 @@ def bar_line(
     while i18n.width(line) > width:  # the end (count, rate, time left) is what matters
         line = line[1:]
     return line
-
-
-def compiling_line(variant: Variant, backend: str = "local", check: bool = False) -> str | None:
-    """The line to print before a run whose game's kernel compiles first, else None.
-
-    A fresh clone's `make run` compiles only the kernel its variant plays
-    (sim/warm.py); another game's first run compiles its own, a minute or more
-    of nothing drawn, which without a word looks hung.
-    """
-    from balancer import games
-    from balancer.sim import compiled
-
-    if backend != "local" or check or not compiled.can_compile(variant):
-        return None
-    if not compiled.needs_compiling(variant.game):
-        return None
-    from balancer import i18n
-
-    short = games.get(variant.game).short
-    return "balancer: " + i18n.text("progress.compiling", variant.lang, game=short)
 
 
 class Progress:

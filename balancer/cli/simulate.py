@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from balancer.cli.progress import Progress, compiling_line
+from balancer.cli.progress import Progress
 from balancer.errors import GameFault, UserError
 from balancer.escape import terminal
 
@@ -57,6 +57,7 @@ def simulate(
     from balancer.cli.options import chosen_lang
     from balancer.report.folder import claim
     from balancer.report.model import REPORT_JSON
+    from balancer.sim import first_compile
 
     # --lang, else the variant's lang:, else $BALANCER_LANG: recorded in the
     # report's variant, so summary.md, report.html and the headline agree.
@@ -74,9 +75,11 @@ def simulate(
             reason = exc.strerror or str(exc)
             raise UserError(f"can't write: {reason}", file=str(output or folder)) from None
         try:
-            compiling = None if quiet else compiling_line(variant, backend, check)
-            if compiling:
-                click.echo(compiling, err=True)
+            # What the run would compile, compiled here first: said (and ticked) only
+            # if numba does compile (sim/first_compile.py).
+            first_compile.prepare(
+                variant, backend, check, None if quiet else lambda line: click.echo(line, err=True)
+            )
             progress = Progress(variant.games, variant.name, quiet, lang=variant.lang)
             with progress as advance:
                 try:

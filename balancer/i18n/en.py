@@ -311,8 +311,20 @@ CATALOG: dict[str, str] = {
     "progress.eta": "ETA {eta}",
     "progress.playing": "playing {games} games of {what} on {n} worker",
     "progress.compiling": (
-        "compiling the {game} kernel for its first run "
-        "(a minute or two; numba caches it for every later run)"
+        "compiling {what} with numba: once per install (cached on disk for every "
+        "later run), a minute or more"
+    ),
+    "progress.compiling_tick": "still compiling ({seconds} s)",
+    "progress.compiled": "compiled ({seconds} s); cached for every later run",
+    "progress.what_games": "the {game} kernel's whole-game loop",
+    "progress.what_steps": "the {game} kernel's stepping entry points (the search bot's play-outs)",
+    "progress.what_roles_games": (
+        "the game-file interpreter's whole-game loop (one for every game file: "
+        "editing a game file compiles nothing)"
+    ),
+    "progress.what_roles_steps": (
+        "the game-file interpreter's stepping entry points (the search bot's play-outs; "
+        "one for every game file: editing a game file compiles nothing)"
     ),
     "progress.playing_many": "playing {games} games of {what} on {n} workers",
     # -- the sweep's and tune's charts

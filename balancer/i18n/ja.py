@@ -306,8 +306,20 @@ CATALOG: dict[str, str] = {
     "progress.eta": "残り {eta}",
     "progress.playing": "{what} を {games} ゲーム、{n} ワーカーでプレイ中",
     "progress.compiling": (
-        "{game} のカーネルを初回用にコンパイル中"
-        "（1〜2分。以後の実行では numba のキャッシュを使います）"
+        "{what}を numba でコンパイル中：インストールごとに一度だけ"
+        "（ディスクにキャッシュされ、以後の実行では不要）。1分以上かかります"
+    ),
+    "progress.compiling_tick": "コンパイル中（{seconds} 秒）",
+    "progress.compiled": "コンパイル完了（{seconds} 秒）。以後の実行ではキャッシュを使います",
+    "progress.what_games": "{game} のカーネルのゲーム全体ループ",
+    "progress.what_steps": "{game} のカーネルの1手ずつの入口（search ボットのプレイアウト用）",
+    "progress.what_roles_games": (
+        "ゲームファイル用インタプリタのゲーム全体ループ"
+        "（すべてのゲームファイルで共通：ゲームファイルを編集してもコンパイルし直しません）"
+    ),
+    "progress.what_roles_steps": (
+        "ゲームファイル用インタプリタの1手ずつの入口（search ボットのプレイアウト用。"
+        "すべてのゲームファイルで共通：ゲームファイルを編集してもコンパイルし直しません）"
     ),
     "progress.playing_many": "{what} を {games} ゲーム、{n} ワーカーでプレイ中",
     # -- the sweep's and tune's charts

@@ -43,7 +43,10 @@ def needs_compiling(game: str) -> bool:
     this process nor numba's cache has its code (a fresh clone, or an edited kernel).
 
     The loop is the compiled functions of the module defining the kernel's
-    `play_chunk` (the one call a chunk makes): one missing is a compilation.
+    `play_chunk` (the one call a chunk makes): one missing is a compilation. Not
+    those compiled only into their callers (`inline="always"`): a run never calls
+    them on their own, and they have code of their own only once a search bot has
+    stepped the kernel, so counting them announced a compilation on every first run.
     """
     import sys
 
@@ -57,7 +60,9 @@ def needs_compiling(game: str) -> bool:
     loop = [
         value
         for value in vars(module).values()
-        if hasattr(value, "py_func") and value.py_func.__module__ == module.__name__
+        if hasattr(value, "py_func")
+        and value.py_func.__module__ == module.__name__
+        and value.targetoptions.get("inline") != "always"
     ]
     return not all(jit.has_code(function) for function in loop)
 

@@ -97,6 +97,6 @@ def replay_text(
         f"length: {record.length} {spec.length_unit}",
         "scores: " + ", ".join(f"seat {s} {v:g}" for s, v in enumerate(record.scores)),
         "win shares: " + ", ".join(f"seat {s} {v:.3g}" for s, v in enumerate(shares)),
-        "events: " + ", ".join(f"{k} {v:g}" for k, v in record.events.items()),
+        "events: " + (", ".join(f"{k} {v:g}" for k, v in record.events.items()) or "none"),
     ]
     return "\n".join(lines)

@@ -297,10 +297,12 @@ class GamesWriter:
         players, events = variant.players, spec.events
         chunks = [c for c, _ in self._pending]
         start = chunks[0].start
-        scores = np.concatenate([c.scores for c in chunks]).reshape(-1, players)
         length = np.concatenate([c.length for c in chunks])
-        values = np.concatenate([c.events for c in chunks]).reshape(-1, len(events))
-        wins = np.concatenate([w for _, w in self._pending]).reshape(-1, players)
+        # Shaped by the games' count, not -1: a game file may declare no events at all.
+        rows = len(length)
+        scores = np.concatenate([c.scores for c in chunks]).reshape(rows, players)
+        values = np.concatenate([c.events for c in chunks]).reshape(rows, len(events))
+        wins = np.concatenate([w for _, w in self._pending]).reshape(rows, players)
         held = None  # the card kinds each seat held (card impact), where the game records them
         if all(c.held is not None for c in chunks):
             held = np.concatenate([c.held for c in chunks if c.held is not None])

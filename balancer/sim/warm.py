@@ -7,7 +7,8 @@ only what a run of VARIANT plays (`make run`: a fresh clone's first run
 waits for one game's whole-game loop, not for all three games' kernels).
 numba caches compiled code on disk beside the source, so a process that plays
 games later loads it instead of compiling; what is not compiled here compiles
-on its first use (and `balancer run` says so, cli/simulate.py).
+on its first use (`balancer run` compiles it before its games, and says so only
+if numba does compile: sim/first_compile.py).
 
 Each piece prints a line when it is ready: compiling a fresh clone's kernels
 takes minutes, and a silent terminal looks hung.
@@ -53,7 +54,8 @@ ROLE_GAME = "mega-racer"
 
 
 def every_job() -> list[tuple[str, str]]:
-    """Every piece of every game's kernel, and the role games' whole-game loop."""
+    """Every piece of every game's kernel, and the role games' whole-game loop and
+    stepping entry points (a search on a game file steps the interpreter)."""
     from balancer.games.roles.compiled import RoleKernel
 
     # Game files registered in this process play on the same interpreter: ROLE_GAME's
@@ -64,6 +66,8 @@ def every_job() -> list[tuple[str, str]]:
         *jobs_for(names, PIECES[:1]),
         *jobs_for([ROLE_GAME], PIECES[:1]),
         *jobs_for(names, PIECES[1:]),
+        # No `stepped` piece: plugins play role games on the Python engine.
+        *jobs_for([ROLE_GAME], ["steps"]),
     ]
 
 

@@ -11,10 +11,14 @@ test workers.
 One walk for every game, through the one kernel interface (games/kernel_api.py):
 moves are the first legal one; each compiled bot's choice is asked for and not
 played, so one walk reaches every entry point with the argument types its
-callers use; a copy of the deal is played out.
+callers use; a copy of the deal is played out, and a world the search bot
+would deal from it (`determinize`, with its key as bots/search.py makes it)
+played out and scored, as a search's play-out is.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from balancer import games, knobs
 from balancer.bot import bot_params_with_defaults
@@ -44,5 +48,9 @@ def step_game(name: str) -> bool:
                 kernel.choose(position, bots, n)
         kernel.apply(position, int(position.moves[0]))
     kernel.record(position)
+    world = start.copy()
+    kernel.determinize(start, 0, np.array([[1, 0]], np.uint64), world)
+    kernel.play_out(world, every_bot[0])
+    kernel.scores(world)
     kernel.play_out(start, every_bot[0])
     return True

@@ -18,7 +18,6 @@ bots of different strength: the p-value is None with a note.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -122,9 +121,11 @@ def counted_seat_advantage(
     rank = int(np.linalg.matrix_rank(cov, tol=1e-12 * max(1.0, float(np.abs(cov).max()))))
     if rank == 0:
         exact = bool(np.abs(centre).max() > 1e-12)
+        # Exactly unequal shares have no finite statistic: none is given (report.json
+        # holds finite numbers only), p 0 says it all.
         return SeatAdvantage(
-            math.inf if exact else 0.0,
-            math.inf if exact else 0.0,
+            None if exact else 0.0,
+            None if exact else 0.0,
             None,
             0.0 if exact else 1.0,
             TEST,

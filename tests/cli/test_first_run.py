@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from balancer import jit
-from balancer.cli import progress
 from balancer.config.variant import load
 from balancer.sim import compiled, warm
 from tests.helpers import ROOT, VARIANTS
@@ -31,11 +30,12 @@ def test_a_run_warms_only_its_game_whole_game_loop_and_everything_warms_every_pi
 
     games.canonical("fish-dash-cash-roles")  # a game file registered: no job of its own
     every = warm.every_job()
-    # Three games with kernels, every piece, and the role games' one interpreter.
-    assert len(every) == 3 * len(warm.PIECES) + 1
+    # Three games with kernels, every piece, and the role games' one interpreter: its
+    # whole-game loop and its stepping entry points (a search on a game file).
+    assert len(every) == 3 * len(warm.PIECES) + 2
     assert {game for game, _ in every} == {FDC, "kimekimera", "da-qi-zi", "mega-racer"}
     assert every[0][1] == "games"  # the longest pieces first
-    assert ("mega-racer", "games") in every
+    assert ("mega-racer", "games") in every and ("mega-racer", "steps") in every
 
 
 def test_a_variant_with_a_plugin_seat_warms_no_whole_game_loop(tmp_path: Path) -> None:
@@ -80,19 +80,6 @@ def test_a_kernel_counts_as_compiled_only_with_code_in_the_cache(tmp_path: Path)
         check=True,
     )
     assert (warm_cache.stdout.strip(), fresh.stdout.strip()) == ("False", "True")
-
-
-def test_a_run_says_it_compiles_only_when_its_kernel_would(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    variant = load(VARIANTS / "fdc-5p.yaml")
-    monkeypatch.setattr(compiled, "needs_compiling", lambda game: game == FDC)
-    line = progress.compiling_line(variant)
-    assert line is not None and "compiling the fdc kernel" in line
-    assert progress.compiling_line(variant, check=True) is None  # --check plays step by step
-    assert progress.compiling_line(variant, backend="dask") is None  # compiles on the workers
-    monkeypatch.setattr(compiled, "needs_compiling", lambda game: False)
-    assert progress.compiling_line(variant) is None
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="no make")

@@ -78,6 +78,18 @@ def test_without_the_block_the_accident_hits() -> None:
     assert state.record().events["accidents"] == 1
 
 
+def test_an_accident_on_a_machine_at_0_throws_nothing_back_and_is_not_counted() -> None:
+    # Both at 0, both red: accident 4 (seat 1: the rival furthest ahead is seat 0, at
+    # 0; 0 - 3 kept at min 0 is 0: nothing moved), then speed 2 (seat 0 to 2). The
+    # event is "an accident that threw the leading rival back": this one threw it
+    # nowhere. The control is test_without_the_block_the_accident_hits.
+    hands = [[racer(RED, SPEED, 2)], [racer(RED, ACCIDENT, 4)]]
+    state = State.arranged(RACER, rules_of(RACER), hands)
+    play(state, racer(RED, SPEED, 2), racer(RED, ACCIDENT, 4))
+    assert state.counters["position"] == [2, 0]
+    assert state.record().events["accidents"] == 0
+
+
 def test_reaching_the_goal_ends_the_race_at_the_tricks_end() -> None:
     # Seat 0 at 18 leads red speed 3; seat 1's blue speed 6 is off-colour, cancelled.
     # 21 >= goal 20: the race ends though both hands still hold a card.

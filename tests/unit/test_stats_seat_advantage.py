@@ -36,6 +36,13 @@ def test_no_variation_and_equal_shares_is_p_one() -> None:
     assert seat_advantage(wins).p_value == 1.0
 
 
+def test_no_variation_and_unequal_shares_is_p_zero_with_no_infinite_statistic() -> None:
+    wins = np.tile([1.0, 0.0], (10, 1))  # seat 0 wins every game, by the rules alone
+    result = seat_advantage(wins)
+    assert result.p_value == 0.0
+    assert result.statistic is None and result.f is None  # report.json takes no infinity
+
+
 def _exchangeable_wins(rng: np.random.Generator, games: int, seats: int = 5) -> np.ndarray:
     scores = rng.integers(0, 4, size=(games, seats))  # ties are common
     best = scores == scores.max(axis=1, keepdims=True)

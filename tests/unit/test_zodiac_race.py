@@ -98,13 +98,14 @@ def cat_position(zodiac: int) -> State:
 def test_the_animal_after_the_twelfth_place_is_the_cat_and_ends_the_race() -> None:
     # 11 places taken: seat 0 (25) takes place 12, 1 point; seat 1 (23) takes place
     # 13, past the twelve: it is the cat, 0 points; the 13th place taken ends the
-    # race though every hand still holds a card.
+    # race though every hand still holds a card. One arrival took a place (the cat
+    # took none: `arrivals` counts an animal that took one of the twelve places).
     state = cat_position(11)
     assert state.places["zodiac"] == [12, 13, 0]
     assert state.is_terminal() and state.tricks == 1
     record = state.record()
     assert record.scores == (1.0, 0.0, 0.0)
-    assert record.events["cats"] == 1 and record.events["arrivals"] == 2
+    assert record.events["cats"] == 1 and record.events["arrivals"] == 1
 
 
 def test_with_one_place_more_there_is_no_cat_and_the_race_goes_on() -> None:
@@ -114,6 +115,7 @@ def test_with_one_place_more_there_is_no_cat_and_the_race_goes_on() -> None:
     assert state.places["zodiac"] == [11, 12, 0]
     assert not state.is_terminal()
     assert state.scores() == [2.0, 1.0, 0.0] and state.record().events["cats"] == 0
+    assert state.record().events["arrivals"] == 2
 
 
 def test_a_ride_comes_up_behind_the_animal_furthest_ahead() -> None:
@@ -124,6 +126,8 @@ def test_a_ride_comes_up_behind_the_animal_furthest_ahead() -> None:
     play(state, *(h[0] for h in hands))
     assert state.counters["steps"] == [18, 16, 20]
     assert state.record().events["rides"] == 1
+    # `runs` counts a run that moved its animal: run 1, not run 0 (docs/games).
+    assert state.record().events["runs"] == 1
 
 
 def test_a_tease_makes_the_animal_furthest_ahead_sit_out_the_next_trick() -> None:
@@ -137,6 +141,25 @@ def test_a_tease_makes_the_animal_furthest_ahead_sit_out_the_next_trick() -> Non
     state = State.arranged(ZODIAC, rules(), hands, counters={"steps": [0, 10, 5]})
     play(state, card(RED, TEASE, 7), card(RED, RUN, 1), card(RED, RUN, 2))
     assert state.order == [0, 2]
+    assert state.record().events["teases"] == 1
+
+
+def test_two_teases_in_a_trick_make_an_animal_sit_out_the_next_trick_only() -> None:
+    # Steps [10, 0, 0]: seats 1 and 2 both tease seat 0, the furthest ahead of each.
+    # Tease 9 resolves first: seat 0 sits out trick 2 (the page: "sits out the next
+    # trick"); tease 8 finds it napping and does nothing, not a second trick, and is
+    # not counted. Trick 2 (seat 1 leads, its tease resolved first): seats 1 and 2
+    # only; trick 3: seat 0 plays again.
+    hands = [
+        [card(RED, RUN, 1), card(RED, RUN, 2), card(RED, RUN, 3)],
+        [card(RED, TEASE, 9), card(RED, RUN, 5), card(RED, RUN, 6)],
+        [card(RED, TEASE, 8), card(RED, RUN, 4), card(RED, RUN, 7)],
+    ]
+    state = State.arranged(ZODIAC, rules(), hands, counters={"steps": [10, 0, 0]})
+    play(state, card(RED, RUN, 1), card(RED, TEASE, 9), card(RED, TEASE, 8))
+    assert state.order == [1, 2]
+    play(state, card(RED, RUN, 5), card(RED, RUN, 4))  # run 5 first: seat 1 leads again
+    assert state.order == [1, 2, 0]
     assert state.record().events["teases"] == 1
 
 

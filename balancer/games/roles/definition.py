@@ -26,7 +26,9 @@ from balancer.games.roles.validate import FIRST_LEADER, IF_NOTHING_RESOLVES, MAX
 if TYPE_CHECKING:
     from balancer.games.kernel_api import Kernel
 
-RULES_VERSION = 1
+# 2: a step counts its event only when it changes something; a place term's `event`
+# counts only arrivals that take a place.
+RULES_VERSION = 2
 
 
 def _deck_knob(game: RoleGame) -> knobs.Knob:

@@ -466,7 +466,7 @@ class State:
                 places[seat] = places[arrived[rank - 1]] if tied else taken + rank + 1
                 beyond = places[seat] > last
                 self._note("arrive", seat, term.place, places[seat], beyond)
-                if term.event:
+                if term.event and not beyond:  # an arrival past the places took none
                     self.events[term.event] += 1
                 if beyond and term.beyond_event:
                     self.events[term.beyond_event] += 1
@@ -574,6 +574,8 @@ class State:
         return [max(rivals, key=lambda r: (counter[r], -rivals.index(r)))]
 
     def _act(self, op: Op, seat: int, card: int, chosen: int, taken: int) -> None:
+        # A step counts its event only when it changed something (docs/new-game.md):
+        # a place or a steal always moves a card; the others may find nothing to do.
         p, kind = op.params, op.kind
         acted = True
         if kind == "place":
@@ -583,6 +585,7 @@ class State:
         elif kind == "move_all":
             source, goal = self.zones[p["from"]][seat], self.zones[p["to"]][seat]
             moved = len(source)
+            acted = moved > 0
             if self.game.zones[p["to"]] == "up":
                 self.unsure.difference_update(source)  # face up now: everyone sees them
             goal.extend(source)
@@ -604,6 +607,7 @@ class State:
             old = self.globals[g.name]
             value = old + self._amount(p["by"], seat, card)
             self.globals[g.name] = min(max(value, g.low), g.high)
+            acted = self.globals[g.name] != old
             self._note("global", seat, g.name, old, self.globals[g.name])
         else:
             acted = False
@@ -627,16 +631,18 @@ class State:
             self.unsure.update(left)
 
     def _on_target(self, op: Op, target: int, seat: int, card: int) -> bool:
+        """Act on one target seat; whether that changed anything."""
         p, kind = op.params, op.kind
         if kind == "guard":
+            was = self.flags[p["flag"]][target]
             self.flags[p["flag"]][target] = True
             self._note("guard", seat, p["flag"], target)
-            return True
+            return not was
         if kind == "skip_turn":
             tricks = self._amount(p["tricks"], seat, card)
             self.skip[target] += tricks
             self._note("skip_turn", seat, target, tricks)
-            return True
+            return tricks > 0
         decl = next(c for c in self.game.counters if c.name == p["counter"])
         values = self.counters[decl.name]
         if kind == "add":
@@ -648,7 +654,7 @@ class State:
             old = values[target]
             values[target] = min(max(value, decl.low), decl.high)
             self._note("counter", seat, decl.name, target, old, values[target])
-            return True
+            return values[target] != old
         # catch_up: up to the best rival's less the offset, never down
         best = max(values[(target + k) % self.players] for k in range(1, self.players))
         goal = min(best - self._amount(p["offset"], seat, card), decl.high)

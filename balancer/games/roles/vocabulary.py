@@ -36,7 +36,8 @@ def _p(name: str, kind: str, default: object = None, *, required: bool = False) 
     return Param(name, kind, required, default)
 
 
-# Every primitive may count an event each time it acts.
+# Every primitive may count an event each time it acts: changes something
+# (docs/new-game.md, "When an event counts").
 _EVENT = _p("event", EVENT)
 
 PRIMITIVES: dict[str, tuple[Param, ...]] = {
@@ -112,7 +113,8 @@ COUNTER_TERM_KEYS = ("counter", "times")
 # trick's arrivals, furthest C first, each take the next place from G (G + 1, and G
 # goes up by one per arrival); arrivals with equal C share a place (1, 2, 2, 4).
 # Place p <= places scores places + 1 - p, a later one `beyond`, none 0. Score only.
-# `event` counts each arrival, `beyond_event` each arrival after every place is taken.
+# `event` counts each arrival that takes a place, `beyond_event` each arrival after
+# every place is taken.
 PLACE_TERM_KEYS = ("place", "counter", "reaches", "places", "beyond", "event", "beyond_event")
 
 # End conditions besides hands empty (always): {counter: C, reaches: N} (any seat's),

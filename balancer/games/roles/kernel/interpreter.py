@@ -575,7 +575,7 @@ def _arrive(state: np.ndarray, tables: np.ndarray) -> None:
             else:
                 place = taken + rank + 1
             state[_place(state, tables, glob, seat)] = place
-            if tables[row + M_EVENT] >= 0:
+            if place <= last and tables[row + M_EVENT] >= 0:
                 state[_event(state, tables, tables[row + M_EVENT])] += 1
             if place > last and tables[row + M_BEYOND_EVENT] >= 0:
                 state[_event(state, tables, tables[row + M_BEYOND_EVENT])] += 1
@@ -825,6 +825,7 @@ def _act(
         after_move_all(state, tables, goal, dst, moved)
         state[dst_len] += moved
         state[src_len] = 0
+        acted = moved > 0
         if tables[row + R_C] >= 0:
             state[_event(state, tables, tables[row + R_C])] += moved
     elif op == OP_STEAL:
@@ -847,8 +848,10 @@ def _act(
         g = tables[row + R_A]
         gdecl = _x(tables, X_GDECL) + 3 * g
         at = _rb(state) + _x(tables, X_GLB) + g
-        value = state[at] + _amount(state, tables, tables[row + R_B], tables[row + R_C], seat, card)
+        old = state[at]
+        value = old + _amount(state, tables, tables[row + R_B], tables[row + R_C], seat, card)
         state[at] = min(max(value, tables[gdecl + 1]), tables[gdecl + 2])
+        acted = state[at] != old
     else:
         acted = False
         target = tables[row + R_TARGET]
@@ -899,24 +902,27 @@ def _target(
 def _on_target(
     state: np.ndarray, tables: np.ndarray, row: int, op: int, t: int, seat: int, card: int
 ) -> bool:
-    """engine.py _on_target: guard, skip_turn, add or catch_up on seat `t`; whether it acted."""
+    """engine.py _on_target: guard, skip_turn, add or catch_up on seat `t`; whether it changed."""
     players = tables[T_PLAYERS]
     if op == OP_GUARD:
-        state[_flag(state, tables, tables[row + R_A], t)] = 1
-        return True
+        at = _flag(state, tables, tables[row + R_A], t)
+        was = state[at]
+        state[at] = 1
+        return was == 0
     if op == OP_SKIP_TURN:
         state[_rb(state) + _x(tables, X_SKIP) + t] += tables[row + R_A]
-        return True
+        return tables[row + R_A] > 0
     c = tables[row + R_A]
     cdecl = _x(tables, X_CDECL) + 3 * c
     at = _counter(state, tables, c, t)
     if op == OP_ADD:
-        value = state[at] + _amount(state, tables, tables[row + R_B], tables[row + R_C], seat, card)
+        old = state[at]
+        value = old + _amount(state, tables, tables[row + R_B], tables[row + R_C], seat, card)
         value = max(value, tables[row + R_D])  # NO_MIN never binds
         if tables[row + R_E] != NO_MAX:
             value = min(value, tables[row + R_E])
         state[at] = min(max(value, tables[cdecl + 1]), tables[cdecl + 2])
-        return True
+        return state[at] != old
     # catch_up (OP_CATCH_UP): up to the best rival's less the offset, never down
     best = state[_counter(state, tables, c, _seat_after(t, 1, players))]
     for k in range(2, players):
