@@ -18,9 +18,12 @@ from typing import Any
 
 import pytest
 
+from balancer import knobs
+from balancer.games.kernel_conformance import check_kernel
 from balancer.games.roles import gamefile, load_file
 from balancer.games.roles import kernel as K
 from balancer.games.roles.compiled import RoleKernel, steals_from_face_down
+from balancer.games.roles.definition import build
 from balancer.games.roles.engine import State
 from balancer.games.roles.lookahead import Lookahead
 from balancer.games.roles.model import RoleGame
@@ -178,3 +181,46 @@ def test_where_the_lowest_score_wins_the_bot_plays_the_python_bots_games(
     assert kernel_games(low, rules, 4, 4, [LOOKAHEAD] * 3) != kernel_games(
         high, rules, 4, 4, [LOOKAHEAD] * 3
     )
+
+
+def test_a_forced_reply_in_the_trick_draws_as_the_python_bot_draws() -> None:
+    """MEGA RACER, 3 players, nothing left to draw: seat 0 leads with two cards, seat 1
+    holds one card (its reply is forced in every world), seat 2 two. The Python bot's
+    play-out draws below(1) for the forced reply too, so seat 2's reply takes the
+    stream's second number; the compiled bot must do the same. One world a decision,
+    so every decision hangs on those draws: the bot's choice at seat 0 is asked from
+    30 streams and must be the Python bot's at each (and is not always the same
+    move: the control that the draws decide it)."""
+    game = shipped("mega-racer")
+    rules = rules_of(game, goal=30)
+    # Cards: (colour * 3 + role) * 6 + number - 1, all red (colour 0): speed 0, accident 1.
+    speed_1, speed_3, speed_6, accident_1, accident_3 = 0, 2, 5, 6, 8
+    hands = [[speed_1, speed_3], [speed_6], [accident_1, accident_3]]
+    state = State.arranged(game, rules, hands, counters={"position": [5, 6, 5]})
+    legal = state.legal_actions()
+    assert len(legal) == 2 and state.current_player() == 0
+    one_world = {"samples": 1, "goal_weight": 4, "win_bonus": 100}
+    python = Lookahead(game, **one_world)
+    kernel = RoleKernel(game)
+    bots = kernel.encode_bots([("lookahead", one_world)] * 3)
+    chosen = set()
+    for seed in range(30):
+        expected = python.act(state.view(0), legal, Stream(seed, 0, bot_stream(0)))
+        streams = [Stream(seed, 0, bot_stream(s)) for s in range(3)]
+        position = kernel.from_state(state.clone(), streams)
+        n = kernel.legal(position)
+        assert position.moves[:n].tolist() == legal
+        assert kernel.choose(position, bots, n) == expected, f"stream seed {seed}"
+        chosen.add(expected)
+    assert chosen == set(legal)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_kernel_conformance_check_passes_with_lookahead(name: str) -> None:
+    # games/kernel_conformance.py through the one kernel interface: `choose` move by
+    # move, `play_out` from the deal and from the middle, `from_state`, and the bot's
+    # choice in a world dealt by `determinize`, each against the Python bot.
+    definition = build(shipped(name))
+    rules = knobs.defaults(definition.spec.knobs)
+    check_kernel(definition, rules, 3, [LOOKAHEAD] * 3, seed=7, games=2)
+    check_kernel(definition, rules, 4, [LOOKAHEAD, RANDOM] * 2, seed=9, games=2)
