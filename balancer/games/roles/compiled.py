@@ -5,6 +5,7 @@ compiled interpreter on neither."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -14,6 +15,7 @@ from balancer.games.api import GameRecord
 from balancer.games.kernel_api import ChunkColumns, KernelModule, Position, SeatBots, StepBuffer
 from balancer.games.roles import kernel as k
 from balancer.games.roles.engine import State
+from balancer.games.roles.kernel.bots import most_samples
 from balancer.games.roles.model import Choose, RoleGame
 from balancer.rng import Stream
 
@@ -27,6 +29,23 @@ class RoleKernel(KernelModule):
         self.compiled_bots: frozenset[str] = k.COMPILED_BOTS
         if steals_from_face_down(game):
             self.compiled_bots = frozenset(k.COMPILED_BOTS - {"lookahead"})
+        self._work = threading.local()
+
+    def _scratch(self, position: Position, bots: SeatBots) -> np.ndarray:
+        """`choose`'s and `play_out`'s work space, made once per thread and shape: it
+        holds nothing from one call to the next, and making it costs more than a
+        random play-out (a search plays thousands a decision)."""
+        state, tables = position.state, position.tables
+        prog = int(tables[k.T_PROG])
+        key = (
+            len(state), int(state[k.HCAP]), int(tables[prog + k.X_MAXWAYS]),
+            int(tables[k.T_PLAYERS]), most_samples(bots.flat),
+        )  # fmt: skip
+        made: dict[tuple[int, ...], np.ndarray] = self._work.__dict__.setdefault("made", {})
+        scratch = made.get(key)
+        if scratch is None:
+            scratch = made[key] = k.scratch_for(state, tables, bots.flat)
+        return scratch
 
     def _check(self, names: Sequence[str]) -> None:
         for name in names:
@@ -86,15 +105,14 @@ class RoleKernel(KernelModule):
                 seat * k.N_PARAMS,
                 position.moves,
                 n,
-                k.scratch_for(position.state, position.tables, bots.flat),
+                self._scratch(position, bots),
             )  # fmt: skip
         )
 
     def play_out(self, position: Position, bots: SeatBots) -> None:
         k.play_out(
             position.state, position.tables, position.streams, bots.plan, bots.flat,
-            k.scratch_for(position.state, position.tables, bots.flat),
-            np.zeros(len(bots.kinds), np.float64),
+            self._scratch(position, bots), np.zeros(len(bots.kinds), np.float64),
         )  # fmt: skip
 
     def determinize(self, position: Position, seat: int, rng: np.ndarray, out: Position) -> int:
