@@ -11,8 +11,15 @@ interleaved rounds: bench.throughput's `interleaved`):
                                `--check` run plays it (sim/play.py)
     mega-racer compiled/Python the same two paths for MEGA RACER (4 players)
 
-Ratios: fdc-roles compiled over fdc kernel (issue 29 asks at most 1.10), and
-each role game's Python over its compiled (at least 30).
+    mega-racer-4p lookahead    the shipped variant mega-racer-4p (`lookahead` in
+      compiled/--check         every seat, seats rotated) on the role kernel, and
+                               as a `--check` run plays it: sim/play.py with the
+                               Python bot, the engine's invariants checked after
+                               every move (issue 36)
+
+Ratios: fdc-roles compiled over fdc kernel (issue 29 asks at most 1.10), each
+role game's Python over its compiled (at least 30), and mega-racer-4p's `--check`
+over its compiled (issue 36 asks at least 30).
 """
 
 from __future__ import annotations
@@ -22,7 +29,11 @@ from typing import Any
 
 from balancer import games, knobs
 from balancer.bot import RANDOM
+from balancer.config.shipped import shipped_dir
+from balancer.config.variant import load
+from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled
 from balancer.sim.play import Seat, play_game
+from balancer.sim.runner import build_seats
 
 Player = Callable[[int, int], None]
 ROLE_GAMES = {"fish-dash-cash-roles": 5, "mega-racer": 4}
@@ -53,6 +64,32 @@ def _python(game: str, players: int) -> Player:
     return play
 
 
+LOOKAHEAD_VARIANT = "mega-racer-4p"
+
+
+def _variant_compiled(name: str) -> Player:
+    variant = load(shipped_dir() / f"{name}.yaml")
+    assert compiled.can_compile(variant), f"{name} does not play compiled"
+
+    def play(first: int, n: int) -> None:
+        compiled.play_columns(variant.with_overrides(games=first + n), first, first + n)
+
+    return play
+
+
+def _variant_checked(name: str) -> Player:
+    """The variant's games as `run --check` plays them (sim/runner.py play_uncounted)."""
+    variant = load(shipped_dir() / f"{name}.yaml")
+    slots = build_seats(variant, DEFAULT_PLUGIN_MOVE_LIMIT)
+
+    def play(first: int, n: int) -> None:
+        for index in range(first, first + n):
+            seated = variant.seated(slots, index)
+            play_game(variant.spec, variant.rules, seated, variant.seed, index, check=True)
+
+    return play
+
+
 def measure_roles(
     rounds: int,
     seconds: float,
@@ -62,6 +99,8 @@ def measure_roles(
     for game, players in ROLE_GAMES.items():
         contenders[f"{game} compiled"] = _compiled(game, players)
         contenders[f"{game} Python"] = _python(game, players)
+    contenders[f"{LOOKAHEAD_VARIANT} lookahead compiled"] = _variant_compiled(LOOKAHEAD_VARIANT)
+    contenders[f"{LOOKAHEAD_VARIANT} lookahead --check"] = _variant_checked(LOOKAHEAD_VARIANT)
     per_game = interleaved(contenders, rounds, seconds)
     rows = [
         {"contender": name, "cpu_us_per_game": round(t * 1e6, 2)} for name, t in per_game.items()
@@ -76,5 +115,10 @@ def measure_roles(
             )
             for game in ROLE_GAMES
         },
+        f"{LOOKAHEAD_VARIANT}_lookahead_check_over_compiled": round(
+            per_game[f"{LOOKAHEAD_VARIANT} lookahead --check"]
+            / per_game[f"{LOOKAHEAD_VARIANT} lookahead compiled"],
+            1,
+        ),
     }
     return {"rows": rows, "ratios": ratios}

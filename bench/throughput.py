@@ -33,7 +33,8 @@ per game measured just before it; its figure is the median round's ratio.
 mid-game beside a whole compiled game of the same variant (bench/rollouts.py).
 
 `--roles` times role games compiled beside fdc's kernel and beside their own Python
-interpreter (bench/roles.py).
+interpreter, and the shipped mega-racer-4p (lookahead in every seat) compiled beside
+its `--check` path (bench/roles.py); `--roles-only` times those alone.
 
 `--workers-run` times whole runs of fdc-5p and fdc-5p-random (1,000,000
 games by default) with one worker and with two, alternating, two rounds
@@ -44,7 +45,8 @@ Results are printed and written to bench/results/throughput.json with the
 machine's description.
 
     python -m bench.throughput [--rounds 5] [--seconds 0.5] [--game fdc] [--whole-run [N]]
-                               [--workers-run [N]] [--rollouts | --rollouts-only] [--roles]
+                               [--workers-run [N]] [--rollouts | --rollouts-only]
+                               [--roles | --roles-only]
 """
 
 from __future__ import annotations
@@ -380,11 +382,14 @@ def main() -> None:
         action="store_true",
         help="also role games compiled, beside fdc's kernel and their Python (bench/roles.py)",
     )
+    parser.add_argument(
+        "--roles-only", action="store_true", help="--roles without the other contenders"
+    )
     args = parser.parse_args()
     chosen = [games.get(g).name for g in args.game] if args.game else games.names()
     rows: list[dict[str, Any]] = []
     print(f"{'game':<16} {'contender':<22} {'us/game':>10} {'vs straightforward':>19}")
-    for game in [] if args.rollouts_only else chosen:
+    for game in [] if args.rollouts_only or args.roles_only else chosen:
         for row in measure_game(game, args.rounds, args.seconds):
             rows.append(row)
             print(
@@ -402,7 +407,7 @@ def main() -> None:
                 f"{r['variant']:<8} {r['contender']:<22} {r['cpu_us']:>10.2f} us "
                 f"{r['vs_whole_game']:>6.2f}x a whole game"
             )
-    if args.roles:
+    if args.roles or args.roles_only:
         from bench.roles import measure_roles
 
         result["roles"] = measure_roles(args.rounds, args.seconds, interleaved)

@@ -108,7 +108,7 @@ class MonteCarloSearch:
         self.rollout = name
         self.rollout_params = bot_params_with_defaults(bots[name], rollout_params or {})
         # The ranking of `candidates`: the scripted bot at its defaults, from the view.
-        ranker = bots[scripted]
+        ranker = bots[_ranker(definition.name, bots)]
         self._ranker = ranker.factory(**bot_params_with_defaults(ranker, {}))
         self._seat_bots: dict[int, SeatBots] = {}
 
@@ -127,15 +127,16 @@ class MonteCarloSearch:
         or no more legal moves than that), else the `candidates` best by the scripted
         bot: its choice from the view, then its choice among the moves not yet taken,
         and so on (Da Qi Zi's heuristic so ranks discards by their cost, weakest
-        first); should it answer a move already taken, the rest in legal order. A
-        scripted bot draws nothing from `rng` (none of ours does)."""
+        first); should it answer a move already taken, the rest in legal order. The
+        ranker is asked with a copy of `rng` each time: a game file's lookahead draws
+        its worlds from it, and the search's own draws stay what they would be."""
         k = self.candidates
         if k == 0 or len(legal) <= k:
             return tuple(legal)
         left = list(legal)
         taken: list[Hashable] = []
         while len(taken) < k:  # `left` keeps two moves or more: k < len(legal)
-            move = self._ranker.act(view, tuple(left), rng)
+            move = self._ranker.act(view, tuple(left), rng.copy())
             if move not in left:
                 # A bot may answer a move it takes to be always legal (fdc's dash: protect)
                 # once that move is taken: the rest follow in the game's legal order.
@@ -348,3 +349,17 @@ _SCRIPTED = {"fish-dash-cash": "heuristic", "kimekimera": "expected", "da-qi-zi"
 
 def _scripted(game: str) -> str:
     return _SCRIPTED.get(game, "random")
+
+
+# A game file's own scripted bots, best first: Fish! Dash! Cash!'s heuristic where the
+# file plays its roles (roles/fdc_heuristic.py), else the lookahead every game file
+# offers. They rank a search's candidates; its play-outs on a game file stay `random`
+# (`rollout: scripted` above), each play-out move one draw instead of a lookahead.
+_GAME_FILE_SCRIPTED = ("heuristic", "lookahead")
+
+
+def _ranker(game: str, offered: Mapping[str, Any]) -> str:
+    """The bot that ranks `candidates` for `game`, among the bots it `offered`."""
+    if game in _SCRIPTED:
+        return _SCRIPTED[game]
+    return next((name for name in _GAME_FILE_SCRIPTED if name in offered), "random")

@@ -170,7 +170,7 @@ def test_the_every_primitive_game_exercises_what_it_is_for() -> None:
 def test_a_knob_is_table_data_not_recompiled() -> None:
     """Two knob values give two games from one compiled chunk loop (no new signature)."""
     game = shipped("mega-racer")
-    loop = K.play._play_games
+    loop = K.chunk._play_games
     K.play_chunk(game, rules_of(game), 4, 1, 0, 5, [("random", {})] * 4, False)
     before = len(getattr(loop, "signatures", ()))
     a = K.play_chunk(game, rules_of(game, goal=3), 4, 1, 0, 40, [("random", {})] * 4, False)

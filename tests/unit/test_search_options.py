@@ -121,6 +121,43 @@ def test_a_ranking_is_distinct_legal_moves_led_by_the_scripted_choice(game: str)
     assert ranked >= 20
 
 
+# A game file's own scripted bot ranks its candidates (issue 36): the heuristic where
+# the file plays Fish! Dash! Cash!'s roles, else its lookahead; once `random` did.
+GAME_FILES = {
+    "mega-racer": ("lookahead", 4),
+    "zodiac-race": ("lookahead", 5),
+    "fish-dash-cash-roles": ("heuristic", 5),
+}
+
+
+@pytest.mark.parametrize("game", sorted(GAME_FILES))
+def test_on_a_game_file_one_candidate_plays_the_files_scripted_bot(game: str) -> None:
+    """candidates 1 plays the file's scripted bot's move from the same stream, at every
+    decision of games played at random; the `random` bot's move from that stream (the
+    control) departs from it somewhere in the same decisions."""
+    name, players = GAME_FILES[game]
+    scripted = games.definition(game).bots()[name].factory()
+    one = MonteCarloSearch(game, samples=2, candidates=1)
+    spec = games.get(game)
+    rules = knobs.freeze(knobs.defaults(spec.knobs))
+    decisions = differ = 0
+    for seed in range(2):
+        state = spec.new_state(rules, players, Stream(seed, 0, CHANCE))
+        while state.current_player() >= 0 and decisions < 30:
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                view = state.view(state.current_player())
+                expected = scripted.act(view, legal, Stream(seed, decisions, 1))
+                rng = Stream(seed, decisions, 1)
+                assert one.act(view, legal, rng) == expected
+                assert rng.counter == 0  # the ranker drew from a copy
+                differ += legal[Stream(seed, decisions, 1).below(len(legal))] != expected
+                decisions += 1
+            state.apply_action(legal[Stream(seed, decisions, 2).below(len(legal))])
+    assert decisions >= 20
+    assert differ > 0
+
+
 # -- horizon: deal -------------------------------------------------------------
 
 

@@ -5,6 +5,7 @@ compiled interpreter on neither."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -14,17 +15,42 @@ from balancer.games.api import GameRecord
 from balancer.games.kernel_api import ChunkColumns, KernelModule, Position, SeatBots, StepBuffer
 from balancer.games.roles import kernel as k
 from balancer.games.roles.engine import State
-from balancer.games.roles.model import RoleGame
+from balancer.games.roles.kernel.bots import most_samples
+from balancer.games.roles.model import Choose, RoleGame
 from balancer.rng import Stream
 
 
 class RoleKernel(KernelModule):
     module: ClassVar[Any] = k
-    compiled_bots: frozenset[str] = k.COMPILED_BOTS
     step_game: type[StepBuffer] | None = None  # plugins play role games on the engine
 
     def __init__(self, game: RoleGame) -> None:
         self.game = game
+        self.compiled_bots: frozenset[str] = k.COMPILED_BOTS
+        if steals_from_face_down(game):
+            self.compiled_bots = frozenset(k.COMPILED_BOTS - {"lookahead"})
+        self._work = threading.local()
+
+    def _scratch(self, position: Position, bots: SeatBots) -> np.ndarray:
+        """`choose`'s and `play_out`'s work space, made once per thread and shape: it
+        holds nothing from one call to the next, and making it costs more than a
+        random play-out (a search plays thousands a decision)."""
+        state, tables = position.state, position.tables
+        prog = int(tables[k.T_PROG])
+        key = (
+            len(state), int(state[k.HCAP]), int(tables[prog + k.X_MAXWAYS]),
+            int(tables[k.T_PLAYERS]), most_samples(bots.flat),
+        )  # fmt: skip
+        made: dict[tuple[int, ...], np.ndarray] = self._work.__dict__.setdefault("made", {})
+        scratch = made.get(key)
+        if scratch is None:
+            scratch = made[key] = k.scratch_for(state, tables, bots.flat)
+        return scratch
+
+    def _check(self, names: Sequence[str]) -> None:
+        for name in names:
+            if name not in self.compiled_bots:
+                raise ValueError(f"{self.game.name} plays no compiled {name!r}")
 
     def play_chunk(
         self,
@@ -36,7 +62,12 @@ class RoleKernel(KernelModule):
         slots: Sequence[tuple[str, Mapping[str, Any]]],
         rotate: bool,
     ) -> ChunkColumns:
+        self._check([name for name, _ in slots])
         return k.play_chunk(self.game, rules, players, seed, start, stop, slots, rotate)
+
+    def encode_bots(self, seats: Sequence[tuple[str, Mapping[str, Any]]]) -> SeatBots:
+        self._check([name for name, _ in seats])
+        return super().encode_bots(seats)
 
     def _position(self, state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> Position:
         return Position(state, tables, streams, k.new_legal(state, tables))
@@ -70,15 +101,18 @@ class RoleKernel(KernelModule):
                 position.tables,
                 position.streams,
                 int(bots.kinds[seat]),
+                bots.flat,
+                seat * k.N_PARAMS,
                 position.moves,
                 n,
+                self._scratch(position, bots),
             )  # fmt: skip
         )
 
     def play_out(self, position: Position, bots: SeatBots) -> None:
         k.play_out(
             position.state, position.tables, position.streams, bots.plan, bots.flat,
-            position.moves, np.zeros(len(bots.kinds), np.float64),
+            self._scratch(position, bots), np.zeros(len(bots.kinds), np.float64),
         )  # fmt: skip
 
     def determinize(self, position: Position, seat: int, rng: np.ndarray, out: Position) -> int:
@@ -93,3 +127,18 @@ class RoleKernel(KernelModule):
         scores = np.zeros(int(position.tables[k.T_PLAYERS]), np.float64)
         k.scores_of(position.state, position.tables, scores)
         return scores
+
+
+def steals_from_face_down(game: RoleGame) -> bool:
+    """Whether a role of `game` (or a hook) may steal from a face-down zone.
+
+    Such a steal lists the cards it may take among its owner's moves, which the
+    view does not show (docs/new-game.md, "Search"): a world dealt again holds other
+    cards there. The Python lookahead then acts on the view's options in each
+    world (a card no longer there is taken from no one), the compiled interpreter
+    on the world's own, so the two would play different games: such a file seats
+    its lookahead step by step, the same games as `--check`."""
+    steps = [step for role in game.roles.values() for step in (*role.resolve, *role.on_cancelled)]
+    steps += [step for hook in game.hooks.values() for step in hook]
+    ops = [op for step in steps for op in (step.options if isinstance(step, Choose) else (step,))]
+    return any(op.kind == "steal" and game.zones[op.params["from"]] == "down" for op in ops)

@@ -10,13 +10,29 @@ laid out as fdc's, layout.py); what a resolved card does is the tables'.
 
 The package, one module a job: layout (the arrays and codes), tables (the
 compiler, states, conversion from engine.State, records), interpreter (the
-rules), play (a chunk of whole games, `play_out` and `determinize`, the
-search bot's two steps). games/roles/compiled.py adapts it to the one
+rules), play (`determinize`: a world from a seat's view), lookahead (the
+`lookahead` bot compiled), bots (the compiled bots: `choose`, `play_out`),
+chunk (a chunk of whole games). games/roles/compiled.py adapts it to the one
 kernel interface (games/kernel_api.py).
 """
 
 from __future__ import annotations
 
+from balancer.games.roles.kernel.bots import (
+    choose as choose,
+)
+from balancer.games.roles.kernel.bots import (
+    encode_bots as encode_bots,
+)
+from balancer.games.roles.kernel.bots import (
+    play_out as play_out,
+)
+from balancer.games.roles.kernel.bots import (
+    scratch_for as scratch_for,
+)
+from balancer.games.roles.kernel.chunk import (
+    play_chunk as play_chunk,
+)
 from balancer.games.roles.kernel.interpreter import (
     apply as apply,
 )
@@ -37,22 +53,7 @@ from balancer.games.roles.kernel.interpreter import (
 )
 from balancer.games.roles.kernel.layout import *  # noqa: F403
 from balancer.games.roles.kernel.play import (
-    choose as choose,
-)
-from balancer.games.roles.kernel.play import (
     determinize as determinize,
-)
-from balancer.games.roles.kernel.play import (
-    encode_bots as encode_bots,
-)
-from balancer.games.roles.kernel.play import (
-    new_scratch as new_scratch,
-)
-from balancer.games.roles.kernel.play import (
-    play_chunk as play_chunk,
-)
-from balancer.games.roles.kernel.play import (
-    play_out as play_out,
 )
 from balancer.games.roles.kernel.tables import (
     from_state as from_state,

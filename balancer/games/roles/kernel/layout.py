@@ -12,7 +12,8 @@ Tables, int64 (`tables.make_tables`):
     [0, 16)            fdc's header: T_PLAYERS, T_DECK, T_COPIES, T_HAND_SIZE,
                        T_FIRST_RANDOM, T_NEKO, T_NEKO_MIN, T_NEKO_DEDUPE,
                        T_LEADER_NEXT (fdc's indices), then the role game's
-                       counts (T_NZONES ...) and T_PROG, where the program starts
+                       counts (T_NZONES ...), T_PROG, where the program starts,
+                       and T_LOWER_WINS
     [16, 16 + 5D)      fdc's per-card columns: COLOUR, ROLE (index into the
                        deck's roles, where fdc keeps its effect), NUMBER, (3:
                        unused), KIND
@@ -87,14 +88,20 @@ T_CARDS, COLOUR, NUMBER, KIND, N_COLUMNS = (
 ROLE = fdc.EFFECT  # fdc's effect column holds a card's role here
 inlined, outermost = fdc.inlined, fdc.outermost
 BOT_RANDOM = fdc.BOT_RANDOM
-BOT_KINDS = {"random": BOT_RANDOM}
+BOT_LOOKAHEAD = 1  # roles/lookahead.py's bot, compiled (kernel/lookahead.py)
+BOT_KINDS = {"random": BOT_RANDOM, "lookahead": BOT_LOOKAHEAD}
 COMPILED_BOTS: frozenset[str] = frozenset(BOT_KINDS)
 PLAN_KIND, PLAN_PARAMS, PLAN_SIZE = fdc.PLAN_KIND, fdc.PLAN_PARAMS, fdc.PLAN_SIZE
-N_PARAMS = 1  # the random bot has none: one word a seat keeps the plan's layout
+# A seat's parameter row (float64): lookahead's samples, goal_weight and win_bonus;
+# random has none and leaves its row at 0.
+P_SAMPLES, P_GOAL_WEIGHT, P_WIN_BONUS = 0, 1, 2
+N_PARAMS = 3
 
 # -- the role game's header words (fdc leaves 9..15 free) -----------------------------
 T_NZONES, T_NCOUNTERS, T_NFLAGS, T_NGLOBALS, T_NEVENTS, T_PROG = 9, 10, 11, 12, 13, 14
-assert T_PROG < T_CARDS and fdc.T_LEADER_NEXT < T_NZONES
+# 1 when the lowest score wins (the file's `win: lowest`): what a bot's values read.
+T_LOWER_WINS = 15
+assert T_LOWER_WINS < T_CARDS and fdc.T_LEADER_NEXT < T_NZONES
 
 # -- the program's directory: tables[tables[T_PROG] + X_*] ------------------------------
 # Offsets of state blocks, relative to the role region's start (state[O_PILE] + D):

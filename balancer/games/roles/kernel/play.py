@@ -1,7 +1,6 @@
-"""Whole games and play-outs on the role interpreter: a chunk of games in one compiled
-call (sim/compiled.py's entry), `play_out` from any position and `determinize` from
-a seat's view (a search bot's two steps), with the same names and signatures as
-every kernel's (games/kernel_api.py).
+"""A world of a role game from one seat's view, compiled: `determinize`, with the
+same name and signature as every kernel's (games/kernel_api.py; a search bot's
+worlds and the lookahead bot's, kernel/lookahead.py).
 
 `determinize` deals again what the seat can't see: the other seats' hands, the
 cards of the other seats' face-down zones (the game file's `face: down`: a view
@@ -16,165 +15,24 @@ Role games draw chance only at the deal: `out_streams` is left as it is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 import numpy as np
 
-from balancer.games.api import held_words
-from balancer.games.fdc.kernel.bots import _random_move
-from balancer.games.fdc.kernel.stepping import _held_at_deal
-from balancer.games.kernel_api import ChunkColumns
-from balancer.games.roles.kernel.interpreter import (
-    _event,
-    _x,
-    _zone_at,
-    _zone_len,
-    apply,
-    current_player,
-    legal,
-    scores_of,
-    start_game,
-    write_record,
-)
+from balancer.games.roles.kernel.interpreter import _event, _x, _zone_at, _zone_len
 from balancer.games.roles.kernel.layout import (
-    BOT_KINDS,
     DECK,
     HANDS,
     HCAP,
     HLEN,
-    N_PARAMS,
     O_PILE,
-    OVER,
-    PHASE,
     PILE_LEN,
-    PLAN_KIND,
-    PLAN_SIZE,
-    T_COPIES,
-    T_DECK,
     T_NEVENTS,
     T_NZONES,
     T_PLAYERS,
-    TRICKS,
     X_ZFACE,
     inlined,
-    outermost,
 )
 from balancer.games.roles.kernel.recall import unsure_at
-from balancer.games.roles.kernel.tables import make_tables, new_legal, new_state, new_streams
-from balancer.games.roles.model import RoleGame
 from balancer.rng_kernels import shuffle
-
-
-def _check_bots(names: Sequence[str]) -> None:
-    for name in names:
-        if name not in BOT_KINDS:
-            raise ValueError(f"no compiled role-game bot {name!r}; compiled: {sorted(BOT_KINDS)}")
-
-
-def play_chunk(
-    game: RoleGame,
-    rules: Mapping[str, Any],
-    players: int,
-    seed: int,
-    start: int,
-    stop: int,
-    slots: Sequence[tuple[str, Mapping[str, Any]]],
-    rotate: bool,
-) -> ChunkColumns:
-    """Games start..stop-1 of `seed` in one compiled call (games/kernel_api.py's contract).
-
-    Every compiled bot is `random`, which draws from its physical seat's stream:
-    the seats' slots (and their rotation) choose nothing else."""
-    if len(slots) != players:
-        raise ValueError(f"{len(slots)} bot slots for {players} players")
-    _check_bots([name for name, _ in slots])
-    tables = make_tables(game, rules, players)
-    state = new_state(tables)
-    streams = new_streams(players)
-    moves = new_legal(state, tables)
-    games = max(0, stop - start)
-    scores = np.zeros((games, players), np.float64)
-    length = np.zeros(games, np.int64)
-    events = np.zeros((games, len(game.events)), np.float64)
-    words = held_words(int(tables[T_DECK] // tables[T_COPIES]))
-    held = np.zeros((games, players * words), np.uint64)
-    _play_games(
-        tables, seed, start, stop, state, streams, moves, scores, length, events, held, words
-    )
-    return ChunkColumns(start=start, scores=scores, length=length, events=events, held=held)
-
-
-@outermost
-def _play_games(
-    tables: np.ndarray,
-    seed: int,
-    start: int,
-    stop: int,
-    state: np.ndarray,
-    streams: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
-    length: np.ndarray,
-    events: np.ndarray,
-    held: np.ndarray,
-    words: int,
-) -> None:
-    """engine.py's games start..stop-1 with `random` in every seat, as sim/play.py
-    plays them: a forced move is played without asking (no draw from the stream)."""
-    for game in range(start, stop):
-        start_game(state, tables, streams, seed, game)
-        row = game - start
-        _held_at_deal(state, tables, held[row], words)
-        while state[PHASE] != OVER:
-            n = legal(state, tables, moves)
-            if n == 1:
-                action = moves[0]
-            else:
-                action = _random_move(streams, current_player(state, tables), moves, n)
-            apply(state, tables, streams, action)
-        length[row] = write_record(state, tables, scores[row], events[row])
-
-
-# -- rollouts -------------------------------------------------------------------------------
-
-
-def encode_bots(seats: Sequence[tuple[str, Mapping[str, Any]]]) -> tuple[np.ndarray, np.ndarray]:
-    """(plan, params) for `play_out`: seats[s] is physical seat s's compiled bot."""
-    _check_bots([name for name, _ in seats])
-    plan = np.zeros(PLAN_SIZE, np.int64)
-    for s, (name, _) in enumerate(seats):
-        plan[PLAN_KIND + s] = BOT_KINDS[name]
-    return plan, np.zeros(len(seats) * N_PARAMS, np.float64)
-
-
-def new_scratch(state: np.ndarray, tables: np.ndarray) -> np.ndarray:
-    """`play_out`'s work space: the legal-move buffer."""
-    return new_legal(state, tables)
-
-
-@inlined
-def play_out(
-    state: np.ndarray,
-    tables: np.ndarray,
-    streams: np.ndarray,
-    plan: np.ndarray,
-    params: np.ndarray,
-    scratch: np.ndarray,
-    scores: np.ndarray,
-) -> int:
-    """Play from `state` to the end, seat s drawing from stream 1 + s (every compiled
-    bot is `random`: `plan` and `params` choose nothing else yet); a forced move is
-    played without asking. scores[s] gets seat s's score; returns the length."""
-    while state[PHASE] != OVER:
-        n = legal(state, tables, scratch)
-        if n == 1:
-            action = scratch[0]
-        else:
-            action = _random_move(streams, current_player(state, tables), scratch, n)
-        apply(state, tables, streams, action)
-    scores_of(state, tables, scores)
-    return state[TRICKS]
 
 
 @inlined
@@ -260,12 +118,3 @@ def determinize(
     for e in range(tables[T_NEVENTS]):
         out[_event(out, tables, e)] = 0
     return 0
-
-
-@inlined
-def choose(
-    state: np.ndarray, tables: np.ndarray, streams: np.ndarray, kind: int, moves: np.ndarray, n: int
-) -> int:
-    """The move of compiled bot `kind` (only `random` so far) for the seat to act among
-    moves[:n] (n >= 2): legal[below(n)] from the seat's own stream (RULES.md §4)."""
-    return _random_move(streams, current_player(state, tables), moves, n)

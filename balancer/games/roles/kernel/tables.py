@@ -91,6 +91,7 @@ from balancer.games.roles.kernel.layout import (
     T_FIRST_RANDOM,
     T_HAND_SIZE,
     T_LEADER_NEXT,
+    T_LOWER_WINS,
     T_NCOUNTERS,
     T_NEKO,
     T_NEKO_DEDUPE,
@@ -308,6 +309,7 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
     ng, ne = len(game.globals), len(game.events)
     header[T_NZONES], header[T_NCOUNTERS], header[T_NFLAGS] = nz, nc, nf
     header[T_NGLOBALS], header[T_NEVENTS] = ng, ne
+    header[T_LOWER_WINS] = not game.higher_is_better
     for card in range(d):
         header[T_CARDS + COLOUR * d + card] = cards.colour[card]
         header[T_CARDS + ROLE * d + card] = cards.role[card]

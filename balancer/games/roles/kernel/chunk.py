@@ -1,0 +1,120 @@
+"""A chunk of whole role games in one compiled call (sim/compiled.py's entry), every
+seat played by its compiled bot (kernel/bots.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from balancer.games.api import held_words
+from balancer.games.fdc.kernel.resolution import _seat_after
+from balancer.games.fdc.kernel.stepping import _held_at_deal
+from balancer.games.kernel_api import ChunkColumns
+from balancer.games.roles.kernel.bots import bot_move, bot_params, check_bots, scratch_for
+from balancer.games.roles.kernel.interpreter import (
+    apply,
+    current_player,
+    legal,
+    start_game,
+    write_record,
+)
+from balancer.games.roles.kernel.layout import (
+    BOT_KINDS,
+    N_PARAMS,
+    OVER,
+    PHASE,
+    T_COPIES,
+    T_DECK,
+    T_PLAYERS,
+    outermost,
+)
+from balancer.games.roles.kernel.tables import make_tables, new_legal, new_state, new_streams
+from balancer.games.roles.model import RoleGame
+
+
+def play_chunk(
+    game: RoleGame,
+    rules: Mapping[str, Any],
+    players: int,
+    seed: int,
+    start: int,
+    stop: int,
+    slots: Sequence[tuple[str, Mapping[str, Any]]],
+    rotate: bool,
+) -> ChunkColumns:
+    """Games start..stop-1 of `seed` in one compiled call (games/kernel_api.py's contract).
+
+    The bot in physical seat `seat` of game `i` is slot `(seat + i) % players` if
+    `rotate`, else slot `seat`; it draws from stream rng.bot_stream(seat)."""
+    if len(slots) != players:
+        raise ValueError(f"{len(slots)} bot slots for {players} players")
+    check_bots([name for name, _ in slots])
+    tables = make_tables(game, rules, players)
+    kinds = np.zeros(players, np.int64)
+    params = np.zeros(players * N_PARAMS, np.float64)  # slot j's row at j * N_PARAMS
+    for j, (name, given) in enumerate(slots):
+        kinds[j] = BOT_KINDS[name]
+        params[j * N_PARAMS : (j + 1) * N_PARAMS] = bot_params(name, given)
+    state = new_state(tables)
+    streams = new_streams(players)
+    moves = new_legal(state, tables)
+    scratch = scratch_for(state, tables, params)
+    games = max(0, stop - start)
+    scores = np.zeros((games, players), np.float64)
+    length = np.zeros(games, np.int64)
+    events = np.zeros((games, len(game.events)), np.float64)
+    words = held_words(int(tables[T_DECK] // tables[T_COPIES]))
+    held = np.zeros((games, players * words), np.uint64)
+    _play_games(
+        tables, kinds, params, seed, start, stop, bool(rotate), start % players,
+        state, streams, moves, scratch, scores, length, events, held, words,
+    )  # fmt: skip
+    return ChunkColumns(start=start, scores=scores, length=length, events=events, held=held)
+
+
+@outermost
+def _play_games(
+    tables: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    seed: int,
+    start: int,
+    stop: int,
+    rotate: bool,
+    start_rotation: int,
+    state: np.ndarray,
+    streams: np.ndarray,
+    moves: np.ndarray,
+    scratch: np.ndarray,
+    scores: np.ndarray,
+    length: np.ndarray,
+    events: np.ndarray,
+    held: np.ndarray,
+    words: int,
+) -> None:
+    """engine.py's games start..stop-1 as sim/play.py plays them: a forced move is
+    played without asking its bot (no draw from its stream)."""
+    players = tables[T_PLAYERS]
+    # The slot at seat 0 of game `game` is game % players when seats rotate;
+    # counted along, as fdc's chunk loop does.
+    rotation = start_rotation - 1
+    for game in range(start, stop):
+        rotation = rotation + 1 if rotation + 1 < players else 0
+        start_game(state, tables, streams, seed, game)
+        row = game - start
+        _held_at_deal(state, tables, held[row], words)
+        while state[PHASE] != OVER:
+            n = legal(state, tables, moves)
+            if n == 1:
+                action = moves[0]
+            else:
+                seat = current_player(state, tables)
+                slot = _seat_after(seat, rotation, players) if rotate else seat
+                action = bot_move(
+                    state, tables, streams, kinds[slot], params, slot * N_PARAMS,
+                    moves, n, scratch,
+                )  # fmt: skip
+            apply(state, tables, streams, action)
+        length[row] = write_record(state, tables, scores[row], events[row])
