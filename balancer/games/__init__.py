@@ -19,6 +19,7 @@ from typing import Any
 from balancer.errors import UserError
 from balancer.games.api import GameSpec
 from balancer.games.definition import GameDefinition
+from balancer.games.hand_written import SHORT_NAMES
 
 
 def _fdc() -> GameDefinition:
@@ -82,10 +83,10 @@ def unregister(name: str) -> None:
         del _REGISTERED[path]  # else another file of that name later would find this path
 
 
-_enter(_Entry("fish-dash-cash", "fdc", _fdc))
-_enter(_Entry("kimekimera", "kk", _kimekimera, commands=("kk-odds",)))
-_enter(_Entry("da-qi-zi", "dqz", _daqizi))
-HAND_WRITTEN = ("fish-dash-cash", "kimekimera", "da-qi-zi")
+_enter(_Entry("fish-dash-cash", SHORT_NAMES["fish-dash-cash"], _fdc))
+_enter(_Entry("kimekimera", SHORT_NAMES["kimekimera"], _kimekimera, commands=("kk-odds",)))
+_enter(_Entry("da-qi-zi", SHORT_NAMES["da-qi-zi"], _daqizi))
+HAND_WRITTEN = tuple(SHORT_NAMES)
 
 
 def names() -> list[str]:

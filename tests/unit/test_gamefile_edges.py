@@ -12,6 +12,7 @@ from balancer import games
 from balancer.cli import cli
 from balancer.config.variant import TOP_KEYS
 from balancer.games.roles import check_file, gamefile
+from balancer.games.roles.gamefile import SHIPPED
 from balancer.games.roles.validate import VARIANT_KEYS
 
 
@@ -139,13 +140,17 @@ def far_race(last: str, *, place: str = "score") -> str:
 def test_a_sum_of_terms_that_could_pass_64_bits_is_refused_at_the_term(
     tmp_path: Path, place: str
 ) -> None:
-    at = {"score": (62, "score[9]"), "lead_changes": (87, "events.lead_changes.lead_changes[9]")}
+    key = {"score": "score[9]", "lead_changes": "events.lead_changes.lead_changes[9]"}[place]
     inside = far_race("{counter: position, times: 223372036}", place=place)
     game, problems = check_file(write(tmp_path, inside, "inside.yaml"))
     assert problems == [] and game is not None
     outside = far_race("{counter: position, times: 223372037}", place=place)
+    # The line of the tenth term, the first that could pass 64 bits.
+    line = 1 + outside.splitlines().index(
+        next(t for t in outside.splitlines() if "times: 223372037" in t)
+    )
     game, problems = check_file(write(tmp_path, outside, "outside.yaml"))
-    assert [(p.line, p.key) for p in problems] == [at[place]]
+    assert [(p.line, p.key) for p in problems] == [(line, key)]
     assert "could reach 9223372037000000000, past 9223372036854775807" in problems[0].message
 
 
@@ -192,7 +197,13 @@ def test_a_variants_deck_that_would_make_a_zone_term_overflow_is_refused(tmp_pat
 
 
 # The guide's advice: extend a shipped game and replace one role. MEGA RACER's block
-# counted `blocks` (mega-racer.yaml, line 73 declares it); this block counts nothing.
+# counted `blocks` (declared at BLOCKS_LINE of mega-racer.yaml); this block counts nothing.
+BLOCKS_LINE = 1 + next(
+    i
+    for i, line in enumerate((SHIPPED / "mega-racer.yaml").read_text().splitlines())
+    if line == "  blocks:"
+)
+DROPPED = f"mega-racer.yaml:{BLOCKS_LINE}: events.blocks: dropped"
 ONE_ROLE = """\
 extends: mega-racer
 name: slow-racer
@@ -212,10 +223,12 @@ def test_an_inherited_event_nothing_counts_any_more_is_dropped_with_a_note(
         e.name for e in game.events
     }
     assert len(game.notes) == 1
-    assert game.notes[0].startswith("mega-racer.yaml:73: events.blocks: dropped")
+    assert game.notes[0].startswith(DROPPED)
     result = CliRunner().invoke(cli, ["validate", str(write(tmp_path, ONE_ROLE))])
     assert result.exit_code == 0
-    assert result.stderr.startswith("balancer: note: mega-racer.yaml:73: events.blocks: dropped")
+    assert result.stderr.startswith(
+        f"balancer: note: mega-racer.yaml:{BLOCKS_LINE}: events.blocks: dropped"
+    )
     # And validating a variant on it says the same.
     variant = write(tmp_path, "game: ./game.yaml\nplayers: 3\nbots: random\n", "v.yaml")
     try:
@@ -224,7 +237,9 @@ def test_an_inherited_event_nothing_counts_any_more_is_dropped_with_a_note(
         if games.registered("slow-racer"):
             games.unregister("slow-racer")
     assert result.exit_code == 0, result.output
-    assert result.stderr.startswith("balancer: note: mega-racer.yaml:73: events.blocks: dropped")
+    assert result.stderr.startswith(
+        f"balancer: note: mega-racer.yaml:{BLOCKS_LINE}: events.blocks: dropped"
+    )
 
 
 def test_an_event_the_replaced_role_still_counts_is_kept_without_a_note(tmp_path: Path) -> None:

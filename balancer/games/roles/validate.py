@@ -18,6 +18,7 @@ from typing import Any
 
 from balancer import knobs
 from balancer.errors import UserError, shown
+from balancer.games.hand_written import owner as hand_written_owner
 from balancer.games.roles import bounds, gamefile
 from balancer.games.roles import vocabulary as voc
 from balancer.games.roles.bounds import deck_size, most_reached
@@ -177,8 +178,6 @@ class _Checker(Reader):
     def taken_name(self, key: str, value: str) -> str | None:
         """Why `value` can't be this file's name (or short name): another game's, shipped,
         so that a hand copy would silently stand in for it; else None."""
-        from balancer import games
-
         what = "name" if key == "name" else "short name"
         shipped = gamefile.shipped_owner(value, self.source.path)
         if shipped is not None:
@@ -186,8 +185,8 @@ class _Checker(Reader):
                 f"{value!r} is the {what} of the shipped game file {shipped}: a game file "
                 "needs a name of its own (a copy would stand in for the shipped game)"
             )
-        full = games.registered(value)
-        if full in games.HAND_WRITTEN:
+        full = hand_written_owner(value)
+        if full is not None:
             return f"{value!r} is the {what} of the game {full}: a game file needs its own"
         return None
 
