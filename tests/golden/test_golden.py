@@ -18,7 +18,15 @@ from balancer.sim.replay import replay_text
 
 ROOT = Path(__file__).parents[2]
 GOLDEN = Path(__file__).parent
-CASES = ["fdc-5p-vs-random", "kk-4p-bots", "dqz-4p-vs-random"]
+# The two shipped game files too (lookahead against random, seats rotating), so a change
+# to the role engine or vocabulary is checked move by move, not only by figures.
+CASES = [
+    "fdc-5p-vs-random",
+    "kk-4p-bots",
+    "dqz-4p-vs-random",
+    "mega-racer-4p-vs-random",
+    "zodiac-race-5p-vs-random",
+]
 
 
 @pytest.mark.parametrize("name", CASES)
