@@ -80,6 +80,21 @@ bench: $(WARM)
 	$(BIN)/python -m bench.throughput --whole-run --workers-run --rollouts --roles
 	$(BIN)/python -m bench.decisions
 
+# Mutation testing, not in CI (hours on 2 cores): mutmut over balancer/stats/,
+# games/roles/ and bots/, each folder against its own tests (tests/mutation/run.sh says
+# how; docs/mutation.md has the scores and what each survivor means). MUTATE=stats runs
+# one folder, MUTANTS='balancer.stats.role_impact.*' one chunk of it; a run stopped
+# goes on where it stopped.
+.PHONY: mutate
+MUTATE ?= stats roles bots
+MUTATE_STAMP := $(VENV)/.mutate
+$(MUTATE_STAMP): $(STAMP)
+	$(PIP_INSTALL) -e '.[dev,dask,mutate]'
+	touch $(MUTATE_STAMP)
+
+mutate: $(MUTATE_STAMP)
+	BIN=$(abspath $(BIN)) MUTANTS='$(MUTANTS)' tests/mutation/run.sh $(MUTATE)
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

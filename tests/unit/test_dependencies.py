@@ -32,11 +32,12 @@ def imported_libraries(package: Path) -> set[str]:
 
 
 def declared_libraries(pyproject: dict) -> set[str]:
-    """Import names of the run-time dependencies and the optional extras but `dev`."""
+    """Import names of the run-time dependencies and the optional extras but the tools'
+    (`dev`, `mutate`: test and mutation tools, never imported by balancer)."""
     project = pyproject["project"]
     specs = list(project["dependencies"])
     for extra, more in project.get("optional-dependencies", {}).items():
-        if extra != "dev":
+        if extra not in ("dev", "mutate"):
             specs += more
     names = {re.match(r"[A-Za-z0-9_.\-]+", spec).group(0).lower() for spec in specs}  # type: ignore[union-attr]
     return {IMPORT_NAME.get(name, name) for name in names}
