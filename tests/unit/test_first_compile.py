@@ -131,15 +131,18 @@ def test_a_run_compiles_first_only_what_it_will_call(
 def test_a_game_file_loop_counts_as_compiled_without_the_functions_inlined_into_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The role interpreter's chunk loop has code; the functions inlined into it (play.py's
-    play_out, choose, determinize) have none of their own until a search steps them. A
-    first run of a game file used to say it compiled whenever a search had not run."""
+    """The role interpreter's chunk loop has code; the functions inlined into it (bots.py's
+    play_out and choose, play.py's determinize) have none of their own until a search
+    steps them. A first run of a game file used to say it compiled whenever a search had
+    not run."""
+    import balancer.games.roles.kernel.bots as bots
+    import balancer.games.roles.kernel.chunk as chunk
     import balancer.games.roles.kernel.play as play
 
-    inlined = {play.play_out, play.choose, play.determinize, play.unseen_pool}
+    inlined = {bots.play_out, bots.choose, play.determinize, play.unseen_pool}
     monkeypatch.setattr(jit, "has_code", lambda function: function not in inlined)
     assert not compiled.needs_compiling("mega-racer")
-    monkeypatch.setattr(jit, "has_code", lambda function: function is not play._play_games)
+    monkeypatch.setattr(jit, "has_code", lambda function: function is not chunk._play_games)
     assert compiled.needs_compiling("mega-racer")  # the control: the loop itself missing
 
 

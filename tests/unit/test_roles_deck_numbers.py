@@ -20,6 +20,9 @@ def racer_with_numbers(tmp_path: Path, numbers: str) -> tuple[Path, int]:
     lines = text.splitlines()
     at = lines.index(NUMBERS_LINE)
     lines[at] = f"  numbers: {numbers}"
+    # A name of its own: a copy keeping MEGA RACER's is refused for that (gamefile edges).
+    lines[lines.index("name: mega-racer")] = "name: numbered-racer"
+    lines[lines.index("short: mr")] = "short: numr"
     path = tmp_path / "racer.yaml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path, at + 1

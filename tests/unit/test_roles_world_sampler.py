@@ -55,6 +55,9 @@ def position(tmp_path_factory: pytest.TempPathFactory) -> tuple[RoleGame, State]
     state = State.arranged(
         game, knobs.defaults(game_knobs(game)), hands, pile=pile, zones={"vault": vaults}
     )
+    # Placed by hand, the vaults' cards went in unseen (as after a steal between face-down
+    # zones): nobody recalls them, so a world deals them again (else they stay: recall).
+    state.unsure.update(c for vault in vaults for c in vault)
     return game, state
 
 

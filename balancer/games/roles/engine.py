@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from balancer.errors import InvariantError
 from balancer.games.api import Bounds, GameRecord, pack_held
@@ -81,6 +81,10 @@ def cards_for(rules: Mapping[str, Any]) -> Cards:
 @dataclass(frozen=True, slots=True)
 class View:
     """What one seat may see: face-down zones show others only their counts."""
+
+    # The perfect-recall fields (as each game's View names them): every card in them the
+    # seat remembers, which a world it samples keeps where it is.
+    RECALL: ClassVar[tuple[str, ...]] = ("discard", "recalled")
 
     seat: int
     phase: int
