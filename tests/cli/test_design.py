@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -77,24 +76,28 @@ def test_a_study_is_continued_not_replayed(tmp_path: Path) -> None:
 
 def test_a_killed_search_loses_only_the_trial_in_flight(tmp_path: Path) -> None:
     out = tmp_path / "d"
+    # Not quiet: the search says "trial N: ..." on stderr as each new trial begins.
     args = [sys.executable, "-m", "balancer", "design", KK4, "--knob", "rounds=1..20",
-            "--goal", "length.mean=7", "-n", "3000", "--trials", "40", "-q", "-w", "1",
+            "--goal", "length.mean=7", "-n", "3000", "--trials", "40", "-w", "1",
             "-o", str(out)]  # fmt: skip
     env = {**os.environ, CHECK_ENV: "0"}
-    search = subprocess.Popen(args, env=env, start_new_session=True)
+    search = subprocess.Popen(
+        args, env=env, start_new_session=True, stderr=subprocess.PIPE, text=True
+    )
+    assert search.stderr is not None
+    begun = 0
     try:
-        # Killed once a second trial's report is written: the first trial was stored
-        # before the second began. Only files are watched: opening the study while the
-        # search creates it would race its schema. (A guard of minutes, not a timing.)
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and search.poll() is None:
-            if len(list(out.glob("trials/[0-9]*/report.json"))) >= 2:
+        # Killed when the second trial begins (the first was stored before it began):
+        # each line is read as the search writes it, no clock involved.
+        for line in search.stderr:
+            begun += line.startswith("trial ")
+            if begun == 2:
                 break
-            time.sleep(0.2)
-        assert search.poll() is None, "the search ended before it was killed"
+        assert begun == 2, "the search ended before its second trial began"
         os.killpg(search.pid, signal.SIGKILL)
     finally:
         search.wait()
+        search.stderr.close()
     stored = [t for t in study_trials(out) if t.state.name == "COMPLETE"]
     assert stored, "the search was killed before it finished a trial"
     kept = {t.number: t.user_attrs["folder"] for t in stored}
