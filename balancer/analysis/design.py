@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from balancer.analysis import sweep, tune
-from balancer.analysis.expect import FigureDef, resolve
+from balancer.analysis.expect import FigureDef
 from balancer.analysis.plays import Games
 from balancer.config.variant import Variant
 from balancer.errors import UserError
@@ -139,17 +139,7 @@ def parse_goal(text: str, variant: Variant) -> Goal:
             raise UserError(f"{found['value'].strip()!r} is not a number", key=where) from None
         if not math.isfinite(value):
             raise UserError("the goal's value must be finite", key=where)
-    try:
-        figure = resolve(name, variant)
-    except ValueError as exc:
-        raise UserError(str(exc), key=where) from None
-    if len(figure.members) != 1 and not figure.spread:
-        raise UserError(
-            f"{figure.name} is one figure per seat; name a seat (seat_win_share.0) "
-            "or take seat_win_share.spread",
-            key=where,
-        )
-    return Goal(figure, kind, value, text.strip())
+    return Goal(tune.one_figure(name, variant, where), kind, value, text.strip())
 
 
 # --- scoring a setting ---------------------------------------------------------------

@@ -20,8 +20,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from balancer.analysis.design import Goal, Knob, label, losses, measure
+from balancer.analysis.design import Goal, Knob, Measured, label, losses, measure
 from balancer.analysis.plays import Games
+from balancer.analysis.sweep import folder_name
 from balancer.config.variant import Variant
 from balancer.errors import UserError
 
@@ -182,26 +183,14 @@ def run_trials(
         if before is not None:  # proposed again: its games are the same games
             folder, measured = before["folder"], before["measured"]
         else:
-            folder = f"{TRIALS}/{trial.number:03d}-{_slug(point)}"
+            folder = f"{TRIALS}/{folder_name(trial.number, point)}"
             said(f"trial {trial.number + 1}: {label(point)}")
             found = measure(goals, play(variant, folder))
             measured = [[m.estimate, m.low, m.high] for m in found]
-        values = losses(goals, [_measured(m) for m in measured])
+        values = losses(goals, [Measured(*m) for m in measured])
         trial.set_user_attr("point", json.loads(json.dumps(point, default=str)))
         trial.set_user_attr("measured", measured)
         trial.set_user_attr("folder", folder)
         study.tell(trial, values)
         done[key] = {"folder": folder, "measured": measured}
     return completed(study)
-
-
-def _measured(row: Sequence[float]) -> Any:
-    from balancer.analysis.design import Measured
-
-    return Measured(*row)
-
-
-def _slug(point: dict[str, Any]) -> str:
-    text = "-".join(f"{k}={v}" for k, v in point.items())
-    safe = "".join(ch if ch.isalnum() or ch in "=-_." else "_" for ch in text)
-    return safe[:80]

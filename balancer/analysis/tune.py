@@ -150,8 +150,14 @@ def parse_target(text: str, variant: Variant) -> Goal:
         if len(words) != 2 or words[1] not in ("min", "max"):
             raise UserError(f"expected 'FIGURE=VALUE' or 'FIGURE min|max', got {text!r}", key=where)
         name, mode = words
+    return Goal(one_figure(name.strip(), variant, where), mode, value, text.strip())
+
+
+def one_figure(name: str, variant: Variant, where: str) -> FigureDef:
+    """The figure `name` as a single number to aim at (a seat's, or a spread), or a
+    UserError naming `where`: what tune's target and design's goals take."""
     try:
-        figure = resolve(name.strip(), variant)
+        figure = resolve(name, variant)
     except ValueError as exc:
         raise UserError(str(exc), key=where) from None
     if len(figure.members) != 1 and not figure.spread:
@@ -160,7 +166,7 @@ def parse_target(text: str, variant: Variant) -> Goal:
             "or take seat_win_share.spread",
             key=where,
         )
-    return Goal(figure, mode, value, text.strip())
+    return figure
 
 
 # --- the figure on some games --------------------------------------------------------

@@ -98,6 +98,7 @@ def design(
     from balancer.analysis import design as analysis
     from balancer.analysis import design_page, design_study
     from balancer.analysis.plays import Games
+    from balancer.analysis.sweep import folder_name
     from balancer.cli.simulate import simulate
     from balancer.config.variant import load
     from balancer.errors import UserError
@@ -146,7 +147,7 @@ def design(
         final = []
         for index, trial in enumerate(chosen):
             point = trial["point"]
-            name = f"finalists/{index + 1:02d}-{design_study._slug(point)}"
+            name = f"finalists/{folder_name(index + 1, point)}"
             said(f"finalist {index + 1}/{len(chosen)}: {analysis.label(point)}")
             variant = base.with_knobs(_typed(point, knobs))
             final.append(
