@@ -70,7 +70,7 @@ def parse_knob(text: str, variant: Variant) -> Knob:
     if ".." in values and "[" not in values and "{" not in values:
         found = tune.parse_knob(text, variant)
         return Knob(found.name, found.values)
-    name, listed = sweep.parse_setting(text, variant)
+    name, listed = sweep.parse_setting(text, variant, option="--knob")
     return Knob(name, tuple(listed))
 
 

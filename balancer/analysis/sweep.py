@@ -95,13 +95,13 @@ def replaced_sweep(folder: Path, wanted: dict[str, Any]) -> str | None:
     return f"holds another sweep ({held.get('variant')}: {what})"
 
 
-def parse_setting(text: str, variant: Variant) -> tuple[str, list[Any]]:
+def parse_setting(text: str, variant: Variant, option: str = "--set") -> tuple[str, list[Any]]:
     """`rules.x=a,b,c` (or `scoring.x=...`, or `x=...`) -> (knob name, checked values).
 
     Values are read as YAML, so `true`, `3` and `{1: 2, 2: 5}` mean what they
     say; commas inside brackets or braces don't split values.
     """
-    where = f"--set {text}"
+    where = f"{option} {text}"  # errors name the option the user typed
     path, sep, raw = text.partition("=")
     if not sep or not raw.strip():
         raise UserError("expected --set section.knob=value1,value2,...", key=where)
@@ -117,7 +117,7 @@ def parse_setting(text: str, variant: Variant) -> tuple[str, list[Any]]:
         raise UserError(f"{variant.game} has no knob {name!r} (knobs: {valid})", key=where)
     values: list[Any] = []
     written: list[str] = []  # each value as the user wrote it
-    for item in _split_values(raw):
+    for item in _split_values(raw, where):
         value = load_yaml_text(item, where).data
         try:
             checked = by_name[name].check(value)
@@ -139,7 +139,7 @@ def parse_setting(text: str, variant: Variant) -> tuple[str, list[Any]]:
 def _players(raw: str, variant: Variant, where: str) -> list[int]:
     """`players=3,4,5`: player counts the game takes, each once."""
     values: list[int] = []
-    for item in _split_values(raw):
+    for item in _split_values(raw, where):
         value = variant.check_players(load_yaml_text(item, where).data, where)
         if value in values:
             raise UserError(f"{shown(item)} is listed twice", key=where)
@@ -147,7 +147,7 @@ def _players(raw: str, variant: Variant, where: str) -> list[int]:
     return values
 
 
-def _split_values(raw: str) -> list[str]:
+def _split_values(raw: str, where: str) -> list[str]:
     items, depth, current = [], 0, ""
     for ch in raw:
         if ch in "[{":
@@ -161,7 +161,7 @@ def _split_values(raw: str) -> list[str]:
             current += ch
     items.append(current.strip())
     if any(not item for item in items):
-        raise UserError("an empty value in the list", key=f"--set {raw}")
+        raise UserError("an empty value in the list", key=where)
     return items
 
 

@@ -136,6 +136,14 @@ def test_finalists_are_the_front_first_then_the_nearest() -> None:
     assert [t["number"] for t in design.choose_finalists(trials, goals, 4)] == [3, 0, 1, 2]
 
 
+def test_a_listed_knob_that_cannot_be_read_names_knob_not_set() -> None:
+    # The listed form is read by sweep's parser; its errors name the option typed here.
+    with pytest.raises(UserError, match=r"^--knob rounds=3,3: '3' is listed twice"):
+        design.parse_knob("rounds=3,3", KK4)
+    with pytest.raises(UserError, match=r"^--knob rounds=3,: an empty value"):
+        design.parse_knob("rounds=3,", KK4)
+
+
 def test_knobs_take_ranges_and_lists() -> None:
     assert design.parse_knob("rounds=2..6:2", KK4).values == (2, 4, 6)
     assert design.parse_knob("rules.rounds=3,5", KK4).values == (3, 5)
