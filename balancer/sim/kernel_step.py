@@ -16,10 +16,9 @@ lazy views), handed
   the same order), so a plugin picking with its rng picks the same move;
 - its seat's rng.Stream, the one the Python path hands it;
 - a view equal to the Python engine's `state.view(seat)`, built from the
-  kernel's state (only if an in-process plugin reads it). Its perfect-recall
-  fields (the View's `RECALL`) are filled by kk's and dqz's step views; fdc's
-  kernel doesn't keep its discard in the order it was made, so fdc's step view
-  leaves `discard` and `cashed` None (docs/determinize.md). Role games have no
+  kernel's state (only if an in-process plugin reads it), its perfect-recall
+  fields (the View's `RECALL`) included: fdc's stepped game writes down its
+  discard and cashed fish as it plays (docs/determinize.md). Role games have no
   step path: a plugin at a game file plays on the Python engine, handed the
   engine's own view.
 
