@@ -52,7 +52,7 @@ class DrawnAhead(Stream):
     was a third of a uniform plugin's game). Every method draws exactly what
     Stream's draws, and the counter moves as Stream's would: past the numbers
     drawn ahead, or if the key is changed, the numbers are computed as Stream
-    computes them. (bots/host.py's _Draws is the same idea over a pipe.)
+    computes them. (bots/keeper.py's _Draws is the same idea over a pipe.)
     """
 
     __slots__ = ("_ahead", "_key")
