@@ -51,7 +51,7 @@ class DrawnAhead(Stream):
     was a third of a uniform plugin's game). Every method draws exactly what
     Stream's draws, and the counter moves as Stream's would: past the numbers
     drawn ahead, or if the key is changed, the numbers are computed as Stream
-    computes them. (bots/host.py's _Draws is the same idea over a pipe.)
+    computes them. (bots/keeper.py's _Draws is the same idea over a pipe.)
     """
 
     __slots__ = ("_ahead", "_key")
@@ -127,9 +127,13 @@ def warm(variant: Variant) -> None:
     steps.deal(variant.seed, 0, range(variant.players))
 
 
-def play_chunk(variant: Variant, slots: Sequence[Seat], start: int, stop: int) -> list[GameRecord]:
-    """Games start..stop-1 of the variant, `slots` its seats as runner.build_seats builds them."""
-    steps = stepper(variant.game, variant.rules, variant.players, slot_bots(variant))
+def play_chunk(
+    variant: Variant, slots: Sequence[Seat], start: int, stop: int, steps: Any = None
+) -> list[GameRecord]:
+    """Games start..stop-1 of the variant, `slots` its seats as runner.build_seats builds
+    them, on `steps`: the StepGame a run makes from its plan (sim/plan.py), else made here."""
+    if steps is None:
+        steps = stepper(variant.game, variant.rules, variant.players, slot_bots(variant))
     return play_games(steps, slots, variant.seed, range(start, stop), variant.seat_rotation)
 
 
