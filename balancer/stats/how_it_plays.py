@@ -270,9 +270,10 @@ def tracker_step(
     Raises when the step would pass the length the tracker was sized for.
     """
     step = tracker[T_STEPS] + 1
-    at = T_DEFICITS + players + 2 * (step - 1)
-    if at + 1 >= tracker.shape[0]:
+    log = T_DEFICITS + players
+    if step > (tracker.shape[0] - log) // 2:
         raise ValueError("how_it_plays: more steps than the tracker was sized for")
+    at = log + 2 * (step - 1)
     tracker[T_STEPS] = step
     best, worst = _best_worst(row, players, higher_is_better)
     mask = _top_set(row, players, best)

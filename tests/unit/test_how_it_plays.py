@@ -9,8 +9,12 @@ with the matrix form, and check what must hold of any game.
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
+import subprocess
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -18,8 +22,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from balancer import jit
 from balancer.stats import how_it_plays as hip
 from balancer.stats import intervals
+from tests.helpers import ROOT
 
 NAN = math.nan
 
@@ -131,7 +137,8 @@ def test_a_scoring_after_the_last_step_decides() -> None:
 
 def test_a_fixed_buffer_is_read_only_up_to_the_steps() -> None:
     game = np.array([[1, 0], [1, 2], [3, 2], [3, 4]], dtype=np.int64)
-    buffer = np.full((10, 2), 99, dtype=np.int64)
+    buffer = np.zeros((10, 2), dtype=np.int64)
+    buffer[:, 0] = 99  # rows a finished game left behind: seat 0 far ahead
     buffer[:4] = game
     out = np.empty(hip.FIGURES)
     hip.game_figures(buffer, 4, game[-1].copy(), True, hip.NO_MARGIN, out)
@@ -144,11 +151,12 @@ def test_a_game_without_steps_and_a_tracker_too_small_are_refused() -> None:
     out = np.empty(hip.FIGURES)
     with pytest.raises(ValueError, match="at least one step"):
         hip.game_figures(np.zeros((3, 2), np.int64), 0, np.zeros(2, np.int64), True, 0, out)
-    tracker = np.zeros(hip.tracker_words(2, 1), dtype=np.int64)
+    tracker = np.zeros(hip.tracker_words(2, 2), dtype=np.int64)
     hip.tracker_start(tracker, 2)
-    hip.tracker_step(tracker, np.array([1, 0], np.int64), 2, True, hip.NO_MARGIN)
+    for step in (1, 2):  # as many steps as it was sized for
+        hip.tracker_step(tracker, np.array([step, 0], np.int64), 2, True, hip.NO_MARGIN)
     with pytest.raises(ValueError, match="more steps"):
-        hip.tracker_step(tracker, np.array([2, 0], np.int64), 2, True, hip.NO_MARGIN)
+        hip.tracker_step(tracker, np.array([3, 0], np.int64), 2, True, hip.NO_MARGIN)
 
 
 # --- properties -----------------------------------------------------------------
@@ -270,6 +278,39 @@ def test_what_holds_of_every_game(game: tuple) -> None:
         margin=margin,
     )
     assert same(got, negated)
+
+
+def sample_games() -> list[list[float]]:
+    """Both forms' figures of 200 seeded random games (for the BALANCER_JIT=0 child)."""
+    rng = np.random.default_rng(11)
+    out: list[list[float]] = []
+    for _ in range(200):
+        seats, steps = int(rng.integers(1, 6)), int(rng.integers(1, 10))
+        rows = rng.integers(-3, 4, size=(steps, seats)).cumsum(axis=0).tolist()
+        final = rows[-1] if rng.random() < 0.7 else rng.integers(-9, 9, seats).tolist()
+        higher, margin = bool(rng.random() < 0.5), int(rng.integers(0, 4))
+        out.append(figures(rows, final, higher_is_better=higher, margin=margin))
+        out.append(tracked(rows, final, higher, margin))
+    return out
+
+
+def test_plain_python_gives_the_compiled_figures() -> None:
+    """With compiling off (a fresh process: BALANCER_JIT is read at import), the same figures."""
+    code = (
+        "import json\n"
+        "from balancer import jit\n"
+        "assert not jit.ENABLED\n"
+        "from tests.unit.test_how_it_plays import sample_games\n"
+        "print(json.dumps(sample_games()))\n"
+    )
+    env = {**os.environ, jit.JIT_ENV: "0", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    plain, compiled = json.loads(done.stdout.replace("NaN", "null")), sample_games()
+    assert jit.ENABLED  # the control: this side compiled
+    assert [[None if math.isnan(v) else v for v in row] for row in compiled] == plain
 
 
 # --- a run's figures and intervals ------------------------------------------------
