@@ -330,6 +330,15 @@ def tracker_finish(
         out[LEADER_WINS_25 + k] = _leader_wins(tracker[log + 2 * (at - 1)], winners)
 
 
+def _whole(values: np.ndarray | list[int] | list[list[int]], what: str) -> np.ndarray:
+    """`values` as int64, refused when that would change one (a fraction, a NaN)."""
+    given = np.asarray(values)
+    whole = np.ascontiguousarray(given, dtype=np.int64)
+    if not np.array_equal(whole, given):
+        raise ValueError(f"{what} must be whole numbers")
+    return whole
+
+
 def figures_of(
     progress: np.ndarray | list[list[int]],
     final: np.ndarray | list[int] | None = None,
@@ -341,10 +350,10 @@ def figures_of(
     The entry point for Python callers (engines, a `--trace` read back, tests):
     it makes the arrays game_figures wants and the row it fills.
     """
-    rows = np.ascontiguousarray(progress, dtype=np.int64)
+    rows = _whole(progress, "progress")
     if rows.ndim != 2 or rows.shape[0] == 0:
         raise ValueError("progress is a steps × seats matrix of at least one step")
-    last = rows[-1] if final is None else np.ascontiguousarray(final, dtype=np.int64)
+    last = rows[-1] if final is None else _whole(final, "final scores")
     if last.shape != (rows.shape[1],):
         raise ValueError("final scores need one value per seat of the progress")
     out = np.empty(FIGURES, dtype=np.float64)

@@ -147,7 +147,13 @@ def test_a_fixed_buffer_is_read_only_up_to_the_steps() -> None:
     assert figures(buffer.tolist()) != out.tolist()
 
 
-def test_a_game_without_steps_and_a_tracker_too_small_are_refused() -> None:
+def test_no_steps_fractions_and_a_tracker_too_small_are_refused() -> None:
+    # Scores read back as floats (a --trace file) are fine while whole; a fraction is no score.
+    assert figures([[1.0, 0.0]]) == figures([[1, 0]])
+    with pytest.raises(ValueError, match="progress must be whole"):
+        hip.figures_of([[1.5, 0.0]])
+    with pytest.raises(ValueError, match="final scores must be whole"):
+        hip.figures_of([[1, 0]], [math.nan, 0.0])
     out = np.empty(hip.FIGURES)
     with pytest.raises(ValueError, match="at least one step"):
         hip.game_figures(np.zeros((3, 2), np.int64), 0, np.zeros(2, np.int64), True, 0, out)
