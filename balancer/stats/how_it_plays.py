@@ -333,10 +333,11 @@ def tracker_finish(
 def _whole(values: np.ndarray | list[int] | list[list[int]], what: str) -> np.ndarray:
     """`values` as int64, refused when that would change one (a fraction, a NaN)."""
     given = np.asarray(values)
-    whole = np.ascontiguousarray(given, dtype=np.int64)
-    if not np.array_equal(whole, given):
-        raise ValueError(f"{what} must be whole numbers")
-    return whole
+    if given.dtype.kind not in "iub":
+        given = given.astype(np.float64)
+        if not (np.isfinite(given).all() and (np.floor(given) == given).all()):
+            raise ValueError(f"{what} must be whole numbers")
+    return np.ascontiguousarray(given, dtype=np.int64)
 
 
 def figures_of(
