@@ -9,11 +9,14 @@ kernel: its deal, sort_out, random bot and held-kinds record, over arrays
 laid out as fdc's, layout.py); what a resolved card does is the tables'.
 
 The package, one module a job: layout (the arrays and codes), tables (the
-compiler, states, conversion from engine.State, records), interpreter (the
-rules), play (`determinize`: a world from a seat's view), lookahead (the
-`lookahead` bot compiled), bots (the compiled bots: `choose`, `play_out`),
-chunk (a chunk of whole games). games/roles/compiled.py adapts it to the one
-kernel interface (games/kernel_api.py).
+compiler, states, conversion from engine.State, records), the rules split
+by job: interpreter (the deal, the contract, the trick procedure), acts (a
+step's ways and primitives), scoring (the score terms and what reads them),
+regions (where the state keeps each thing); play (`determinize`: a world
+from a seat's view), lookahead (the `lookahead` bot compiled), bots (the
+compiled bots: `choose`, `play_out`), chunk (a chunk of whole games).
+games/roles/compiled.py adapts it to the one kernel interface
+(games/kernel_api.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,74 @@
+"""Where a role game's state keeps each thing: the index of a zone's length or cards,
+a counter, flag, place, event or scalar of the role region, found through the
+program's directory in the tables (layout.py). The interpreter's modules read and
+write the role region through these alone."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balancer.games.roles.kernel.layout import (
+    O_ROLES,
+    T_DECK,
+    T_PLAYERS,
+    T_PROG,
+    X_CNT,
+    X_EVT,
+    X_FLG,
+    X_PLC,
+    X_SCALARS,
+    X_ZCARDS,
+    X_ZLEN,
+    inlined,
+)
+
+
+@inlined
+def _rb(state: np.ndarray) -> int:
+    """Where the state's role region starts: after the pile."""
+    return state[O_ROLES]
+
+
+@inlined
+def _x(tables: np.ndarray, key: int) -> int:
+    """Directory entry `key` of the program."""
+    return tables[tables[T_PROG] + key]
+
+
+@inlined
+def _scalar(state: np.ndarray, tables: np.ndarray, which: int) -> int:
+    return _rb(state) + _x(tables, X_SCALARS) + which
+
+
+@inlined
+def _zone_len(state: np.ndarray, tables: np.ndarray, zone: int, seat: int) -> int:
+    """Index of the length of `zone` of `seat`."""
+    return _rb(state) + _x(tables, X_ZLEN) + zone * tables[T_PLAYERS] + seat
+
+
+@inlined
+def _zone_at(state: np.ndarray, tables: np.ndarray, zone: int, seat: int) -> int:
+    """Index of the first card of `zone` of `seat`."""
+    players = tables[T_PLAYERS]
+    return _rb(state) + _x(tables, X_ZCARDS) + (zone * players + seat) * tables[T_DECK]
+
+
+@inlined
+def _flag(state: np.ndarray, tables: np.ndarray, flag: int, seat: int) -> int:
+    return _rb(state) + _x(tables, X_FLG) + flag * tables[T_PLAYERS] + seat
+
+
+@inlined
+def _counter(state: np.ndarray, tables: np.ndarray, counter: int, seat: int) -> int:
+    return _rb(state) + _x(tables, X_CNT) + counter * tables[T_PLAYERS] + seat
+
+
+@inlined
+def _place(state: np.ndarray, tables: np.ndarray, glob: int, seat: int) -> int:
+    """Index of `seat`'s place behind global `glob` (0: none yet)."""
+    return _rb(state) + _x(tables, X_PLC) + glob * tables[T_PLAYERS] + seat
+
+
+@inlined
+def _event(state: np.ndarray, tables: np.ndarray, event: int) -> int:
+    return _rb(state) + _x(tables, X_EVT) + event

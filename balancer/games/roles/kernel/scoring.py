@@ -1,0 +1,243 @@
+"""The score terms compiled, and what reads them (engine.py's methods of the same
+names): `_amount` and `_terms`, a finished game's record (`write_record`,
+`scores_of`), and a trick's end: the seats that reach a place term's gate
+(`_arrive`), whether a goal ends the game (`_goal_reached`), the lead changes
+(`_count_lead_changes`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balancer.games.roles.kernel.layout import (
+    AMT_CONST,
+    AMT_NUMBER,
+    END_COUNTER,
+    END_TRICKS,
+    END_WIDTH,
+    EV_AT_END,
+    EV_WIDTH,
+    M_BEYOND,
+    M_BEYOND_EVENT,
+    M_COUNTER,
+    M_EVENT,
+    M_INDEX,
+    M_PLACES,
+    M_REACHES,
+    NUMBER,
+    T_CARDS,
+    T_DECK,
+    T_NEVENTS,
+    T_PLAYERS,
+    TERM_COUNTER,
+    TERM_PLACE,
+    TERM_WIDTH,
+    TERM_ZONE,
+    TRICKS,
+    X_ENDS,
+    X_EVDECL,
+    X_GDECL,
+    X_GLB,
+    X_LEAD_EVENTS,
+    X_NENDS,
+    X_NSCORE,
+    X_SCORE,
+    X_SOLE,
+    X_TERMS,
+    inlined,
+)
+from balancer.games.roles.kernel.regions import (
+    _counter,
+    _event,
+    _place,
+    _rb,
+    _x,
+    _zone_at,
+    _zone_len,
+)
+
+
+@inlined
+def write_record(
+    state: np.ndarray, tables: np.ndarray, scores: np.ndarray, events: np.ndarray
+) -> int:
+    """A finished game's per-seat scores and events (the file's order); its length."""
+    players = tables[T_PLAYERS]
+    first, n = _x(tables, X_SCORE), _x(tables, X_NSCORE)
+    for s in range(players):
+        scores[s] = float(_terms(state, tables, first, n, s))
+    evdecl = _x(tables, X_EVDECL)
+    for e in range(tables[T_NEVENTS]):
+        if tables[evdecl + EV_WIDTH * e] == EV_AT_END:
+            total = 0
+            for s in range(players):
+                total += _terms(
+                    state, tables, tables[evdecl + EV_WIDTH * e + 1],
+                    tables[evdecl + EV_WIDTH * e + 2], s,
+                )  # fmt: skip
+            events[e] = float(total)
+        else:
+            events[e] = float(state[_event(state, tables, e)])
+    return state[TRICKS]
+
+
+@inlined
+def scores_of(state: np.ndarray, tables: np.ndarray, scores: np.ndarray) -> None:
+    """The record's scores alone (a play-out's end)."""
+    first, n = _x(tables, X_SCORE), _x(tables, X_NSCORE)
+    for s in range(tables[T_PLAYERS]):
+        scores[s] = float(_terms(state, tables, first, n, s))
+
+
+@inlined
+def _arrive(state: np.ndarray, tables: np.ndarray) -> None:
+    """engine.py _arrive: per place term, the seats with no place whose counter reached
+    the gate take places, the furthest first (the lower seat first on equal counters,
+    as the engine's stable sort), equal counters sharing the place before; the global
+    goes up by the arrivals, up to its declared high."""
+    players = tables[T_PLAYERS]
+    terms = _x(tables, X_TERMS)
+    first = _x(tables, X_SCORE)
+    for i in range(first, first + _x(tables, X_NSCORE)):
+        row = terms + TERM_WIDTH * i
+        if tables[row] != TERM_PLACE:
+            continue
+        glob, counter = tables[row + M_INDEX], tables[row + M_COUNTER]
+        gate, last = tables[row + M_REACHES], tables[row + M_PLACES]
+        waiting = 0  # a bit per seat arriving this trick, not yet placed
+        for s in range(players):
+            if (
+                state[_place(state, tables, glob, s)] == 0
+                and state[_counter(state, tables, counter, s)] >= gate
+            ):
+                waiting |= 1 << s
+        at_glob = _rb(state) + _x(tables, X_GLB) + glob
+        taken = state[at_glob]
+        rank = 0
+        previous = -1
+        while waiting != 0:
+            seat = -1
+            for s in range(players):
+                if (waiting >> s) & 1 != 0 and (
+                    seat < 0
+                    or state[_counter(state, tables, counter, s)]
+                    > state[_counter(state, tables, counter, seat)]
+                ):
+                    seat = s
+            waiting &= ~(1 << seat)
+            value = state[_counter(state, tables, counter, seat)]
+            if rank > 0 and value == state[_counter(state, tables, counter, previous)]:
+                place = state[_place(state, tables, glob, previous)]
+            else:
+                place = taken + rank + 1
+            state[_place(state, tables, glob, seat)] = place
+            if place <= last and tables[row + M_EVENT] >= 0:
+                state[_event(state, tables, tables[row + M_EVENT])] += 1
+            if place > last and tables[row + M_BEYOND_EVENT] >= 0:
+                state[_event(state, tables, tables[row + M_BEYOND_EVENT])] += 1
+            previous = seat
+            rank += 1
+        if rank > 0:
+            high = tables[_x(tables, X_GDECL) + 3 * glob + 2]
+            state[at_glob] = min(taken + rank, high)
+
+
+@inlined
+def _goal_reached(state: np.ndarray, tables: np.ndarray) -> int:
+    ends = _x(tables, X_ENDS)
+    players = tables[T_PLAYERS]
+    for g in range(_x(tables, X_NENDS)):
+        row = ends + END_WIDTH * g
+        kind, index = tables[row], tables[row + 1]
+        target = _amount(state, tables, tables[row + 2], tables[row + 3], players - 1, -1)
+        if kind == END_TRICKS:
+            if state[TRICKS] >= target:
+                return 1
+        elif kind == END_COUNTER:
+            best = state[_counter(state, tables, index, 0)]
+            for s in range(1, players):
+                best = max(best, state[_counter(state, tables, index, s)])
+            if best >= target:
+                return 1
+        elif state[_rb(state) + _x(tables, X_GLB) + index] >= target:
+            return 1
+    return 0
+
+
+@inlined
+def _count_lead_changes(state: np.ndarray, tables: np.ndarray) -> None:
+    """engine.py _count_lead_changes: per lead_changes event, its sole leader in its
+    terms; a change when it passes from one seat to another."""
+    players = tables[T_PLAYERS]
+    evdecl = _x(tables, X_EVDECL)
+    lead = _x(tables, X_LEAD_EVENTS)
+    e = -1
+    while (lead >> (e + 1)) != 0:
+        e += 1
+        if (lead >> e) & 1 == 0:
+            continue
+        row = evdecl + EV_WIDTH * e
+        best = _terms(state, tables, tables[row + 1], tables[row + 2], 0)
+        sole = 0
+        count = 1
+        for s in range(1, players):
+            value = _terms(state, tables, tables[row + 1], tables[row + 2], s)
+            if value > best:
+                best, sole, count = value, s, 1
+            elif value == best:
+                count += 1
+        if best <= 0 or count != 1:
+            continue
+        at = _rb(state) + _x(tables, X_SOLE) + e
+        if sole == state[at]:
+            continue
+        if state[at] >= 0:
+            state[_event(state, tables, e)] += 1
+        state[at] = sole
+
+
+@inlined
+def _amount(
+    state: np.ndarray, tables: np.ndarray, kind: int, value: int, seat: int, card: int
+) -> int:
+    """engine.py _amount, knobs already filled in: a constant, the card's number (0
+    for no card), or how many cards `seat` holds in zone `value`."""
+    if kind == AMT_CONST:
+        return value
+    if kind == AMT_NUMBER:
+        if card < 0:
+            return 0
+        return tables[T_CARDS + NUMBER * tables[T_DECK] + card]
+    return state[_zone_len(state, tables, value, seat)]
+
+
+@inlined
+def _terms(state: np.ndarray, tables: np.ndarray, first: int, n: int, seat: int) -> int:
+    """engine.py _terms: score terms `first..first + n` of the terms table for `seat`."""
+    total = 0
+    terms = _x(tables, X_TERMS)
+    num = T_CARDS + NUMBER * tables[T_DECK]
+    for i in range(first, first + n):
+        row = terms + TERM_WIDTH * i
+        kind, index = tables[row], tables[row + 1]
+        if kind == TERM_ZONE:
+            length = state[_zone_len(state, tables, index, seat)]
+            per_card = _amount(state, tables, tables[row + 2], tables[row + 3], seat, -1)
+            per_number = _amount(state, tables, tables[row + 4], tables[row + 5], seat, -1)
+            total += per_card * length
+            if per_number != 0:
+                base = _zone_at(state, tables, index, seat)
+                numbers = 0
+                for j in range(length):
+                    numbers += tables[num + state[base + j]]
+                total += per_number * numbers
+        elif kind == TERM_COUNTER:
+            times = _amount(state, tables, tables[row + 6], tables[row + 7], seat, -1)
+            total += times * state[_counter(state, tables, index, seat)]
+        elif kind == TERM_PLACE:
+            place = state[_place(state, tables, index, seat)]
+            places = tables[row + M_PLACES]
+            if place > places:
+                total += tables[row + M_BEYOND]
+            elif place > 0:
+                total += places + 1 - place
+    return total
