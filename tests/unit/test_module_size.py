@@ -1,5 +1,6 @@
 """No module of the library is over 800 lines (issue 38): past that a module holds
-more than one job, and is split by job (as bots/host.py and kimekimera/engine.py were).
+more than one job, and is split by job (as bots/host.py, kimekimera/engine.py and the
+role kernel's interpreter.py were).
 """
 
 from __future__ import annotations
@@ -8,11 +9,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 800
-# Over the limit when this test was written, and being split by another part of issue
-# 38's work (one module per primitive in the role interpreter). Listed so the test
-# guards every other module meanwhile; once it is split, the second test below fails
-# until it is taken off this list.
-BEING_SPLIT = frozenset({"balancer/games/roles/kernel/interpreter.py"})
 
 
 def lines_of(path: Path) -> int:
@@ -30,14 +26,7 @@ def modules_over(root: Path, package: str, limit: int = LIMIT) -> dict[str, int]
 
 def test_no_module_of_the_library_is_over_800_lines() -> None:
     over = modules_over(ROOT, "balancer")
-    unexpected = {name: size for name, size in over.items() if name not in BEING_SPLIT}
-    assert not unexpected, f"split these by job (at most {LIMIT} lines each): {unexpected}"
-
-
-def test_a_module_listed_as_being_split_still_needs_it() -> None:
-    for name in sorted(BEING_SPLIT):
-        path = ROOT / name
-        assert path.exists() and lines_of(path) > LIMIT, f"{name} is split: take it off the list"
+    assert not over, f"split these by job (at most {LIMIT} lines each): {over}"
 
 
 def test_the_count_sees_a_module_one_line_too_long(tmp_path: Path) -> None:
