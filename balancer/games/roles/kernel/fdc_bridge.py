@@ -89,11 +89,10 @@ PROTECTED = 0
 
 def words(players: int, deck: int) -> int:
     """The size of the work space (int64 words) for `players` and a deck of `deck`."""
-    return sum(_sizes(players, deck))
+    return sum(block_sizes(players, deck))
 
 
-@inlined
-def _sizes(players: int, deck: int) -> tuple[int, int, int, int]:
+def block_sizes(players: int, deck: int) -> tuple[int, int, int, int]:
     """fdc's tables, fdc's state (hands left out, a territory per seat holding at most
     the deck), the heuristic's int work, its float work and parameter row (as bits)."""
     return (
@@ -102,6 +101,11 @@ def _sizes(players: int, deck: int) -> tuple[int, int, int, int]:
         fdc.W_TERR + 2 * players * deck,
         fdc.F_SIZE + N_PARAMS,
     )
+
+
+# The same sizes inside the kernel; `words` stays plain Python, so making a scratch
+# compiles nothing (a compiled `words` cost every process its first 0.75 s).
+_sizes = inlined(block_sizes)
 
 
 # Not inlined: the chunk loop, `play_out` and `choose` each call one compiled copy
