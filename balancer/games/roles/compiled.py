@@ -15,7 +15,8 @@ from balancer.games.api import GameRecord
 from balancer.games.kernel_api import ChunkColumns, KernelModule, Position, SeatBots, StepBuffer
 from balancer.games.roles import kernel as k
 from balancer.games.roles.engine import State
-from balancer.games.roles.kernel.bots import most_samples
+from balancer.games.roles.fdc_heuristic import heuristic_compiles
+from balancer.games.roles.kernel.bots import COMPILED_BOTS, most_samples
 from balancer.games.roles.model import Choose, RoleGame
 from balancer.rng import Stream
 
@@ -26,9 +27,12 @@ class RoleKernel(KernelModule):
 
     def __init__(self, game: RoleGame) -> None:
         self.game = game
-        self.compiled_bots: frozenset[str] = k.COMPILED_BOTS
+        offered = set(COMPILED_BOTS)
         if steals_from_face_down(game):
-            self.compiled_bots = frozenset(k.COMPILED_BOTS - {"lookahead"})
+            offered.discard("lookahead")
+        if not heuristic_compiles(game):  # fdc's heuristic, where the file plays its roles
+            offered.discard("heuristic")
+        self.compiled_bots: frozenset[str] = frozenset(offered)
         self._work = threading.local()
 
     def _scratch(self, position: Position, bots: SeatBots) -> np.ndarray:
@@ -102,7 +106,7 @@ class RoleKernel(KernelModule):
                 position.streams,
                 int(bots.kinds[seat]),
                 bots.flat,
-                seat * k.N_PARAMS,
+                int(bots.plan[k.PLAN_PARAMS + seat]),
                 position.moves,
                 n,
                 self._scratch(position, bots),

@@ -60,6 +60,22 @@ def plays_fdc_roles(game: RoleGame) -> bool:
     )
 
 
+def heuristic_compiles(game: RoleGame) -> bool:
+    """Whether the role kernel plays the heuristic on `game` (roles/kernel/fdc_bridge.py):
+    it plays fdc's roles and its first score term on the bank pays the two money knobs
+    per card and per number, so the kernel reads from its tables the money fdc_view
+    reads from the knobs. Another file that plays fdc's roles keeps the heuristic,
+    step by step."""
+    if not plays_fdc_roles(game):
+        return False
+    bank = next((term for term in game.score if term.zone == "bank"), None)
+    return (
+        bank is not None
+        and bank.per_card == ("knob", MONEY_KNOBS[0])
+        and bank.per_number == ("knob", MONEY_KNOBS[1])
+    )
+
+
 def fdc_view(view: RoleView) -> fdc_engine.View:
     """The role game's view as the hand-written engine shows the same position."""
     rules = view.rules

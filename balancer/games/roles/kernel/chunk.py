@@ -12,7 +12,15 @@ from balancer.games.api import held_words
 from balancer.games.fdc.kernel.resolution import _seat_after
 from balancer.games.fdc.kernel.stepping import _held_at_deal
 from balancer.games.kernel_api import ChunkColumns
-from balancer.games.roles.kernel.bots import bot_move, bot_params, check_bots, scratch_for
+from balancer.games.roles.fdc_heuristic import heuristic_compiles
+from balancer.games.roles.kernel.bots import (
+    KINDS,
+    ROW,
+    bot_move,
+    bot_params,
+    check_bots,
+    scratch_for,
+)
 from balancer.games.roles.kernel.interpreter import (
     apply,
     current_player,
@@ -21,8 +29,6 @@ from balancer.games.roles.kernel.interpreter import (
     write_record,
 )
 from balancer.games.roles.kernel.layout import (
-    BOT_KINDS,
-    N_PARAMS,
     OVER,
     PHASE,
     T_COPIES,
@@ -51,12 +57,14 @@ def play_chunk(
     if len(slots) != players:
         raise ValueError(f"{len(slots)} bot slots for {players} players")
     check_bots([name for name, _ in slots])
+    if any(name == "heuristic" for name, _ in slots) and not heuristic_compiles(game):
+        raise ValueError(f"{game.name} does not play Fish! Dash! Cash!'s heuristic compiled")
     tables = make_tables(game, rules, players)
     kinds = np.zeros(players, np.int64)
-    params = np.zeros(players * N_PARAMS, np.float64)  # slot j's row at j * N_PARAMS
+    params = np.zeros(players * ROW, np.float64)  # slot j's row at j * ROW
     for j, (name, given) in enumerate(slots):
-        kinds[j] = BOT_KINDS[name]
-        params[j * N_PARAMS : (j + 1) * N_PARAMS] = bot_params(name, given)
+        kinds[j] = KINDS[name]
+        params[j * ROW : (j + 1) * ROW] = bot_params(name, given)
     state = new_state(tables)
     streams = new_streams(players)
     moves = new_legal(state, tables)
@@ -113,7 +121,7 @@ def _play_games(
                 seat = current_player(state, tables)
                 slot = _seat_after(seat, rotation, players) if rotate else seat
                 action = bot_move(
-                    state, tables, streams, kinds[slot], params, slot * N_PARAMS,
+                    state, tables, streams, kinds[slot], params, slot * ROW,
                     moves, n, scratch,
                 )  # fmt: skip
             apply(state, tables, streams, action)
