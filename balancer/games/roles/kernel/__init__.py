@@ -22,6 +22,9 @@ games/roles/compiled.py adapts it to the one kernel interface
 from __future__ import annotations
 
 from balancer.games.roles.kernel.bots import (
+    COMPILED_BOTS as COMPILED_BOTS,
+)
+from balancer.games.roles.kernel.bots import (
     choose as choose,
 )
 from balancer.games.roles.kernel.bots import (

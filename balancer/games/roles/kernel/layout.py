@@ -90,7 +90,6 @@ inlined, outermost = fdc.inlined, fdc.outermost
 BOT_RANDOM = fdc.BOT_RANDOM
 BOT_LOOKAHEAD = 1  # roles/lookahead.py's bot, compiled (kernel/lookahead.py)
 BOT_KINDS = {"random": BOT_RANDOM, "lookahead": BOT_LOOKAHEAD}
-COMPILED_BOTS: frozenset[str] = frozenset(BOT_KINDS)
 PLAN_KIND, PLAN_PARAMS, PLAN_SIZE = fdc.PLAN_KIND, fdc.PLAN_PARAMS, fdc.PLAN_SIZE
 # A seat's parameter row (float64): lookahead's samples, goal_weight and win_bonus;
 # random has none and leaves its row at 0.
