@@ -83,7 +83,8 @@ bench: $(WARM)
 # Mutation testing, not in CI (hours on 2 cores): mutmut over balancer/stats/,
 # games/roles/ and bots/, each folder against its own tests (tests/mutation/run.sh says
 # how; docs/mutation.md has the scores and what each survivor means). MUTATE=stats runs
-# one folder, MUTANTS='balancer.stats.role_impact.*' one chunk of it; a run stopped
+# one folder, MUTANTS='balancer.stats.role_impact.*' one chunk of it, SAMPLE=100 a seeded
+# random sample of each folder's mutants (an estimate of its score); a run stopped
 # goes on where it stopped.
 .PHONY: mutate
 MUTATE ?= stats roles bots
@@ -93,7 +94,7 @@ $(MUTATE_STAMP): $(STAMP)
 	touch $(MUTATE_STAMP)
 
 mutate: $(MUTATE_STAMP)
-	BIN=$(abspath $(BIN)) MUTANTS='$(MUTANTS)' tests/mutation/run.sh $(MUTATE)
+	BIN=$(abspath $(BIN)) MUTANTS='$(MUTANTS)' SAMPLE='$(SAMPLE)' SEED='$(SEED)' tests/mutation/run.sh $(MUTATE)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -136,7 +136,7 @@ class Stream:
     # The hash is written out in next_u64, below and shuffle: they run for
     # every draw of the step path (plugin bots, shuffles), where a call per
     # mix or per draw costs as much as the draw. A subclass that changes where
-    # numbers come from overrides all three (bots/host.py's _Draws does);
+    # numbers come from overrides all three (bots/keeper.py's _Draws does);
     # tests/unit/test_rng.py checks each against the kernels.
 
     def next_u64(self) -> int:

@@ -8,7 +8,6 @@ for a length of time; SAFETY_TIMEOUT only turns a hang into a clear failure.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import os
 import queue
@@ -238,20 +237,9 @@ def kernel_view_matches(
     kernel: Any, engine: Any, kernel_text: str = "", engine_text: str = ""
 ) -> bool:
     """A compiled kernel's step view shows what the engine's view shows: every field
-    equal, except a perfect-recall field (the View's `RECALL`) the kernel leaves
-    unsaid (None) until it learns it (docs/determinize.md, issue 28 point 2); and,
-    given the two views' texts, the same text up to those fields."""
-    recall = getattr(type(engine), "RECALL", ())
-    if type(kernel) is not type(engine):
-        return False
-    for field in dataclasses.fields(engine):
-        said, shown = getattr(kernel, field.name), getattr(engine, field.name)
-        if said != shown and not (field.name in recall and said is None):
-            return False
-    if recall and (kernel_text or engine_text):
-        cut = f", {recall[0]}="  # the recall fields come last in a View
-        return kernel_text[: kernel_text.find(cut)] == engine_text[: engine_text.find(cut)]
-    return kernel_text == engine_text
+    equal, the perfect-recall fields included (every kernel's stepping keeps them now,
+    docs/determinize.md), and, given the two views' texts, the same text."""
+    return type(kernel) is type(engine) and kernel == engine and kernel_text == engine_text
 
 
 def assert_plays_on_as_the_engine(steps: Any, code: int, py: Any, rngs: Sequence[Any]) -> None:

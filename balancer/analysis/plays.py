@@ -19,6 +19,7 @@ import numpy as np
 from balancer import table
 from balancer.config.variant import Variant
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, runner
+from balancer.sim import plan as planning
 
 if TYPE_CHECKING:
     from balancer.report.model import Report
@@ -158,17 +159,20 @@ def play(
     size = chunk or chunk_size(total, workers)
     chunks: list[runner.Chunk] = []
     owner: list[int] = []
-    for index, job in enumerate(jobs):
+    plans = [
+        planning.decide(job.variant, check=check, plugin_move_limit=plugin_move_limit)
+        for job in jobs
+    ]
+    for index, (job, plan) in enumerate(zip(jobs, plans, strict=True)):
         for start in range(job.start, job.stop, size):
             stop = min(start + size, job.stop)
-            chunks.append(runner.Chunk(job.variant, start, stop, check, plugin_move_limit))
+            chunks.append(runner.Chunk(plan, start, stop))
             owner.append(index)
     played: list[list[runner.ChunkResult]] = [[] for _ in jobs]
     if chunks:
         # A plugin anywhere means no bot runs in this process (runner.pick_backend).
-        plugin_jobs = [j for j in jobs if any(":" in s.bot for s in j.variant.seats)]
-        probe = plugin_jobs[0].variant if plugin_jobs else jobs[0].variant
-        backend = runner.pick_backend(probe, workers, check=check)
+        with_plugins = [plan for plan in plans if plan.plugins]
+        backend = runner.pick_backend((with_plugins or plans)[0], workers)
         results = backend(chunks, workers, started)
         try:
             for number, result in enumerate(results):

@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from balancer import table
-from balancer.bots import registry as bot_registry
 from balancer.config.variant import Variant
 from balancer.errors import GameFault
+from balancer.sim import plan as planning
 from balancer.sim import runner
 from balancer.sim.sink import GamesFile, GamesWriter
 from balancer.stats.figures import RunData, figure_pairs
@@ -96,8 +96,8 @@ def play_until_decided(
     if a.games != b.games:
         raise ValueError("A and B must allow the same number of games")
     watch = AnytimeDiff(alpha=alpha, tolerances=dict(tolerances), n_star=a.games)
-    plugins_in_b = any(bot_registry.is_plugin(s.bot) for s in b.seats)
-    play_b = runner.pick_backend(b, 1, check=check or _forced_check())
+    plan_b = planning.decide(b, check=check or _forced_check(), plugin_move_limit=plugin_move_limit)
+    play_b = runner.pick_backend(plan_b, 1)
     # B's games are streamed to a games.parquet of their own, as A's are by the runner.
     games_b = GamesFile()
     writer_b = GamesWriter(b, games_b)
@@ -105,12 +105,12 @@ def play_until_decided(
 
     def after_chunk(chunk_a: runner.ChunkResult) -> bool:
         stop = chunk_a.start + len(chunk_a.length)
-        chunk = runner.Chunk(b, chunk_a.start, stop, check or _forced_check(), plugin_move_limit)
+        chunk = runner.Chunk(plan_b, chunk_a.start, stop)
         try:
             # A plugin never plays in this process (the runner's rule): B's chunk then goes
             # to a worker of its own, which the backend stops once the chunk is done.
             chunk_b = (
-                list(play_b([chunk], 1, None))[0] if plugins_in_b else runner.play_chunk(chunk)
+                list(play_b([chunk], 1, None))[0] if plan_b.plugins else runner.play_chunk(chunk)
             )
         except GameFault as fault:
             raise FaultInB(fault) from None

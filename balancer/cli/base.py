@@ -71,3 +71,14 @@ def check_environment() -> None:
 def command(name: str | None = None, **attrs: Any) -> Any:
     """`click.command` with balancer's error translation."""
     return click.command(name, cls=Command, **attrs)
+
+
+def note_game_file(game: str) -> None:
+    """Say on stderr what checking game `game`'s file said without refusing it (an
+    inherited event no effect counts any more, dropped): `run`, `knobs` and `events` play
+    or list the game without it, so the designer hears why it is gone from every command
+    that reads the file, not only from `validate`."""
+    from balancer.games import portable
+
+    for note in getattr(portable(game), "notes", ()):
+        click.echo(terminal(f"balancer: note: {note}"), err=True)

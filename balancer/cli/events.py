@@ -6,7 +6,7 @@ import json
 
 import click
 
-from balancer.cli.base import command
+from balancer.cli.base import command, note_game_file
 from balancer.cli.completion import complete_game
 from balancer.cli.options import format_option
 from balancer.errors import UserError
@@ -32,6 +32,7 @@ def events_command(game: str, fmt: str) -> None:
 
     if looks_like_file(game):  # a game file, by its path: its own knobs and events
         game = register_file(game)
+        note_game_file(game)
     if games.canonical(game) is None:
         raise UserError(f"unknown game {game!r} (known: {', '.join(games.offered())})")
     spec = games.get(game)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from balancer import i18n
-from balancer.cli.base import command
+from balancer.cli.base import command, note_game_file
 from balancer.cli.completion import complete_knob
 from balancer.cli.options import VARIANT_PATH, check_placement, format_option, simulation_options
 from balancer.cli.simulate import simulate
@@ -102,6 +102,8 @@ def run(
     from balancer.config.dead_rules import dead_rules
     from balancer.escape import terminal
 
+    for game in dict.fromkeys(variant.game for variant, _ in loaded):
+        note_game_file(game)
     for variant, _ in loaded:
         for why in dead_rules(variant):  # playable, so played; but said before the games
             click.echo(terminal(f"balancer: warning: {variant.path}: {why}"), err=True)

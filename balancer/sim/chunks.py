@@ -19,15 +19,20 @@ from balancer.stats.streamed import GameCounts
 
 if TYPE_CHECKING:
     from balancer.config.variant import Variant
+    from balancer.sim.plan import Plan
 
 
 @dataclass(frozen=True)
 class Chunk:
-    variant: Variant
+    """Games start..stop-1 of the run whose plan (sim/plan.py) says how to play them."""
+
+    plan: Plan
     start: int
     stop: int
-    check: bool
-    plugin_move_limit: float
+
+    @property
+    def variant(self) -> Variant:
+        return self.plan.variant
 
 
 @dataclass

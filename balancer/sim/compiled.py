@@ -14,6 +14,9 @@ never pay for numba.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import numpy as np
 
 from balancer import games
@@ -78,9 +81,18 @@ def play(variant: Variant, start: int, stop: int) -> tuple[np.ndarray, np.ndarra
     return out.scores, out.length, out.events
 
 
-def play_columns(variant: Variant, start: int, stop: int) -> ChunkColumns:
-    """Games start..stop-1 on the compiled path, as the kernel returns them."""
-    kernel = kernel_of(variant.game)
+def play_columns(
+    variant: Variant,
+    start: int,
+    stop: int,
+    kernel: Kernel | None = None,
+    slots: Sequence[tuple[str, Mapping[str, Any]]] | None = None,
+) -> ChunkColumns:
+    """Games start..stop-1 on the compiled path, as the kernel returns them.
+
+    A run passes its plan's kernel and resolved bots (sim/plan.py); a caller
+    outside a run leaves them to be found here."""
+    kernel = kernel or kernel_of(variant.game)
     assert kernel is not None, "play() is only called when can_compile(variant)"
     out: ChunkColumns = kernel.play_chunk(
         variant.rules,
@@ -88,7 +100,7 @@ def play_columns(variant: Variant, start: int, stop: int) -> ChunkColumns:
         variant.seed,
         start,
         stop,
-        slot_plan(variant),
+        slot_plan(variant) if slots is None else slots,
         variant.seat_rotation,
     )
     return out

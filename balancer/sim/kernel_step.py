@@ -16,10 +16,9 @@ lazy views), handed
   the same order), so a plugin picking with its rng picks the same move;
 - its seat's rng.Stream, the one the Python path hands it;
 - a view equal to the Python engine's `state.view(seat)`, built from the
-  kernel's state (only if an in-process plugin reads it). Its perfect-recall
-  fields (the View's `RECALL`) are filled by kk's and dqz's step views; fdc's
-  kernel doesn't keep its discard in the order it was made, so fdc's step view
-  leaves `discard` and `cashed` None (docs/determinize.md). Role games have no
+  kernel's state (only if an in-process plugin reads it), its perfect-recall
+  fields (the View's `RECALL`) included: fdc's stepped game writes down its
+  discard and cashed fish as it plays (docs/determinize.md). Role games have no
   step path: a plugin at a game file plays on the Python engine, handed the
   engine's own view.
 
@@ -52,7 +51,7 @@ class DrawnAhead(Stream):
     was a third of a uniform plugin's game). Every method draws exactly what
     Stream's draws, and the counter moves as Stream's would: past the numbers
     drawn ahead, or if the key is changed, the numbers are computed as Stream
-    computes them. (bots/host.py's _Draws is the same idea over a pipe.)
+    computes them. (bots/keeper.py's _Draws is the same idea over a pipe.)
     """
 
     __slots__ = ("_ahead", "_key")
@@ -128,9 +127,13 @@ def warm(variant: Variant) -> None:
     steps.deal(variant.seed, 0, range(variant.players))
 
 
-def play_chunk(variant: Variant, slots: Sequence[Seat], start: int, stop: int) -> list[GameRecord]:
-    """Games start..stop-1 of the variant, `slots` its seats as runner.build_seats builds them."""
-    steps = stepper(variant.game, variant.rules, variant.players, slot_bots(variant))
+def play_chunk(
+    variant: Variant, slots: Sequence[Seat], start: int, stop: int, steps: Any = None
+) -> list[GameRecord]:
+    """Games start..stop-1 of the variant, `slots` its seats as runner.build_seats builds
+    them, on `steps`: the StepGame a run makes from its plan (sim/plan.py), else made here."""
+    if steps is None:
+        steps = stepper(variant.game, variant.rules, variant.players, slot_bots(variant))
     return play_games(steps, slots, variant.seed, range(start, stop), variant.seat_rotation)
 
 

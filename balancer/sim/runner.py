@@ -21,12 +21,12 @@ import polars as pl
 from balancer import environment, games, interrupts, jit
 from balancer.bot import PluginFailure
 from balancer.bots import host as plugin_host
-from balancer.bots import registry as bot_registry
-from balancer.bots.build import slot_bots
 from balancer.config.variant import Variant
 from balancer.errors import GameFault, Terminated
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled, kernel_step
+from balancer.sim import plan as planning
 from balancer.sim.chunks import Chunk, ChunkResult
+from balancer.sim.plan import Plan, PlayPath, SlotBot
 from balancer.sim.play import Seat, play_game
 from balancer.sim.sink import GamesFile, GamesWriter, summarize
 from balancer.stats.card_tally import CardTally
@@ -36,55 +36,65 @@ from balancer.stats.streamed import GameCounts
 CHECK_ENV = environment.CHECK
 
 
-def build_seats(variant: Variant, plugin_move_limit: float, first_game: int = 0) -> list[Seat]:
+def build_seats(
+    variant: Variant,
+    plugin_move_limit: float,
+    first_game: int = 0,
+    slots: Sequence[SlotBot] | None = None,
+) -> list[Seat]:
     """One bot per slot, built once per chunk: bots are functions of their view.
 
-    A bot that fails to build is a GameFault of the chunk's first game, so the
-    user is told which bot and how to replay.
+    `slots` are the run plan's resolved bots (sim/plan.py); without them (a game
+    played outside a run: replay, tests) they are resolved here, a plugin
+    hosted unless plugins are trusted. A bot that fails to build is a GameFault
+    of the chunk's first game, so the user is told which bot and how to replay.
     """
-    seats = []
-    spec = variant.spec
-    bots = slot_bots(spec, variant.seats)
-    for slot, (seat_spec, (_, bot_spec, with_defaults)) in enumerate(
-        zip(variant.seats, bots, strict=True)
-    ):
-        plugin = bot_registry.is_plugin(seat_spec.bot)
-        params = seat_spec.params if plugin else with_defaults
-        # A plugin runs in a process of its own, which keeps its own time
-        # limits (bots/host.py), unless plugins are trusted (--trust-plugins).
-        hosted = plugin and not plugin_host.trusted()
-        try:
-            if hosted:
-                bot = plugin_host.HostedBot(
-                    seat_spec.bot, params, plugin_move_limit, preload=[spec.new_state.__module__]
-                )
-            else:
-                bot = bot_spec.factory(**params)
-        except (KeyboardInterrupt, Terminated):
-            if hosted:
-                raise  # the bot is in its own session: an interrupt here is the user's
-            if not plugin or interrupts.real():
-                raise
-            reason = "building the bot raised KeyboardInterrupt or Terminated"
-        except PluginFailure as failure:
-            reason = failure.reason
-        except BaseException as exc:  # a plugin's constructor may fail in any way, exit too
-            reason = f"building the bot raised {type(exc).__name__}: {exc}"
+    if slots is None:
+        slots = planning.resolve_slots(variant, host_plugins=not plugin_host.trusted())
+    preload = [variant.spec.new_state.__module__]
+    return [
+        _build_seat(slot, number, variant, plugin_move_limit, first_game, preload)
+        for number, slot in enumerate(slots)
+    ]
+
+
+def _build_seat(
+    slot: SlotBot,
+    number: int,
+    variant: Variant,
+    plugin_move_limit: float,
+    first_game: int,
+    preload: list[str],
+) -> Seat:
+    # A hosted plugin runs in a process of its own, which keeps its own time limits
+    # (bots/host.py); a trusted one (--trust-plugins) here, under the move clock.
+    try:
+        if slot.hosted:
+            bot = plugin_host.HostedBot(slot.name, slot.params, plugin_move_limit, preload=preload)
         else:
-            reason = ""
-        if reason:
-            raise GameFault(
-                reason, index=first_game, seed=variant.seed, seat=slot, bot=seat_spec.label
-            ) from None
-        seats.append(
-            Seat(
-                label=seat_spec.label,
-                bot=bot,
-                time_limit=plugin_move_limit if plugin and not hosted else None,
-                plugin=plugin,
-            )
-        )
-    return seats
+            bot = slot.spec.factory(**slot.params)
+    except (KeyboardInterrupt, Terminated):
+        if slot.hosted:
+            raise  # the bot is in its own session: an interrupt here is the user's
+        if not slot.plugin or interrupts.real():
+            raise
+        reason = "building the bot raised KeyboardInterrupt or Terminated"
+    except PluginFailure as failure:
+        reason = failure.reason
+    except BaseException as exc:  # a plugin's constructor may fail in any way, exit too
+        reason = f"building the bot raised {type(exc).__name__}: {exc}"
+    else:
+        reason = ""
+    if reason:
+        raise GameFault(
+            reason, index=first_game, seed=variant.seed, seat=number, bot=slot.label
+        ) from None
+    return Seat(
+        label=slot.label,
+        bot=bot,
+        time_limit=plugin_move_limit if slot.plugin and not slot.hosted else None,
+        plugin=slot.plugin,
+    )
 
 
 def play_chunk(chunk: Chunk) -> ChunkResult:
@@ -97,41 +107,42 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
 
 
 def play_uncounted(chunk: Chunk) -> ChunkResult:
-    """Play one chunk: compiled when every seat's bot is (and no --check), else step by
-    step: on the game's kernel where it can be stepped (sim/kernel_step.py, no --check),
-    else on the Python engine (sim/play.py)."""
-    variant = chunk.variant
-    if not chunk.check and compiled.can_compile(variant):
-        out = compiled.play_columns(variant, chunk.start, chunk.stop)
-        return ChunkResult(chunk.start, out.scores, out.length, out.events, out.held)
+    """Play one chunk the way its run's plan says (sim/plan.py): compiled, on the
+    stepped kernel (sim/kernel_step.py), or on the Python engine (sim/play.py)."""
+    plan, start, stop = chunk.plan, chunk.start, chunk.stop
+    variant = plan.variant
+    if plan.path is PlayPath.COMPILED:
+        kernel = plan.kernel_to_play()
+        out = compiled.play_columns(variant, start, stop, kernel, plan.compiled_slots())
+        return ChunkResult(start, out.scores, out.length, out.events, out.held)
     spec = variant.spec
-    slots = build_seats(variant, chunk.plugin_move_limit, chunk.start)
-    # A hosted plugin is handed a full view at every decision, which the Python engine
-    # builds at half the cost of one made from the kernel's arrays (bench: 22 against
-    # 48 ms a fdc game): stepping the kernel pays only for plugins in this process.
-    hosted = any(isinstance(seat.bot, plugin_host.HostedBot) for seat in slots)
-    if not chunk.check and not hosted and kernel_step.can_step(variant):
-        stepped = kernel_step.play_chunk(variant, slots, chunk.start, chunk.stop)
-        return ChunkResult.from_records(chunk.start, stepped, spec.events)
+    seats = build_seats(variant, plan.plugin_move_limit, start, plan.slots)
+    if plan.path is PlayPath.STEPPED:
+        stepped = kernel_step.play_chunk(variant, seats, start, stop, _stepper(plan))
+        return ChunkResult.from_records(start, stepped, spec.events)
     records = []
-    for index in range(chunk.start, chunk.stop):
-        seated = variant.seated(slots, index)
+    for index in range(start, stop):
+        seated = variant.seated(seats, index)
         records.append(
-            play_game(spec, variant.rules, seated, variant.seed, index, check=chunk.check)
+            play_game(spec, variant.rules, seated, variant.seed, index, check=plan.check)
         )
-    return ChunkResult.from_records(chunk.start, records, spec.events)
+    return ChunkResult.from_records(start, records, spec.events)
 
 
-def chunks_for(
-    variant: Variant, workers: int, check: bool, plugin_move_limit: float
-) -> list[Chunk]:
+def _stepper(plan: Plan) -> Any:
+    """The plan's kernel's StepGame for its variant, its plugin slots played from outside."""
+    variant = plan.variant
+    step_game = plan.kernel_to_play().step_game
+    assert step_game is not None, "the stepped path is only planned for a kernel that steps"
+    return step_game(variant.rules, variant.players, plan.kernel_slots())
+
+
+def chunks_for(plan: Plan, workers: int) -> list[Chunk]:
     # Small enough chunks for a smooth progress bar and even load, big enough
     # that shipping them to a process costs little.
-    size = max(1, min(2000, variant.games // max(1, workers * 16)))
-    return [
-        Chunk(variant, start, min(start + size, variant.games), check, plugin_move_limit)
-        for start in range(0, variant.games, size)
-    ]
+    games = plan.variant.games
+    size = max(1, min(2000, games // max(1, workers * 16)))
+    return [Chunk(plan, start, min(start + size, games)) for start in range(0, games, size)]
 
 
 # Told the number of processes playing, once they are all started.
@@ -145,11 +156,7 @@ Backend = Callable[[Sequence[Chunk], int, Started | None], Iterator[ChunkResult]
 
 
 def pick_backend(
-    variant: Variant,
-    workers: int,
-    backend: str = "local",
-    scheduler: str | None = None,
-    check: bool = False,
+    plan: Plan, workers: int, backend: str = "local", scheduler: str | None = None
 ) -> Backend:
     """`local`: compiled chunks on threads of this process (sim/backends/threads.py);
     step-by-step ones in this process for one worker (but see _interruptible),
@@ -162,8 +169,8 @@ def pick_backend(
     if backend == "dask":
         from balancer.sim.backends import dask
 
-        modules = sorted({s.bot.partition(":")[0] for s in variant.seats if ":" in s.bot})
-        game_file = games.portable(variant.game)
+        modules = sorted({s.name.partition(":")[0] for s in plan.slots if s.plugin})
+        game_file = games.portable(plan.variant.game)
         return functools.partial(
             dask.cluster_map,
             play_chunk,
@@ -174,15 +181,14 @@ def pick_backend(
     from balancer.sim.backends import local
 
     # Without numba (BALANCER_JIT=0) the kernels are Python, holding the GIL like the step path.
-    if jit.ENABLED and not check and compiled.can_compile(variant):
+    if jit.ENABLED and plan.path is PlayPath.COMPILED:
         from balancer.sim.backends import threads
 
         # Threads leave the counting to the run's main thread (GamesWriter): the compiled
         # pass releases the GIL there too, and with one playing thread it then runs on
         # the other core instead of after each chunk on the playing one.
         return functools.partial(threads.thread_pool, play_uncounted)
-    plugins = any(bot_registry.is_plugin(s.bot) for s in variant.seats)
-    if workers <= 1 and not plugins and not _interruptible():
+    if workers <= 1 and not plan.plugins and not _interruptible():
         return functools.partial(local.in_process, play_chunk)
     return functools.partial(local.process_pool, play_chunk)
 
@@ -198,6 +204,17 @@ def _interruptible() -> bool:
     import signal
 
     return signal.getsignal(signal.SIGINT) is interrupts.on_sigint
+
+
+def _load_kernel(plan: Plan) -> None:
+    """Load the plan's kernel in this process before any worker starts: the threads
+    then share it, and forked workers its machine code."""
+    if plan.path is PlayPath.COMPILED:
+        if plan.variant.games:  # the kernel and the counting pass, loaded before the threads play
+            play_chunk(Chunk(plan, 0, 1))
+    elif plan.path is PlayPath.STEPPED:
+        variant = plan.variant
+        _stepper(plan).deal(variant.seed, 0, range(variant.players))  # a deal, no plugin asked
 
 
 @dataclass
@@ -257,19 +274,13 @@ def run(
     counted for the figures; memory stays flat however many games.
     """
     check = check or environment.check_requested()
-    chunks = chunks_for(variant, workers, check, plugin_move_limit)
+    where = backend if isinstance(backend, str) else "local"
+    plan = planning.decide(variant, check=check, plugin_move_limit=plugin_move_limit, backend=where)
+    chunks = chunks_for(plan, workers)
     if isinstance(backend, str):
-        if backend == "local" and not check and compiled.can_compile(variant):
-            if variant.games:  # the kernel and the counting pass, loaded before the threads play
-                play_chunk(Chunk(variant, 0, 1, False, plugin_move_limit))
-        elif (
-            backend == "local"
-            and not check
-            and plugin_host.trusted()  # hosted plugins play on the Python engine (play_chunk)
-            and kernel_step.can_step(variant)
-        ):
-            kernel_step.warm(variant)  # a plugin run's stepped kernel, before workers fork
-        backend = pick_backend(variant, workers, backend, scheduler, check)
+        if backend == "local":
+            _load_kernel(plan)
+        backend = pick_backend(plan, workers, backend, scheduler)
     games_file = GamesFile(scratch)
     writer = GamesWriter(variant, games_file)
     results = backend(chunks, workers, started)

@@ -79,9 +79,9 @@ def assert_both_paths_write_the_same_report(
     played = compiled.play_columns
     calls: list[int] = []
 
-    def counted(variant: Any, start: int, stop: int) -> Any:
+    def counted(variant: Any, start: int, stop: int, *plan: Any) -> Any:
         calls.append(stop - start)
-        return played(variant, start, stop)
+        return played(variant, start, stop, *plan)
 
     monkeypatch.setattr(compiled, "play_columns", counted)
     outs = {}

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from balancer.config.variant import SeatSpec, load
 from balancer.sim import runner
 from balancer.sim.backends import local, threads
+from balancer.sim.plan import decide
 from tests.helpers import (
     VARIANTS,
     Processes,
@@ -107,14 +108,15 @@ def test_the_gil_switches_quickly_while_the_threads_play_and_as_before_after() -
 def test_compiled_runs_play_on_threads_and_step_by_step_runs_in_processes() -> None:
     variant = load(VARIANTS / "fdc-5p-random.yaml")
     for workers in (1, 2):
-        backend = runner.pick_backend(variant, workers)
+        backend = runner.pick_backend(decide(variant), workers)
         assert backend.func is threads.thread_pool  # type: ignore[attr-defined]
-        checked = runner.pick_backend(variant, workers, check=True)
+        checked = runner.pick_backend(decide(variant, check=True), workers)
         assert checked.func is not threads.thread_pool  # type: ignore[attr-defined]
     plugin = dataclasses.replace(
         variant, seats=tuple(SeatSpec("tests.plugins:UniformLegal") for _ in variant.seats)
     )
-    assert runner.pick_backend(plugin, 1).func is local.process_pool  # type: ignore[attr-defined]
+    hosted = decide(plugin)
+    assert runner.pick_backend(hosted, 1).func is local.process_pool  # type: ignore[attr-defined]
 
 
 def test_threads_processes_and_one_thread_write_the_same_games(

@@ -22,6 +22,7 @@ import balancer
 from balancer import games
 from balancer.config.variant import SeatSpec, Variant
 from balancer.sim import compiled, runner
+from balancer.sim.plan import decide
 from balancer.sim.replay import replay_game
 from tests.helpers import VARIANTS
 
@@ -65,8 +66,9 @@ def test_a_uniform_plugin_plays_the_built_in_random_games(game: str) -> None:
     # process per plugin seat (three quarters of its time), and game i depends only on
     # (seed, i). A chunk's arrays are every per-game figure games.parquet is made of.
     limit = runner.DEFAULT_PLUGIN_MOVE_LIMIT
-    fast = runner.play_chunk(runner.Chunk(variant, 0, GAMES, False, limit))
-    slow = runner.play_chunk(runner.Chunk(plugin, 0, GAMES, True, limit))
+    fast = runner.play_chunk(runner.Chunk(decide(variant, plugin_move_limit=limit), 0, GAMES))
+    checked = decide(plugin, check=True, plugin_move_limit=limit)
+    slow = runner.play_chunk(runner.Chunk(checked, 0, GAMES))
     assert fast.start == slow.start == 0
     for name in ("scores", "length", "events", "held"):
         a, b = getattr(fast, name), getattr(slow, name)

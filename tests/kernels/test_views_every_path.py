@@ -57,6 +57,9 @@ def recording(variant: Variant, log: Path, trust: bool, step: bool, games: int) 
     [
         "kk-3p",
         "dqz-4p",
+        "fdc-2p",
+        "fdc-4p",
+        "fdc-6p",
         "fish-dash-cash-roles",
         "mega-racer-3p",
         "zodiac-race-3p",
@@ -80,11 +83,19 @@ def test_a_plugin_is_handed_the_engines_views_on_every_path(tmp_path: Path, name
     engine = recording(variant, log, trust=True, step=False, games=games)
     assert len(engine) > 25  # decisions of the recorder's
     paths = {"isolated": recording(variant, log, trust=False, step=False, games=games)}
+    # The hand-written games' kernels step a plugin's game: that path must be among those compared.
+    assert kernel_step.can_step(variant) == (name[:3] in ("kk-", "dqz", "fdc"))
     if kernel_step.can_step(variant):
         paths["stepped"] = recording(variant, log, trust=True, step=True, games=games)
         paths["stepped, isolated"] = recording(variant, log, trust=False, step=True, games=games)
     if name == "dqz-4p":  # face-down discards were among what the views recall
         assert sum(len(view.face_down) for view, _ in engine) > 50
+    if name.startswith("fdc"):  # discards and every seat's cashed fish were recalled
+        assert sum(len(view.discard) for view, _ in engine) > 100
+        assert sum(len(fish) for view, _ in engine for fish in view.cashed) > 50
+        # Rivals' cashed fish: what my_cashed doesn't show.
+        rivals = [f for view, _ in engine for k, f in enumerate(view.cashed) if k != view.seat]
+        assert sum(map(len, rivals)) > 20
     for path_name, seen in paths.items():
         assert len(seen) == len(engine), path_name
         for n, ((view, legal), (want, want_legal)) in enumerate(zip(seen, engine, strict=True)):

@@ -6,7 +6,9 @@
 # the working tree is never changed. mutmut keeps every mutant's verdict there, so a run
 # may be stopped (Ctrl-C) and started again: it goes on with the mutants not yet checked.
 # MUTANTS='balancer.stats.role_impact.*' checks only the mutants whose names match (a
-# chunk). At the end of each folder: its score and its surviving mutants
+# chunk). SAMPLE=N checks a seeded random sample of N of the folder's mutants instead
+# (SEED=41 unless given; tests/mutation/sample.py): an unbiased estimate of the folder's
+# score, which score.py gives with its 95% interval. At the end of each folder: its score and its surviving mutants
 # (build/mutate/<folder>/survivors.txt); docs/mutation.md says what each survivor means.
 # Runs under `nice -n 19`: it is for a quiet machine or the background, never CI.
 set -euo pipefail
@@ -24,7 +26,14 @@ for name in "${folders[@]}"; do
     ln -sfn "$root/tests" "$work/tests"
     cp "$config" "$work/setup.cfg"
     cd "$work"
+    names=("${chunk[@]}")
+    if [ -n "${SAMPLE:-}" ]; then
+        # mutmut makes its mutants as a run starts; make them first to draw from them.
+        [ -d mutants ] || env -u PYTHONPATH "$bin/python" -c \
+            'from mutmut.__main__ import create_mutants; create_mutants(1)'
+        mapfile -t names < <("$bin/python" "$root/tests/mutation/sample.py" mutants "$SAMPLE" "${SEED:-41}")
+    fi
     # The mutated copy must be the balancer imported, not the tree's (PYTHONPATH).
-    env -u PYTHONPATH nice -n 19 "$bin/mutmut" run --max-children 1 "${chunk[@]}"
-    "$bin/python" "$root/tests/mutation/score.py" "$name" mutants
+    env -u PYTHONPATH nice -n 19 "$bin/mutmut" run --max-children 1 "${names[@]}"
+    "$bin/python" "$root/tests/mutation/score.py" "$name" "$work/mutants" ${SAMPLE:+"$SAMPLE" "${SEED:-41}"}
 done

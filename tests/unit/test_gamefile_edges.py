@@ -266,3 +266,29 @@ def test_null_removes_an_inherited_key_and_the_shipped_file_is_named_by_its_name
         ("mega-racer.yaml", 46, "roles.accident[0].add.unless")
     ]
     assert problems[0].message.startswith("mega-racer.yaml:46: roles.accident[0].add.unless: ")
+
+
+@pytest.mark.parametrize("command", ["run", "knobs", "events"])
+def test_every_command_that_reads_the_file_says_the_inherited_event_is_dropped(
+    tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not only `validate`: a run, or the knobs and events listed, leave `blocks` out,
+    and say why, once, even for two variants on the game."""
+    game_file = write(tmp_path, ONE_ROLE)
+    if command == "run":
+        one = write(tmp_path, "game: ./game.yaml\nplayers: 3\ngames: 4\nbots: random\n", "a.yaml")
+        two = write(tmp_path, "game: ./game.yaml\nplayers: 4\ngames: 4\nbots: random\n", "b.yaml")
+        monkeypatch.chdir(tmp_path)  # the reports go to reports/ here
+        args = ["run", str(one), str(two), "-q"]
+    else:
+        args = [command, str(game_file)]
+    try:
+        result = CliRunner().invoke(cli, args)
+    finally:
+        if games.registered("slow-racer"):
+            games.unregister("slow-racer")
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.stderr.splitlines() if "balancer: note:" in line]
+    assert len(notes) == 1 and notes[0].startswith(
+        f"balancer: note: mega-racer.yaml:{BLOCKS_LINE}: events.blocks: dropped"
+    ), result.stderr

@@ -7,7 +7,7 @@ import resource
 
 import pytest
 
-from balancer.bots import host
+from balancer.bots import host, plugin_limits
 
 
 @pytest.mark.parametrize(
@@ -59,5 +59,5 @@ def test_the_log_limit_names_its_variable_when_it_is_no_size(
 def test_a_bot_gets_its_memory_limit_or_the_hard_limit_below_it(
     monkeypatch: pytest.MonkeyPatch, hard: int, asked: int, gets: int
 ) -> None:
-    monkeypatch.setattr(host.resource, "getrlimit", lambda which: (hard, hard))
-    assert host._within_hard_limit(asked) == gets
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (hard, hard))
+    assert plugin_limits.within_hard_limit(asked) == gets

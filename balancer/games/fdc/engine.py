@@ -223,7 +223,7 @@ class View:
     # Perfect recall (docs/determinize.md): every card in the discard was played
     # face up, and every cashed fish lay face up in a territory before it was
     # cashed, so a seat that saw them knows them. None only from a producer
-    # that doesn't say (a compiled kernel's step view, for now).
+    # that doesn't say (a view built by hand, e.g. in a test).
     discard: tuple[int, ...] | None = None  # in the order the cards reached it
     cashed: tuple[tuple[int, ...], ...] | None = None  # every seat's cashed fish
 

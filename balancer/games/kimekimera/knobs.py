@@ -141,3 +141,19 @@ def unplayable(rules: Mapping[str, Any], players: int) -> str | None:
             f"players at most {most} free chimeras"
         )
     return None
+
+
+def _complete(rules: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The rules with every knob (defaults for those not given), read-only.
+
+    A run hands every game the same read-only rules (a variant's, a FrozenDict):
+    those are completed once, cached by value; a caller's own dict may change
+    between games, so it is completed each time."""
+    if type(rules) is knobs.FrozenDict:
+        return _completed(rules)
+    return knobs.freeze({**knobs.defaults(KNOBS), **rules})
+
+
+@lru_cache(maxsize=64)
+def _completed(rules: knobs.FrozenDict) -> Mapping[str, Any]:
+    return knobs.freeze({**knobs.defaults(KNOBS), **rules})

@@ -7,6 +7,11 @@ compiled bot plays it (BOT_RANDOM, BOT_HEURISTIC) or that its decisions are
 made outside (BOT_OUTSIDE); `advance_to_outside` plays every forced move and
 every compiled seat's move until an outside seat has a choice or the game
 ends, exactly as `_play_games` would have played them.
+
+The state keeps cashed cards only as money and count, and no discard at all
+(nothing in the game reads them), but a seat's view recalls both (engine.py
+View: `cashed`, `discard`). So a stepped game writes them down as it goes,
+move by move (`apply_recorded`): a cashed record and a discard record.
 """
 
 from __future__ import annotations
@@ -23,8 +28,13 @@ from balancer.games.fdc.kernel.layout import (
     BOT_OUTSIDE,
     CCOUNT,
     CMONEY,
+    COLOUR,
     DASH_CHOICE,
     DECK,
+    E_CANCELLED,
+    E_NEKO,
+    EFFECT,
+    EFFECT_TERRITORY,
     EVENTS,
     HANDS,
     HCAP,
@@ -34,6 +44,7 @@ from balancer.games.fdc.kernel.layout import (
     MAXP,
     N_EVENTS,
     N_PARAMS,
+    NORDER,
     O_PILE,
     O_TERR,
     OVER,
@@ -43,6 +54,7 @@ from balancer.games.fdc.kernel.layout import (
     PLAN_KIND,
     PLAN_PARAMS,
     PLAN_SIZE,
+    PLAY,
     PLAYERS,
     PROT,
     PSEAT,
@@ -59,7 +71,13 @@ from balancer.games.fdc.kernel.layout import (
     inlined,
     outermost,
 )
-from balancer.games.fdc.kernel.resolution import apply, current_player, legal, start_game
+from balancer.games.fdc.kernel.resolution import (
+    _in_plays,
+    apply,
+    current_player,
+    legal,
+    start_game,
+)
 from balancer.games.fdc.kernel.tables import (
     bot_params,
     from_state,
@@ -110,6 +128,90 @@ def note_cashed(state: np.ndarray, cashed: np.ndarray) -> None:
             cashed[s] = now
 
 
+def new_discard(state: np.ndarray) -> np.ndarray:
+    """The discard record of states shaped like `state` (`apply_recorded`): how many
+    cards at 0, the cards from 1, in the order they reached the discard."""
+    return np.zeros(1 + int(state[DECK]), np.int64)
+
+
+def discard_of(py: fdc.State) -> np.ndarray:
+    """`new_discard` filled from a Python `State`'s discard (to step from its position)."""
+    discard = np.zeros(1 + py.deck.size, np.int64)
+    discard[0] = len(py.discard)
+    discard[1 : 1 + len(py.discard)] = py.discard
+    return discard
+
+
+@inlined
+def apply_recorded(
+    state: np.ndarray,
+    tables: np.ndarray,
+    streams: np.ndarray,
+    action: int,
+    cashed: np.ndarray,
+    discard: np.ndarray,
+) -> None:
+    """`apply`, writing down what the engine's view recalls: the cards cashed
+    (`note_cashed`) and the cards discarded, in the order the engine discards them
+    (a trick's cancelled cards when its last card is played, then each cash and
+    dash as it resolves; a dash that waits for its choice, once it is made).
+
+    One move resolves at most the rest of one trick: the next trick's lead is a
+    move of its own. The trick's plays (PCARD) and its survivors in resolution
+    order (QCARD) stay in the state after the trick ends (`_end_trick` resets
+    only their lengths), so they are read here after `apply`."""
+    phase, turn, qat, survivors, tricks = (
+        state[PHASE], state[TURN], state[QAT], state[QLEN], state[TRICKS]
+    )  # fmt: skip
+    completes = phase == PLAY and turn + 1 == state[NORDER]
+    cancelled, neko = state[EVENTS + E_CANCELLED], state[EVENTS + E_NEKO]
+    apply(state, tables, streams, action)
+    note_cashed(state, cashed)
+    if completes:
+        plays = turn + 1
+        survivors = plays - (state[EVENTS + E_CANCELLED] - cancelled)
+        _note_cancelled(state, tables, plays, survivors, state[EVENTS + E_NEKO] != neko, discard)
+        qat = 0
+    elif phase != DASH_CHOICE:
+        return
+    # Survivors qat.. resolved now: to the trick's end, or to the next dash that waits.
+    stop = survivors if state[TRICKS] != tricks else state[QAT]
+    eff = T_CARDS + EFFECT * tables[T_DECK]
+    n = discard[0]
+    for i in range(qat, stop):
+        card = state[QCARD + i]
+        if tables[eff + card] != EFFECT_TERRITORY:  # a cash or a dash: discarded once resolved
+            discard[1 + n] = card
+            n += 1
+    discard[0] = n
+
+
+@inlined
+def _note_cancelled(
+    state: np.ndarray,
+    tables: np.ndarray,
+    plays: int,
+    survivors: int,
+    neko: bool,
+    discard: np.ndarray,
+) -> None:
+    """Append the trick's cancelled cards (its plays not among the survivors) in engine.py
+    sort_out's order: with 猫に小判 in play order (the lead, then followers cancelled
+    as duplicates); otherwise the off-colour cards in play order, then the lead
+    colour's duplicates in play order."""
+    col = T_CARDS + COLOUR * tables[T_DECK]
+    lead_colour = tables[col + state[PCARD]]
+    n = discard[0]
+    for rank in range(2):
+        for i in range(plays):
+            card = state[PCARD + i]
+            later = 0 if neko or tables[col + card] != lead_colour else 1
+            if later == rank and not _in_plays(state, QCARD, survivors, card):
+                discard[1 + n] = card
+                n += 1
+    discard[0] = n
+
+
 @inlined
 def advance_to_outside(
     state: np.ndarray,
@@ -121,15 +223,16 @@ def advance_to_outside(
     iwork: np.ndarray,
     fwork: np.ndarray,
     cashed: np.ndarray,
+    discard: np.ndarray,
 ) -> int:
     """Play on from the current position to the next outside decision: forced
     moves without asking (and without a draw), compiled seats by `_choose`.
 
     Returns n >= 2 with the outside seat's legal moves in moves[:n] (the
     engine's order; `current_player` is the seat), or 0 when the game is over.
-    `cashed` (`new_cashed`, or an empty array: not kept) records cashed cards.
+    `cashed` (`new_cashed`) and `discard` (`new_discard`) are written down as moves
+    are made (`apply_recorded`).
     """
-    keep = cashed.shape[0] > 0
     while state[PHASE] != OVER:
         n = legal(state, tables, moves)
         if n == 1:
@@ -143,9 +246,7 @@ def advance_to_outside(
                 state, tables, streams, kind, params, plan[PLAN_PARAMS + seat],
                 moves, n, iwork, fwork,
             )  # fmt: skip
-        apply(state, tables, streams, action)
-        if keep:
-            note_cashed(state, cashed)
+        apply_recorded(state, tables, streams, action, cashed, discard)
     return 0
 
 
@@ -157,8 +258,9 @@ def advance_to_outside(
 B_STATE, B_TABLES, B_MOVES, B_IWORK, B_PLAN, B_CASHED = 0, 2, 4, 6, 8, 10
 B_STREAMS, B_PARAMS, B_FWORK, B_HELD = 12, 14, 16, 18
 B_AHEAD = 20  # the first AHEAD numbers of each outside seat's bot stream, drawn at the deal
-B_HELD_WORDS = 22  # GameRecord.held's words per seat
-B_HEADER = 23
+B_DISCARD = 22
+B_HELD_WORDS = 24  # GameRecord.held's words per seat
+B_HEADER = 25
 AHEAD = 48
 """Numbers of an outside seat's bot stream drawn ahead at the deal, for its plugin's
 rng (sim/kernel_step.py): a Python draw costs a microsecond of big-integer arithmetic,
@@ -172,28 +274,29 @@ STEP_ON, STEP_APPLY, STEP_DEAL = 0, 1, 2  # step()'s modes
 def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     """Python's entry to `advance_to_outside` over a step buffer (`StepGame` makes it).
 
-    `mode` STEP_DEAL first deals game `game` of `seed` (streams, cashed record
-    and the held-kinds words reset); STEP_APPLY first plays `action` for the
+    `mode` STEP_DEAL first deals game `game` of `seed` (streams, cashed and discard
+    records and the held-kinds words reset); STEP_APPLY first plays `action` for the
     outside seat to act; STEP_ON only plays on. Returns n * 8 + seat at an
     outside decision (n >= 2 moves in the moves block, seat to act), or 0
     when the game is over.
     """
     state, tables, moves = block(buf, B_STATE), block(buf, B_TABLES), block(buf, B_MOVES)
     iwork, plan, cashed = block(buf, B_IWORK), block(buf, B_PLAN), block(buf, B_CASHED)
+    discard = block(buf, B_DISCARD)
     streams = stream_block(buf, B_STREAMS)
     params = block(buf, B_PARAMS).view(np.float64)
     fwork = block(buf, B_FWORK).view(np.float64)
     if mode == STEP_DEAL:
         start_game(state, tables, streams, seed, game)
         held = block(buf, B_HELD).view(np.uint64)
-        _deal_records(state, tables, cashed, held, buf[B_HELD_WORDS])
+        _deal_records(state, tables, cashed, discard, held, buf[B_HELD_WORDS])
         kinds = plan[PLAN_KIND : PLAN_KIND + state[PLAYERS]]
         draw_ahead(streams, kinds, BOT_OUTSIDE, block(buf, B_AHEAD).view(np.uint64), AHEAD)
     elif mode == STEP_APPLY:
-        apply(state, tables, streams, action)
-        if cashed.shape[0] > 0:
-            note_cashed(state, cashed)
-    n = advance_to_outside(state, tables, streams, plan, params, moves, iwork, fwork, cashed)
+        apply_recorded(state, tables, streams, action, cashed, discard)
+    n = advance_to_outside(
+        state, tables, streams, plan, params, moves, iwork, fwork, cashed, discard
+    )
     if n == 0:
         return 0
     return n * 8 + current_player(state)
@@ -201,11 +304,17 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
 
 @inlined
 def _deal_records(
-    state: np.ndarray, tables: np.ndarray, cashed: np.ndarray, held: np.ndarray, words: int
+    state: np.ndarray,
+    tables: np.ndarray,
+    cashed: np.ndarray,
+    discard: np.ndarray,
+    held: np.ndarray,
+    words: int,
 ) -> None:
-    """After a deal: nothing cashed yet, and the held kinds of the hands dealt."""
+    """After a deal: nothing cashed nor discarded yet, and the held kinds of the hands dealt."""
     for i in range(cashed.shape[0]):
         cashed[i] = 0
+    discard[0] = 0
     _held_at_deal(state, tables, held, words)
 
 
@@ -267,6 +376,7 @@ class StepGame(StepBuffer):
             fwork.view(np.int64),
             np.zeros(players * words, np.int64),
             np.zeros(players * AHEAD, np.int64),
+            new_discard(state),
         ]
         assert len(blocks) * 2 == B_HELD_WORDS  # block i's (start, stop) at 2i, 2i + 1
         self._pack(blocks, B_HEADER)
@@ -280,6 +390,7 @@ class StepGame(StepBuffer):
         self.moves = memoryview(block(B_MOVES))  # type: ignore[arg-type]
         self.plan = block(B_PLAN)
         self.cashed = block(B_CASHED)
+        self.discard = block(B_DISCARD)
         self.held = block(B_HELD).view(np.uint64)
         self.streams = block(B_STREAMS).view(np.uint64).reshape(players + 1, 2)
         self.ahead = block(B_AHEAD).view(np.uint64)  # AHEAD per seat, after each deal
@@ -313,6 +424,7 @@ class StepGame(StepBuffer):
             state[o_terr + k * tcap : o_terr + k * tcap + len(py.territory[k])] = py.territory[k]
         state[o_pile : o_pile + len(py.pile)] = py.pile
         self.cashed[:] = cashed_of(py)
+        self.discard[:] = discard_of(py)
         self.held[:] = 0
         # fdc draws chance only at the deal: the State keeps no stream to go on from.
         return self._play_on_from(seat_slots, seed, game, None)
@@ -326,7 +438,11 @@ class StepGame(StepBuffer):
         territories = tuple(
             tuple(s[o_terr + k * tcap : o_terr + k * tcap + s[TLEN + k]]) for k in range(players)
         )
-        mine = MAXP + seat * self._deck.size
+        # The recall records, as lists: each seat's cashed cards from MAXP + k * D.
+        cashed: list[int] = self.cashed.tolist()
+        discard: list[int] = self.discard.tolist()
+        starts = range(MAXP, MAXP + players * self._deck.size, self._deck.size)
+        mine = starts[seat]
         dash = phase == DASH_CHOICE
         to_resolve: tuple[tuple[int, int], ...] = ()
         if dash:  # the cards still to resolve after this dash
@@ -344,7 +460,7 @@ class StepGame(StepBuffer):
             tuple(zip(s[PSEAT : PSEAT + turn], s[PCARD : PCARD + turn], strict=True)),
             territories,
             tuple(s[CCOUNT : CCOUNT + players]),
-            tuple(self.cashed[mine : mine + self.cashed[seat]].tolist()),
+            tuple(cashed[mine : mine + cashed[seat]]),
             tuple(s[HLEN : HLEN + players]),
             s[PILE_LEN],
             to_resolve,
@@ -354,6 +470,8 @@ class StepGame(StepBuffer):
             self.rules,
             self._deck,
             self._money,
+            tuple(discard[1 : 1 + discard[0]]),
+            tuple(tuple(cashed[at : at + cashed[k]]) for k, at in enumerate(starts)),
         )
 
     def record(self) -> GameRecord:
