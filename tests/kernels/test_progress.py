@@ -10,8 +10,6 @@ conformance check's (tests/kernels/test_kernel_conformance.py).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from balancer import games, knobs
@@ -21,13 +19,11 @@ from balancer.games.daqizi.kernel import layout as dqz_layout
 from balancer.games.daqizi.kernel import resolution as dqz_resolution
 from balancer.games.fdc import engine as fdc
 from balancer.games.fdc.kernel import note_trick
-from balancer.games.kimekimera import kernel as kk_kernel
 from balancer.games.kimekimera import engine as kk
+from balancer.games.kimekimera import kernel as kk_kernel
 from balancer.rng import CHANCE, Stream, bot_stream
 from balancer.sim.play import with_figures
 from balancer.stats.how_it_plays import FIGURES, NAMES, figures_of
-
-NAN = math.nan
 
 
 def _same(got: np.ndarray | tuple[float, ...], expected: list[float]) -> None:
