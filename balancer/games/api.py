@@ -50,6 +50,13 @@ class GameRecord:
     # Not compared: a position stepped from the middle (State.arranged, a
     # kernel's from_state) knows its end but not its deal.
     held: tuple[int, ...] = field(default=(), compare=False)
+    # How it played (stats/how_it_plays.py): each seat's score after each step (a trick,
+    # round or deal), as the engine records it; () where unknown (a position stepped
+    # from the middle, a game without a record of its steps). Not compared, as `held`.
+    progress: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
+    # The game's figures from `progress` (how_it_plays.NAMES order), set where sim/play.py
+    # makes the record; () if not computed. Not compared: a NaN figure is unequal to itself.
+    figures: tuple[float, ...] = field(default=(), compare=False)
 
 
 class GameState(Protocol):

@@ -60,6 +60,9 @@ class ChunkColumns:
     length: np.ndarray  # int64 [games]: tricks, rounds or deals
     events: np.ndarray  # float64 [games, len(SPEC.events)], SPEC.events order
     held: np.ndarray | None = None  # uint64 [games, players * words]: GameRecord.held
+    # float64 [games, how_it_plays.FIGURES]: each game's figures from its progress; None
+    # from a kernel that does not record it.
+    figures: np.ndarray | None = None
 
 
 class StepBuffer:

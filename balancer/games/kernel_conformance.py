@@ -14,7 +14,9 @@ interface (games/kernel_api.py), side by side, and holds the kernel to:
   clone of that position ends when played out with the same bots;
 - `from_state` of an engine position mid-game plays on (compiled, `play_out`)
   to the same end as the engine from that position;
-- `play_chunk` gives the same scores, lengths and events.
+- `play_chunk` gives the same scores, lengths and events, and the same figures of how
+  each game played (stats/how_it_plays.py: figures_of the engine record's progress,
+  as sim/play.py computes them), to the last bit, NaN where the engine's is NaN.
 
 Each failure is an AssertionError naming the game, seed, game index and move.
 It runs over every registered game with a kernel (tests/kernels/test_kernel_conformance.py);
@@ -32,6 +34,7 @@ from balancer.games.api import GameRecord
 from balancer.games.definition import GameDefinition
 from balancer.games.kernel_api import Kernel, Position, SeatBots
 from balancer.rng import CHANCE, Stream, bot_stream
+from balancer.stats import how_it_plays
 
 
 def _engine_bots(definition: GameDefinition, bots: Sequence[tuple[str, Mapping[str, Any]]]) -> list:
@@ -104,8 +107,34 @@ def check_kernel(
             int(chunk.length[index]),
             dict(zip(spec.events, chunk.events[index].tolist(), strict=True)),
         )
+        where = f"{spec.name}: seed {seed}, game {index}"
         if row != (record.scores, record.length, dict(record.events)):
-            raise AssertionError(f"{spec.name}: seed {seed}, game {index}: play_chunk gives {row}")
+            raise AssertionError(f"{where}: play_chunk gives {row}")
+        _same_figures(chunk.figures, index, record, spec.higher_is_better, where)
+
+
+def _same_figures(
+    figures: np.ndarray | None, index: int, record: GameRecord, higher_is_better: bool, where: str
+) -> None:
+    """The chunk's figures of game `index` are the engine's (from its record's progress, one
+    row a step); neither kept (a kernel and engine that record no progress) passes."""
+    if figures is None and not record.progress:
+        return
+    if figures is None or not record.progress:
+        kept = "the engine's record" if record.progress else "the kernel's chunk"
+        raise AssertionError(f"{where}: only {kept} keeps how the game played")
+    if len(record.progress) != record.length:
+        raise AssertionError(
+            f"{where}: the engine kept {len(record.progress)} steps of {record.length}"
+        )
+    expected = how_it_plays.figures_of(
+        np.array(record.progress), np.array(record.scores), higher_is_better
+    )
+    if not np.array_equal(figures[index], expected, equal_nan=True):
+        raise AssertionError(
+            f"{where}: play_chunk's figures {figures[index].tolist()}, the engine's "
+            f"{expected.tolist()} (progress {record.progress})"
+        )
 
 
 def _check_one_game(

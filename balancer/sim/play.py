@@ -13,6 +13,7 @@ the same first shuffle (common random numbers) whatever the bots do.
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import sys
 import time
@@ -21,6 +22,8 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import numpy as np
+
 from balancer import interrupts
 from balancer.bot import Bot, PluginFailure
 from balancer.bots.host import HostedBot, choose, describe
@@ -28,6 +31,7 @@ from balancer.errors import GameFault, Terminated
 from balancer.games.api import GameRecord, GameSpec
 from balancer.rng import CHANCE, Stream, bot_stream
 from balancer.sim import lazyview
+from balancer.stats import how_it_plays
 
 if lazyview.available:
     getrefcount = sys.getrefcount
@@ -169,7 +173,18 @@ def _play(
         apply_action(action)
         if check:
             state.check_invariants()
-    return state.record()
+    return with_figures(state.record(), spec.higher_is_better)
+
+
+def with_figures(record: GameRecord, higher_is_better: bool) -> GameRecord:
+    """`record` with how it played (stats/how_it_plays.py: figures_of its progress), the
+    figures a kernel's chunk gives for the same game; as it is when it kept no progress."""
+    if not record.progress:
+        return record
+    figures = how_it_plays.figures_of(
+        np.array(record.progress), np.array(record.scores), higher_is_better
+    )
+    return dataclasses.replace(record, figures=tuple(figures.tolist()))
 
 
 def asker(

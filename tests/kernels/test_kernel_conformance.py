@@ -2,14 +2,17 @@
 
 games/kernel_conformance.py is the check; here it runs over every game with a
 kernel, with every compiled bot in every seat and with a mixed table, at the
-default knobs; controls show the check fails a kernel that is off by one move, and one
-whose worlds keep another seat's view than the one asked.
+default knobs, and at every other player count with knobs the progress rows must
+follow; controls show the check fails a kernel that is off by one move, one whose
+worlds keep another seat's view than the one asked, and a chunk whose figures of how
+each game played are another game's or missing.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from balancer import games, knobs
@@ -95,3 +98,74 @@ def test_the_check_fails_worlds_that_keep_another_seats_view(name: str) -> None:
     seats = _seats(name, ["heuristic"] * players)
     with pytest.raises(AssertionError, match="other moves"):
         check_kernel(wrong, knobs.defaults(spec.knobs), players, seats, seed=7, games=8)
+
+
+# Every player count the game allows but the largest (the test above plays that one),
+# with knobs that the rows must follow: fdc's uncashed fish score in every trick's
+# row (at the default 0 a row that left them out would pass), kk plays more rounds.
+OTHER_KNOBS: dict[str, dict[str, Any]] = {
+    "fish-dash-cash": {"uncashed_value": 2},
+    "kimekimera": {"rounds": 7},
+}
+OTHER_COUNTS = [
+    (name, players)
+    for name in WITH_KERNEL
+    for players in range(games.definition(name).spec.min_players, 7)
+    if players < games.definition(name).spec.max_players
+]
+
+
+@pytest.mark.parametrize(("name", "players"), OTHER_COUNTS)
+def test_every_player_count_plays_its_engine_twin_with_the_same_figures(
+    name: str, players: int
+) -> None:
+    definition = games.definition(name)
+    kernel = definition.kernel()
+    assert kernel is not None
+    compiled = sorted(kernel.compiled_bots)
+    mixed = _seats(name, [compiled[s % len(compiled)] for s in range(players)])
+    rules = {**knobs.defaults(definition.spec.knobs), **OTHER_KNOBS.get(name, {})}
+    for seed in (3, 5):
+        check_kernel(definition, rules, players, mixed, seed=seed, games=3)
+
+
+class _FiguresOff:
+    """A kernel whose chunk gives each game the figures of the game after it (the last
+    keeps its own), or none at all."""
+
+    def __init__(self, kernel: Any, keep: bool) -> None:
+        self.kernel = kernel
+        self.keep = keep
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.kernel, attr)
+
+    def play_chunk(self, *args: Any) -> Any:
+        from dataclasses import replace
+
+        chunk = self.kernel.play_chunk(*args)
+        if not self.keep:
+            return replace(chunk, figures=None)
+        shifted = chunk.figures.copy()
+        shifted[:-1] = chunk.figures[1:]
+        return replace(chunk, figures=shifted)
+
+
+@pytest.mark.parametrize(
+    ("keep", "message"), [(True, "play_chunk's figures"), (False, "only the engine's")]
+)
+def test_the_check_fails_a_chunk_whose_figures_are_another_games_or_none(
+    keep: bool, message: str
+) -> None:
+    from dataclasses import replace
+
+    definition = games.definition("kimekimera")
+    real = definition.kernel()
+    off = replace(definition, kernel=lambda: _FiguresOff(real, keep))
+    rules = knobs.defaults(definition.spec.knobs)
+    # Seed 7's first three 4-player games differ in how they played (checked: the
+    # control's first assertion), so a shifted row can't pass by chance.
+    chunk = real.play_chunk(rules, 4, 7, 0, 3, _seats("kimekimera", ["random"] * 4), False)
+    assert not np.array_equal(chunk.figures[0], chunk.figures[1], equal_nan=True)
+    with pytest.raises(AssertionError, match=message):
+        check_kernel(off, rules, 4, _seats("kimekimera", ["random"] * 4), seed=7, games=3)

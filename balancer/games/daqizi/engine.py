@@ -168,6 +168,7 @@ class State:
         "over",
         "trace",
         "opening_held",
+        "progress",
     )
 
     def __init__(self, rules: Mapping[str, Any], players: int, rng: Stream) -> None:
@@ -182,6 +183,7 @@ class State:
         # What happened, as event tuples for the play-by-play (narrate.py); None: not kept.
         self.trace: list[tuple[Any, ...]] | None = None
         self.chips = [rules["starting_chips"]] * PLAYERS
+        self.progress: list[tuple[int, ...]] = []  # the chips after each deal (GameRecord)
         self.events: dict[str, float] = dict.fromkeys(EVENTS, 0)
         self.deal = 0
         self.streak = 0
@@ -336,6 +338,7 @@ class State:
             int(self.events["deals"]),
             dict(self.events),
             self.opening_held,
+            tuple(self.progress),
         )
 
     def check_invariants(self) -> None:
@@ -369,6 +372,7 @@ class State:
             setattr(other, name, getattr(self, name))
         other.rng = self.rng.copy()
         other.chips = list(self.chips)
+        other.progress = list(self.progress)
         other.hands = [list(h) for h in self.hands]
         other.packed = list(self.packed)
         other.captured = [list(c) for c in self.captured]
@@ -484,6 +488,7 @@ class State:
             if trace is not None:
                 trace.append(("owes", seat, winner, owed, got, multiplier))
         events["deals"] += 1
+        self.progress.append(tuple(chips))
         if winner == self.dealer:
             events["dealer_wins"] += 1
         self.streak = self.streak + 1 if winner == self.last_winner else 1
@@ -568,6 +573,7 @@ def _world(
     state.last_rule = bool(rules["no_capture_last_single_rule"])
     state.trace = None
     state.events = dict.fromkeys(EVENTS, 0)
+    state.progress = []  # a sampled world's past deals are not known: none kept
     state.opening_held = held_of_counts([[0] * dc.N_KINDS] * PLAYERS)
     state.chips = list(view.chips)
     state.deal, state.dealer = view.deal, view.dealer

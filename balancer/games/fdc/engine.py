@@ -272,6 +272,7 @@ class State:
         "money_moved",
         "_trace",
         "opening_held",
+        "progress",
     )
 
     def __init__(self, rules: Mapping[str, Any], players: int, rng: Stream) -> None:
@@ -295,6 +296,7 @@ class State:
         self.played_fish: set[int] = set()
         self.next_leader = -1
         self.tricks = 0
+        self.progress: list[tuple[int, ...]] = []  # the scores after each trick (GameRecord)
         self.events = dict.fromkeys(EVENTS, 0)
         self.sole_leader = -1
         self.money_moved = False  # fish cashed since the sole leader was last looked at
@@ -418,7 +420,8 @@ class State:
     def record(self) -> GameRecord:
         events = dict(self.events)
         events["fish_uncashed_at_end"] = sum(len(t) for t in self.territory)
-        return GameRecord(tuple(self.scores()), self.tricks, events, self.opening_held)
+        held, progress = self.opening_held, tuple(self.progress)
+        return GameRecord(tuple(self.scores()), self.tricks, events, held, progress)
 
     def check_invariants(self) -> None:
         places = [*self.hands, self.pile, *self.territory, *self.cashed, self.discard]
@@ -445,6 +448,7 @@ class State:
         other.discard = list(self.discard)
         other.order = list(self.order)
         other.plays = list(self.plays)
+        other.progress = list(self.progress)
         other.resolve_queue = list(self.resolve_queue)
         other.protected = list(self.protected)
         other.played_fish = set(self.played_fish)
@@ -577,6 +581,7 @@ class State:
     def _end_trick(self) -> None:
         self.tricks += 1
         players = self.players
+        self.progress.append(tuple(map(int, self.scores())))
         self.protected = [False] * players
         self.played_fish = set()
         self.resolve_queue = []
@@ -667,6 +672,7 @@ def determinize(view: View, rng: Stream) -> State:
     state.players = players
     state._trace = None
     state.opening_held = ()  # a world has no deal of its own to record
+    state.progress = []  # nor a record of its past tricks
     hands: list[list[int]] = [[] for _ in range(players)]
     hands[seat] = list(view.hand)
     at = 0

@@ -112,6 +112,7 @@ class State:
         "events",
         "fresh",
         "_trace",
+        "progress",
     )
 
     def __init__(
@@ -141,6 +142,7 @@ class State:
         self._trace: list[tuple[Any, ...]] | None = None
         self.discard: list[int] = []
         self.totals = [0] * players
+        self.progress: list[tuple[int, ...]] = []  # the totals after each round (GameRecord)
         # Card impact: per seat, a bitmask of the CARD_KIND of every card its
         # chimera held at any scoring.
         self.chimera_held = [0] * players
@@ -300,6 +302,7 @@ class State:
             self.round,
             {name: float(count) for name, count in self.events.items()},
             tuple(self.chimera_held),  # one word a seat: 50 kinds
+            tuple(self.progress),
         )
 
     def check_invariants(self) -> None:
@@ -340,6 +343,7 @@ class State:
         other.free = list(self.free)
         other.mine = list(self.mine)
         other.totals = list(self.totals)
+        other.progress = list(self.progress)
         other.events = dict(self.events)
         other._trace = None
         return other
@@ -434,6 +438,8 @@ class State:
                     self._trace.append(self._cant_breed(seat))
                 self.turn += 1
             self._score_round()
+            # Here, not where a move ends: one move can end several rounds.
+            self.progress.append(tuple(self.totals))
             self.round += 1
             if self.round < self.rounds:
                 self._next_round()

@@ -28,6 +28,7 @@ from balancer.games.daqizi.kernel.layout import (
     N_EVENTS,
     N_PARAMS,
     PARAM_NAMES,
+    R_MAX_DEALS,
     S_BEST,
     S_BEST_SEAT,
     S_CAPTURED,
@@ -67,6 +68,7 @@ from balancer.games.daqizi.kernel.resolution import apply, legal, new_game
 from balancer.games.kernel_api import ChunkColumns
 from balancer.jit import njit
 from balancer.rng import Stream
+from balancer.stats.how_it_plays import FIGURES, NO_MARGIN, game_figures
 
 
 @njit
@@ -77,12 +79,15 @@ def _play_to_end(
     seat_bots: np.ndarray,
     seat_params: np.ndarray,
     moves: np.ndarray,
-) -> None:
+    progress: np.ndarray,
+) -> int:
     """Play from `state` to the end: seat s plays bot seat_bots[s] with seat_params[s].
 
     A forced move is played without asking its bot (engine.py's rule). The chunk
     loop's own (`play_out` is the rollouts' entry, with every kernel's signature).
+    Row d - 1 of `progress` gets the chips after deal d; returns the deals played.
     """
+    deals = state[S_EVENTS + E_DEALS]
     while state[S_OVER] == 0:
         n = legal(state, tables, moves)
         if n == 1:
@@ -91,6 +96,20 @@ def _play_to_end(
             seat = state[S_TO_ACT]
             action = choose(state, tables, streams, moves, n, seat_bots[seat], seat_params[seat])
         apply(state, tables, streams, action)
+        deals = note_deal(state, deals, progress)
+    return deals
+
+
+@njit(inline="always")  # once a move: a call there would cost more than its work
+def note_deal(state: np.ndarray, deals: int, progress: np.ndarray) -> int:
+    """After a move, `deals` the deals paid before it: if it ended one, progress's row
+    for it gets the chips. Returns the deals now. A move ends at most one deal, so
+    watching the count keeps `apply` (and search's play-outs, which share it) as it was."""
+    now = state[S_EVENTS + E_DEALS]
+    if now != deals:
+        for s in range(PLAYERS):
+            progress[now - 1, s] = state[S_CHIPS + s]
+    return now
 
 
 @njit
@@ -106,9 +125,13 @@ def _play_games(
     length: np.ndarray,
     events: np.ndarray,
     dealt: np.ndarray,
+    figures: np.ndarray,
 ) -> None:
-    """dealt[g, s, k] gets the opening hand's count of kind k (card impact)."""
+    """dealt[g, s, k] gets the opening hand's count of kind k (card impact), figures[g]
+    how game g played (stats/how_it_plays.py) from the chips after each of its deals."""
     state = np.zeros(STATE_SIZE, dtype=np.int64)
+    progress = np.zeros((tables[R_MAX_DEALS], PLAYERS), dtype=np.int64)
+    final = np.zeros(PLAYERS, dtype=np.int64)
     streams = np.zeros((1 + PLAYERS, 2), dtype=np.uint64)
     moves = np.zeros(MAX_LEGAL, dtype=np.int64)
     seat_bots = np.zeros(PLAYERS, dtype=np.int64)
@@ -125,9 +148,11 @@ def _play_games(
         for seat in range(PLAYERS):
             for k in range(K):
                 dealt[row, seat, k] = state[S_HANDS + seat * K + k]
-        _play_to_end(state, tables, streams, seat_bots, seat_params, moves)
+        deals = _play_to_end(state, tables, streams, seat_bots, seat_params, moves, progress)
         for seat in range(PLAYERS):
             scores[row, seat] = state[S_CHIPS + seat]
+            final[seat] = state[S_CHIPS + seat]
+        game_figures(progress, deals, final, True, NO_MARGIN, figures[row])
         length[row] = state[S_EVENTS + E_DEALS]
         for e in range(N_EVENTS):
             events[row, e] = state[S_EVENTS + e]
@@ -172,12 +197,12 @@ def play_chunk(
     length = np.zeros(games, dtype=np.int64)
     events = np.zeros((games, N_EVENTS), dtype=np.float64)
     dealt = np.zeros((games, PLAYERS, K), dtype=np.int64)
+    figures = np.zeros((games, FIGURES), dtype=np.float64)
     _play_games(
-        tables, seed, start, stop, kinds, params, bool(rotate), scores, length, events, dealt
-    )
-    return ChunkColumns(
-        start=start, scores=scores, length=length, events=events, held=held_masks(dealt)
-    )
+        tables, seed, start, stop, kinds, params, bool(rotate), scores, length, events, dealt,
+        figures,
+    )  # fmt: skip
+    return ChunkColumns(start, scores, length, events, held_masks(dealt), figures)
 
 
 def held_masks(dealt: np.ndarray) -> np.ndarray:

@@ -11,13 +11,19 @@ from balancer.games.api import held_words
 from balancer.games.fdc.kernel.bots import _choose
 from balancer.games.fdc.kernel.layout import (
     BOT_KINDS,
+    CMONEY,
     N_EVENTS,
     N_PARAMS,
     OVER,
     PHASE,
+    PLAYERS,
     T_COPIES,
     T_DECK,
     T_PLAYERS,
+    T_UNCASHED,
+    TLEN,
+    TRICKS,
+    inlined,
     outermost,
 )
 from balancer.games.fdc.kernel.resolution import (
@@ -38,6 +44,7 @@ from balancer.games.fdc.kernel.tables import (
     new_work,
 )
 from balancer.games.kernel_api import ChunkColumns
+from balancer.stats.how_it_plays import FIGURES, NO_MARGIN, game_figures
 
 
 def play_chunk(
@@ -72,11 +79,17 @@ def play_chunk(
     events = np.zeros((games, N_EVENTS), np.float64)
     words = held_words(int(tables[T_DECK] // tables[T_COPIES]))
     held = np.zeros((games, players * words), np.uint64)
+    # One game's progress at a time, reused: a game has at most a trick per card.
+    progress = np.zeros((int(tables[T_DECK]), players), np.int64)
+    figures = np.zeros((games, FIGURES), np.float64)
     _play_games(
         tables, kinds, params, seed, start, stop, bool(rotate), start % players,
         state, streams, legal_out, iwork, fwork, scores, length, events, held, words,
+        progress, figures,
     )  # fmt: skip
-    return ChunkColumns(start=start, scores=scores, length=length, events=events, held=held)
+    return ChunkColumns(
+        start=start, scores=scores, length=length, events=events, held=held, figures=figures
+    )
 
 
 # -- a chunk of games -----------------------------------------------------------------
@@ -102,10 +115,13 @@ def _play_games(
     events: np.ndarray,
     held: np.ndarray,
     words: int,
+    progress: np.ndarray,
+    figures: np.ndarray,
 ) -> None:
     """engine.py _play for games start..stop-1: a forced move is played without
     asking its bot (and without a draw from its stream). held[g] gets the kinds
-    each seat was dealt (card impact), `words` a seat."""
+    each seat was dealt (card impact), `words` a seat; figures[g] how game g played
+    (stats/how_it_plays.py), from each trick's scores kept in `progress`."""
     players = tables[T_PLAYERS]
     # The slot at seat 0 of game `game` is game % players when seats rotate;
     # counted along, since an integer `%` in here would slow every move.
@@ -115,6 +131,7 @@ def _play_games(
         start_game(state, tables, streams, seed, game)
         row = game - start
         _held_at_deal(state, tables, held[row], words)
+        tricks = 0
         while state[PHASE] != OVER:
             n = legal(state, tables, moves)
             if n == 1:
@@ -127,4 +144,20 @@ def _play_games(
                     moves, n, iwork, fwork,
                 )  # fmt: skip
             apply(state, tables, streams, action)
+            tricks = note_trick(state, tables, tricks, progress)
         length[row] = write_record(state, tables, scores[row], events[row])
+        # The final scores are the last trick's row: nothing scores after it.
+        game_figures(progress, tricks, progress[tricks - 1], True, NO_MARGIN, figures[row])
+
+
+@inlined
+def note_trick(state: np.ndarray, tables: np.ndarray, tricks: int, progress: np.ndarray) -> int:
+    """After a move, `tricks` the tricks before it: if it ended one, progress's row for
+    it gets each seat's score were the game to end now (write_record's formula).
+    Returns the tricks now. A move ends at most one trick, so watching the counter
+    here keeps the rules (and search's play-outs, which share `apply`) as they were."""
+    now = state[TRICKS]
+    if now != tricks:
+        for s in range(state[PLAYERS]):
+            progress[now - 1, s] = state[CMONEY + s] + tables[T_UNCASHED] * state[TLEN + s]
+    return now

@@ -18,16 +18,19 @@ from balancer.games.kimekimera.kernel.layout import (
     PLAN_SIZE,
     S_EVENTS,
     S_HELD,
+    S_PROGRESS,
     S_ROUND,
     S_TOTALS,
     STATE_SIZE,
     T_PLAYERS,
+    T_ROUNDS,
     encode_rules,
 )
 from balancer.games.kimekimera.kernel.resolution import new_game
 from balancer.games.kimekimera.kernel.stepping import advance_to_outside
 from balancer.jit import njit
 from balancer.rng_kernels import init_streams
+from balancer.stats.how_it_plays import FIGURES, NO_MARGIN, game_figures
 
 # -- whole games --------------------------------------------------------------------
 
@@ -45,14 +48,20 @@ def play_games(
     length: np.ndarray,
     events: np.ndarray,
     held: np.ndarray,
+    figures: np.ndarray,
 ) -> None:
-    """Games start..stop-1 into scores/length/events/held rows 0..stop-start-1.
+    """Games start..stop-1 into scores/length/events/held/figures rows 0..stop-start-1.
 
     Each game is played by `advance_to_outside` with no seat outside: the loop
     a plugin run steps (`step`) is this one, so the two play the same games.
+    The state is one game's rounds longer than STATE_SIZE, so `_advance` keeps
+    each round's totals in it (S_PROGRESS), read into the game's figures at its end.
     """
     players = tables[T_PLAYERS]
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    rounds = tables[T_ROUNDS]
+    state = np.zeros(STATE_SIZE + rounds * players, dtype=np.int64)
+    progress = state[S_PROGRESS:].reshape((rounds, players))
+    final = state[S_TOTALS : S_TOTALS + players]
     streams = np.zeros((1 + players, 2), dtype=np.uint64)
     moves = np.zeros(MAX_FREE + 1, dtype=np.int64)
     scratch = np.zeros(16, dtype=np.int64)
@@ -74,6 +83,8 @@ def play_games(
             events[row, e] = state[S_EVENTS + e]
         for s in range(players):
             held[row, s] = state[S_HELD + s]
+        # Kimekimera's lowest total wins.
+        game_figures(progress, state[S_ROUND], final, False, NO_MARGIN, figures[row])
 
 
 def play_chunk(
@@ -95,5 +106,8 @@ def play_chunk(
     length = np.zeros(games, dtype=np.int64)
     events = np.zeros((games, N_EVENTS), dtype=np.float64)
     held = np.zeros((games, players), dtype=np.int64)
-    play_games(tables, seed, start, stop, ids, params, bool(rotate), scores, length, events, held)
-    return ChunkColumns(start, scores, length, events, held.astype(np.uint64))
+    figures = np.zeros((games, FIGURES), dtype=np.float64)
+    play_games(
+        tables, seed, start, stop, ids, params, bool(rotate), scores, length, events, held, figures
+    )
+    return ChunkColumns(start, scores, length, events, held.astype(np.uint64), figures)

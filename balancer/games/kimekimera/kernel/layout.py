@@ -49,6 +49,10 @@ S_TURN = S_FIRST + 1
 S_SEAT = S_TURN + 1
 S_HELD = S_SEAT + 1  # per seat: card impact's bitmask (engine.py chimera_held)
 STATE_SIZE = S_HELD + MAX_PLAYERS
+# A state longer than STATE_SIZE (the chunk loop's) keeps from S_PROGRESS on the totals
+# after each round, `players` words a round (how it played: stats/how_it_plays.py);
+# the others (search's copies, stepped games) keep none and pay one comparison a round.
+S_PROGRESS = STATE_SIZE
 
 T_PLAYERS = 0
 T_NFREE = 1

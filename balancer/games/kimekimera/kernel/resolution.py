@@ -31,6 +31,7 @@ from balancer.games.kimekimera.kernel.layout import (
     S_FREE,
     S_HELD,
     S_MINE,
+    S_PROGRESS,
     S_ROUND,
     S_SEAT,
     S_THEME,
@@ -279,6 +280,11 @@ def _advance(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> None
                 return
             state[S_TURN] += 1
         _score_round(state, tables)
+        # Written here, not where a move ends: one move can end several rounds.
+        at = S_PROGRESS + state[S_ROUND] * players
+        if at + players <= state.shape[0]:
+            for s in range(players):
+                state[at + s] = state[S_TOTALS + s]
         state[S_ROUND] += 1
         if state[S_ROUND] < rounds:
             _next_round(state, tables, streams)
