@@ -10,8 +10,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
-from balancer.stats.card_tally import BIT_INDEX, DE_BRUIJN, CardTally
+from balancer.stats.card_tally import BIT_INDEX, DE_BRUIJN, Z95, CardTally
 
 
 def plain_sums(wins: np.ndarray, held: np.ndarray, kinds: int) -> np.ndarray:
@@ -67,6 +68,24 @@ def test_two_games_by_hand() -> None:
     # kind 0: game 0 a=2 (seat 0), n=2 (seats 0, 1); game 1 nobody.
     # kind 1: game 0 a=0, n=1 (seat 1); game 1 a=1, n=1.
     assert tally.sums.tolist() == [[2, 1], [2, 2], [4, 1], [4, 1], [4, 2]]
+
+
+def test_the_clustered_interval_of_three_games_by_hand() -> None:
+    """Two seats, one kind. Game 0: seat 0 holds it and wins; game 1: seat 0 holds it,
+    seat 1 wins; game 2: seat 1 holds it and wins. Holders 2 wins of 3 seats (p1 = 2/3),
+    the others 1 of 3 (p0 = 1/3). z_g = (a − p1 n)/3 − (b − p0 m)/3: 2/9, −4/9, 2/9;
+    Σz² = 24/81, times G/(G − 1) = 3/2: a variance of 4/9, se 2/3. The holders' and the
+    others' terms are not independent (their cross term is −2/3): the se counts it."""
+    wins = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])
+    held = np.array([[1, 0], [1, 0], [0, 1]], dtype=np.uint64)
+    tally = CardTally(2, 1)
+    tally.add(wins, held)
+    (row,) = tally.impact(["k0"])
+    assert (row.held_seats, row.other_seats) == (3, 3)
+    assert row.held_win_share == 2 / 3 and row.other_win_share == 1 / 3
+    assert row.difference == 2 / 3 - 1 / 3
+    assert row.low == pytest.approx(1 / 3 - Z95 * 2 / 3)
+    assert row.high == pytest.approx(1 / 3 + Z95 * 2 / 3)
 
 
 def _null_tally(seed: int, games: int = 4000, players: int = 5, kinds: int = 60) -> CardTally:

@@ -118,6 +118,40 @@ def test_equivalent_needs_a_tolerance() -> None:
     assert row.verdict == "equivalent" and row.p_equivalence < 0.05
 
 
+def test_a_noiseless_change_beside_a_noisy_row_is_no_duplicate() -> None:
+    # Row "fixed": A 0, B 1 in every game (se 0, change 1: in the family, p = 0); row "x"
+    # varies. Comparing the two for a shared test must not divide by the first's se of 0.
+    pairs = [
+        (fig([0, 0, 0, 0], name="fixed"), fig([1, 1, 1, 1], name="fixed")),
+        (fig([1, 2, 3, 4], name="x"), fig([2, 2, 5, 5], name="x")),
+    ]
+    for order in (pairs, pairs[::-1]):
+        rows = {row.figure: row for row in compare.compare_figures(order, paired=True)}
+        assert rows["fixed"].in_family and rows["x"].in_family
+        assert rows["fixed"].duplicate_of is None and rows["x"].duplicate_of is None
+        assert rows["fixed"].verdict == "changed"
+
+
+def test_equivalent_when_the_tost_p_is_alpha_exactly() -> None:
+    # d = B − A = [-3, 1, 1, 3]: change 0.5, se sqrt(19/12). With the tolerance 0.5 the
+    # upper one-sided test sits at t = 0: p = 1/2 exactly, the lower one is smaller. At
+    # alpha 1/2 the rule "p <= alpha" calls it equivalent; the t-test's p (0.72) is not
+    # below 1/2, so the row is not "changed" first.
+    pair = [(fig([0, 0, 0, 0]), fig([-3, 1, 1, 3]))]
+    row = compare.compare_figures(pair, True, {"score": "0.5"}, alpha=0.5)[0]
+    assert row.p_equivalence == 0.5 and row.p_adjusted > 0.5
+    assert row.verdict == "equivalent"
+
+
+def test_welch_with_one_game_in_a() -> None:
+    # A one game (no variance of its own), B [1, 2, 3]: se² = var(B)/3 = 1/3, and
+    # Welch–Satterthwaite gives B's df alone, 2.
+    d = compare.difference(fig([3.0]), fig([1, 2, 3]), paired=False)
+    assert d.change == -1.0
+    assert d.se == pytest.approx(math.sqrt(1 / 3))
+    assert d.df == pytest.approx(2.0)
+
+
 def test_row_contract_fields_are_plain() -> None:
     row = compare.compare_figures([(fig([1, 2, 3]), fig([1, 3, 3]))], paired=True)[0]
     contract = row.contract()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -72,6 +73,20 @@ def test_paired_diff_of_a_run_with_itself_is_all_unchanged() -> None:
     assert not result.changed and result.family_size == 0
     with pytest.raises(ValueError):
         diff_rows(a, _run("cautious", games=100), paired=True)
+
+
+def test_an_event_of_one_run_only_is_named_with_its_run() -> None:
+    # A counts "steal" and "chain", B "chain" and "bluff": only "chain" is compared, and
+    # each lone event is named with the run that has it.
+    a, b = _run("cautious", seed=1), _run("cautious", seed=2)
+    b = replace(b, events={"chain": b.events["chain"], "bluff": b.events["steal"]})
+    result = diff_rows(a, b, paired=False)
+    assert [r.figure for r in result.rows if r.figure.startswith("events.")] == [
+        "events.chain.per_game",
+        "events.chain.share_of_games",
+    ]
+    assert "events only in A, not compared: steal" in result.warnings
+    assert "events only in B, not compared: bluff" in result.warnings
 
 
 def test_headline_shows_every_interval() -> None:

@@ -57,6 +57,11 @@ def test_share_never_seen_is_wilson_at_zero() -> None:
     assert iv.high == pytest.approx(1.959963984540054**2 / (20 + 1.959963984540054**2))
 
 
+def test_a_share_of_no_games_can_be_anything() -> None:
+    # No games: nothing is known, the interval is the whole of [0, 1] (not wider).
+    assert intervals.wilson_effective(0.5, 0.0, 0) == (0.0, 1.0)
+
+
 def test_bot_share_is_per_seat_game_clustered_by_game() -> None:
     # Two games, bot "a" holds seats 0 and 1, "b" seat 2.
     # Game 1: a wins (seat 0); game 2: b wins. a: y = [1, 0], m = [2, 2] -> 1/4.

@@ -12,6 +12,7 @@ from balancer.stats import intervals
 from balancer.stats.compare import Figure
 from balancer.stats.sequential import (
     AnytimeDiff,
+    AnytimeRow,
     AsymptoticCS,
     BettingCS,
     WinShareMonitor,
@@ -210,6 +211,65 @@ def test_asymptotic_p_value_inverts_the_interval() -> None:
     low, high = cs.interval()
     assert low > 0  # p below 5%: the 95% CS excludes 0
     assert asymptotic_p_value(AsymptoticCS()) == 1.0
+
+
+def test_asymptotic_p_value_of_a_small_variance_by_hand() -> None:
+    # Values 0.1, 0.3, 0.1, 0.3: n 4, mean 0.2, variance 0.04 / 3 (well below 1). With
+    # n_star 4 and alpha 0.05, ρ² = (λ + log(λ + 1)) / 4, λ = −2 log 0.05, and
+    # p = sqrt(nρ² + 1) · exp(−mean² n² ρ² / (2 var (nρ² + 1))): about 0.0145.
+    cs = AsymptoticCS(alpha=0.05, n_star=4)
+    cs.extend([0.1, 0.3, 0.1, 0.3])
+    la = -2 * math.log(0.05)
+    rho2 = (la + math.log(la + 1)) / 4
+    var = 0.04 / 3
+    expected = math.sqrt(4 * rho2 + 1) * math.exp(-0.04 * 16 * rho2 / (2 * var * (4 * rho2 + 1)))
+    assert asymptotic_p_value(cs) == pytest.approx(expected)
+    assert 0.01 < expected < 0.02
+
+
+def test_anytime_rows_bet_on_their_kind_and_its_tolerance() -> None:
+    # Win and share rows are bounded: a betting CS whose bets are tuned to where it fits
+    # inside ±tolerance, n* = ceil(2 log(2/0.05) · 1/4 / tol²): 738 for 0.05 and 185 for
+    # 0.1. A score row gets the asymptotic CS.
+    ones, zeros = np.ones(4), np.zeros(4)
+    watch = AnytimeDiff(tolerances={"win": "0.05", "share": "0.1", "score": "0.1sd"})
+    watch.update(
+        _pairs(
+            {
+                "seat 0": ("win", zeros, ones),
+                "fired": ("share", zeros, ones),
+                "score": ("score", zeros, ones),
+            }
+        )
+    )
+    win, share, score = (watch.rows[n] for n in ("seat 0", "fired", "score"))
+    assert isinstance(win.cs, BettingCS) and win.bounded and win.cs.n_star == 738
+    assert isinstance(share.cs, BettingCS) and share.bounded and share.cs.n_star == 185
+    assert isinstance(score.cs, AsymptoticCS) and not score.bounded
+
+
+def test_anytime_row_per_game_sd_by_hand() -> None:
+    # A 1, 1 (variance 0), B 0, 2 (variance 2): the pooled sd is sqrt((0 + 2) / 2) = 1.
+    row = AnytimeRow("x", "score", AsymptoticCS(), bounded=False)
+    row.extend(np.array([1.0, 1.0]), np.array([0.0, 2.0]))
+    assert row.per_game_sd() == pytest.approx(1.0)
+    swapped = AnytimeRow("x", "score", AsymptoticCS(), bounded=False)
+    swapped.extend(np.array([0.0, 2.0]), np.array([1.0, 1.0]))
+    assert swapped.per_game_sd() == pytest.approx(1.0)
+
+
+def test_betting_cs_says_what_is_wrong_with_its_null() -> None:
+    with pytest.raises(ValueError, match="the null mean must lie in the range"):
+        BettingCS(null=1.5)
+    with pytest.raises(ValueError, match="p_value needs the null mean"):
+        BettingCS().p_value()
+
+
+def test_a_value_a_rounding_error_below_the_range_counts_as_its_bottom() -> None:
+    # -1e-13 is inside the tolerance of the range check: it is read as 0, exactly.
+    cs = BettingCS()
+    cs.extend([-1e-13])
+    assert cs.mean == 0.0
 
 
 def test_until_decided_finds_a_real_change() -> None:

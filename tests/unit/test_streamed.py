@@ -80,6 +80,21 @@ def test_counts_of_three_games_by_hand() -> None:
     assert figures.seat_advantage.note == ""  # one bot everywhere: a test, not confounded
 
 
+def test_counting_without_numba_seats_a_chunk_from_its_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # BALANCER_JIT=0 (numba off): count is add. Two players rotating, a chunk of
+    # games 1 and 2. Game 1 is in phase 1, seat 0 wins: key 1 << 2 | 0b01 = 5; game 2 in
+    # phase 0, seat 1 wins: key 0b10 = 2.
+    from balancer import jit
+
+    monkeypatch.setattr(jit, "ENABLED", False)
+    counts = GameCounts(players=2, events=(), labels=("a", "b"), rotate=True)
+    shares = counts.count(1, np.array([[3.0, 1.0], [0.0, 5.0]]), np.array([4, 6]), np.zeros((2, 0)))
+    assert shares is None
+    assert counts.outcomes == {5: 1, 2: 1} and counts.games == 2
+
+
 def _random_games(rng: np.random.Generator, n: int, players: int, events: int) -> tuple:
     scores = rng.integers(0, 6, size=(n, players)).astype(float)
     length = rng.integers(8, 14, size=n)
