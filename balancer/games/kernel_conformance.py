@@ -127,9 +127,7 @@ def _same_figures(
         raise AssertionError(
             f"{where}: the engine kept {len(record.progress)} steps of {record.length}"
         )
-    expected = how_it_plays.figures_of(
-        np.array(record.progress), np.array(record.scores), higher_is_better
-    )
+    expected = how_it_plays.figures_of(record.progress, record.scores, higher_is_better)
     if not np.array_equal(figures[index], expected, equal_nan=True):
         raise AssertionError(
             f"{where}: play_chunk's figures {figures[index].tolist()}, the engine's "

@@ -22,8 +22,6 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import numpy as np
-
 from balancer import interrupts
 from balancer.bot import Bot, PluginFailure
 from balancer.bots.host import HostedBot, choose, describe
@@ -181,9 +179,7 @@ def with_figures(record: GameRecord, higher_is_better: bool) -> GameRecord:
     figures a kernel's chunk gives for the same game; as it is when it kept no progress."""
     if not record.progress:
         return record
-    figures = how_it_plays.figures_of(
-        np.array(record.progress), np.array(record.scores), higher_is_better
-    )
+    figures = how_it_plays.figures_of(record.progress, record.scores, higher_is_better)
     return dataclasses.replace(record, figures=tuple(figures.tolist()))
 
 

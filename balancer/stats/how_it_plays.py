@@ -59,6 +59,7 @@ for the means, the clustered Wilson interval for the shares of the win.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -330,7 +331,7 @@ def tracker_finish(
         out[LEADER_WINS_25 + k] = _leader_wins(tracker[log + 2 * (at - 1)], winners)
 
 
-def _whole(values: np.ndarray | list[int] | list[list[int]], what: str) -> np.ndarray:
+def _whole(values: np.ndarray | Sequence[float] | Sequence[Sequence[int]], what: str) -> np.ndarray:
     """`values` as int64, refused when that would change one (a fraction, a NaN)."""
     given = np.asarray(values)
     if given.dtype.kind not in "iub":
@@ -341,8 +342,8 @@ def _whole(values: np.ndarray | list[int] | list[list[int]], what: str) -> np.nd
 
 
 def figures_of(
-    progress: np.ndarray | list[list[int]],
-    final: np.ndarray | list[int] | None = None,
+    progress: np.ndarray | Sequence[Sequence[int]],
+    final: np.ndarray | Sequence[float] | None = None,
     higher_is_better: bool = True,
     margin: int = NO_MARGIN,
 ) -> np.ndarray:
