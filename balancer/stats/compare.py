@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -206,7 +206,6 @@ class Row:
     in_family: bool = True
     duplicate_of: str | None = None
     note: str = ""
-    _difference: Difference | None = field(default=None, repr=False, compare=False)
 
     def contract(self) -> dict[str, object]:
         """The fields of the diff JSON contract, as plain Python values."""
@@ -360,7 +359,6 @@ def compare_figures(
                 tolerance=tol,
                 p_equivalence=d.tost(tol) if tol else None,
                 note="; ".join(n for n in (fig_a.note, fig_b.note) if n),
-                _difference=d,
             )
         )
         diffs.append(d)
