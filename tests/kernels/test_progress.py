@@ -21,6 +21,9 @@ from balancer.games.fdc import engine as fdc
 from balancer.games.fdc.kernel import note_trick
 from balancer.games.kimekimera import engine as kk
 from balancer.games.kimekimera import kernel as kk_kernel
+from balancer.games.roles import gamefile, load_file
+from balancer.games.roles.definition import game_knobs
+from balancer.games.roles.engine import State as RoleState
 from balancer.rng import CHANCE, Stream, bot_stream
 from balancer.sim.play import with_figures
 from balancer.stats.how_it_plays import FIGURES, NAMES, figures_of
@@ -216,3 +219,37 @@ def test_a_game_that_kept_no_progress_gets_no_figures() -> None:
     assert with_figures(record, True).figures == ()
     assert with_figures(_kk_game().record(), False).figures == ()
     assert len(FDC_FIGURES) == FIGURES
+
+
+# -- Game files: a trick at a time -----------------------------------------------------
+
+# MEGA RACER, two seats, all red speed cards: seat 0 holds speed 5 and 1, seat 1 speed 3
+# and 6. A speed card moves its owner by its number, and the score is the position.
+# Trick 1 plays 5 and 3, trick 2 plays 1 and 6: positions 5-3, then 6-9.
+RACE_HANDS = {0: [5, 1], 1: [3, 6]}
+RACE_ROWS = ((5, 3), (6, 9))
+# Seat 1 wins 9-6. Sole leaders 0, 1: one change. Seat 1 leads for good from trick 2:
+# decided at 2/2. At trick ceil(2/2) = 1 seat 1 is last (3 against 5): a comeback. Its
+# largest deficit 2, the widest spread 3 (trick 2): drama 2/3. The leader at tricks 1,
+# 1, 2 (25%, 50%, 75%): seat 0 (lost), seat 0, seat 1 (won).
+RACE_FIGURES = [1, 1.0, 1.0, 2 / 3, 0.0, 0.0, 1.0]
+
+
+def test_a_game_file_keeps_each_tricks_scores() -> None:
+    racer = load_file(gamefile.shipped_path("mega-racer"))  # type: ignore[arg-type]
+    rules = knobs.defaults(game_knobs(racer))
+
+    def speed(number: int) -> int:  # red speed cards: the deck's first six
+        return number - 1
+
+    hands = [[speed(n) for n in RACE_HANDS[seat]] for seat in (0, 1)]
+    state = RoleState.arranged(racer, rules, hands)
+    while not state.is_terminal():
+        seat = state.current_player()
+        card = next(c for c in hands[seat] if c in state.legal_actions())
+        hands[seat].remove(card)
+        state.apply_action(card)
+    record = with_figures(state.record(), True)
+    assert record.scores == (6.0, 9.0)
+    assert record.progress == RACE_ROWS
+    _same(record.figures, RACE_FIGURES)

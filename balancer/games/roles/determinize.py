@@ -53,6 +53,7 @@ def determinize(game: RoleGame, view: View, rng: Stream) -> State:
     state.game, state.rules, state.cards, state.players = game, view.rules, cards, players
     state._trace = None
     state.opening_held = ()  # a world has no deal of its own to record
+    state.progress = []  # nor a record of its past tricks
     state.hands = [
         list(view.hand) if s == seat else [next(dealt) for _ in range(view.hand_sizes[s])]
         for s in range(players)

@@ -158,6 +158,7 @@ class State:
         # Cards in face-down zones whose place not every seat can tell (View.recalled).
         self.unsure: set[int] = set()
         self.tricks = 0
+        self.progress: list[tuple[int, ...]] = []  # the scores after each trick (GameRecord)
         self.events = {e.name: 0 for e in game.events}
         self.sole_leader: dict[str, int] = {}  # per lead_changes event: its sole leader
         self.leader = 0 if rules["first_leader"] == "seat0" else rng.randrange(players)
@@ -326,7 +327,8 @@ class State:
         for event in self.game.events:
             if event.source == "at_end":
                 events[event.name] = sum(self._terms(event.terms, s) for s in range(self.players))
-        return GameRecord(tuple(self.scores()), self.tricks, events, self.opening_held)
+        held, progress = self.opening_held, tuple(self.progress)
+        return GameRecord(tuple(self.scores()), self.tricks, events, held, progress)
 
     def check_invariants(self) -> None:
         places = [*self.hands, self.pile, self.discard]
@@ -355,6 +357,7 @@ class State:
         other.places = {k: list(v) for k, v in self.places.items()}
         other.skip = list(self.skip)
         other.discard = list(self.discard)
+        other.progress = list(self.progress)
         other.unsure = set(self.unsure)
         other.events = dict(self.events)
         other.sole_leader = dict(self.sole_leader)
@@ -454,6 +457,9 @@ class State:
         if self._trace is not None:
             self._trace.extend(("draws", seat, self.hands[seat][-1]) for seat in drew)
         self._start_trick(leader)
+        # How it played (stats/how_it_plays.py): the scores after the trick, taken where
+        # the kernel's chunk loop takes them, after the move that ended it.
+        self.progress.append(tuple(int(score) for score in self.scores()))
 
     def _arrive(self) -> None:
         """Place terms: this trick's arrivals take their places (vocabulary.py says how)."""

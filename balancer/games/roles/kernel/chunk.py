@@ -34,10 +34,13 @@ from balancer.games.roles.kernel.layout import (
     T_COPIES,
     T_DECK,
     T_PLAYERS,
+    TRICKS,
     outermost,
 )
+from balancer.games.roles.kernel.scoring import score_row
 from balancer.games.roles.kernel.tables import make_tables, new_legal, new_state, new_streams
 from balancer.games.roles.model import RoleGame
+from balancer.stats.how_it_plays import FIGURES, NO_MARGIN, game_figures
 
 
 def play_chunk(
@@ -75,11 +78,17 @@ def play_chunk(
     events = np.zeros((games, len(game.events)), np.float64)
     words = held_words(int(tables[T_DECK] // tables[T_COPIES]))
     held = np.zeros((games, players * words), np.uint64)
+    # One game's progress at a time, reused: every trick plays a card (engine.py).
+    progress = np.zeros((int(tables[T_DECK]), players), np.int64)
+    figures = np.zeros((games, FIGURES), np.float64)
     _play_games(
         tables, kinds, params, seed, start, stop, bool(rotate), start % players,
         state, streams, moves, scratch, scores, length, events, held, words,
+        progress, figures,
     )  # fmt: skip
-    return ChunkColumns(start=start, scores=scores, length=length, events=events, held=held)
+    return ChunkColumns(
+        start=start, scores=scores, length=length, events=events, held=held, figures=figures
+    )
 
 
 @outermost
@@ -101,9 +110,12 @@ def _play_games(
     events: np.ndarray,
     held: np.ndarray,
     words: int,
+    progress: np.ndarray,
+    figures: np.ndarray,
 ) -> None:
     """engine.py's games start..stop-1 as sim/play.py plays them: a forced move is
-    played without asking its bot (no draw from its stream)."""
+    played without asking its bot (no draw from its stream). figures[g]: how game g
+    played (stats/how_it_plays.py), from each trick's scores kept in `progress`."""
     players = tables[T_PLAYERS]
     # The slot at seat 0 of game `game` is game % players when seats rotate;
     # counted along, as fdc's chunk loop does.
@@ -113,6 +125,7 @@ def _play_games(
         start_game(state, tables, streams, seed, game)
         row = game - start
         _held_at_deal(state, tables, held[row], words)
+        tricks = 0
         while state[PHASE] != OVER:
             n = legal(state, tables, moves)
             if n == 1:
@@ -125,4 +138,8 @@ def _play_games(
                     moves, n, scratch,
                 )  # fmt: skip
             apply(state, tables, streams, action)
+            if state[TRICKS] != tricks:  # a move ends at most one trick
+                tricks = state[TRICKS]
+                score_row(state, tables, progress[tricks - 1])
         length[row] = write_record(state, tables, scores[row], events[row])
+        game_figures(progress, tricks, progress[tricks - 1], True, NO_MARGIN, figures[row])

@@ -81,6 +81,15 @@ def write_record(
 
 
 @inlined
+def score_row(state: np.ndarray, tables: np.ndarray, row: np.ndarray) -> None:
+    """Each seat's score were the game to end now, into int64 `row` (a trick's progress:
+    stats/how_it_plays.py)."""
+    first, n = _x(tables, X_SCORE), _x(tables, X_NSCORE)
+    for s in range(tables[T_PLAYERS]):
+        row[s] = _terms(state, tables, first, n, s)
+
+
+@inlined
 def scores_of(state: np.ndarray, tables: np.ndarray, scores: np.ndarray) -> None:
     """The record's scores alone (a play-out's end)."""
     first, n = _x(tables, X_SCORE), _x(tables, X_NSCORE)
