@@ -30,11 +30,11 @@ from typing import Any
 
 import numpy as np
 
+from balancer.games import progress as how_it_plays
 from balancer.games.api import GameRecord
 from balancer.games.definition import GameDefinition
 from balancer.games.kernel_api import Kernel, Position, SeatBots
 from balancer.rng import CHANCE, Stream, bot_stream
-from balancer.stats import how_it_plays
 
 
 def _engine_bots(definition: GameDefinition, bots: Sequence[tuple[str, Mapping[str, Any]]]) -> list:

@@ -26,10 +26,10 @@ from balancer import interrupts
 from balancer.bot import Bot, PluginFailure
 from balancer.bots.host import HostedBot, choose, describe
 from balancer.errors import GameFault, Terminated
+from balancer.games import progress as how_it_plays
 from balancer.games.api import GameRecord, GameSpec
 from balancer.rng import CHANCE, Stream, bot_stream
 from balancer.sim import lazyview
-from balancer.stats import how_it_plays
 
 if lazyview.available:
     getrefcount = sys.getrefcount

@@ -66,9 +66,9 @@ from balancer.games.daqizi.kernel.layout import (
 )
 from balancer.games.daqizi.kernel.resolution import apply, legal, new_game
 from balancer.games.kernel_api import ChunkColumns
+from balancer.games.progress import FIGURES, NO_MARGIN, game_figures
 from balancer.jit import njit
 from balancer.rng import Stream
-from balancer.stats.how_it_plays import FIGURES, NO_MARGIN, game_figures
 
 
 @njit

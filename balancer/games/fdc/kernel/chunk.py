@@ -44,7 +44,7 @@ from balancer.games.fdc.kernel.tables import (
     new_work,
 )
 from balancer.games.kernel_api import ChunkColumns
-from balancer.stats.how_it_plays import FIGURES, NO_MARGIN, game_figures
+from balancer.games.progress import FIGURES, NO_MARGIN, game_figures
 
 
 def play_chunk(

@@ -28,9 +28,9 @@ from balancer.games.kimekimera.kernel.layout import (
 )
 from balancer.games.kimekimera.kernel.resolution import new_game
 from balancer.games.kimekimera.kernel.stepping import advance_to_outside
+from balancer.games.progress import FIGURES, NO_MARGIN, game_figures
 from balancer.jit import njit
 from balancer.rng_kernels import init_streams
-from balancer.stats.how_it_plays import FIGURES, NO_MARGIN, game_figures
 
 # -- whole games --------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from balancer.games.api import held_words
 from balancer.games.fdc.kernel.resolution import _seat_after
 from balancer.games.fdc.kernel.stepping import _held_at_deal
 from balancer.games.kernel_api import ChunkColumns
+from balancer.games.progress import FIGURES, NO_MARGIN, game_figures
 from balancer.games.roles.fdc_heuristic import heuristic_compiles
 from balancer.games.roles.kernel.bots import (
     KINDS,
@@ -40,7 +41,6 @@ from balancer.games.roles.kernel.layout import (
 from balancer.games.roles.kernel.scoring import score_row
 from balancer.games.roles.kernel.tables import make_tables, new_legal, new_state, new_streams
 from balancer.games.roles.model import RoleGame
-from balancer.stats.how_it_plays import FIGURES, NO_MARGIN, game_figures
 
 
 def play_chunk(
