@@ -392,3 +392,16 @@ def test_a_designer_starts_from_fish_dash_cash_by_its_name(tmp_path: Path) -> No
     assert (
         set(game.zones) == {"territory", "bank"} and game.roles["dash"].resolve[0].kind == "guard"
     )  # type: ignore[union-attr]
+
+
+def test_a_zone_terms_bound_is_every_cards_number_summed() -> None:
+    """A zone that could hold the whole deck: numbers 1-6 in 2 colours × 3 roles × 1
+    copy is 36 cards, each number 6 times, so the numbers sum to 6 × (1 + … + 6) = 126.
+    Per card 2 and per number 1 bound the term at 2 × 36 + 126 = 198 (validate's overflow
+    check adds these bounds up; a bound too small would let a sum overflow)."""
+    from balancer.games.roles.bounds import term_most
+    from balancer.games.roles.model import Term
+
+    deck = {"numbers": [1, 6], "colours": ["red", "blue"], "roles": ["a", "b", "c"], "copies": 1}
+    term = Term(zone="bank", per_card=("int", 2), per_number=("int", 1))
+    assert term_most(term, deck, (), ()) == 198
