@@ -30,7 +30,7 @@ from typing import Any
 from balancer import games, knobs
 from balancer.bot import RANDOM
 from balancer.config.shipped import shipped_dir
-from balancer.config.variant import load
+from balancer.config.variant import Variant, load
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled
 from balancer.sim.play import Seat, play_game
 from balancer.sim.runner import build_seats
@@ -67,9 +67,9 @@ def _python(game: str, players: int) -> Player:
 LOOKAHEAD_VARIANT = "mega-racer-4p"
 
 
-def _variant_compiled(name: str) -> Player:
-    variant = load(shipped_dir() / f"{name}.yaml")
-    assert compiled.can_compile(variant), f"{name} does not play compiled"
+def variant_compiled(variant: Variant) -> Player:
+    """The variant's games as a run plays them compiled (sim/compiled.py play_columns)."""
+    assert compiled.can_compile(variant), f"{variant.name} does not play compiled"
 
     def play(first: int, n: int) -> None:
         compiled.play_columns(variant.with_overrides(games=first + n), first, first + n)
@@ -77,9 +77,8 @@ def _variant_compiled(name: str) -> Player:
     return play
 
 
-def _variant_checked(name: str) -> Player:
+def variant_checked(variant: Variant) -> Player:
     """The variant's games as `run --check` plays them (sim/runner.py play_uncounted)."""
-    variant = load(shipped_dir() / f"{name}.yaml")
     slots = build_seats(variant, DEFAULT_PLUGIN_MOVE_LIMIT)
 
     def play(first: int, n: int) -> None:
@@ -99,8 +98,9 @@ def measure_roles(
     for game, players in ROLE_GAMES.items():
         contenders[f"{game} compiled"] = _compiled(game, players)
         contenders[f"{game} Python"] = _python(game, players)
-    contenders[f"{LOOKAHEAD_VARIANT} lookahead compiled"] = _variant_compiled(LOOKAHEAD_VARIANT)
-    contenders[f"{LOOKAHEAD_VARIANT} lookahead --check"] = _variant_checked(LOOKAHEAD_VARIANT)
+    lookahead = load(shipped_dir() / f"{LOOKAHEAD_VARIANT}.yaml")
+    contenders[f"{LOOKAHEAD_VARIANT} lookahead compiled"] = variant_compiled(lookahead)
+    contenders[f"{LOOKAHEAD_VARIANT} lookahead --check"] = variant_checked(lookahead)
     per_game = interleaved(contenders, rounds, seconds)
     rows = [
         {"contender": name, "cpu_us_per_game": round(t * 1e6, 2)} for name, t in per_game.items()

@@ -22,10 +22,7 @@ from typing import Any
 
 from balancer import games, knobs
 from balancer.config.variant import Variant, load
-from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled
-from balancer.sim.play import play_game
-from balancer.sim.runner import build_seats
-from bench.roles import Player
+from bench.roles import Player, variant_checked, variant_compiled
 from bench.throughput import interleaved
 
 
@@ -37,26 +34,6 @@ def _variant(players: int) -> Variant:
             encoding="utf-8",
         )
         return load(path)
-
-
-def _compiled(variant: Variant) -> Player:
-    assert compiled.can_compile(variant), "the heuristic does not play compiled"
-
-    def play(first: int, n: int) -> None:
-        compiled.play_columns(variant.with_overrides(games=first + n), first, first + n)
-
-    return play
-
-
-def _checked(variant: Variant) -> Player:
-    slots = build_seats(variant, DEFAULT_PLUGIN_MOVE_LIMIT)
-
-    def play(first: int, n: int) -> None:
-        for index in range(first, first + n):
-            seated = variant.seated(slots, index)
-            play_game(variant.spec, variant.rules, seated, variant.seed, index, check=True)
-
-    return play
 
 
 def _fdc_kernel(players: int) -> Player:
@@ -80,11 +57,11 @@ def main() -> None:
     args = parser.parse_args()
     variant = _variant(args.players)
     contenders = {
-        "heuristic compiled": _compiled(variant),
-        "heuristic --check": _checked(variant),
+        "heuristic compiled": variant_compiled(variant),
+        "heuristic --check": variant_checked(variant),
         "fdc kernel heuristic": _fdc_kernel(args.players),
     }
-    compiled.play_columns(variant.with_overrides(games=1), 0, 1)  # compiled before timing
+    contenders["heuristic compiled"](0, 1)  # compiled before timing
     per_game = interleaved(contenders, args.rounds, args.seconds)
     print(
         json.dumps(
