@@ -16,6 +16,10 @@ from balancer.cli.options import VARIANT_PATH, check_placement, format_option, s
 from balancer.cli.simulate import simulate
 from balancer.errors import UserError
 
+# run --trace's most games: they are played again at the engine's speed (sim/trace.py)
+# and held in memory until the report is saved.
+MOST_TRACED = 100_000
+
 if TYPE_CHECKING:
     from balancer.report.model import Report
 
@@ -58,6 +62,14 @@ if TYPE_CHECKING:
     metavar="BOT[,BOT...]",
     help="One bot for every seat, or one per seat, for this run only.",
 )
+@click.option(
+    "--trace",
+    type=click.IntRange(0, MOST_TRACED),
+    default=0,
+    metavar="N",
+    help="Keep each seat's score after each step of the first N games (trace.parquet in the "
+    "report folder), played again on the Python engine; 0: none.",
+)
 def run(
     variants: tuple[str, ...],
     games: int | None,
@@ -75,6 +87,7 @@ def run(
     settings: tuple[str, ...],
     players: int | None,
     bots: str | None,
+    trace: int,
 ) -> None:
     """Simulate VARIANTS and write a report folder for each.
 
@@ -128,6 +141,7 @@ def run(
                 # A fault's replay command then sets the knobs the run set (not --players
                 # or --bots, which replay has no flags for).
                 knobs=one_off.knobs_set(variant, changes),
+                trace=trace,
             )
         from balancer.analysis.overview import refresh_for
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ from balancer.escape import terminal
 if TYPE_CHECKING:
     from balancer.config.variant import Variant
     from balancer.report.model import Report, SweepPoint
+    from balancer.sim.trace import Trace
 
 
 def simulate(
@@ -41,6 +42,7 @@ def simulate(
     output: Path | None = None,
     sweep_point: SweepPoint | None = None,
     command_line: tuple[str, ...] = (),
+    trace: int = 0,
 ) -> Report:
     """Play every game of `variant`, write the report folder and return the Report.
 
@@ -50,6 +52,7 @@ def simulate(
     `output` is the folder the user named, when `folder` is a temporary one inside it.
     `sweep_point` says which point of which sweep the report is (written into it);
     `command_line` what `run --set/--players/--bots` changed (config/one_off.py).
+    `trace` is `run --trace`'s count: the first games whose steps trace.parquet keeps.
     """
     import balancer
     from balancer import i18n
@@ -80,6 +83,21 @@ def simulate(
             first_compile.prepare(
                 variant, backend, check, None if quiet else lambda line: click.echo(line, err=True)
             )
+
+            def faulted(fault: GameFault) -> UserError:
+                return _fault_error(
+                    fault, variant, what, move_time_limit, trust_plugins, knobs, output or folder
+                )
+
+            traced = None
+            if trace:
+                # Before the games: a bot's fault in them is the run's, said before an hour
+                # of play. Any backend plays the same games, so the trace is made here.
+                with trusting(trust_plugins):
+                    try:
+                        traced = _trace(variant, trace, quiet, check, move_time_limit)
+                    except GameFault as fault:
+                        raise faulted(fault) from None
             progress = Progress(variant.games, variant.name, quiet, lang=variant.lang)
             with progress as advance:
                 try:
@@ -103,25 +121,72 @@ def simulate(
                     reason = exc.message[len(f"{exc.file}: ") :]
                     raise UserError(reason, file=str(output or folder)) from None
                 except GameFault as fault:
-                    detail = fault.plugin_traceback
-                    if trust_plugins and detail:
-                        click.echo(detail.rstrip(), err=True)
-                    where = f" ({what})" if what else ""
-                    again = replay_command(variant, fault, move_time_limit, trust_plugins, knobs)
-                    raise UserError(
-                        f"{terminal(str(fault))}{where}. "
-                        f"Nothing was written to {output or folder}. "
-                        f"Replay it: {again}"
-                    ) from None
+                    raise faulted(fault) from None
             if sweep_point is not None or command_line:
                 from dataclasses import replace
 
                 report = replace(report, sweep_point=sweep_point, command_line=command_line or None)
+            if traced is not None:
+                held.also(_trace_writer(traced.first(report.n_games), output or folder))
             # The saved report reads its games (if anyone asks) from the folder.
             report = report.save(folder)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
     return report
+
+
+def _fault_error(
+    fault: GameFault,
+    variant: Variant,
+    what: str,
+    move_time_limit: float | None,
+    trust_plugins: bool,
+    knobs: Mapping[str, Any] | None,
+    written: Path,
+) -> UserError:
+    """A bot's fault as one line naming the game and the command that replays it."""
+    detail = fault.plugin_traceback
+    if trust_plugins and detail:
+        click.echo(detail.rstrip(), err=True)
+    where = f" ({what})" if what else ""
+    again = replay_command(variant, fault, move_time_limit, trust_plugins, knobs)
+    return UserError(
+        f"{terminal(str(fault))}{where}. Nothing was written to {written}. Replay it: {again}"
+    )
+
+
+def _trace(
+    variant: Variant, games: int, quiet: bool, check: bool, move_time_limit: float | None
+) -> Trace:
+    """`run --trace`: the first `games` games played again on the engine, their steps kept."""
+    from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT
+    from balancer.sim.trace import trace_games
+
+    count = min(games, variant.games)
+    if games > count:
+        click.echo(
+            f"balancer: note: --trace {games}: the run plays {count} games, all of them traced",
+            err=True,
+        )
+    limit = DEFAULT_PLUGIN_MOVE_LIMIT if move_time_limit is None else move_time_limit
+    progress = Progress(count, f"{variant.name} --trace", quiet, lang=variant.lang)
+    with progress as advance:
+        progress.started(1)
+        return trace_games(variant, count, limit, check, advance)
+
+
+def _trace_writer(traced: Trace, folder: Path) -> Callable[[Path], None]:
+    """What writes trace.parquet into the report's temporary folder."""
+    from balancer.sim.sink import write_error
+    from balancer.sim.trace import TRACE_PARQUET
+
+    def write(tmp: Path) -> None:
+        try:
+            traced.write(tmp / TRACE_PARQUET)
+        except Exception as exc:  # a full disk, or polars' own words for one
+            raise write_error(exc, folder / TRACE_PARQUET) from None
+
+    return write
 
 
 def replay_command(

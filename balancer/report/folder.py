@@ -378,9 +378,16 @@ class Claim:
 
     def __init__(self, place: Place, marker: str, fd: int) -> None:
         self.place, self.marker, self.fd = place, marker, fd
+        self.more: list[Callable[[Path], None]] = []
+
+    def also(self, fill: Callable[[Path], None]) -> None:
+        """`fill(tmp)` writes more files into the folder `write` writes, after its own: a
+        run's trace.parquet beside the report's files, in the same all-or-nothing swap."""
+        self.more.append(fill)
 
     def write(self, fill: Callable[[Path], None]) -> None:
-        """`fill(tmp)` writes the files; then tmp, with its manifest, replaces the folder."""
+        """`fill(tmp)` (and each `also`) writes the files; then tmp, with its manifest,
+        replaces the folder."""
         place = self.place
         # Checked again: the folder may have changed while the games were played.
         check_target(place.given, self.marker)
@@ -397,6 +404,8 @@ class Claim:
         try:
             try:
                 fill(tmp)
+                for more in self.more:
+                    more(tmp)
                 write_manifest(tmp, self.marker)
                 if os.path.lexists(target):
                     _swap_in(tmp, target, old)  # the old folder is now at tmp or old
