@@ -31,7 +31,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "knobs": ("balancer knobs fdc", "balancer knobs ./my-race.yaml"),
     "ladder": ("balancer ladder fdc --players 3 -n 6000",),
     "replay": ("balancer replay fdc-4p --game 12", "balancer replay reports/fdc-4p -g 12 --seat 0"),
-    "run": ("balancer run fdc-5p -n 2000", "balancer run fdc-5p --set rules.neko_ni_koban=false"),
+    "run": (
+        "balancer run fdc-5p -n 2000 --trace 100    # and each trick's scores of games 0-99",
+        "balancer run fdc-5p --set rules.neko_ni_koban=false",
+    ),
     "show": ("balancer show fdc-5p-no-neko",),
     "sweep": (
         "balancer sweep fdc-4p --set rules.hand_size=4,5,6 -n 2000",

@@ -172,7 +172,7 @@ def _trace(
     progress = Progress(count, f"{variant.name} --trace", quiet, lang=variant.lang)
     with progress as advance:
         progress.started(1)
-        return trace_games(variant, count, limit, check, advance)
+        return trace_games(variant, games, limit, check, advance)
 
 
 def _trace_writer(traced: Trace, folder: Path) -> Callable[[Path], None]:

@@ -325,6 +325,7 @@ BAD_FLAGS: list[tuple[list[str], tuple[str, str], str]] = [
     ),
     (["run", "-q", FDC3, "-o", "{out}", "--until", "win_ci<=0.2"], ("0.2", "nan"), "--until"),
     (["run", "-q", FDC3, "-o", "{out}", "--set", "hand_size=4"], ("=4", "=0"), "hand_size=0"),
+    (["run", "-q", FDC3, "-o", "{out}", "--trace", "2"], ("2", "-2"), "--trace"),
     (
         ["sweep", "-q", FDC3, "-o", "{out}", "--set", "hand_size=4,5", "--set", "cash_value=face"],
         ("=face", "=nan"),
