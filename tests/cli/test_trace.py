@@ -274,3 +274,15 @@ def test_the_trace_names_what_it_holds_in_the_parquet_metadata(
     assert _run(seesaw, "-n", "2", "--trace", "2", "-o", out) == 0
     about = json.loads(pl.read_parquet_metadata(out / TRACE_PARQUET)[METADATA_KEY])
     assert (about["length_unit"], about["higher_is_better"], about["games"]) == ("tricks", True, 2)
+
+
+def test_a_run_on_dask_keeps_the_same_trace(seesaw: Path, tmp_path: Path) -> None:
+    """The trace is played in the run's own process, so a cluster's run keeps the local one."""
+    pytest.importorskip("distributed")
+    here, there = tmp_path / "here", tmp_path / "there"
+    assert _run(seesaw, "-n", "6", "--trace", "3", "-w", "1", "-o", here) == 0
+    dask = ["--backend", "dask", "-w", "2", "-o", there]
+    assert _run(seesaw, "-n", "6", "--trace", "3", *dask) == 0
+    local, cluster = read_trace(here / TRACE_PARQUET), read_trace(there / TRACE_PARQUET)
+    assert cluster.frame.rows() == local.frame.rows() == _long(SEESAW_ROWS, 3)
+    assert cluster.about == local.about
