@@ -286,3 +286,21 @@ def test_a_run_on_dask_keeps_the_same_trace(seesaw: Path, tmp_path: Path) -> Non
     local, cluster = read_trace(here / TRACE_PARQUET), read_trace(there / TRACE_PARQUET)
     assert cluster.frame.rows() == local.frame.rows() == _long(SEESAW_ROWS, 3)
     assert cluster.about == local.about
+
+
+def test_a_bots_fault_in_a_traced_game_is_the_runs_one_line_before_its_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from balancer.sim import runner
+
+    played: list[str] = []
+    monkeypatch.setattr(runner, "run", lambda *args, **kwargs: played.append("games"))
+    seats = "players: 3\nseats: [random, 'tests.plugins:Raises', random]\n"
+    path = write_file(tmp_path, f"extends: {VARIANTS / 'fdc-base.yaml'}\n{seats}", "v.yaml")
+    out = tmp_path / "r"
+    assert _run(path, "-n", "3", "--trace", "2", "-o", out) == 2
+    line = one_error_line(capsys)
+    said = ("RuntimeError: the plugin broke", "game 0", "seat 1", "Nothing was written to")
+    for part in (*said, "balancer replay"):
+        assert part in line, line
+    assert played == [] and not out.exists()
