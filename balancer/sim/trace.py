@@ -31,8 +31,9 @@ The file, long format, one row per (game, step, seat), in that order:
 and, in the parquet file's key-value metadata under `METADATA_KEY`, a JSON
 object saying how to read it: the game, variant and seed, the games traced,
 what a step is (`length_unit`: "tricks", "rounds", "deals") and whether a
-higher score is better (`higher_is_better`). The figures read the end of a game
-from its final scores: games.parquet's `score_<seat>` of the same game.
+higher score is better (`higher_is_better`), and where the final scores are
+(`final_scores`): the figures read the end of a game from its final scores,
+games.parquet's `score_<seat>` of the same game.
 """
 
 from __future__ import annotations
