@@ -14,6 +14,8 @@ same in each game of a deal until the measured seat's moves differ.
   bots as the repeated outcomes (stats/variance_split.py): the part of a hand's
   outcome that is the hand's, whoever plays it, with a bootstrap interval over
   deals. 1: the deal decides (every bot wins or loses a hand alike).
+- **win share in the seat**: each bot's mean y over a deal's seats, averaged over
+  deals with its t interval (kept inside [0, 1]).
 - **what search buys**: per deal, the mean over its seats of y[search] − y[scripted]
   (and − y[random]): paired by deal, a mean over independent deals with its t
   interval.
@@ -22,7 +24,7 @@ same in each game of a deal until the measured seat's moves differ.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -131,13 +133,19 @@ def luck_figures(
     return figures_of(y, bots, scripted_bot(variant.game))
 
 
+def _within_01(interval: Interval) -> Interval:
+    """A win share's t interval kept inside [0, 1], where every win share lies (a few
+    deals' t interval can reach past either end)."""
+    return replace(interval, low=max(0.0, interval.low), high=min(1.0, interval.high))
+
+
 def figures_of(y: np.ndarray, bots: tuple[str, ...], field: str) -> LuckFigures:
     """The figures of outcomes y [deals, seats, bots] (bots[b] measured in column b)."""
     deals, players, k = y.shape
     hands = y.reshape(deals * players, k)
     split = deal_share(hands, clusters=np.repeat(np.arange(deals), players))
     per_deal = y.mean(axis=1)  # [deals, bots]: each bot's mean over the deal's seats
-    win_share = {name: mean_interval(per_deal[:, b]) for b, name in enumerate(bots)}
+    win_share = {name: _within_01(mean_interval(per_deal[:, b])) for b, name in enumerate(bots)}
     search_over = {}
     if SEARCH in bots:
         s = bots.index(SEARCH)

@@ -52,3 +52,16 @@ def test_the_field_is_the_games_best_scripted_bot() -> None:
     assert luck.scripted_bot("fish-dash-cash") == "heuristic"
     assert luck.scripted_bot("kimekimera") == "expected"
     assert luck.measured_bots("fish-dash-cash", 0) == ("heuristic", "random")
+
+
+def test_a_win_share_interval_stays_within_zero_and_one() -> None:
+    """Three deals, two seats: search wins seat 0 of deals 0 and 1, nothing else (per deal
+    1/2, 1/2, 0: mean 1/3, sd 0.289, t(2) half-width 4.303 × 0.167 = 0.717): the t
+    interval [−0.38, 1.05] is kept at [0, 1]."""
+    y = np.zeros((3, 2, 2))
+    y[0, 0, 0] = y[1, 0, 0] = 1
+    y[:, 0, 1] = 0.5
+    y[:, 1, 1] = 0.5
+    share = luck.figures_of(y, ("search", "random"), "random").win_share["search"]
+    assert share.estimate == pytest.approx(1 / 3)
+    assert (share.low, share.high) == (0.0, 1.0)
