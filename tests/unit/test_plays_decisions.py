@@ -12,7 +12,9 @@ from balancer.bot import RandomBot
 from balancer.games.roles import load_file
 from balancer.games.roles.definition import game_knobs
 from balancer.games.roles.engine import State
-from balancer.sim.play import Seat
+from balancer.rng import CHANCE
+from balancer.sim.play import Seat, derive_rng, play_game
+from balancer.sim.runner import build_seats
 from tests import plays_games
 
 
@@ -98,3 +100,18 @@ def test_a_difference_the_worlds_disagree_on_is_not_sure() -> None:
     assert not decisions.is_real(noisy, 0, 0.1)
     steady = np.array([[[1 / 3], [0.0]]] * 3)
     assert decisions.is_real(steady, 0, 0.1)
+
+
+def test_watching_a_game_plays_the_runs_game() -> None:
+    """The watcher's search draws from a stream of its own: games 0..5 of PICK watched
+    with search's estimates end as `run` plays them (random bots, whose moves follow
+    their seats' streams, so another stream would change the cards played)."""
+    variant = plays_games.variant(plays_games.PICK)
+    spec, seed = variant.spec, variant.seed
+    evaluator = decisions.SeatValues(variant.game, 3)
+    for index in range(6):
+        seats = variant.seated(build_seats(variant, 1.0, index), index)
+        state = spec.new_state(variant.rules, 2, derive_rng(seed, index, CHANCE))
+        decisions.watch(state, seats, seed, index, evaluator)
+        ran = play_game(spec, variant.rules, seats, seed, index)
+        assert state.record().scores == ran.scores, index
