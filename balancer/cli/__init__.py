@@ -69,6 +69,7 @@ COMMANDS = {
     "init": ("balancer.cli.init", "init_command"),
     "knobs": ("balancer.cli.knobs", "knobs_command"),
     "ladder": ("balancer.cli.ladder", "ladder"),
+    "plays": ("balancer.cli.plays", "plays"),
     "replay": ("balancer.cli.replay", "replay"),
     "run": ("balancer.cli.run", "run"),
     "show": ("balancer.cli.show", "show_command"),

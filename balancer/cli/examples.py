@@ -30,6 +30,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "kk-odds": ("balancer kk-odds --theme r5,b7 --mine y3,g12 --free r1,rainbow",),
     "knobs": ("balancer knobs fdc", "balancer knobs ./my-race.yaml"),
     "ladder": ("balancer ladder fdc --players 3 -n 6000",),
+    "plays": (
+        "balancer plays fdc-5p",
+        "balancer plays mega-racer-4p --games 50 --deals 100 --search-budget 50 --format json",
+    ),
     "replay": ("balancer replay fdc-4p --game 12", "balancer replay reports/fdc-4p -g 12 --seat 0"),
     "run": (
         "balancer run fdc-5p -n 2000 --trace 100    # and each trick's scores of games 0-99",

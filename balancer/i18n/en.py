@@ -342,4 +342,24 @@ CATALOG: dict[str, str] = {
     "tune.chart.open": "not ruled out",
     "tune.chart.out": "ruled out",
     "tune.chart.target": "target",
+    # -- plays: decisions, kingmaking, luck (balancer plays)
+    "plays.title": "{variant}: {game}, {players} players, seed {seed}",
+    "plays.decisions": "Decisions: {games} games watched; search's estimates from {samples} worlds "
+    "per move; a real decision's moves differ by more than {margin} of a win",
+    "plays.decisions_unsearched": "Decisions: {games} games watched (no search estimates: "
+    "--search-budget 0)",
+    "plays.seat": "seat",
+    "plays.turns": "turns",
+    "plays.choice": "choices [95%]",
+    "plays.real": "real decisions [95%]",
+    "plays.all": "all",
+    "plays.kingmaking": "Kingmaking: a seat under {threshold}% of a win whose move, against an "
+    "alternative, swings the race for the win by more than {margin}",
+    "plays.kingmaking_games": "games with a kingmaking move: {share} ({moves} such moves among "
+    "{out} choices of seats that could no longer win)",
+    "plays.luck": "Luck and skill by duplicate play: {deals} deals, each seat played by each "
+    "bot against {field} in the others",
+    "plays.deal_share": "the deal's share of the outcome: {share}",
+    "plays.win_share": "win share in the seat: {shares}",
+    "plays.search_over": "search over {bot}: {points} points of win share",
 }

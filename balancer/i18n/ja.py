@@ -336,4 +336,24 @@ CATALOG: dict[str, str] = {
     "tune.chart.open": "除外できない",
     "tune.chart.out": "除外",
     "tune.chart.target": "目標",
+    # -- plays: 決断・キングメイキング・運 (balancer plays)
+    "plays.title": "{variant}: {game}、{players}人、シード {seed}",
+    "plays.decisions": "決断: {games} ゲームを観察; search の見積もりは1手につき {samples} "
+    "世界; 手の勝率の差が {margin} を超えれば本当の決断",
+    "plays.decisions_unsearched": "決断: {games} ゲームを観察（search の見積もりなし: "
+    "--search-budget 0）",
+    "plays.seat": "席",
+    "plays.turns": "手番",
+    "plays.choice": "選択肢あり [95%]",
+    "plays.real": "本当の決断 [95%]",
+    "plays.all": "全席",
+    "plays.kingmaking": "キングメイキング: 勝率 {threshold}% 未満の席の手が、別の手と比べて"
+    "勝者争いを {margin} を超えて動かす",
+    "plays.kingmaking_games": "キングメイキングの手があったゲーム: {share}（勝ち目のない席の選択 "
+    "{out} 回のうち {moves} 回）",
+    "plays.luck": "デュプリケートで見る運と腕: {deals} 配札、各席を各ボットが担当、"
+    "他の席は {field}",
+    "plays.deal_share": "結果のうち配札で決まる割合: {share}",
+    "plays.win_share": "その席の勝率: {shares}",
+    "plays.search_over": "search の {bot} に対する上乗せ: 勝率 {points} ポイント",
 }

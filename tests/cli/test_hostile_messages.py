@@ -51,6 +51,7 @@ ARGUMENTS: dict[str, list[str]] = {
     "kk-odds": ["--theme", "r5,b7", "--mine", "y3,g12", "--free", "r1,b9"],
     "knobs": ["fdc"],
     "ladder": [MISSING, "-p", "3", "-q"],
+    "plays": ["-q", MISSING],
     "replay": [MISSING, "--game", "0"],
     "run": ["-q", MISSING, "-o", "{tmp}/r"],
     "show": [MISSING],

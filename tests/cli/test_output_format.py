@@ -11,7 +11,7 @@ from balancer.cli import main
 from tests.helpers import one_error_line
 
 COMMANDS_WITH_OUTPUT = ["run", "diff", "sweep", "ladder", "tune", "check", "validate",
-                        "knobs", "events", "variants", "kk-odds"]  # fmt: skip
+                        "knobs", "events", "variants", "kk-odds", "plays"]  # fmt: skip
 
 
 def test_every_printing_command_takes_format_and_json() -> None:
