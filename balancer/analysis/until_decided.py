@@ -137,7 +137,9 @@ def play_until_decided(
         writer_b.abort()
         games_b.remove()
         raise
-    result_b = runner.RunResult(b, writer_b.games, counts_b, games_b, writer_b.cards)
+    result_b = runner.RunResult(
+        b, writer_b.games, counts_b, games_b, writer_b.cards, writer_b.how_it_plays()
+    )
     stopped_at = decided_at[0] if decided_at and decided_at[0] < a.games else None
     return Decided(result_a, result_b, stopped_at, watch)
 
