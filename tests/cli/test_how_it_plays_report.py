@@ -285,8 +285,9 @@ def test_a_shipped_variants_targets_pass_and_fail(
     path = write_file(
         tmp_path,
         f"extends: {VARIANTS / 'kk-4p.yaml'}\ngames: 300\nexpect:\n"
-        # kk-4p: about 5% of wins from last at halfway; the leader at 50% wins about 62%.
-        "  how_it_plays.comeback.share: {at_most: 0.5}\n"
+        # kk-4p: about 5% of wins from last at halfway (drama, the figure beside it in
+        # the table, about 0.22); the leader at 50% wins about 62%.
+        "  how_it_plays.comeback.share: {at_most: 0.15}\n"
         "  how_it_plays.leader_wins_50.share: {at_least: 0.95}\n",
     )
     capsys.readouterr()
