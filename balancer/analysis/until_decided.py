@@ -61,6 +61,7 @@ def chunk_data(variant: Variant, chunk: runner.ChunkResult) -> RunData:
         labels=[s.label for s in variant.seats],
         higher_is_better=spec.higher_is_better,
         rules_version=spec.rules_version,
+        figures=chunk.figures,  # how the games played: their rows, batch by batch too
     )
     frame = table.frame(columns, variant.players, spec.events)
     return RunData.from_frame(
