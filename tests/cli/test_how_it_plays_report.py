@@ -37,7 +37,8 @@ pytestmark = pytest.mark.usefixtures("engine_unchecked")
 
 NAN = math.nan
 # Three games' figures in NAMES order (lead changes, decided at, comeback, drama, leader
-# wins at 25/50/75%), made up by hand: game 1 had no sole leader at 25% nor at 75%.
+# wins at 25/50/75%), made up by hand: game 1 had no sole leader at 25% nor at 75%. Only
+# where they go is tested here, so they need not be a game's (its scores are made up apart).
 ROWS = np.array(
     [
         [2.0, 0.75, 0.0, 0.5, 1.0, 0.0, 1.0],
@@ -62,11 +63,12 @@ def _close(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _chunk(start: int, figures: np.ndarray | None, players: int = 4) -> ChunkResult:
-    """Hand-made games start.. of kk-4p (every seat scoring 0: all tie) with `figures`."""
+def _chunk(start: int, figures: np.ndarray | None) -> ChunkResult:
+    """Hand-made games start.. of kk-4p (every seat scoring 0) with `figures` as they played
+    (three games without a record of their steps when None)."""
     n = 3 if figures is None else len(figures)
     events = np.zeros((n, len(_kk(1).spec.events)))
-    return ChunkResult(start, np.zeros((n, players)), np.full(n, 5), events, None, figures=figures)
+    return ChunkResult(start, np.zeros((n, 4)), np.full(n, 5), events, None, figures=figures)
 
 
 # --- games.parquet's columns ---------------------------------------------------------
@@ -162,10 +164,11 @@ def test_the_csv_table_is_the_block(report: Report, tmp_path: Path) -> None:
     assert main(["csv", str(report.folder), "-o", str(tmp_path / "c")]) == 0
     rows = pl.read_csv(tmp_path / "c" / "how_it_plays.csv")
     assert rows["figure"].to_list() == list(table.HOW_IT_PLAYS)
-    assert rows["value"].to_list() == [report.how_it_plays.lead_changes.mean] + [
-        f.mean for f in (*list(report.how_it_plays.means().values())[1:],
-                         *report.how_it_plays.leader_wins()) if f is not None
-    ]  # fmt: skip
+    played = report.how_it_plays
+    figures = [*played.means().values(), *played.leader_wins()]
+    assert all(f is not None for f in figures)  # kk-4p's games have leaders at each point
+    assert rows["value"].to_list() == [f.mean for f in figures if f is not None]
+    assert rows["value.ci95_low"].to_list() == [f.ci95.low for f in figures if f is not None]
     assert (tmp_path / "c" / "how_it_plays.csv").read_bytes() == (
         report.folder / "how_it_plays.csv"
     ).read_bytes()
