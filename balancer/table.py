@@ -8,6 +8,11 @@ Columns, in order:
     win_<s>         float64  seat s's win share: 1, 1/k for a k-way tie for best, or 0
     bot_<s>         string   the label of the bot slot sitting at seat s in this game
     ev_<name>       float64  per RULES.md §5 event, in the game's event order
+    lead_changes, decided_at, comeback, drama, leader_wins_25, leader_wins_50,
+    leader_wins_75  float64  how the game played (games/progress.py's NAMES, in
+                             that order); null where undefined (no sole leader at
+                             a checkpoint) or unknown (a game played without a
+                             record of its steps: a stepped plugin seat)
     rules_version   int64    the game's rules version that played the row
     held_<s>_<w>    uint64   card impact (games whose spec has card_kinds): bit
                              k % 64 of word k // 64 is set if seat s held card
@@ -30,6 +35,8 @@ import polars as pl
 
 # Card impact's packing lives with GameRecord; named here too, with its columns.
 from balancer.games.api import held_words, pack_held  # noqa: F401
+from balancer.games.progress import FIGURES
+from balancer.games.progress import NAMES as HOW_IT_PLAYS
 
 GAME = "game"
 LENGTH = "length"
@@ -82,6 +89,22 @@ def seat_columns(players: int) -> list[str]:
     return [f"{kind}_{s}" for kind in _SEAT_KINDS for s in range(players)]
 
 
+def has_how_it_plays(frame: pl.DataFrame) -> bool:
+    """Whether the table knows how its games played: the columns are there (a table from
+    before them lacks them) and filled (a run that kept no record of its steps leaves
+    them null; a game with no sole leader at a checkpoint leaves only that one null)."""
+    if any(name not in frame.columns for name in HOW_IT_PLAYS):
+        return False
+    return frame.height > 0 and frame[HOW_IT_PLAYS[0]].null_count() == 0
+
+
+def how_it_plays_matrix(frame: pl.DataFrame) -> np.ndarray:
+    """float64 [games, FIGURES]: each game's figures, NaN where the table holds null."""
+    return np.column_stack(
+        [frame[name].cast(pl.Float64).fill_null(np.nan).to_numpy() for name in HOW_IT_PLAYS]
+    ).reshape(frame.height, FIGURES)
+
+
 def numeric_columns(players: int, events: Iterable[str]) -> list[str]:
     """Columns that must hold finite numbers."""
     return [
@@ -100,6 +123,7 @@ def schema(players: int, events: Sequence[str], held_per_seat: int = 0) -> dict[
     out.update({win(s): pl.Float64 for s in range(players)})
     out.update({bot(s): pl.String for s in range(players)})
     out.update({event(e): pl.Float64 for e in events})
+    out.update(dict.fromkeys(HOW_IT_PLAYS, pl.Float64))
     out[RULES_VERSION] = pl.Int64
     out.update({held(s, w): pl.UInt64 for s in range(players) for w in range(held_per_seat)})
     return out
@@ -133,6 +157,7 @@ def columns(
     rules_version: int,
     held_masks: np.ndarray | None = None,
     wins: np.ndarray | None = None,
+    figures: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """The table's columns for games start.. from per-game arrays.
 
@@ -141,6 +166,8 @@ def columns(
     start + g. `held_masks`, uint64 [games, players * words] (GameRecord.held),
     adds the card-impact columns. `wins` are win_shares_matrix(scores), when
     the caller has them already (sim/sink.py: counted where the chunk was played).
+    `figures`, float64 [games, FIGURES] (ChunkColumns.figures, GameRecord.figures), fills
+    the how-it-plays columns, a NaN as null; without them the columns are all null.
     """
     n, players = scores.shape
     if wins is None:
@@ -158,6 +185,9 @@ def columns(
         cols[bot(s)] = names.gather(slots[:, s])
     for k, name in enumerate(event_names):
         cols[event(name)] = np.asarray(events[:, k], dtype=np.float64)
+    played = np.full((n, FIGURES), np.nan) if figures is None else figures.reshape(n, FIGURES)
+    for k, name in enumerate(HOW_IT_PLAYS):
+        cols[name] = pl.Series(name, played[:, k], dtype=pl.Float64, nan_to_null=True)
     cols[RULES_VERSION] = np.full(n, rules_version, dtype=np.int64)
     if held_masks is not None and players:
         words = held_masks.shape[1] // players

@@ -139,7 +139,10 @@ def parse_goal(text: str, variant: Variant) -> Goal:
             raise UserError(f"{found['value'].strip()!r} is not a number", key=where) from None
         if not math.isfinite(value):
             raise UserError("the goal's value must be finite", key=where)
-    return Goal(tune.one_figure(name, variant, where), kind, value, text.strip())
+    figure = tune.one_figure(name, variant, where)
+    if kind in ("min", "max"):  # compared game by game between settings
+        tune.paired_only(figure, where)
+    return Goal(figure, kind, value, text.strip())
 
 
 # --- scoring a setting ---------------------------------------------------------------

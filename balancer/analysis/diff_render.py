@@ -111,6 +111,7 @@ _SECTIONS = (
     (re.compile(r"seat_score_mean\.(\d+)"), "seat_score_mean.<seat>"),
     (re.compile(r"events\.(.+)\.per_game"), "events.<event>.per_game"),
     (re.compile(r"events\.(.+)\.share_of_games"), "events.<event>.share_of_games"),
+    (re.compile(r"how_it_plays\.(.+)"), "how_it_plays.<figure>"),
 )
 _GAME = "game"
 

@@ -13,8 +13,11 @@ Figures (all per-game means, so every one has an interval): `seat_win_share`
 (every seat), `seat_win_share.S` (seat S), `seat_win_share.spread` (largest
 minus smallest seat win share), `bots.LABEL.win_share`, `length.mean`,
 `seat_score_mean.S`, `margin.mean`, `events.NAME.per_game`,
-`events.NAME.share_of_games`: the names of `tune --target`, `sweep --figure`
-and `diff` (analysis/figure_names.py).
+`events.NAME.share_of_games`, how the games played (`how_it_plays.comeback.share`,
+`how_it_plays.lead_changes.mean`, ...): the names of `tune --target`, `sweep --figure`
+and `diff` (analysis/figure_names.py). A leader-wins share is over the games
+with a sole leader at its checkpoint, so it is never paired game by game with
+another figure.
 Bounds: `within: [lo, hi]`, `at_least` / `above` (same test), `at_most` /
 `below`, each a number or (not for `within`) another figure.
 
@@ -90,6 +93,9 @@ class Member:
     bounds: tuple[float, float] | None
     share: bool = False
     absolute: bool = False
+    # Its values come from some games only (a leader-wins share: those with a sole
+    # leader at the checkpoint), so it can't be paired game by game with another series.
+    some_games: bool = False
 
 
 @dataclass(frozen=True)
@@ -137,6 +143,27 @@ def _event(name: str, share: bool) -> Callable[[Games], np.ndarray]:
     return lambda g: g.events[name]
 
 
+def _played(key: str) -> Callable[[Games], np.ndarray]:
+    """How the games played (games/progress.py's figure `key`), leaving out the games
+    where it is undefined (a leader-wins figure where no seat led alone)."""
+    from balancer.games.progress import NAMES
+
+    column = NAMES.index(key)
+
+    def per_game(g: Games) -> np.ndarray:
+        import numpy as np
+
+        if g.figures is None:
+            raise UserError(
+                f"{key}: these games kept no record of their steps (a plugin seat played on "
+                "the stepped kernel); --check plays them on the engine, which keeps it"
+            )
+        values = g.figures[:, column]
+        return values[~np.isnan(values)]
+
+    return per_game
+
+
 def _margin(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:
     from balancer.stats.describe import winning_margin
 
@@ -155,7 +182,9 @@ def figure_names(variant: Variant) -> list[str]:
         names.append(f"events.{e}.per_game")
         if e not in spec.value_events:
             names.append(f"events.{e}.share_of_games")
-    return names
+    from balancer.analysis.figure_names import HOW_IT_PLAYS
+
+    return names + list(HOW_IT_PLAYS)
 
 
 def resolve(name: str, variant: Variant) -> FigureDef:
@@ -203,8 +232,15 @@ def resolve(name: str, variant: Variant) -> FigureDef:
             return FigureDef(name, (Member(name, _event(event, False), None),))
         if parts[2] == "share_of_games" and event not in spec.value_events:
             return FigureDef(name, (Member(name, _event(event, True), (0.0, 1.0), share=True),))
-    from balancer.analysis.figure_names import NOT_MEANS, nearest
+    from balancer.analysis.figure_names import HOW_IT_PLAYS, NOT_MEANS, nearest
 
+    if name in HOW_IT_PLAYS:
+        key = HOW_IT_PLAYS[name]
+        share = name.endswith(".share")
+        # Lead changes are a count per game; decided-at, drama and the shares lie in [0, 1].
+        bounds = None if key == "lead_changes" else (0.0, 1.0)
+        leader = key.startswith("leader_wins")
+        return FigureDef(name, (Member(name, _played(key), bounds, share, some_games=leader),))
     if name in NOT_MEANS:
         raise ValueError(
             f"{name} is no mean of per-game values, so it has no interval to test: "
@@ -214,6 +250,15 @@ def resolve(name: str, variant: Variant) -> FigureDef:
     close = nearest(name, valid)
     hint = f"did you mean {close!r}?" if close else "figures: " + ", ".join(valid)
     raise ValueError(f"unknown figure {name!r} for {variant.game} ({hint})")
+
+
+def unpaired(figure: FigureDef) -> str:
+    """Why `figure` (a Member.some_games one) can't be compared game by game."""
+    return (
+        f"{figure.name} is over the games with a sole leader at its checkpoint, not every "
+        "game, so it can't be compared game by game with another figure or setting; "
+        "give it a number"
+    )
 
 
 # --- targets -------------------------------------------------------------------------
@@ -410,6 +455,8 @@ def _target(
         raise error(at, str(exc)) from None
     if len(figure.members) != 1 or len(other.members) != 1 or figure.spread or other.spread:
         raise error(at, "a figure is compared with another only when each is one number")
+    if figure.members[0].some_games or other.members[0].some_games:
+        raise error(at, unpaired(figure if figure.members[0].some_games else other))
     return Target(figure, kind, other=other, alpha=alpha, text=f"{bound} {raw}")
 
 

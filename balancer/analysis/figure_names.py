@@ -3,8 +3,9 @@
 `expect:` targets, `tune --target`, `sweep --figure`, the rows of `diff`, the
 columns of sweep.csv: each says `seat_win_share.0`, `bots.LABEL.win_share`,
 `seat_score_mean.0`, `margin.mean`, `margin.sd`, `length.mean`,
-`seat_advantage.p_value`, `events.NAME.per_game` or
-`events.NAME.share_of_games`. Most are also where report.json keeps the figure
+`seat_advantage.p_value`, `events.NAME.per_game`,
+`events.NAME.share_of_games` or how the games played (stats/play_names.py:
+`how_it_plays.comeback.share`, ...). Most are also where report.json keeps the figure
 (`length.mean`, `events.NAME.per_game`, `bots.LABEL.win_share`); a seat's are
 under `seats[S]` there (`seats[S].win_share`, `seats[S].score.mean`), because
 report.json is a list of seats, not a name per seat.
@@ -23,6 +24,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from balancer.numbers import CI95_HIGH, CI95_LOW
+from balancer.stats.play_names import HOW_IT_PLAYS
 
 if TYPE_CHECKING:
     from balancer.config.variant import Variant
@@ -90,6 +92,11 @@ def report_figures(report: Report) -> dict[str, tuple[float, Interval | None]]:
                 event.share_of_games,
                 event.share_of_games_ci95,
             )
+    if report.how_it_plays is not None:  # a report from before it, or of a stepped plugin run
+        for name, key in HOW_IT_PLAYS.items():
+            figure = getattr(report.how_it_plays, key)
+            # A leader-wins share is null when no game had a sole leader at its checkpoint.
+            found[name] = (math.nan, None) if figure is None else (figure.mean, figure.ci95)
     return found
 
 
@@ -106,4 +113,5 @@ def variant_figures(variant: Variant) -> list[str]:
         names.append(f"events.{name}.per_game")
         if name not in variant.spec.value_events:
             names.append(f"events.{name}.share_of_games")
+    names += list(HOW_IT_PLAYS)  # every game records its steps (but a stepped plugin seat)
     return names

@@ -18,6 +18,7 @@ import numpy as np
 
 from balancer import table
 from balancer.config.variant import Variant
+from balancer.games.progress import FIGURES
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, runner
 from balancer.sim import plan as planning
 
@@ -44,6 +45,9 @@ class Games:
     labels: np.ndarray  # str [n, players]: the bot label at each seat
     lengths: np.ndarray  # float [n]
     events: dict[str, np.ndarray]  # name -> float [n]
+    # float [n, FIGURES]: how each game played (games/progress.py), NaN where undefined;
+    # None when the games kept no record of their steps (a stepped plugin seat).
+    figures: np.ndarray | None = None
 
     @property
     def n(self) -> int:
@@ -59,6 +63,7 @@ class Games:
             np.zeros((0, players), dtype=str),
             np.zeros(0),
             {name: np.zeros(0) for name in variant.spec.events},
+            np.zeros((0, FIGURES)),
         )
 
     @classmethod
@@ -72,6 +77,9 @@ class Games:
         events = np.concatenate([r.events for r in results]).reshape(n, len(spec.events))
         slots = table.seat_slots(start, start + n, variant.players, variant.seat_rotation)
         names = np.array([s.label for s in variant.seats], dtype=object)
+        figures = None
+        if all(r.figures is not None for r in results):
+            figures = np.concatenate([r.figures for r in results if r.figures is not None])
         return cls(
             start,
             scores,
@@ -79,6 +87,7 @@ class Games:
             names[slots].astype(str),
             np.concatenate([r.length for r in results]).astype(float),
             {name: events[:, k].astype(float) for k, name in enumerate(spec.events)},
+            figures,
         )
 
     @classmethod
@@ -102,6 +111,9 @@ class Games:
             data.bot_labels,
             data.lengths,
             {k: np.asarray(v, dtype=float) for k, v in data.events.items()},
+            table.how_it_plays_matrix(report.games)
+            if table.has_how_it_plays(report.games)
+            else None,
         )
 
     def then(self, more: Games) -> Games:
@@ -119,6 +131,9 @@ class Games:
             np.vstack([self.labels, more.labels]),
             np.concatenate([self.lengths, more.lengths]),
             {k: np.concatenate([v, more.events[k]]) for k, v in self.events.items()},
+            None
+            if self.figures is None or more.figures is None
+            else np.vstack([self.figures, more.figures]),
         )
 
     def head(self, n: int) -> Games:
@@ -130,6 +145,7 @@ class Games:
             self.labels[:n],
             self.lengths[:n],
             {k: v[:n] for k, v in self.events.items()},
+            None if self.figures is None else self.figures[:n],
         )
 
 

@@ -150,7 +150,10 @@ def parse_target(text: str, variant: Variant) -> Goal:
         if len(words) != 2 or words[1] not in ("min", "max"):
             raise UserError(f"expected 'FIGURE=VALUE' or 'FIGURE min|max', got {text!r}", key=where)
         name, mode = words
-    return Goal(one_figure(name.strip(), variant, where), mode, value, text.strip())
+    figure = one_figure(name.strip(), variant, where)
+    if mode != "target":
+        paired_only(figure, where)
+    return Goal(figure, mode, value, text.strip())
 
 
 def one_figure(name: str, variant: Variant, where: str) -> FigureDef:
@@ -167,6 +170,15 @@ def one_figure(name: str, variant: Variant, where: str) -> FigureDef:
             key=where,
         )
     return figure
+
+
+def paired_only(figure: FigureDef, where: str) -> None:
+    """A UserError naming `where` for a figure that min / max can't race: they compare
+    the values game by game on common seeds, and its values come from some games only."""
+    if figure.members[0].some_games:
+        from balancer.analysis.expect import unpaired
+
+        raise UserError(unpaired(figure), key=where)
 
 
 # --- the figure on some games --------------------------------------------------------

@@ -61,6 +61,7 @@ def chunk_data(variant: Variant, chunk: runner.ChunkResult) -> RunData:
         labels=[s.label for s in variant.seats],
         higher_is_better=spec.higher_is_better,
         rules_version=spec.rules_version,
+        figures=chunk.figures,  # how the games played: their rows, batch by batch too
     )
     frame = table.frame(columns, variant.players, spec.events)
     return RunData.from_frame(
@@ -137,7 +138,9 @@ def play_until_decided(
         writer_b.abort()
         games_b.remove()
         raise
-    result_b = runner.RunResult(b, writer_b.games, counts_b, games_b, writer_b.cards)
+    result_b = runner.RunResult(
+        b, writer_b.games, counts_b, games_b, writer_b.cards, writer_b.how_it_plays()
+    )
     stopped_at = decided_at[0] if decided_at and decided_at[0] < a.games else None
     return Decided(result_a, result_b, stopped_at, watch)
 

@@ -344,9 +344,9 @@ def _prepare_decided(
     metavar="KIND=VALUE,...",
     default=None,
     help="Changes too small to matter, per kind of figure (win, share, score, margin, "
-    "length, event): a number, or a fraction of the per-game sd ('0.1sd'). A row whose "
-    "change is shown to lie within it is 'equivalent'. Default: win=0.01, share=0.01, "
-    "others 0.1sd.",
+    "length, event, play: how the games played): a number, or a fraction of the per-game "
+    "sd ('0.1sd'). A row whose change is shown to lie within it is 'equivalent'. "
+    "Default: win=0.01, share=0.01, others 0.1sd.",
 )
 @click.option(
     "--html",

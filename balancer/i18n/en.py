@@ -362,4 +362,31 @@ CATALOG: dict[str, str] = {
     "plays.deal_share": "the deal's share of the outcome: {share}",
     "plays.win_share": "win share in the seat: {shares}",
     "plays.search_over": "search over {bot}: {points} points of win share",
+    # -- how the games played: summary.md and report.html (report/how_it_plays.py)
+    "play.title": "How it plays",
+    "play.note": "How the games unfolded, read after each of their steps ({unit}): each figure "
+    "over the games, with its 95% interval.",
+    "play.figure": "figure",
+    "play.value": "value",
+    "play.interval": "95% interval",
+    "play.meaning": "what it says",
+    "play.lead_changes": "Lead changes",
+    "play.lead_changes.meaning": "per game: how often the sole lead passed to another player",
+    "play.decided_at": "Decided at",
+    "play.decided_at.meaning": "how far into the game the winner took the lead for good",
+    "play.comeback": "Comebacks",
+    "play.comeback.meaning": "share of wins by a player who was last at halfway",
+    "play.drama": "Drama",
+    "play.drama.meaning": "the winner's largest deficit, over the widest spread of scores "
+    "(0: the winner never trailed)",
+    "play.leader_wins": "Leader at {at}% wins",
+    "play.leader_wins.meaning": "how often the sole leader at {at}% of the game goes on to win "
+    "(games with a sole leader then)",
+    "play.no_leader": "no game had a sole leader",
+    "play.chart_x": "share of the game played",
+    "play.chart_y": "leader's win share",
+    "play.chart_note": "Dots: how often the sole leader at that point wins; whiskers: 95% "
+    "intervals.",
+    "play.chart_even": "a player at random ({share})",
+    "play.chart_alt": "the leader's win share at 25%, 50% and 75% of the game, with 95% intervals",
 }

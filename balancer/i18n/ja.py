@@ -356,4 +356,30 @@ CATALOG: dict[str, str] = {
     "plays.deal_share": "結果のうち配札で決まる割合: {share}",
     "plays.win_share": "その席の勝率: {shares}",
     "plays.search_over": "search の {bot} に対する上乗せ: 勝率 {points} ポイント",
+    # -- how the games played: summary.md and report.html (report/how_it_plays.py)
+    "play.title": "ゲームの展開",
+    "play.note": "ゲームがどう進んだか（{unit}ごと）: "
+    "各指標はゲーム全体の平均で、95%信頼区間つき。",
+    "play.figure": "指標",
+    "play.value": "値",
+    "play.interval": "95%信頼区間",
+    "play.meaning": "意味",
+    "play.lead_changes": "リード交代",
+    "play.lead_changes.meaning": "1ゲームあたり、単独首位が別のプレイヤーに移った回数",
+    "play.decided_at": "決着時点",
+    "play.decided_at.meaning": "勝者が最後まで首位を守り始めたのが、ゲームのどこまで進んだ時点か",
+    "play.comeback": "逆転率",
+    "play.comeback.meaning": "折り返し時点で最下位だったプレイヤーが勝った割合",
+    "play.drama": "ドラマ",
+    "play.drama.meaning": "勝者が最も離されていた点差を、ゲーム中の最大の点差で割った値"
+    "（0: 勝者は一度もリードされなかった）",
+    "play.leader_wins": "{at}%時点の首位が勝つ率",
+    "play.leader_wins.meaning": "ゲームの{at}%時点で単独首位だったプレイヤーが勝つ割合"
+    "（その時点で単独首位がいたゲームのみ）",
+    "play.no_leader": "単独首位のいたゲームなし",
+    "play.chart_x": "ゲームの進み具合",
+    "play.chart_y": "首位の勝率",
+    "play.chart_note": "点: その時点の単独首位が勝つ割合。ひげ: 95%信頼区間。",
+    "play.chart_even": "無作為に選んだプレイヤー（{share}）",
+    "play.chart_alt": "ゲームの25%・50%・75%時点の首位の勝率（95%信頼区間つき）",
 }

@@ -24,9 +24,11 @@ from balancer.report.figures import (
     SeatAdvantage,
     SeatFigures,
 )
+from balancer.report.how_it_plays import HowItPlaysFigures
 from balancer.report.model import Report
 from balancer.rng import RNG_VERSION
 from balancer.stats.figures import RunFigures
+from balancer.stats.how_it_plays import HowItPlaysCounts
 from balancer.stats.streamed import Counted, GameCounts, share_interval
 
 if TYPE_CHECKING:
@@ -54,6 +56,15 @@ def counts_of_frame(result: RunResult, frame: pl.DataFrame) -> GameCounts:
         higher_is_better=spec.higher_is_better,
         rotate=variant.seat_rotation,
     )
+
+
+def how_it_plays_of_frame(frame: pl.DataFrame) -> HowItPlaysCounts | None:
+    """How a whole games table played, counted at once (None: its games kept no record)."""
+    if not table.has_how_it_plays(frame):
+        return None
+    counts = HowItPlaysCounts()
+    counts.add(table.how_it_plays_matrix(frame))
+    return counts
 
 
 def _interval(values: list[float]) -> Interval:
@@ -106,6 +117,7 @@ def build_report(result: RunResult, frame: pl.DataFrame | None = None) -> Report
     spec = variant.spec
     players = variant.players
     counts = result.counts if frame is None else counts_of_frame(result, frame)
+    played = result.how_it_plays if frame is None else how_it_plays_of_frame(frame)
     figures = counts.figures()
     seats = tuple(
         SeatFigures(
@@ -178,6 +190,7 @@ def build_report(result: RunResult, frame: pl.DataFrame | None = None) -> Report
         rng_version=RNG_VERSION,
         bots=bots,
         head_to_head=head_to_head,
+        how_it_plays=None if played is None else HowItPlaysFigures.of(played.figures()),
         games=frame if frame is not None else result.games_file,
         counts=counts,
         cards=_card_rows(result, frame),

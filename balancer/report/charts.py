@@ -49,7 +49,38 @@ def render_charts(report: Report, lang: str | None = None) -> dict[str, str]:
     cards = report.cards if report.cards is not None else of_report(report)
     if cards:
         out["cards"] = chart_svg(cards, lang=lang)
+    if report.how_it_plays is not None and any(report.how_it_plays.leader_wins()):
+        out["leader-wins"] = _leader_wins(report, lang)
     return out
+
+
+def _leader_wins(report: Report, lang: str) -> str:
+    """How early the game is clear: the sole leader's win share at 25%, 50% and 75% of
+    the game, each with its 95% interval, over a dashed line at a player picked at
+    random (1 / players). A checkpoint where no game had a sole leader has no mark."""
+    from balancer.report.how_it_plays import CHECKPOINTS
+    from balancer.report.svg_plots import PlotPoint, Series, interval_chart
+
+    played = present(report.how_it_plays, "how_it_plays")
+    points = [
+        PlotPoint(k, f.mean, f.ci95.low, f.ci95.high)
+        for k, f in enumerate(played.leader_wins())
+        if f is not None
+    ]
+    even = 1 / report.players
+    ticks = [v for v in svg.ticks(0, 1, 6) if v <= 1 + 1e-12]
+    chart = interval_chart(
+        [f"{at}%" for at in CHECKPOINTS],
+        [Series(points, ACCENT)],
+        (0.0, 1.0),
+        x_title=i18n.text("play.chart_x", lang),
+        y_title=i18n.text("play.chart_y", lang),
+        note=i18n.text("play.chart_note", lang),
+        legend=[("line", svg.MUTED, i18n.text("play.chart_even", lang, share=pct(even, 0)))],
+        reference=(even, ""),
+        tick_labels=svg.pct_labels(ticks),
+    )
+    return chart.render()
 
 
 def _tick_label(text: str) -> str:

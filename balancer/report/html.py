@@ -40,7 +40,7 @@ REPORT_HTML = "report.html"
 # The charts, in page order; each sits in an element with data-chart="<name>".
 # "win-by-bot" only when seats hold different bots, "cards" only when the game records
 # the cards each seat held.
-CHARTS = ("win-by-seat", "win-by-bot", "scores", "length", "events", "cards")
+CHARTS = ("win-by-seat", "win-by-bot", "scores", "length", "events", "cards", "leader-wins")
 
 
 CSS = """
@@ -157,6 +157,7 @@ def render_html(report: Report, lang: str | None = None) -> str:
         _length_section(report, charts, lang, words),
         _events_section(report, charts, value_events, lang, words),
         *_cards_section(report, charts, lang),
+        *_how_it_plays_section(report, charts, lang, words),
         _variant_section(report, lang),
         "<footer>",
         _e(
@@ -500,6 +501,35 @@ def _length_section(
         + _figure(charts, "length", t("html.length_alt", lang, unit=unit))
         + "</section>"
     )
+
+
+def _how_it_plays_section(
+    report: Report, charts: dict[str, str], lang: str, words: i18n.GameTexts
+) -> list[str]:
+    """How the games played: the leader-wins curve, then every figure with its interval
+    (none for a report from before it, or of a run whose games kept no record of it)."""
+    from balancer.report.how_it_plays import rows
+
+    if report.how_it_plays is None:
+        return []
+    t = i18n.text
+    head = [(t(f"play.{k}", lang), k in ("value", "interval")) for k in
+            ("figure", "value", "interval", "meaning")]  # fmt: skip
+    table = _table(
+        [(_e(label), numeric) for label, numeric in head],
+        (
+            [_e(r.label), _e(r.value), _e(f"{r.low} – {r.high}" if r.low else ""), _e(r.meaning)]
+            for r in rows(report.how_it_plays, lang)
+        ),
+    )
+    curve = (
+        _figure(charts, "leader-wins", t("play.chart_alt", lang)) if "leader-wins" in charts else ""
+    )
+    return [
+        f'<section id="how-it-plays"><h2>{_e(t("play.title", lang))}</h2>'
+        f'<p class="note">{_e(t("play.note", lang, unit=words.length_unit))}</p>'
+        f"{curve}{table}</section>"
+    ]
 
 
 def _cards_section(report: Report, charts: dict[str, str], lang: str) -> list[str]:

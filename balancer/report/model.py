@@ -61,6 +61,7 @@ from balancer.report.figures import (
 )
 from balancer.report.folder import REPORT_JSON, output_kind, restore_interrupted
 from balancer.report.games_table import SavedGames, _GamesTable, games_given
+from balancer.report.how_it_plays import HowItPlaysFigures
 from balancer.stats.card_tally import CardImpact
 from balancer.stats.streamed import GameCounts
 
@@ -115,6 +116,9 @@ class Report:
     rng_version: int | None = None  # rng.RNG_VERSION of the draws that played the games
     bots: Mapping[str, BotFigures] | None = None  # by label, when the seats' bots differ
     head_to_head: Mapping[str, Mapping[str, HeadToHead]] | None = None
+    # How the games played (report/how_it_plays.py); None in a report from before it, or
+    # of a run whose games kept no record of their steps.
+    how_it_plays: HowItPlaysFigures | None = None
     until: str | None = None  # the early-stopping rule of `run --until` ("win_ci<=0.02")
     stopped_at: int | None = None  # games played when that rule stopped the run early
     sweep_point: SweepPoint | None = None  # the point of a sweep this report is, if it is one

@@ -16,13 +16,16 @@ from balancer.numbers import ends
 from balancer.report.csv_numbers import for_csv
 from balancer.report.figures import Interval
 from balancer.report.games_table import value_counts
+from balancer.report.how_it_plays import CHECKPOINTS
 
 if TYPE_CHECKING:
     from balancer.report.model import Report
 
 # What a report folder holds (DESIGN.md), and what `balancer csv` writes: the same and,
 # for a spreadsheet, the per-game table (95 MB at 1,000,000 games, so not by default).
-REPORT_TABLES = ("seats.csv", "scores.csv", "events.csv")
+# how_it_plays.csv only where the report knows how its games played (report/how_it_plays.py).
+HOW_IT_PLAYS_CSV = "how_it_plays.csv"
+REPORT_TABLES = ("seats.csv", "scores.csv", "events.csv", HOW_IT_PLAYS_CSV)
 CSV_TABLES = (*REPORT_TABLES, "games.csv")
 _SCORE_FIGURES = ("mean", "sd", "min", "q1", "median", "q3", "max")
 
@@ -87,6 +90,36 @@ def events_table(report: Report) -> pl.DataFrame:
     )
 
 
+def how_it_plays_table(report: Report) -> pl.DataFrame | None:
+    """A row per how-it-plays figure, as report.json's `how_it_plays` has it (None: it has
+    none). `games` is the games the figure is over (all of them: a leader-wins share is
+    over those with a sole leader at its checkpoint, the others counting no weight)."""
+    played = report.how_it_plays
+    if played is None:
+        return None
+    figures = {
+        **played.means(),
+        **{f"leader_wins_{c}": f for c, f in zip(CHECKPOINTS, played.leader_wins(), strict=True)},
+    }
+    return pl.DataFrame(
+        [
+            {
+                "figure": name,
+                "value": None if f is None else f.mean,
+                **_low_high("value", None if f is None else f.ci95),
+                "se": None if f is None else f.se,
+                "games": None if f is None else f.n,
+            }
+            for name, f in figures.items()
+        ],
+        schema={
+            "figure": pl.String,
+            **dict.fromkeys(("value", *ends("value"), "se"), pl.Float64),
+            "games": pl.Int64,
+        },
+    )
+
+
 def write_csv_tables(
     report: Report, folder: Path, *, excel: bool = False, games: bool = True
 ) -> list[Path]:
@@ -95,10 +128,13 @@ def write_csv_tables(
         "seats.csv": seats_table(report),
         "scores.csv": scores_table(report),
         "events.csv": events_table(report),
+        HOW_IT_PLAYS_CSV: how_it_plays_table(report),
     }
     written = []
     for name in CSV_TABLES if games else REPORT_TABLES:
         contents = report.games if name == "games.csv" else tables[name]
+        if contents is None:  # a report that doesn't know how its games played
+            continue
         target = folder / name
         # Each table lands whole or not at all, even when rewritten in place.
         partial = folder / f".{name}.tmp-{os.getpid()}"

@@ -368,6 +368,28 @@ def _table_text(text: str) -> str:
     return "".join(out)
 
 
+def _how_it_plays_lines(report: Report, lang: str, words: i18n.GameTexts) -> list[str]:
+    """summary.md's section on how the games played (none for a report without it)."""
+    from balancer.report.how_it_plays import rows
+
+    if report.how_it_plays is None:
+        return []
+    t = i18n.text
+    head = [t(f"play.{k}", lang) for k in ("figure", "value", "interval", "meaning")]
+    lines = [
+        f"## {t('play.title', lang)}",
+        "",
+        t("play.note", lang, unit=words.length_unit),
+        "",
+        f"| {' | '.join(head)} |",
+        "|---|---:|---:|---|",
+    ]
+    for row in rows(report.how_it_plays, lang):
+        interval = f"[{row.low}, {row.high}]" if row.low else ""
+        lines.append(f"| {row.label} | {row.value} | {interval} | {row.meaning} |")
+    return [*lines, ""]
+
+
 def summary_markdown(report: Report, lang: str | None = None) -> str:
     """summary.md: the headline, then every event with its meaning, scores and lengths."""
     lang = lang_of(report, lang)
@@ -430,6 +452,7 @@ def summary_markdown(report: Report, lang: str | None = None) -> str:
             unit=words.length_unit,
         ),
         "",
+        *_how_it_plays_lines(report, lang, words),
         t(
             "footer",
             lang,

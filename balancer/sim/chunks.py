@@ -15,6 +15,7 @@ import numpy as np
 
 from balancer.games.api import GameRecord
 from balancer.stats.card_tally import CardTally
+from balancer.stats.how_it_plays import FIGURES, HowItPlaysCounts
 from balancer.stats.streamed import GameCounts
 
 if TYPE_CHECKING:
@@ -48,6 +49,9 @@ class ChunkResult:
     # Its counts, taken where it was played (sim/sink.py's summarize), or None: then the
     # run's writer takes them.
     summary: ChunkSummary | None = None
+    # float64 [n, FIGURES]: how each game played (games/progress.py), NaN where undefined;
+    # None when the games kept no record of their steps (a stepped plugin seat).
+    figures: np.ndarray | None = None
 
     @classmethod
     def from_records(
@@ -58,6 +62,9 @@ class ChunkResult:
         held = None
         if records and records[0].held:
             held = np.array([r.held for r in records], dtype=np.uint64)
+        figures = None
+        if records and all(r.figures for r in records):
+            figures = np.array([r.figures for r in records], dtype=np.float64).reshape(n, FIGURES)
         return cls(
             start,
             np.array([r.scores for r in records], dtype=np.float64).reshape(n, players),
@@ -66,6 +73,7 @@ class ChunkResult:
                 n, len(events)
             ),
             held,
+            figures=figures,
         )
 
 
@@ -76,3 +84,5 @@ class ChunkSummary:
     counts: GameCounts
     wins: np.ndarray  # float64 [n, players]: table.win_shares_matrix of the chunk's scores
     cards: CardTally | None  # card impact's sums, for a game that records the cards held
+    # How the games played, counted (None: the chunk has no figures, see ChunkResult).
+    how_it_plays: HowItPlaysCounts | None = None

@@ -18,7 +18,7 @@ from typing import Any
 
 import polars as pl
 
-from balancer import environment, games, interrupts, jit
+from balancer import environment, games, interrupts, jit, table
 from balancer.bot import PluginFailure
 from balancer.bots import host as plugin_host
 from balancer.config.variant import Variant
@@ -30,6 +30,7 @@ from balancer.sim.plan import Plan, PlayPath, SlotBot
 from balancer.sim.play import Seat, play_game
 from balancer.sim.sink import GamesFile, GamesWriter, summarize
 from balancer.stats.card_tally import CardTally
+from balancer.stats.how_it_plays import HowItPlaysCounts
 from balancer.stats.streamed import GameCounts
 
 # Set (to anything but "" or "0") to force --check on every run: the test suite does.
@@ -114,7 +115,7 @@ def play_uncounted(chunk: Chunk) -> ChunkResult:
     if plan.path is PlayPath.COMPILED:
         kernel = plan.kernel_to_play()
         out = compiled.play_columns(variant, start, stop, kernel, plan.compiled_slots())
-        return ChunkResult(start, out.scores, out.length, out.events, out.held)
+        return ChunkResult(start, out.scores, out.length, out.events, out.held, figures=out.figures)
     spec = variant.spec
     seats = build_seats(variant, plan.plugin_move_limit, start, plan.slots)
     if plan.path is PlayPath.STEPPED:
@@ -231,17 +232,22 @@ class RunResult:
     games_file: GamesFile
     # Card impact's sums (stats/card_tally.py), for a game that records the cards held.
     cards: CardTally | None = None
+    # How the games played, counted (stats/how_it_plays.py); None when some game kept no
+    # record of its steps.
+    how_it_plays: HowItPlaysCounts | None = None
 
     def frame(self) -> pl.DataFrame:
         """The whole games table, read back from games.parquet (tests; small runs)."""
         return self.games_file.read()
 
     def columns(self) -> dict[str, Any]:
-        """The per-game table (games.parquet), column by column (table.py)."""
+        """The per-game table (games.parquet), column by column (table.py): numpy arrays,
+        but polars Series for the labels and for how the games played, whose nulls (a
+        figure undefined in a game) stay None, equal to themselves, where numpy says NaN."""
         frame = self.frame()
+        kept = {*(table.bot(s) for s in range(self.variant.players)), *table.HOW_IT_PLAYS}
         return {
-            name: frame[name] if name.startswith("bot_") else frame[name].to_numpy()
-            for name in frame.columns
+            name: frame[name] if name in kept else frame[name].to_numpy() for name in frame.columns
         }
 
 
@@ -305,4 +311,4 @@ def run(
         writer.abort()
         games_file.remove()
         raise
-    return RunResult(variant, writer.games, counts, games_file, writer.cards)
+    return RunResult(variant, writer.games, counts, games_file, writer.cards, writer.how_it_plays())

@@ -36,6 +36,7 @@ from balancer import table
 from balancer.errors import UserError
 from balancer.sim.chunks import ChunkResult, ChunkSummary
 from balancer.stats.card_tally import CardTally
+from balancer.stats.how_it_plays import HowItPlaysCounts
 from balancer.stats.streamed import GameCounts
 
 if TYPE_CHECKING:
@@ -249,7 +250,11 @@ def summarize(variant: Variant, result: ChunkResult) -> ChunkSummary:
     if result.held is not None and spec.card_kinds is not None:
         cards = CardTally(players, len(spec.card_kinds(variant.rules)))
         cards.add(wins, result.held)
-    return ChunkSummary(counts, wins, cards)
+    played = None
+    if result.figures is not None:
+        played = HowItPlaysCounts()
+        played.add(result.figures)
+    return ChunkSummary(counts, wins, cards, played)
 
 
 class GamesWriter:
@@ -267,6 +272,10 @@ class GamesWriter:
         kinds = spec.card_kinds(variant.rules) if spec.card_kinds is not None else None
         self.card_kinds: tuple[str, ...] | None = tuple(kinds) if kinds is not None else None
         self.cards: CardTally | None = None
+        # How the games played (stats/how_it_plays.py), merged chunk by chunk like `counts`;
+        # unknown for the run as soon as one chunk's games kept no record of their steps.
+        self.played = HowItPlaysCounts()
+        self.played_unknown = False
         self._pending: list[tuple[ChunkResult, np.ndarray]] = []  # with their win shares
         self._pending_rows = 0
         # Started with the first batch: after a process pool has forked its workers.
@@ -285,6 +294,10 @@ class GamesWriter:
             if self.cards is None:
                 self.cards = CardTally(self.variant.players, len(self.card_kinds))
             self.cards.merge(summary.cards)
+        if summary.how_it_plays is None:
+            self.played_unknown = True
+        else:
+            self.played.merge(summary.how_it_plays)
         self._pending.append((result, summary.wins))
         self._pending_rows += rows
         if self._pending_rows >= self.batch_rows:
@@ -306,9 +319,12 @@ class GamesWriter:
         held = None  # the card kinds each seat held (card impact), where the game records them
         if all(c.held is not None for c in chunks):
             held = np.concatenate([c.held for c in chunks if c.held is not None])
+        figures = None  # how each game played, where the games kept a record of their steps
+        if all(c.figures is not None for c in chunks):
+            figures = np.concatenate([c.figures for c in chunks if c.figures is not None])
         self._pending, self._pending_rows = [], 0
         words = held.shape[1] // players if held is not None and players else 0
-        frame = batch_frame(variant, start, scores, length, values, held, wins)
+        frame = batch_frame(variant, start, scores, length, values, held, wins, figures)
         self._writer(words).put(frame)
 
     def _writer(self, held_per_seat: int) -> _ParquetSink:
@@ -331,6 +347,11 @@ class GamesWriter:
             self._sink.close()
         return self.counts
 
+    def how_it_plays(self) -> HowItPlaysCounts | None:
+        """How the games played, counted; None when some game kept no record of its steps
+        (or there was no game)."""
+        return None if self.played_unknown or self.played.games == 0 else self.played
+
     def abort(self) -> None:
         if self._sink is not None:
             self._sink.abort()
@@ -344,9 +365,10 @@ def batch_frame(
     events: np.ndarray,
     held: np.ndarray | None = None,
     wins: np.ndarray | None = None,
+    figures: np.ndarray | None = None,
 ) -> pl.DataFrame:
     """Games start.. of the games table (table.py), from per-game arrays
-    (`wins`: their win shares, when already computed)."""
+    (`wins`: their win shares, when already computed; `figures`: how they played)."""
     spec = variant.spec
     n, players = scores.shape[0], variant.players
     cols = table.columns(
@@ -361,5 +383,6 @@ def batch_frame(
         rules_version=spec.rules_version,
         held_masks=held,
         wins=wins,
+        figures=figures,
     )
     return table.frame(cols, players, spec.events)

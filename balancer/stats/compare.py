@@ -37,7 +37,8 @@ import numpy as np
 
 from balancer.stats.intervals import ratio_influence
 
-KINDS = ("win", "share", "score", "margin", "length", "event")
+# `play`: how the games played, as a mean over games (lead changes, decided-at, drama).
+KINDS = ("win", "share", "score", "margin", "length", "event", "play")
 
 # Tolerances used when the designer gives none for a kind: a percentage point
 # for shares (a win share moving by less is below what designers act on),
@@ -49,6 +50,7 @@ DEFAULT_TOLERANCES: dict[str, str] = {
     "margin": "0.1sd",
     "length": "0.1sd",
     "event": "0.1sd",
+    "play": "0.1sd",
 }
 
 POWER = 0.8  # the power "games needed" is computed for

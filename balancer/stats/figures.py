@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from balancer.stats import compare, intervals
+from balancer.stats.play_names import HOW_IT_PLAYS
 from balancer.stats.seat_advantage import SeatAdvantage, seat_advantage
 
 
@@ -25,7 +26,9 @@ class RunData:
     scores, wins: games × seats floats (wins: 1, 1/k in a k-way tie, 0);
     bot_labels: games × seats labels; lengths: per game; events: name → per
     game values; value_events: the events that are a value per game (no
-    "share of games"); rotate: the variant's seat_rotation.
+    "share of games"); rotate: the variant's seat_rotation; figures: how each
+    game played (games × games/progress.py's FIGURES, NaN where undefined), or
+    None when the games kept no record of their steps (or the table is older).
     """
 
     scores: np.ndarray
@@ -36,6 +39,7 @@ class RunData:
     value_events: tuple[str, ...] = ()
     higher_is_better: bool = True
     rotate: bool = False
+    figures: np.ndarray | None = None
 
     @property
     def games(self) -> int:
@@ -72,6 +76,7 @@ class RunData:
             value_events=tuple(value_events),
             higher_is_better=higher_is_better,
             rotate=rotate,
+            figures=table.how_it_plays_matrix(frame) if table.has_how_it_plays(frame) else None,
         )
 
     def margins(self) -> np.ndarray:
@@ -316,7 +321,39 @@ def figure_pairs(a: RunData, b: RunData) -> tuple[FigurePairs, list[str]]:
         lone = [n for n in mine if n not in theirs]
         if lone:
             warnings.append(f"events only in {only}, not compared: {', '.join(lone)}")
+    if a.figures is not None and b.figures is not None:
+        for name, kind, va, wa, vb, wb in how_it_plays_pairs(a.figures, b.figures):
+            add(name, kind, va, vb, weights_a=wa, weights_b=wb)
+    elif a.figures is not None or b.figures is not None:
+        only = "A" if a.figures is not None else "B"
+        warnings.append(f"how the games played is known only in {only}, not compared")
     return pairs, warnings
+
+
+def how_it_plays_pairs(
+    a: np.ndarray, b: np.ndarray
+) -> list[tuple[str, str, np.ndarray, np.ndarray | None, np.ndarray, np.ndarray | None]]:
+    """The diff rows of how the games played: (name, kind, A's values, A's weights, B's, B's).
+
+    Lead changes, decided-at and drama are means over games (kind `play`); comeback a
+    share of the win per game (`share`); a leader-wins share a ratio, as a bot's win share
+    is: the leader's win share summed over the games with a sole leader at the
+    checkpoint, over those games (weight 1 where a game had one, 0 where it had none).
+    A leader-wins row is left out when either run had no game with a leader there.
+    """
+    from balancer.games.progress import NAMES
+
+    rows: list[tuple[str, str, np.ndarray, np.ndarray | None, np.ndarray, np.ndarray | None]] = []
+    for name, key in HOW_IT_PLAYS.items():
+        k = NAMES.index(key)
+        va, vb = a[:, k], b[:, k]
+        if not key.startswith("leader_wins"):
+            rows.append((name, "share" if key == "comeback" else "play", va, None, vb, None))
+            continue
+        wa, wb = (~np.isnan(va)).astype(float), (~np.isnan(vb)).astype(float)
+        if wa.any() and wb.any():
+            rows.append((name, "share", np.nan_to_num(va), wa, np.nan_to_num(vb), wb))
+    return rows
 
 
 def diff_rows(

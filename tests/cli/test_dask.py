@@ -43,6 +43,8 @@ def test_a_cluster_gives_the_local_report(scheduler: str) -> None:
     on_cluster = balancer.run(variant, backend="dask", scheduler=scheduler, progress=seen.append)
     here = balancer.run(variant, workers=1)
     assert on_cluster.to_json() == here.to_json()
+    # How the games played, counted on the workers and merged here, is part of it.
+    assert on_cluster.how_it_plays is not None
     assert sum(seen) == 120 and len(seen) > 1  # the progress follows the tasks
 
 

@@ -75,7 +75,15 @@ def charts_of(report: Report) -> list[str]:
         for c in report_html.CHARTS
         if (c != "win-by-bot" or report.bots is not None)
         and (c != "cards" or report.cards or cards.of_report(report))
+        and (c != "leader-wins" or _has_curve(report))
     ]
+
+
+def _has_curve(report: Report) -> bool:
+    """Whether the page charts the leader-wins curve: the report knows how its games
+    played, and some checkpoint had a game with a sole leader."""
+    played = report.how_it_plays
+    return played is not None and any(played.leader_wins())
 
 
 class ChartFinder(HTMLParser):
@@ -295,7 +303,8 @@ def test_saving_a_report_writes_its_page(tmp_path: Path) -> None:
     loaded = variant.load(VARIANTS / "kk-2p.yaml").with_overrides(games=6, seed=None)
     balancer.run(loaded).save(tmp_path / "r")
     page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
-    drawn = ["win-by-seat", "scores", "length", "events", "cards"]  # kk records the cards held
+    # kk records the cards held, and each round's totals: how its games played
+    drawn = ["win-by-seat", "scores", "length", "events", "cards", "leader-wins"]
     assert drawn_charts(page) == dict.fromkeys(drawn, True)
 
 
@@ -631,8 +640,8 @@ def test_tables_are_tables(fdc) -> None:
     assert "<markup" not in page
     counter = CellCounter()
     counter.feed(page)
-    # seats, seat advantage, bots, head to head, events, variant
-    assert counter.counts["table"] == 6
+    # seats, seat advantage, bots, head to head, events, how it plays, variant
+    assert counter.counts["table"] == 7
     assert counter.counts["td"] > 5 * 12  # the seat table alone has 5 rows of 12 cells
 
 

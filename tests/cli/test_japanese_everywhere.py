@@ -67,8 +67,15 @@ ALLOWED = frozenset(
         "events.exact_hits.share_of_games", "events.robots_made.share_of_games",
         "events.reshuffles.share_of_games", "seat_win_share.1", "seat_score_mean.0",
         "seat_score_mean.1",
+        # how the games played: a diff's section and rows, a sweep's columns
+        "how_it_plays.<figure>", "lead_changes.mean", "decided_at.mean", "comeback.share",
+        "drama.mean", "leader_wins_25.share", "leader_wins_50.share", "leader_wins_75.share",
+        "how_it_plays.lead_changes.mean", "how_it_plays.decided_at.mean",
+        "how_it_plays.comeback.share", "how_it_plays.drama.mean",
+        "how_it_plays.leader_wins_25.share", "how_it_plays.leader_wins_50.share",
+        "how_it_plays.leader_wins_75.share",
         # --tolerance's kinds (win=0.01, ...), as the games-needed line names them
-        "win", "score", "margin", "event", "share",
+        "win", "score", "margin", "event", "share", "play",
         # expect: bounds, as the YAML writes them
         "within", "at_least", "at_most",
     }
@@ -220,6 +227,24 @@ def test_japanese_output_has_no_english_but_names(
     left = english_words(outputs["ja"][name])
     assert not left, f"{name}: English left in Japanese output: {sorted(left)}"
     assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", outputs["ja"][name]), name
+
+
+@pytest.mark.parametrize(
+    "name", ["summary.md", "report.html", "sweep point's report", "diff table"]
+)
+def test_how_it_plays_is_on_the_pages_in_either_language(
+    outputs: dict[str, dict[str, str]], name: str
+) -> None:
+    """The section on how the games played (its title on a report, its figures' names in a
+    diff) is there in both languages, so the check above does read it."""
+    said = {
+        "summary.md": ("ゲームの展開", "How it plays"),
+        "report.html": ("ゲームの展開", "How it plays"),
+        "sweep point's report": ("首位の勝率", "leader's win share"),  # the curve's axis
+        "diff table": ("how_it_plays.<figure>", "how_it_plays.<figure>"),
+    }[name]
+    for lang, words in zip(("ja", "en"), said, strict=True):
+        assert words in outputs[lang][name], (lang, name)
 
 
 @pytest.mark.parametrize("name", NAMES)

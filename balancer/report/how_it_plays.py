@@ -1,0 +1,108 @@
+"""How the games played, as report.json keeps it: `how_it_plays`, one object per figure.
+
+stats/how_it_plays.py gives each figure with its 95% interval (HowItPlays); its
+`to_json` is the block's document, which the classes below read back and check
+like every other figure of report.json (figures.py). A report from before the
+block (or from a run whose games kept no record of their steps) has none: the
+Report's `how_it_plays` is None and no renderer shows the section.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from balancer import i18n
+from balancer.numbers import decimals, fixed, percent
+from balancer.report.figures import NULLABLE, Figures, Interval
+from balancer.stats.how_it_plays import HowItPlays
+
+# The checkpoints of the leader-wins curve, in percent of the game (games/progress.py).
+CHECKPOINTS = (25, 50, 75)
+# Figures shown in percent: shares of the win, and decided-at (a share of the game).
+_IN_PERCENT = ("decided_at", "comeback", "leader_wins")
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayFigure(Figures):
+    """One figure over the run's games: its value, 95% interval, standard error, games."""
+
+    mean: float
+    ci95: Interval
+    se: float
+    n: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class HowItPlaysFigures(Figures):
+    """report.json's `how_it_plays` (docs/analysis.md, "How a game plays").
+
+    A leader-wins figure is null when no game had a sole leader at its checkpoint.
+    """
+
+    lead_changes: PlayFigure
+    decided_at: PlayFigure
+    comeback: PlayFigure
+    drama: PlayFigure
+    leader_wins_25: PlayFigure | None = field(default=None, metadata=NULLABLE)
+    leader_wins_50: PlayFigure | None = field(default=None, metadata=NULLABLE)
+    leader_wins_75: PlayFigure | None = field(default=None, metadata=NULLABLE)
+
+    @classmethod
+    def of(cls, figures: HowItPlays) -> HowItPlaysFigures:
+        """The block of a run's figures: HowItPlays.to_json, read back as every report is."""
+        return cls.from_json(figures.to_json(), "how_it_plays", "the run's figures")
+
+    def leader_wins(self) -> tuple[PlayFigure | None, ...]:
+        """The curve: the leader's win share at each of CHECKPOINTS."""
+        return (self.leader_wins_25, self.leader_wins_50, self.leader_wins_75)
+
+    def means(self) -> dict[str, PlayFigure]:
+        """The figures shown as a table: lead changes, decided at, comeback, drama."""
+        return {
+            "lead_changes": self.lead_changes,
+            "decided_at": self.decided_at,
+            "comeback": self.comeback,
+            "drama": self.drama,
+        }
+
+
+@dataclass(frozen=True)
+class Row:
+    """One figure as summary.md and report.html show it, in the report's language."""
+
+    label: str
+    value: str  # at the precision its interval backs (balancer/numbers.py)
+    low: str  # the interval's ends, as `value`; "" for a figure with no value
+    high: str
+    meaning: str
+
+
+def rows(played: HowItPlaysFigures, lang: str | None = None) -> list[Row]:
+    """The section's table: lead changes, decided at, comeback, drama, then the curve."""
+    found: list[tuple[str, str, PlayFigure | None]] = [
+        (key, i18n.text(f"play.{key}", lang), figure) for key, figure in played.means().items()
+    ]
+    found += [
+        ("leader_wins", i18n.text("play.leader_wins", lang, at=at), figure)
+        for at, figure in zip(CHECKPOINTS, played.leader_wins(), strict=True)
+    ]
+    out = []
+    for (key, label, figure), at in zip(found, (0, 0, 0, 0, *CHECKPOINTS), strict=True):
+        meaning = i18n.text(f"play.{key}.meaning", lang, **({"at": at} if at else {}))
+        if figure is None:  # a leader-wins share where no game had a sole leader
+            out.append(Row(label, i18n.text("play.no_leader", lang), "", "", meaning))
+            continue
+        value, low, high = _shown(figure, key in _IN_PERCENT)
+        out.append(Row(label, value, low, high, meaning))
+    return out
+
+
+def _shown(figure: PlayFigure, in_percent: bool) -> tuple[str, str, str]:
+    """(value, low, high) at the precision the interval backs: in percent for a share."""
+    low, high = figure.ci95
+    if in_percent:
+        places = decimals(100 * low, 100 * high)
+        return percent(figure.mean, places), percent(low, places), percent(high, places)
+    width = decimals(low, high)
+    places = 2 if width is None else width
+    return fixed(figure.mean, places), fixed(low, places), fixed(high, places)
