@@ -138,8 +138,8 @@ def recomputed_figures(folder: Path) -> np.ndarray:
 
 def streamed_figures(variant_path: Path, games: int, seed: int) -> np.ndarray:
     """The same games' figures as the compiled run computes them (its kernel's
-    ChunkColumns.figures), float64 [games, figures]. Once games.parquet holds the figures
-    as columns, read them from the report folder here instead."""
+    ChunkColumns.figures), float64 [games, figures]: the kernel's own, beside the
+    columns games.parquet streams."""
     variant = balancer.load_variant(variant_path, games=games, seed=seed)
     figures = compiled.play_columns(variant, 0, games).figures
     assert figures is not None
@@ -160,6 +160,9 @@ def test_the_figures_from_a_trace_are_the_kernels(shipped: str, seats: str, tmp_
     got, expected = recomputed_figures(out), streamed_figures(path, GAMES, 3)
     assert got.shape == expected.shape == (GAMES, len(NAMES))
     assert np.array_equal(got, expected, equal_nan=True)
+    # ... and the run's own columns, as games.parquet streams them (null where undefined).
+    columns = games.sort("game").select(NAMES).to_numpy().astype(float)
+    assert np.array_equal(got, columns, equal_nan=True)
     assert len({tuple(np.nan_to_num(row, nan=-1)) for row in got}) > 1  # not all one game
 
 
