@@ -485,3 +485,24 @@ def test_an_end_goal_counts_from_the_counters_start_and_stops_at_its_max(
     else:
         assert [(p.line, p.key) for p in problems] == [(14, "end[0].reaches")]
         assert refused in problems[0].message
+
+
+def test_a_reports_kept_game_file_is_validated_again(tmp_path: Path) -> None:
+    """A report keeps its game file's content (its chain merged) and the path it came
+    from; read back (the file may since have changed or gone), it is the same game, at
+    that path. A kept content with a mistake is refused with that mistake, at that path;
+    a report holding one is damaged, and its game is not known (no traceback)."""
+    from balancer import games
+    from balancer.errors import UserError
+    from balancer.games.roles import game_of_description
+
+    kept = str(tmp_path / "gone.yaml")
+    content = gamefile.read(write(tmp_path, copy_of_mega_racer())).data
+    game = game_of_description(content, kept)
+    assert (game.name, game.path, game.description) == ("my-racer", kept, content)
+    damaged = {**content, "win": "most"}
+    with pytest.raises(UserError) as refused:
+        game_of_description(damaged, kept)
+    assert (refused.value.file, refused.value.key) == (kept, "win")
+    assert "expected highest or lowest, got 'most'" in refused.value.message
+    assert games.game_kept_by_report("my-racer", {"path": kept, "content": damaged}) is None
