@@ -294,3 +294,73 @@ def test_a_replay_tells_each_primitive_in_the_games_words() -> None:
         "  seat 1's add on seat 0 is stopped by blocking",
         "Game over after 1 tricks: scores seat 0 11, seat 1 0, seat 2 5",
     ]
+
+
+def test_a_tricks_goal_ends_the_game_with_cards_still_in_hand(tmp_path: Path) -> None:
+    """doze with `end: tricks: 2`. Trick 1: seat 0's red run 0, seat 1's red run 1, both
+    resolve (+1 each); run 1 resolved first, so seat 1 leads trick 2: red run 3, then
+    seat 0's red run 2 (+1 each). Two tricks: over, each hand still holding a blue run."""
+    path = tmp_path / "doze-2.yaml"
+    path.write_text(DOZE.replace("end:\n", "end:\n  - {tricks: 2}\n"), encoding="utf-8")
+    game = load_file(path)
+    run = [doze_card(RED, 0, n) for n in range(4)]
+    hands = [[run[0], run[2], doze_card(BLUE, 0, 0)], [run[1], run[3], doze_card(BLUE, 0, 2)]]
+    state = State.arranged(game, rules_of(game), hands)
+    play(state, run[0], run[1])
+    assert not state.is_terminal() and state.current_player() == 1
+    play(state, run[3], run[2])
+    assert state.is_terminal()
+    assert state.hands == [[doze_card(BLUE, 0, 0)], [doze_card(BLUE, 0, 2)]]
+    assert state.record().scores == (2.0, 2.0) and state.record().length == 2
+
+
+HEIST = """\
+name: heist
+short: hst
+players: [2, 3]
+deck: {colours: [red], roles: [keep, rob], numbers: [1, 3], copies: 1}
+hand_size: 1
+zones:
+  stash: {face: up}
+  left: {face: up}
+  middle: {face: up}
+  right: {face: up}
+roles:
+  keep:
+    - place: {zone: stash}
+  rob:
+    - choose:
+        - steal: {from: stash, to: left}
+        - steal: {from: stash, to: middle}
+        - steal: {from: stash, to: right}
+score:
+  - {zone: stash}
+  - {zone: left}
+  - {zone: middle}
+  - {zone: right}
+"""
+# heist's 6 cards: role * 3 + number - 1 (keep 0-2, rob 3-5).
+
+
+def test_each_steal_of_a_choose_takes_its_own_decisions(tmp_path: Path) -> None:
+    """Decisions taking a card are k * deck size + card, k counting the steals before it
+    in the choose (docs/new-game.md). Seat 0's rob 3 resolves before seat 1's keep 2;
+    the one card to take is keep 1 (card 0) in seat 1's stash, by each of three steals:
+    0 * 6 + 0, 1 * 6 + 0, 2 * 6 + 0. The third puts it in seat 0's right."""
+    path = tmp_path / "heist.yaml"
+    path.write_text(HEIST, encoding="utf-8")
+    game = load_file(path)
+    keep_1, keep_2, rob_3 = 0, 1, 5
+    state = State.arranged(
+        game, rules_of(game), [[rob_3], [keep_2]], zones={"stash": [[], [keep_1]]}
+    )
+    play(state, rob_3, keep_2)
+    assert state.current_player() == 0 and state.legal_actions() == [0, 6, 12]
+    play(state, 12)
+    assert state.is_terminal()
+    assert state.zones == {
+        "stash": [[], [keep_2]],
+        "left": [[], []],
+        "middle": [[], []],
+        "right": [[keep_1], []],
+    }

@@ -160,3 +160,20 @@ def test_every_role_game_lists_the_lookahead_bot(name: str) -> None:
     assert set(bots) >= {"random", "lookahead"}
     bot = bots["lookahead"].factory(samples=2)
     assert isinstance(bot, Lookahead)
+
+
+def test_one_sampled_world_is_a_lookahead_and_none_is_not() -> None:
+    """`samples: 1` (the cheapest lookahead) is a valid parameter, `samples: 0` (no world
+    to play a move out in) is refused; a one-world lookahead values the race-winning
+    speed as the eight-world one does (seat 1 holds nothing: every world is the same)."""
+    from balancer.games.roles.lookahead import lookahead_spec
+
+    samples = next(knob for knob in lookahead_spec(RACER).params if knob.name == "samples")
+    assert samples.check(1) == 1
+    with pytest.raises(ValueError, match=r"at least 1 \(the range is 1\.\.1000\)"):
+        samples.check(0)
+    state = goal_or_accident()
+    values = Lookahead(RACER, samples=1).values(
+        state.view(0), state.legal_actions(), Stream(1, 0, 0)
+    )
+    assert values == pytest.approx([7.2, 106.0])

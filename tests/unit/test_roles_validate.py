@@ -405,3 +405,104 @@ def test_a_zone_terms_bound_is_every_cards_number_summed() -> None:
     deck = {"numbers": [1, 6], "colours": ["red", "blue"], "roles": ["a", "b", "c"], "copies": 1}
     term = Term(zone="bank", per_card=("int", 2), per_number=("int", 1))
     assert term_most(term, deck, (), ()) == 198
+
+
+def made_right() -> str:
+    """UNREACHABLE with its three mistakes fixed (test_the_same_file_made_right_passes)."""
+    return (
+        UNREACHABLE.replace("  - {counter: lap}\n", "  - {counter: lap}\n  - {zone: shelf}\n")
+        .replace("reaches: 5", "reaches: 3")
+        .replace("  idles: {meaning: never counted}\n", "")
+    )
+
+
+@pytest.mark.parametrize("key", ["per_card", "per_number"])
+def test_a_zone_terms_factor_that_is_no_number_names_its_key(tmp_path: Path, key: str) -> None:
+    """The shelf term (score[1], line 19 of the file made right) given a factor that is
+    neither a number nor a knob: refused at that term's line and factor. (The term is
+    then dropped, so the zones are said to score nothing as well.)"""
+    text = made_right().replace("{zone: shelf}", f"{{zone: shelf, {key}: fast}}")
+    path = write(tmp_path, text)
+    _, problems = check_file(path)
+    found = [p for p in problems if p.key not in ("zones.pocket", "zones.shelf")]
+    assert [(p.line, p.key) for p in found] == [(19, f"score[1].{key}")]
+    assert found[0].message.startswith(
+        f"{path}:19: score[1].{key}: expected a whole number or a knob, got 'fast'"
+    )
+
+
+def test_an_empty_roles_block_says_what_it_should_hold(tmp_path: Path) -> None:
+    """MEGA RACER with `roles: {}`: the block is refused as empty, at its line, saying what
+    it should hold. (Nothing then moves a machine: its roles, goal and events are said to
+    be unmet too.)"""
+    base = copy_of_mega_racer()
+    start, end = base.index("roles:\n  speed:"), base.index("score:\n")
+    path = write(tmp_path, base[:start] + "roles: {}\n\n" + base[end:])
+    _, problems = check_file(path)
+    line = base[:start].count("\n") + 1
+    assert [p.message for p in problems if p.key == "roles"] == [
+        f"{path}:{line}: roles: is empty; expected role: effects, for each of deck.roles"
+    ]
+
+
+# One role adding `by` to a lap counter: the deck's three cards (numbers 1-3, one colour,
+# one copy) add 3 * by at most, from the counter's start and never past its max.
+LAPS = """\
+name: laps
+short: lp
+players: [2, 3]
+deck: {colours: [red], roles: [step], numbers: [1, 3], copies: 1}
+hand_size: 1
+counters:
+  lap: {start: START, max: MAX}
+roles:
+  step:
+    - add: {counter: lap, by: BY}
+score:
+  - {counter: lap}
+end:
+  - {counter: lap, reaches: GOAL}
+"""
+
+
+@pytest.mark.parametrize(
+    ("start", "most", "by", "goal", "refused"),
+    [
+        (5, 100, 1, 8, None),  # 5 + 3 * 1 = 8: just reached
+        (5, 100, 1, 9, "the deck can never bring lap to 9 (at most 8)"),
+        (0, 6, 3, 6, None),  # 3 * 3 = 9, held at the max 6
+        (0, 6, 3, 7, "the deck can never bring lap to 7 (at most 6)"),
+    ],
+)
+def test_an_end_goal_counts_from_the_counters_start_and_stops_at_its_max(
+    tmp_path: Path, start: int, most: int, by: int, goal: int, refused: str | None
+) -> None:
+    text = LAPS.replace("START", str(start)).replace("MAX", str(most))
+    path = write(tmp_path, text.replace("BY", str(by)).replace("GOAL", str(goal)))
+    _, problems = check_file(path)
+    if refused is None:
+        assert problems == []
+    else:
+        assert [(p.line, p.key) for p in problems] == [(14, "end[0].reaches")]
+        assert refused in problems[0].message
+
+
+def test_a_reports_kept_game_file_is_validated_again(tmp_path: Path) -> None:
+    """A report keeps its game file's content (its chain merged) and the path it came
+    from; read back (the file may since have changed or gone), it is the same game, at
+    that path. A kept content with a mistake is refused with that mistake, at that path;
+    a report holding one is damaged, and its game is not known (no traceback)."""
+    from balancer import games
+    from balancer.errors import UserError
+    from balancer.games.roles import game_of_description
+
+    kept = str(tmp_path / "gone.yaml")
+    content = gamefile.read(write(tmp_path, copy_of_mega_racer())).data
+    game = game_of_description(content, kept)
+    assert (game.name, game.path, game.description) == ("my-racer", kept, content)
+    damaged = {**content, "win": "most"}
+    with pytest.raises(UserError) as refused:
+        game_of_description(damaged, kept)
+    assert (refused.value.file, refused.value.key) == (kept, "win")
+    assert "expected highest or lowest, got 'most'" in refused.value.message
+    assert games.game_kept_by_report("my-racer", {"path": kept, "content": damaged}) is None
