@@ -1,0 +1,74 @@
+"""One hosted plugin bot asked in this process (bots/host.py's HostedBot), without a run:
+what it reports of its bot, what it accepts as an answer, and what it says once closed.
+
+A run plays its seats in worker processes; these tests build the bot here, so the
+mutation check (docs/mutation.md) sees them reach HostedBot's code.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from balancer.bot import PluginFailure
+from balancer.bots import host
+from balancer.rng import Stream
+
+
+def _stream_at(counter: int) -> Stream:
+    """A seat's stream that has already given `counter` numbers."""
+    rng = Stream(1, 0, 0)
+    for _ in range(counter):
+        rng.next_u64()
+    return rng
+
+
+@pytest.mark.parametrize(("bot", "uses_view"), [("UniformLegal", False), ("FirstLegal", True)])
+def test_a_hosted_bot_says_whether_its_plugin_reads_the_view(bot: str, uses_view: bool) -> None:
+    """UniformLegal says `uses_view = False` (so a run need not build its views);
+    FirstLegal says nothing, and a bot is taken to read its view."""
+    hosted = host.HostedBot(f"tests.plugins:{bot}", {}, move_limit=60.0)
+    try:
+        assert hosted.uses_view is uses_view
+    finally:
+        hosted.close()
+
+
+@pytest.mark.parametrize(("claimed", "refused"), [(2, False), (4, False), (5, True)])
+def test_a_bot_may_claim_no_more_draws_than_it_was_sent(claimed: int, refused: bool) -> None:
+    """The stream has given 10 numbers; the move is sent the next 4 (FIRST_DRAWS). An
+    answer claiming 2 of them used moves the stream to 12, all 4 to 14; one claiming 5
+    is refused, and the stream stays at 10 (the 10 given before count for nothing)."""
+    assert host.FIRST_DRAWS == 4
+    hosted = host.HostedBot("tests.forging_plugins:ClaimsDraws", {"used": claimed}, 60.0)
+    rng = _stream_at(10)
+    try:
+        if refused:
+            with pytest.raises(PluginFailure, match="answered something that is not an answer"):
+                hosted.act(None, (7, 8), rng)
+            assert rng.counter == 10
+        else:
+            assert hosted.act(None, (7, 8), rng) == 7
+            assert rng.counter == 10 + claimed
+    finally:
+        hosted.close()
+
+
+def test_a_closed_bot_says_its_process_is_gone() -> None:
+    """Asked after it is closed, the bot fails naming why; before, it answered (the
+    control: the same bot, the same move)."""
+    hosted = host.HostedBot("tests.plugins:FirstLegal", {}, move_limit=60.0)
+    assert hosted.act(None, (3, 4), Stream(1, 0, 0)) == 3
+    hosted.close()
+    with pytest.raises(PluginFailure, match="^the bot's process is gone$"):
+        hosted.act(None, (3, 4), Stream(1, 0, 0))
+
+
+def test_a_memory_limit_of_no_bytes_is_refused_saying_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The library's setter (the command line refuses below 16M before it): 0 bytes is
+    refused with its reason and the limit stays; 1 byte (the control) is taken."""
+    monkeypatch.setattr(host, "_memory_limit", host.DEFAULT_MEMORY_LIMIT)
+    with pytest.raises(ValueError, match="^a memory limit is a positive number of bytes$"):
+        host.set_memory_limit(0)
+    assert host.memory_limit() == host.DEFAULT_MEMORY_LIMIT
+    host.set_memory_limit(1)
+    assert host.memory_limit() == 1
