@@ -7,6 +7,8 @@ mutation check (docs/mutation.md) sees them reach HostedBot's code.
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 from balancer.bot import PluginFailure
@@ -39,7 +41,7 @@ def test_a_bot_may_claim_no_more_draws_than_it_was_sent(claimed: int, refused: b
     answer claiming 2 of them used moves the stream to 12, all 4 to 14; one claiming 5
     is refused, and the stream stays at 10 (the 10 given before count for nothing)."""
     assert host.FIRST_DRAWS == 4
-    hosted = host.HostedBot("tests.forging_plugins:ClaimsDraws", {"used": claimed}, 60.0)
+    hosted = host.HostedBot("tests.process_plugins:ClaimsDraws", {"used": claimed}, 60.0)
     rng = _stream_at(10)
     try:
         if refused:
@@ -72,3 +74,31 @@ def test_a_memory_limit_of_no_bytes_is_refused_saying_why(monkeypatch: pytest.Mo
     assert host.memory_limit() == host.DEFAULT_MEMORY_LIMIT
     host.set_memory_limit(1)
     assert host.memory_limit() == 1
+
+
+@pytest.mark.parametrize(
+    ("bot", "params", "says"),
+    [
+        ("tests.plugins:HardExit", {}, "(exit code 0)"),
+        ("tests.process_plugins:KillsItself", {"signum": signal.SIGKILL}, "(killed by signal 9)"),
+        (
+            "tests.process_plugins:KillsItself",
+            {"signum": signal.SIGSEGV},
+            "(killed by signal 11); it may have hit its memory limit of {memory}",
+        ),
+    ],
+)
+def test_a_bot_whose_process_ends_is_told_how_it_ended(
+    bot: str, params: dict[str, int], says: str
+) -> None:
+    """os._exit(0) in the move: exit code 0; SIGKILL: signal 9, nothing more; SIGSEGV
+    (what a C library does when it can't allocate): signal 11 and the memory limit."""
+    hosted = host.HostedBot(bot, params, move_limit=60.0)
+    try:
+        with pytest.raises(PluginFailure) as failure:
+            hosted.act(None, (0, 1), Stream(1, 0, 0))
+    finally:
+        hosted.close()
+    memory = host.size_text(hosted.memory)  # 4G, unless this process's hard limit is lower
+    expected = f"the bot's process ended while asked to move {says.format(memory=memory)}"
+    assert str(failure.value) == expected

@@ -1,10 +1,12 @@
-"""Plugin bots that write their own answer on the bot's channel, as a hostile plugin
-could: the engine must check what arrives, not trust the keeper's code to have sent it.
-Named `tests.forging_plugins:NAME` (tests/cli/test_plugin_hosted_bot.py)."""
+"""Plugin bots that act on their own process, as a hostile or broken plugin could: one
+writes its own answer on the bot's channel (the engine must check what arrives, not
+trust the keeper's code to have sent it), one ends its process with a signal. Named
+`tests.process_plugins:NAME` (tests/cli/test_plugin_hosted_bot.py)."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Hashable, Sequence
 from typing import Any
@@ -24,4 +26,16 @@ class ClaimsDraws:
             frame = frame.f_back
         answer = {"move": 0, "used": self.used}
         frame.f_locals["conn"].send_bytes(json.dumps(answer).encode())
+        return legal[0]
+
+
+class KillsItself:
+    """Sends its own process `signum` when asked to move (SIGSEGV: as a C library that
+    can't allocate does)."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        os.kill(os.getpid(), self.signum)
         return legal[0]
