@@ -102,3 +102,15 @@ def test_a_bot_whose_process_ends_is_told_how_it_ended(
     memory = host.size_text(hosted.memory)  # 4G, unless this process's hard limit is lower
     expected = f"the bot's process ended while asked to move {says.format(memory=memory)}"
     assert str(failure.value) == expected
+
+
+def test_a_bot_that_raises_is_told_as_raising_what_it_raised() -> None:
+    """tests.plugins:Raises raises RuntimeError("the plugin broke") in its move: the
+    failure says the bot raised, and what."""
+    hosted = host.HostedBot("tests.plugins:Raises", {}, move_limit=60.0)
+    try:
+        with pytest.raises(PluginFailure) as failure:
+            hosted.act(None, (0, 1), Stream(1, 0, 0))
+    finally:
+        hosted.close()
+    assert str(failure.value) == "the bot raised RuntimeError: the plugin broke"
