@@ -1,7 +1,8 @@
-"""Plugin bots that act on their own process, as a hostile or broken plugin could: one
-writes its own answer on the bot's channel (the engine must check what arrives, not
-trust the keeper's code to have sent it), one ends its process with a signal. Named
-`tests.process_plugins:NAME` (tests/cli/test_plugin_hosted_bot.py)."""
+"""Plugin bots for tests/cli/test_plugin_hosted_bot.py, named `tests.process_plugins:NAME`:
+one draws more of its stream than a move is sent, and two act on their own process, as a
+hostile or broken plugin could: one writes its own answer on the bot's channel (the
+engine must check what arrives, not trust the keeper's code to have sent it), one ends
+its process with a signal."""
 
 from __future__ import annotations
 
@@ -39,3 +40,16 @@ class KillsItself:
     def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
         os.kill(os.getpid(), self.signum)
         return legal[0]
+
+
+class DrawsMany:
+    """Draws `draws` numbers of its stream and plays legal[last number % len(legal)]."""
+
+    def __init__(self, draws: int) -> None:
+        self.draws = draws
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        last = 0
+        for _ in range(self.draws):
+            last = rng.next_u64()
+        return legal[last % len(legal)]

@@ -114,3 +114,20 @@ def test_a_bot_that_raises_is_told_as_raising_what_it_raised() -> None:
     finally:
         hosted.close()
     assert str(failure.value) == "the bot raised RuntimeError: the plugin broke"
+
+
+@pytest.mark.parametrize("draws", [3, 10])
+def test_a_bot_drawing_more_than_a_move_is_sent_is_sent_more(draws: int) -> None:
+    """A move is sent 4 numbers of the stream; a bot drawing 10 asks for more and draws
+    exactly the stream's next 10: its move is the 10th number's, and the engine's
+    stream moves on by 10. Drawing 3 (the control) needs no more than it was sent."""
+    hosted = host.HostedBot("tests.process_plugins:DrawsMany", {"draws": draws}, 60.0)
+    rng = _stream_at(10)
+    own = rng.copy()
+    numbers = [own.next_u64() for _ in range(draws)]
+    legal = tuple(range(7))
+    try:
+        assert hosted.act(None, legal, rng) == legal[numbers[-1] % 7]
+    finally:
+        hosted.close()
+    assert rng.counter == 10 + draws
