@@ -1,8 +1,8 @@
 """Plugin bots for tests/cli/test_plugin_hosted_bot.py, named `tests.process_plugins:NAME`:
-one draws more of its stream than a move is sent, and two act on their own process, as a
-hostile or broken plugin could: one writes its own answer on the bot's channel (the
-engine must check what arrives, not trust the keeper's code to have sent it), one ends
-its process with a signal."""
+one draws more of its stream than a move is sent, one writes on its stdout, and two act
+on their own process, as a hostile or broken plugin could: one writes its own answer on
+the bot's channel (the engine must check what arrives, not trust the keeper's code to
+have sent it), one ends its process with a signal."""
 
 from __future__ import annotations
 
@@ -53,3 +53,14 @@ class DrawsMany:
         for _ in range(self.draws):
             last = rng.next_u64()
         return legal[last % len(legal)]
+
+
+class SaysLastWords:
+    """Writes `words` on its stdout (flushed) in its move, then plays the first move."""
+
+    def __init__(self, words: str) -> None:
+        self.words = words
+
+    def act(self, view: Any, legal: Sequence[Hashable], rng: Any) -> Hashable:
+        print(self.words, flush=True)
+        return legal[0]

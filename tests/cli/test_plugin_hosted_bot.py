@@ -7,7 +7,9 @@ mutation check (docs/mutation.md) sees them reach HostedBot's code.
 
 from __future__ import annotations
 
+import os
 import signal
+from pathlib import Path
 
 import pytest
 
@@ -131,3 +133,25 @@ def test_a_bot_drawing_more_than_a_move_is_sent_is_sent_more(draws: int) -> None
     finally:
         hosted.close()
     assert rng.counter == 10 + draws
+
+
+def test_what_a_bot_wrote_before_its_last_answer_reaches_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The keeper is stopped (SIGSTOP) while the bot writes its last words and answers,
+    and the engine lets go of the lifeline before the keeper runs again: the keeper
+    then finds the lifeline closed (it looks there first) with the words still in the
+    pipe, and must copy them before it kills the bot."""
+    log = tmp_path / "plugin.log"
+    monkeypatch.setenv(host.LOG_ENV, str(log))
+    hosted = host.HostedBot("tests.process_plugins:SaysLastWords", {"words": "LAST-WORDS"}, 60.0)
+    assert hosted._proc is not None and hosted._lifeline is not None
+    keeper = hosted._proc.pid
+    os.kill(keeper, signal.SIGSTOP)
+    try:
+        assert hosted.act(None, (0, 1), Stream(1, 0, 0)) == 0
+        hosted._lifeline.close()  # the engine lets go while the keeper can't see it
+    finally:
+        os.kill(keeper, signal.SIGCONT)
+        hosted.close()
+    assert log.read_text() == "LAST-WORDS\n"
