@@ -25,7 +25,9 @@ from balancer.cli import main
 from balancer.config import variant as variant_mod
 
 ROOT = Path(__file__).parents[2]
-VARIANTS = ROOT / "variants"
+# The package's own copy (variants/ at the top links there): mutmut's copy of the tree
+# (make mutate) has balancer/ and tests/ only.
+VARIANTS = ROOT / "balancer" / "variants"
 
 
 def variant_file(tmp_path: Path, seats: str, name: str = "v", games: int = 4) -> Path:

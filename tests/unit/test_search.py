@@ -180,3 +180,39 @@ def test_a_search_seat_plays_a_role_game_to_the_end(tmp_path: Path, game: str) -
     report = load_report(tmp_path / "r")
     assert [seat["bot"] for seat in report["seats"]][0] == "search(samples=4)"
     assert report["games"] == 3
+
+
+class CountsWorlds(MonteCarloSearch):
+    """The search, counting the worlds it draws from the view in Python."""
+
+    drawn = 0
+
+    def _world(self, view: Any, rng: Stream) -> Any:
+        self.drawn += 1
+        return super()._world(view, rng)
+
+
+class GivesUpEveryWorld(CountsWorlds):
+    """The kernel's deal said to give up a constraint in every world (Da Qi Zi's, rarely):
+    each world is then drawn from the view in Python."""
+
+    def _redeal(self, first: Position, seat: int, key: Any, world: Position) -> int:
+        super()._redeal(first, seat, key, world)
+        return 1
+
+
+@pytest.mark.parametrize(("game", "players"), [("da-qi-zi", 4), ("fish-dash-cash", 5)])
+def test_a_world_whose_deal_gave_up_a_constraint_is_drawn_from_the_view(
+    game: str, players: int
+) -> None:
+    """8 samples: the first world and each of the 8 drawn from the view (9 draws), and
+    the search still never peeks (twins alike); the kernel's deal keeping every
+    constraint (the control) draws the first world alone."""
+    state = _decision(game, players, seed=3)
+    giving_up = GivesUpEveryWorld(game, samples=8)
+    values = _values(giving_up, state)
+    assert giving_up.drawn == 9
+    assert values == _values(giving_up, _twin(state, game))
+    keeping = CountsWorlds(game, samples=8)
+    _values(keeping, state)
+    assert keeping.drawn == 1

@@ -65,6 +65,20 @@ def test_candidates_limit_the_moves_searched_to_the_scripted_bots_top_k() -> Non
     assert everything.moves == tuple(legal)
 
 
+def test_as_many_candidates_as_legal_moves_searches_them_all_in_legal_order() -> None:
+    """The Da Qi Zi follow of 26 discards with candidates 26: nothing to leave out, so
+    every legal move in the game's order, the heuristic never asked; with 25 (the
+    control) the heuristic's ranking, which is not the legal order."""
+    state = _played("da-qi-zi", 0, _many_moves)
+    view, legal = state.view(state.current_player()), state.legal_actions()
+    assert len(legal) == 26
+    search = MonteCarloSearch("da-qi-zi", samples=1, candidates=26)
+    assert search.ranked(view, legal, Stream(7, 0, 1)) == tuple(legal)
+    search.candidates = 25
+    ranked = search.ranked(view, legal, Stream(7, 0, 1))
+    assert set(ranked) < set(legal) and ranked != tuple(legal[:25])
+
+
 @pytest.mark.parametrize("game", sorted(TABLES))
 def test_one_candidate_plays_the_scripted_bots_move(game: str) -> None:
     """candidates 1 is the scripted bot: the same move at every decision of a game;
