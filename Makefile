@@ -93,7 +93,10 @@ $(MUTATE_STAMP): $(STAMP)
 	$(PIP_INSTALL) -e '.[dev,dask,mutate]'
 	touch $(MUTATE_STAMP)
 
-mutate: $(MUTATE_STAMP)
+# The kernels compiled first: mutmut copies the tree with its numba caches, and a copy of a
+# warm tree compiles nothing for an unmutated kernel (docs/mutation.md); a cold one
+# compiles for minutes in the clean run and again for every mutant.
+mutate: $(MUTATE_STAMP) $(WARM)
 	BIN=$(abspath $(BIN)) MUTANTS='$(MUTANTS)' SAMPLE='$(SAMPLE)' SEED='$(SEED)' tests/mutation/run.sh $(MUTATE)
 
 lint: $(STAMP)
