@@ -115,16 +115,26 @@ _STAMPED_WITH: dict[str, tuple[str, ...]] = {}
 
 def stamp_with(folder: str, *others: str) -> None:
     """Make `folder`'s cached kernels stale when a module of `others` changes too: a
-    kernel package that inlines another's functions (the role games' interpreter
-    inlines fdc's trick procedure) calls this when it is imported."""
-    _STAMPED_WITH[os.path.abspath(folder)] = tuple(os.path.abspath(o) for o in others)
+    kernel package that inlines another's functions (fdc's kernel and the role games'
+    inline the trick procedure's, games/trick/kernel/; the role kernel's fdc bridge
+    fdc's heuristic) calls this when it is imported. Calls add up, in any order (the
+    stamp reads the folders sorted): each module that inlines another package's
+    kernels names that package where it imports it."""
+    key = os.path.abspath(folder)
+    joined = set(_STAMPED_WITH.get(key, ())) | {os.path.abspath(o) for o in others}
+    _STAMPED_WITH[key] = tuple(sorted(joined))
+
+
+def stamped_with(folder: str) -> tuple[str, ...]:
+    """The folders `folder`'s stamp reads besides its own (`stamp_with`), sorted."""
+    return _STAMPED_WITH.get(os.path.abspath(folder), ())
 
 
 def package_stamp(folder: str) -> bytes:
     """The hash of every module (.py file) of `folder`, names and contents, and of the
     folders it is stamped with (`stamp_with`)."""
     digest = hashlib.sha256()
-    for each in (folder, *_STAMPED_WITH.get(os.path.abspath(folder), ())):
+    for each in (folder, *stamped_with(folder)):
         for name in sorted(os.listdir(each)):
             if name.endswith(".py"):
                 with open(os.path.join(each, name), "rb") as f:

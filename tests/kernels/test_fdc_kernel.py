@@ -28,6 +28,7 @@ from balancer.config.variant import SeatSpec, Variant, load
 from balancer.games.fdc import engine as fdc
 from balancer.games.fdc import kernel as K
 from balancer.games.fdc.bots import BOTS, Heuristic
+from balancer.games.trick.kernel.random_bot import draw_below
 from balancer.rng import CHANCE, Stream, bot_stream
 from balancer.sim.play import play_game
 from balancer.sim.runner import build_seats
@@ -512,12 +513,13 @@ def test_plain_python_kernels_give_the_same_games() -> None:
 
 
 def test_the_kernels_below_draws_what_rng_below_draws() -> None:
-    """kernel._below (rng.below without its exception path) is draw for draw the same,
+    """The random bot's draw_below (rng.below without its exception path, in the trick
+    package's kernel) is draw for draw the same,
     rejections included (n = 3 * 2**61 rejects a quarter of all draws)."""
     ours, theirs = np.zeros((3, 2), np.uint64), np.zeros((3, 2), np.uint64)
     for n in (1, 2, 3, 5, 7, 60, 1000, 2**32 + 1, 2**62 + 3, 3 * 2**61, 2**63 - 1):
         K.init_streams(ours, 8, n % 1000)
         K.init_streams(theirs, 8, n % 1000)
         for _ in range(200):
-            assert K._below(ours, 2, n) == K.below(theirs, 2, n)
+            assert draw_below(ours, 2, n) == K.below(theirs, 2, n)
         assert np.array_equal(ours, theirs)

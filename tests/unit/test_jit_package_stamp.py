@@ -42,8 +42,8 @@ def test_kernel_package_functions_are_stamped_by_their_package() -> None:
 
 
 def test_a_package_stamped_with_another_goes_stale_with_it(tmp_path: Path) -> None:
-    """The role kernel inlines fdc's trick procedure: an edit to fdc's package must
-    make the role kernel's cached code stale too (jit.stamp_with)."""
+    """The role kernel inlines the trick procedure's kernels: an edit to that package
+    must make the role kernel's cached code stale too (jit.stamp_with)."""
     ours, theirs = tmp_path / "roles", tmp_path / "fdc"
     for folder in (ours, theirs):
         folder.mkdir()
@@ -57,3 +57,43 @@ def test_a_package_stamped_with_another_goes_stale_with_it(tmp_path: Path) -> No
     assert jit.package_stamp(str(ours)) != before
     # The other package's own stamp is not widened.
     assert jit.package_stamp(str(theirs)) != jit.package_stamp(str(ours))
+
+
+def test_stamps_add_up_in_any_order(tmp_path: Path) -> None:
+    """Each module names the package it inlines (the role kernel's layout the trick's,
+    its fdc bridge fdc's): the second call adds to the first, whatever their order."""
+    ours, trick, fdc = tmp_path / "roles", tmp_path / "trick", tmp_path / "fdc"
+    for folder in (ours, trick, fdc):
+        folder.mkdir()
+        (folder / "__init__.py").write_text("")
+    jit.stamp_with(str(ours), str(trick))
+    jit.stamp_with(str(ours), str(fdc))
+    jit.stamp_with(str(ours), str(trick))  # again: no second copy
+    both = jit.package_stamp(str(ours))
+    assert jit.stamped_with(str(ours)) == tuple(sorted((str(trick), str(fdc))))
+    (fdc / "heuristic.py").write_text("X = 1\n")
+    assert jit.package_stamp(str(ours)) != both
+    (trick / "procedure.py").write_text("X = 1\n")
+    changed = jit.package_stamp(str(ours))
+    other = tmp_path / "other"
+    other.mkdir()
+    jit.stamp_with(str(other), str(fdc), str(trick))  # the other order
+    assert jit.package_stamp(str(other)) != changed  # its own files differ (none)
+    (other / "__init__.py").write_text("")
+    assert jit.package_stamp(str(other)) == changed
+
+
+def test_both_kernels_are_stamped_with_the_trick_procedure() -> None:
+    """fdc's kernel and the role kernel inline games/trick/kernel/: an edit there
+    recompiles both; the role kernel's fdc bridge inlines fdc's heuristic too."""
+    from balancer.games.fdc import kernel as fdc_kernel
+    from balancer.games.roles import kernel as roles_kernel
+    from balancer.games.trick import kernel as trick_kernel
+
+    fdc, roles, trick = (
+        os.path.dirname(os.path.abspath(k.__file__))
+        for k in (fdc_kernel, roles_kernel, trick_kernel)
+    )
+    assert jit.stamped_with(fdc) == (trick,)
+    assert jit.stamped_with(roles) == tuple(sorted((fdc, trick)))
+    assert jit.stamped_with(trick) == ()

@@ -66,7 +66,7 @@ from balancer.games.fdc.deck import (
     MAX_DECK_CARDS as MAX_DECK_CARDS,
 )
 
-# The deck and the trick procedure are deck.py's and procedure.py's; their names are
+# The deck and the trick procedure are deck.py's and games/trick/procedure.py's; their names are
 # the engine's too (bots, kernel, role games, tests), re-exported as such.
 from balancer.games.fdc.deck import (
     ROLE_NAMES as ROLE_NAMES,
@@ -98,30 +98,39 @@ from balancer.games.fdc.deck import (
 from balancer.games.fdc.deck import (
     parse as parse,
 )
-from balancer.games.fdc.procedure import (
+
+# The phases are the trick procedure's: its decision while a card resolves is a dash's.
+from balancer.games.trick.procedure import (
+    CHOICE as DASH_CHOICE,
+)
+from balancer.games.trick.procedure import (
+    OVER as OVER,
+)
+from balancer.games.trick.procedure import (
+    PLAY as PLAY,
+)
+from balancer.games.trick.procedure import (
     CardFaces as CardFaces,
 )
-from balancer.games.fdc.procedure import (
+from balancer.games.trick.procedure import (
     deal as deal,
 )
-from balancer.games.fdc.procedure import (
+from balancer.games.trick.procedure import (
     draw_round as draw_round,
 )
-from balancer.games.fdc.procedure import (
+from balancer.games.trick.procedure import (
     next_leader as next_leader,
 )
-from balancer.games.fdc.procedure import (
+from balancer.games.trick.procedure import (
     sort_out as sort_out,
 )
-from balancer.games.fdc.procedure import (
+from balancer.games.trick.procedure import (
     trick_seats as trick_seats,
 )
 from balancer.rng import CHANCE, Stream
 
 FISH, DASH, CASH = 0, 1, 2
 PROTECT = -1  # the dash action that protects; any other dash action is a fish card
-
-PLAY, DASH_CHOICE, OVER = 0, 1, 2  # phases
 
 EVENTS = (
     "neko_ni_koban",

@@ -1,8 +1,8 @@
 """The Python interpreter of a role game: the trick procedure, and roles read from the file.
 
 The trick procedure (deal, may-follow, cancelling, 猫に小判, resolution order,
-next leader, draw, end when every hand is empty) is Fish! Dash! Cash!'s,
-called from games/fdc/procedure.py, not copied. What a resolved card does is its
+next leader, draw, end when every hand is empty) is the one Fish! Dash! Cash!
+plays, called from games/trick/procedure.py, not copied. What a resolved card does is its
 role's list of steps (model.py), interpreted here one primitive at a time.
 
 Resolution is a queue of tasks (owner, card, steps): the cancelled cards'
@@ -30,12 +30,19 @@ from typing import Any, ClassVar
 
 from balancer.errors import InvariantError
 from balancer.games.api import Bounds, GameRecord, pack_held
-from balancer.games.fdc.procedure import deal, draw_round, next_leader, sort_out, trick_seats
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
+from balancer.games.trick.procedure import (
+    CHOICE,
+    OVER,
+    PLAY,
+    deal,
+    draw_round,
+    next_leader,
+    sort_out,
+    trick_seats,
+)
 from balancer.knobs import FrozenDict
 from balancer.rng import Stream
-
-PLAY, CHOICE, OVER = 0, 1, 2  # phases
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,11 @@ play on to the next decision made outside the kernel (stepping.py).
 Kernels compile inlined, without reference counting and with numpy's error
 model (see `inlined`): that is what makes a move cheap.
 
+The trick procedure (the deal's shuffle, who plays, a play, cancelling and
+order, next leader, draw, the random bot) and the first words of both arrays
+are the trick package's (games/trick/kernel/), which the role games' kernel
+stands on too; fdc names its own words in the slots it leaves.
+
 The package, one module a job: layout (the arrays' layouts and codes, the jit
 flavours), tables (the Python side: tables, states, conversion), resolution
 (the rules), bots (the compiled bots: random, and the heuristic's dash), heuristic
@@ -62,7 +67,6 @@ from balancer.games.fdc.kernel.heuristic import _place as _place
 from balancer.games.fdc.kernel.heuristic import _prepare_play as _prepare_play
 from balancer.games.fdc.kernel.layout import *  # noqa: F403
 from balancer.games.fdc.kernel.resolution import *  # noqa: F403
-from balancer.games.fdc.kernel.resolution import _below as _below
 from balancer.games.fdc.kernel.rollout import *  # noqa: F403
 from balancer.games.fdc.kernel.stepping import *  # noqa: F403
 from balancer.games.fdc.kernel.tables import *  # noqa: F403

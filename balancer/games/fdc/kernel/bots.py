@@ -30,13 +30,9 @@ from balancer.games.fdc.kernel.layout import (
     TWORTH,
     inlined,
 )
-from balancer.games.fdc.kernel.resolution import (
-    _below,
-    _in_plays,
-    _seat_after,
-    _u,
-    current_player,
-)
+from balancer.games.fdc.kernel.resolution import _u, current_player
+from balancer.games.trick.kernel.lists import in_plays, seat_after
+from balancer.games.trick.kernel.random_bot import random_move
 
 # -- bots -------------------------------------------------------------------------------
 
@@ -84,16 +80,10 @@ def _choose(
     reference counting)."""
     seat = current_player(state)
     if kind == BOT_RANDOM:
-        return _random_move(streams, seat, moves, n)
+        return random_move(streams, seat, moves, n)
     if state[PHASE] == PLAY:
         return _heuristic_play(state, tables, params, po, seat, moves, n, iwork, fwork)
     return _heuristic_dash(state, tables, seat, moves, n)
-
-
-@inlined
-def _random_move(streams: np.ndarray, seat: int, moves: np.ndarray, n: int) -> int:
-    """RULES.md §4: legal[below(n)] from the seat's own stream."""
-    return moves[_below(streams, 1 + seat, n)]
 
 
 @inlined
@@ -107,7 +97,7 @@ def _richest(state: np.ndarray, tables: np.ndarray, seat: int) -> tuple[int, int
     best_victim, best_at = -1, -1
     best_worth, best_money = -1, -1
     for k in range(1, players):
-        victim = _seat_after(seat, k, players)
+        victim = seat_after(seat, k, players)
         worth = state[_u(TWORTH + victim)]
         # (worth, money) beats the best only if worth is at least the best's.
         if state[_u(PROT + victim)] != 0 or worth < best_worth:
@@ -115,7 +105,7 @@ def _richest(state: np.ndarray, tables: np.ndarray, seat: int) -> tuple[int, int
         base = o_terr + victim * tcap
         for i in range(state[_u(TLEN + victim)]):
             fish = state[_u(base + i)]
-            if _in_plays(state, PCARD, turn, fish):
+            if in_plays(state, PCARD, turn, fish):
                 continue
             value = tables[_u(money + fish)]
             if worth > best_worth or (worth == best_worth and value > best_money):
@@ -145,7 +135,7 @@ def _heuristic_dash(
     base = o_terr + seat * tcap
     for i in range(state[_u(TLEN + seat)]):
         fish = state[_u(base + i)]
-        if not _in_plays(state, PCARD, turn, fish):
+        if not in_plays(state, PCARD, turn, fish):
             mine += tables[_u(money + fish)]
     threatened = False
     for i in range(state[QAT] + 1, state[QLEN]):

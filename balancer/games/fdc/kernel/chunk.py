@@ -27,14 +27,12 @@ from balancer.games.fdc.kernel.layout import (
     outermost,
 )
 from balancer.games.fdc.kernel.resolution import (
-    _seat_after,
     apply,
     current_player,
     legal,
     start_game,
     write_record,
 )
-from balancer.games.fdc.kernel.stepping import _held_at_deal
 from balancer.games.fdc.kernel.tables import (
     bot_params,
     make_tables,
@@ -45,6 +43,8 @@ from balancer.games.fdc.kernel.tables import (
 )
 from balancer.games.kernel_api import ChunkColumns
 from balancer.games.progress import FIGURES, NO_MARGIN, game_figures
+from balancer.games.trick.kernel.lists import seat_after
+from balancer.games.trick.kernel.procedure import held_at_deal
 
 
 def play_chunk(
@@ -130,7 +130,7 @@ def _play_games(
         rotation = rotation + 1 if rotation + 1 < players else 0
         start_game(state, tables, streams, seed, game)
         row = game - start
-        _held_at_deal(state, tables, held[row], words)
+        held_at_deal(state, tables, held[row], words)
         tricks = 0
         while state[PHASE] != OVER:
             n = legal(state, tables, moves)
@@ -138,7 +138,7 @@ def _play_games(
                 action = moves[0]
             else:
                 seat = current_player(state)
-                slot = _seat_after(seat, rotation, players) if rotate else seat
+                slot = seat_after(seat, rotation, players) if rotate else seat
                 action = _choose(
                     state, tables, streams, kinds[slot], params, slot * N_PARAMS,
                     moves, n, iwork, fwork,

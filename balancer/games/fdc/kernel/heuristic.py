@@ -52,11 +52,8 @@ from balancer.games.fdc.kernel.layout import (
     W_TLEN,
     inlined,
 )
-from balancer.games.fdc.kernel.resolution import (
-    _remove_at,
-    _seat_after,
-    _u,
-)
+from balancer.games.fdc.kernel.resolution import _u
+from balancer.games.trick.kernel.lists import remove_at, seat_after
 
 # -- the heuristic's play: each candidate's trick foreseen --------------------------
 
@@ -193,7 +190,7 @@ def _lead_value(
         victim = -1
         best_worth, best_money = -1, -1
         for k in range(1, players):
-            other = _seat_after(seat, k, players)
+            other = seat_after(seat, k, players)
             richest = state[_u(TMAXM + other)]
             if state[_u(PROT + other)] != 0 or richest < 0:
                 continue
@@ -458,7 +455,7 @@ def _foreseen_value(
     players = state[PLAYERS]
     rival = -np.inf
     for k in range(1, players):
-        rival = max(rival, fwork[_u(_seat_after(seat, k, players))])
+        rival = max(rival, fwork[_u(seat_after(seat, k, players))])
     return fwork[_u(seat)] - params[_u(po + P_RIVAL_WEIGHT)] * rival
 
 
@@ -618,7 +615,7 @@ def _foresee_few_dashes(
             victim = -1
             best_worth, best_money = -1, -1
             for k in range(1, players):
-                other = _seat_after(seat, k, players)
+                other = seat_after(seat, k, players)
                 richest = iwork[_u(W_RICH + other)]
                 if richest < 0:
                     continue
@@ -698,8 +695,8 @@ def _foresee(
             theirs = victim * tcap
             fish = iwork[_u(W_TERR + theirs + at)]
             n = iwork[_u(W_TLEN + victim)]
-            _remove_at(iwork, W_TERR + theirs, n, at)
-            _remove_at(iwork, fresh + theirs, n, at)
+            remove_at(iwork, W_TERR + theirs, n, at)
+            remove_at(iwork, fresh + theirs, n, at)
             iwork[_u(W_TLEN + victim)] = n - 1
             mine_at = iwork[_u(W_TLEN + seat)]
             iwork[_u(W_TERR + mine + mine_at)] = fish
@@ -721,7 +718,7 @@ def _richest_foreseen(
     best_victim, best_at = -1, -1
     best_worth, best_money = -1, -1
     for k in range(1, players):
-        victim = _seat_after(seat, k, players)
+        victim = seat_after(seat, k, players)
         worth = iwork[_u(W_RUN + victim)]
         # (worth, money) beats the best only if worth is at least the best's.
         if iwork[_u(W_PROT + victim)] != 0 or worth < best_worth:

@@ -1,5 +1,7 @@
 """The rules of Fish! Dash! Cash! as compiled kernels: the deal, legal moves, applying a
-move, and a trick's cancelling, ordering and resolution by card effect."""
+move, and a trick's resolution by card effect. The trick procedure (the deal's
+shuffle, who plays, a play, cancelling and order, next leader, draw) is the trick
+package's (games/trick/kernel/procedure.py); fdc's are its own words around it."""
 
 from __future__ import annotations
 
@@ -8,9 +10,7 @@ import numpy as np
 from balancer.games.fdc.kernel.layout import (
     CCOUNT,
     CMONEY,
-    COLOUR,
     DASH_CHOICE,
-    DECK,
     E_CANCELLED,
     E_CASH,
     E_CASHED,
@@ -24,24 +24,14 @@ from balancer.games.fdc.kernel.layout import (
     EFFECT_STEAL_OR_PROTECT,
     EFFECT_TERRITORY,
     EVENTS,
-    HANDS,
-    HCAP,
-    HLEN,
-    KIND,
-    LEADER,
     MAXP,
     MONEY,
     N_EVENTS,
     NEXT_LEADER,
-    NORDER,
-    NUMBER,
-    O_PILE,
     O_TERR,
     ORDER,
-    OVER,
     PCARD,
     PHASE,
-    PILE_LEN,
     PLAY,
     PLAYERS,
     PROT,
@@ -55,12 +45,6 @@ from balancer.games.fdc.kernel.layout import (
     T_CARDS,
     T_COPIES,
     T_DECK,
-    T_FIRST_RANDOM,
-    T_HAND_SIZE,
-    T_LEADER_NEXT,
-    T_NEKO,
-    T_NEKO_DEDUPE,
-    T_NEKO_MIN,
     T_UNCASHED,
     TCAP,
     TLEN,
@@ -71,24 +55,17 @@ from balancer.games.fdc.kernel.layout import (
     TWORTH,
     inlined,
 )
-from balancer.rng import CHANCE
-from balancer.rng_kernels import ZERO, below, init_streams, next_u64, shuffle
-
-
-@inlined
-def _below(streams: np.ndarray, s: int, n: int) -> np.int64:
-    """rng.below, draw for draw (tests/kernels/test_fdc_kernel.py checks it): a uniform
-    integer in [0, n), n >= 1, redrawing the next_u64 under 2**64 mod n. A copy
-    not for want of options but because rng.below is compiled apart with
-    Python's error model (its `%` raises on n = 0): from every move of the
-    random bot that is a call with an exception path, which brings back the
-    reference counting `inlined` avoids."""
-    nn = np.uint64(n)
-    threshold = (ZERO - nn) % nn
-    while True:
-        x = next_u64(streams, s)
-        if x >= threshold:
-            return np.int64(x % nn)
+from balancer.games.trick.kernel.lists import in_plays, index_of, kind_seen, remove_at, seat_after
+from balancer.games.trick.kernel.procedure import deal as deal_trick
+from balancer.games.trick.kernel.procedure import (
+    draw_round,
+    legal_plays,
+    next_leader,
+    play_card,
+    sort_out,
+    start_trick,
+)
+from balancer.rng_kernels import init_streams
 
 
 @inlined
@@ -102,51 +79,22 @@ def start_game(
 
 @inlined
 def deal(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> None:
-    """Shuffle 0..D-1 on the chance stream, deal, and start the first trick."""
-    players = state[PLAYERS]
-    d = state[DECK]
-    hcap = state[HCAP]
-    size = tables[T_HAND_SIZE]
-    pile = state[O_PILE]
+    """fdc's words at their start, then the trick's deal: shuffle 0..D-1 on the chance
+    stream, deal, and start the first trick."""
     for i in range(EVENTS, EVENTS + N_EVENTS):
         state[i] = 0
     for s in range(MAXP):
         state[PROT + s] = 0
         state[CMONEY + s] = 0
         state[CCOUNT + s] = 0
-        state[HLEN + s] = 0
         state[TLEN + s] = 0
         state[TWORTH + s] = 0
         state[TMAXM + s] = -1
         state[TMAX2 + s] = -1
-    # Shuffle in the pile's own space: cards[0..D) as the engine's list.
-    for i in range(d):
-        state[pile + i] = i
-    shuffle(streams, CHANCE, state[pile : pile + d], d)
-    for s in range(players):
-        for j in range(size):
-            state[HANDS + s * hcap + j] = state[pile + s * size + j]
-        state[HLEN + s] = size
-    # The rest, reversed: the engine pops its pile from the end, cards[P*size] first.
-    rest = d - players * size
-    for k in range(rest):
-        state[pile + k] = state[pile + players * size + k]
-    for k in range(rest >> 1):
-        tmp = state[pile + k]
-        state[pile + k] = state[pile + rest - 1 - k]
-        state[pile + rest - 1 - k] = tmp
-    state[PILE_LEN] = rest
     state[QLEN] = 0
     state[QAT] = 0
-    state[NEXT_LEADER] = -1
-    state[TRICKS] = 0
     state[SOLE] = -1
-    first = np.int64(0)
-    if tables[T_FIRST_RANDOM] != 0:
-        # below() is uint64 when compiled: mixed with int64 it would turn float.
-        first = np.int64(below(streams, CHANCE, players))
-    state[LEADER] = first
-    _start_trick(state, int(first))
+    deal_trick(state, tables, streams)
 
 
 @inlined
@@ -165,18 +113,7 @@ def legal(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> int:
     """Fill out[:n] with the legal actions, in the engine's order; return n (0 when over)."""
     phase = state[PHASE]
     if phase == PLAY:
-        seat = state[ORDER + state[TURN]]
-        base = HANDS + seat * state[HCAP]
-        n = state[HLEN + seat]
-        copies = tables[T_COPIES]
-        m = 0
-        for i in range(n):
-            card = state[base + i]
-            if copies > 1 and _kind_seen(tables, state, base, i, card):
-                continue
-            out[m] = card
-            m += 1
-        return m
+        return legal_plays(state, tables, out)
     if phase == DASH_CHOICE:
         out[0] = PROTECT
         return 1 + _stealable(state, tables, state[QSEAT + state[QAT]], out, 1)
@@ -189,16 +126,7 @@ def apply(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: in
     next decision. `streams` is unused after the deal: chance draws only at the start."""
     phase = state[PHASE]
     if phase == PLAY:
-        turn = state[TURN]
-        seat = state[ORDER + turn]
-        base = HANDS + seat * state[HCAP]
-        n = state[HLEN + seat]
-        _remove_at(state, base, n, _index_of(state, base, n, action))
-        state[HLEN + seat] = n - 1
-        state[PSEAT + turn] = seat
-        state[PCARD + turn] = action
-        state[TURN] = turn + 1
-        if turn + 1 == state[NORDER]:
+        if play_card(state, action):
             _cancel_and_order(state, tables)
             _resolve(state, tables)
     elif phase == DASH_CHOICE:
@@ -229,27 +157,6 @@ def write_record(
 
 
 @inlined
-def _kind_seen(tables: np.ndarray, arr: np.ndarray, base: int, upto: int, card: int) -> bool:
-    """Whether arr[base : base + upto] holds a copy of `card`."""
-    kinds = T_CARDS + KIND * tables[T_DECK]
-    kind = tables[kinds + card]
-    # Loops, not any(...): compiled code takes no generator expressions.
-    for j in range(upto):  # noqa: SIM110
-        if tables[kinds + arr[base + j]] == kind:
-            return True
-    return False
-
-
-@inlined
-def _seat_after(seat: int, k: int, players: int) -> int:
-    """(seat + k) % players for 0 <= seat, k < players, without `%`: an integer
-    `%` or `//` anywhere in a kernel makes numba keep reference counting (atomic
-    calls) around every array passed in its loops, several times slower."""
-    s = seat + k
-    return s - players if s >= players else s
-
-
-@inlined
 def _u(i: int) -> np.uint64:
     """Index `i` (>= 0) as unsigned, as the heuristic indexes its arrays: numba
     wraps a signed index it can't prove non-negative around (a shift, a mask
@@ -258,118 +165,6 @@ def _u(i: int) -> np.uint64:
     are chains of data-dependent indices (a seat, its card, the card's
     effect). Only the index's type changes, never a value read."""
     return np.uint64(i)
-
-
-@inlined
-def _index_of(arr: np.ndarray, base: int, n: int, value: int) -> int:
-    for i in range(n):
-        if arr[base + i] == value:
-            return i
-    return -1
-
-
-@inlined
-def _remove_at(arr: np.ndarray, base: int, n: int, i: int) -> None:
-    """Remove arr[base + i] of a list of n, keeping the order (list.remove)."""
-    for j in range(i, n - 1):
-        arr[base + j] = arr[base + j + 1]
-
-
-@inlined
-def _in_plays(arr: np.ndarray, pcard: int, n: int, card: int) -> bool:
-    for i in range(n):  # noqa: SIM110
-        if arr[pcard + i] == card:
-            return True
-    return False
-
-
-@inlined
-def _start_trick(state: np.ndarray, leader: int) -> None:
-    players = state[PLAYERS]
-    anyone = False
-    for s in range(players):
-        if state[HLEN + s] > 0:
-            anyone = True
-    if not anyone:
-        state[PHASE] = OVER
-        return
-    while state[HLEN + leader] == 0:
-        leader = _seat_after(leader, 1, players)
-    state[LEADER] = leader
-    n = 0
-    for k in range(players):
-        seat = _seat_after(leader, k, players)
-        if state[HLEN + seat] > 0:
-            state[ORDER + n] = seat
-            n += 1
-    state[NORDER] = n
-    state[TURN] = 0
-    state[PHASE] = PLAY
-
-
-@inlined
-def sort_out(
-    tables: np.ndarray,
-    src: np.ndarray,
-    pseat: int,
-    pcard: int,
-    n: int,
-    dst: np.ndarray,
-    sseat: int,
-    scard: int,
-) -> tuple[int, int, bool]:
-    """Cancelling and order (engine.py sort_out) of the n plays at src[pseat..], src[pcard..].
-
-    Writes the survivors in resolution order to dst[sseat..], dst[scard..] and
-    returns (survivors, cards cancelled, whether 猫に小判 fired).
-    """
-    d = tables[T_DECK]
-    col = T_CARDS + COLOUR * d
-    num = T_CARDS + NUMBER * d
-    lead_colour = tables[col + src[pcard]]
-    neko = tables[T_NEKO] != 0 and n - 1 >= tables[T_NEKO_MIN]
-    if neko:
-        for i in range(1, n):
-            if tables[col + src[pcard + i]] == lead_colour:
-                neko = False
-                break
-    first = 0
-    cancelled = 0
-    dedupe = True
-    if neko:
-        first = 1
-        cancelled = 1
-        dedupe = tables[T_NEKO_DEDUPE] != 0
-    m = 0
-    for i in range(first, n):
-        card = src[pcard + i]
-        if not neko and tables[col + card] != lead_colour:
-            cancelled += 1
-            continue
-        number = tables[num + card]
-        if dedupe:
-            same = 0
-            for j in range(first, n):
-                other = src[pcard + j]
-                if (neko or tables[col + other] == lead_colour) and tables[num + other] == number:
-                    same += 1
-            if same > 1:
-                cancelled += 1
-                continue
-        # Insertion after equal numbers keeps play order among them (a stable sort).
-        pos = m
-        while pos > 0:
-            before = tables[num + dst[scard + pos - 1]]
-            if (before > number) if neko else (before < number):
-                dst[sseat + pos] = dst[sseat + pos - 1]
-                dst[scard + pos] = dst[scard + pos - 1]
-                pos -= 1
-            else:
-                break
-        dst[sseat + pos] = src[pseat + i]
-        dst[scard + pos] = card
-        m += 1
-    return m, cancelled, neko
 
 
 @inlined
@@ -440,12 +235,12 @@ def _has_stealable(state: np.ndarray, seat: int) -> bool:
     players = state[PLAYERS]
     o_terr, tcap, turn = state[O_TERR], state[TCAP], state[TURN]
     for k in range(1, players):
-        victim = _seat_after(seat, k, players)
+        victim = seat_after(seat, k, players)
         if state[PROT + victim] != 0:
             continue
         base = o_terr + victim * tcap
         for i in range(state[TLEN + victim]):
-            if not _in_plays(state, PCARD, turn, state[base + i]):
+            if not in_plays(state, PCARD, turn, state[base + i]):
                 return True
     return False
 
@@ -461,16 +256,16 @@ def _stealable(
     copies = tables[T_COPIES]
     m = start
     for k in range(1, players):
-        victim = _seat_after(seat, k, players)
+        victim = seat_after(seat, k, players)
         if state[PROT + victim] != 0:
             continue
         base = o_terr + victim * tcap
         first = m
         for i in range(state[TLEN + victim]):
             fish = state[base + i]
-            if _in_plays(state, PCARD, turn, fish):  # played this trick: never stealable in it
+            if in_plays(state, PCARD, turn, fish):  # played this trick: never stealable in it
                 continue
-            if copies > 1 and _kind_seen(tables, out, first, m - first, fish):
+            if copies > 1 and kind_seen(tables, out, first, m - first, fish):
                 continue
             out[m] = fish
             m += 1
@@ -487,9 +282,9 @@ def _dash(state: np.ndarray, tables: np.ndarray, seat: int, action: int) -> None
     for victim in range(state[PLAYERS]):
         base = o_terr + victim * tcap
         n = state[TLEN + victim]
-        i = _index_of(state, base, n, action)
+        i = index_of(state, base, n, action)
         if i >= 0:
-            _remove_at(state, base, n, i)
+            remove_at(state, base, n, i)
             state[TLEN + victim] = n - 1
             _territory_stats(state, tables, victim)
             _land(state, tables, seat, action)
@@ -524,23 +319,9 @@ def _end_trick(state: np.ndarray, tables: np.ndarray) -> None:
     state[QLEN] = 0
     state[QAT] = 0
     _count_lead_change(state)
-    if state[NEXT_LEADER] >= 0:
-        leader = state[NEXT_LEADER]
-    elif tables[T_LEADER_NEXT] == 0:
-        leader = state[LEADER]
-    else:
-        leader = _seat_after(state[LEADER], 1, players)
-    pile = state[O_PILE]
-    hcap = state[HCAP]
-    for k in range(players):
-        top = state[PILE_LEN]
-        if top == 0:
-            break
-        seat = _seat_after(leader, k, players)
-        state[HANDS + seat * hcap + state[HLEN + seat]] = state[pile + top - 1]
-        state[HLEN + seat] += 1
-        state[PILE_LEN] = top - 1
-    _start_trick(state, leader)
+    leader = next_leader(state, tables)
+    draw_round(state, leader)
+    start_trick(state, leader)
 
 
 @inlined

@@ -28,7 +28,6 @@ from balancer.games.fdc.kernel.layout import (
     BOT_OUTSIDE,
     CCOUNT,
     CMONEY,
-    COLOUR,
     DASH_CHOICE,
     DECK,
     E_CANCELLED,
@@ -39,7 +38,6 @@ from balancer.games.fdc.kernel.layout import (
     HANDS,
     HCAP,
     HLEN,
-    KIND,
     LEADER,
     MAXP,
     N_EVENTS,
@@ -71,13 +69,7 @@ from balancer.games.fdc.kernel.layout import (
     inlined,
     outermost,
 )
-from balancer.games.fdc.kernel.resolution import (
-    _in_plays,
-    apply,
-    current_player,
-    legal,
-    start_game,
-)
+from balancer.games.fdc.kernel.resolution import apply, current_player, legal, start_game
 from balancer.games.fdc.kernel.tables import (
     bot_params,
     from_state,
@@ -89,7 +81,7 @@ from balancer.games.fdc.kernel.tables import (
 )
 from balancer.games.kernel_api import StepBuffer
 from balancer.games.step_kernels import block, draw_ahead, stream_block
-from balancer.rng_kernels import ZERO
+from balancer.games.trick.kernel.procedure import cancelled_pass, held_at_deal
 
 
 def new_cashed(state: np.ndarray) -> np.ndarray:
@@ -198,16 +190,12 @@ def _note_cancelled(
     """Append the trick's cancelled cards (its plays not among the survivors) in engine.py
     sort_out's order: with 猫に小判 in play order (the lead, then followers cancelled
     as duplicates); otherwise the off-colour cards in play order, then the lead
-    colour's duplicates in play order."""
-    col = T_CARDS + COLOUR * tables[T_DECK]
-    lead_colour = tables[col + state[PCARD]]
+    colour's duplicates in play order (the trick's `cancelled_pass`)."""
     n = discard[0]
-    for rank in range(2):
+    for sweep in range(2):
         for i in range(plays):
-            card = state[PCARD + i]
-            later = 0 if neko or tables[col + card] != lead_colour else 1
-            if later == rank and not _in_plays(state, QCARD, survivors, card):
-                discard[1 + n] = card
+            if cancelled_pass(state, tables, i, survivors, neko) == sweep:
+                discard[1 + n] = state[PCARD + i]
                 n += 1
     discard[0] = n
 
@@ -315,25 +303,7 @@ def _deal_records(
     for i in range(cashed.shape[0]):
         cashed[i] = 0
     discard[0] = 0
-    _held_at_deal(state, tables, held, words)
-
-
-@inlined
-def _held_at_deal(state: np.ndarray, tables: np.ndarray, held: np.ndarray, words: int) -> None:
-    """GameRecord.held (games/api.py pack_held) of the hands just dealt, `words` per
-    seat, into held[:players * words]: set bit by bit here, where the hands are,
-    rather than from a copy of every hand after the chunk (a numpy pass that cost
-    about a tenth of a random game)."""
-    players = state[PLAYERS]
-    for i in range(players * words):
-        held[i] = ZERO
-    kinds = T_CARDS + KIND * tables[T_DECK]
-    hcap = state[HCAP]
-    for s in range(players):
-        for j in range(state[HLEN + s]):
-            kind = tables[kinds + state[HANDS + s * hcap + j]]
-            w = s * words + (kind >> 6)
-            held[w] = held[w] | (np.uint64(1) << np.uint64(kind & 63))
+    held_at_deal(state, tables, held, words)
 
 
 class StepGame(StepBuffer):

@@ -4,9 +4,12 @@ the Python interpreter (roles/engine.py, the authority), move for move.
 A game file and its knobs compile into small integer tables (tables.py's
 `make_tables`: names become indices, knobs their values), read by one
 interpreter (interpreter.py): nothing is compiled per game file or knob
-value. The trick procedure is Fish! Dash! Cash!'s compiled one (fdc's
-kernel: its deal, sort_out, random bot and held-kinds record, over arrays
-laid out as fdc's, layout.py); what a resolved card does is the tables'.
+value. The trick procedure is the compiled one Fish! Dash! Cash!'s kernel
+runs too (games/trick/kernel/: its deal, who plays, a play, sort_out, next
+leader, draw, random bot and held-kinds record, over arrays laid out on its
+layout, layout.py); what a resolved card does is the tables'. Only
+fdc_bridge.py imports fdc's kernel (its heuristic, seated at a file that
+plays fdc's roles).
 
 The package, one module a job: layout (the arrays and codes), tables (the
 compiler, states, conversion from engine.State, records), the rules split

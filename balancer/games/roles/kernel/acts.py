@@ -12,12 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from balancer.games.fdc.kernel.resolution import (
-    _in_plays,
-    _index_of,
-    _remove_at,
-    _seat_after,
-)
 from balancer.games.roles.kernel.layout import (
     CHOICE,
     KIND,
@@ -77,6 +71,7 @@ from balancer.games.roles.kernel.regions import (
 from balancer.games.roles.kernel.scoring import (
     _amount,
 )
+from balancer.games.trick.kernel.lists import in_plays, index_of, remove_at, seat_after
 
 
 @inlined
@@ -133,13 +128,13 @@ def _ways(
         if tables[row + R_OP] == OP_STEAL:
             zone, fresh = tables[row + R_A], tables[row + R_C]
             for k in range(1, players):
-                victim = _seat_after(seat, k, players)
+                victim = seat_after(seat, k, players)
                 if unless >= 0 and state[_flag(state, tables, unless, victim)] != 0:
                     continue
                 base = _zone_at(state, tables, zone, victim)
                 for i in range(state[_zone_len(state, tables, zone, victim)]):
                     c = state[base + i]
-                    if fresh != 0 and _in_plays(state, PCARD, turn, c):
+                    if fresh != 0 and in_plays(state, PCARD, turn, c):
                         continue
                     if copies > 1 and _kind_taken(state, tables, base, i, c, fresh, turn):
                         continue
@@ -154,7 +149,7 @@ def _ways(
             takers += 1
         elif tables[row + R_TARGET] == TGT_RIVAL:
             for k in range(1, players):
-                r = _seat_after(seat, k, players)
+                r = seat_after(seat, k, players)
                 if unless >= 0 and state[_flag(state, tables, unless, r)] != 0:
                     continue
                 action = -(1 + nops + index * players + r)
@@ -187,7 +182,7 @@ def _kind_taken(
     kind = tables[kinds + card]
     for j in range(upto):
         other = state[base + j]
-        if fresh != 0 and _in_plays(state, PCARD, turn, other):
+        if fresh != 0 and in_plays(state, PCARD, turn, other):
             continue
         if tables[kinds + other] == kind:
             return True
@@ -229,9 +224,9 @@ def _act(
                 continue
             at = _zone_len(state, tables, source, victim)
             base = _zone_at(state, tables, source, victim)
-            i = _index_of(state, base, state[at], taken)
+            i = index_of(state, base, state[at], taken)
             if i >= 0:
-                _remove_at(state, base, state[at], i)
+                remove_at(state, base, state[at], i)
                 state[at] -= 1
                 to = _zone_len(state, tables, goal, seat)
                 state[_zone_at(state, tables, goal, seat) + state[to]] = taken
@@ -272,18 +267,18 @@ def _target(
     if target == TGT_RIVAL:
         return chosen
     if target == TGT_NEXT:
-        return _seat_after(seat, 1, players)
+        return seat_after(seat, 1, players)
     if target == TGT_PREV:
-        return _seat_after(seat, players - 1, players)
+        return seat_after(seat, players - 1, players)
     if target == TGT_ALL:
-        return _seat_after(seat, 1 + j, players)
+        return seat_after(seat, 1 + j, players)
     if target == TGT_LEADER:
         return state[LEADER]
     # top: the rival with the most of the counter, the first from the owner on a tie
     counter = tables[row + R_TARGET_ARG]
-    best = _seat_after(seat, 1, players)
+    best = seat_after(seat, 1, players)
     for k in range(2, players):
-        r = _seat_after(seat, k, players)
+        r = seat_after(seat, k, players)
         if (
             state[_counter(state, tables, counter, r)]
             > state[_counter(state, tables, counter, best)]
@@ -318,9 +313,9 @@ def _on_target(
         state[at] = min(max(value, tables[cdecl + 1]), tables[cdecl + 2])
         return state[at] != old
     # catch_up (OP_CATCH_UP): up to the best rival's less the offset, never down
-    best = state[_counter(state, tables, c, _seat_after(t, 1, players))]
+    best = state[_counter(state, tables, c, seat_after(t, 1, players))]
     for k in range(2, players):
-        best = max(best, state[_counter(state, tables, c, _seat_after(t, k, players))])
+        best = max(best, state[_counter(state, tables, c, seat_after(t, k, players))])
     goal = min(best - tables[row + R_B], tables[cdecl + 2])
     if state[at] < goal:
         state[at] = goal

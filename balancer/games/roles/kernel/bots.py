@@ -6,8 +6,8 @@ and signatures as every kernel's (games/kernel_api.py).
 
 A seat's bot is its kind (`KINDS`) and a float64 parameter row of `ROW` words
 (layout.py P_*: lookahead's samples, goal_weight and win_bonus; then, from
-`P_HEURISTIC`, the heuristic's row as fdc's kernel lays it out); a plan (fdc's
-layout) holds each physical seat's kind and the offset of its row.
+`P_HEURISTIC`, the heuristic's row as fdc's kernel lays it out); a plan (the trick
+procedure's layout) holds each physical seat's kind and the offset of its row.
 """
 
 from __future__ import annotations
@@ -17,8 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from balancer.games.fdc.kernel import tables as fdc_tables
-from balancer.games.fdc.kernel.bots import _random_move
 from balancer.games.roles.kernel import fdc_bridge
 from balancer.games.roles.kernel.fdc_bridge import BOT_HEURISTIC, heuristic_move
 from balancer.games.roles.kernel.interpreter import apply, current_player, legal, scores_of
@@ -41,6 +39,7 @@ from balancer.games.roles.kernel.layout import (
 )
 from balancer.games.roles.kernel.lookahead import X_MOVES, lookahead_move, new_scratch
 from balancer.games.step_kernels import block
+from balancer.games.trick.kernel.random_bot import random_move
 
 # layout.py's kinds and the heuristic's: only a file that plays fdc's roles seats it
 # (roles/compiled.py offers it where roles/fdc_heuristic.py's heuristic_compiles).
@@ -66,7 +65,7 @@ def bot_params(name: str, given: Mapping[str, Any]) -> np.ndarray:
         row[P_GOAL_WEIGHT] = given["goal_weight"]
         row[P_WIN_BONUS] = given["win_bonus"]
     elif KINDS[name] == BOT_HEURISTIC:
-        row[P_HEURISTIC:] = fdc_tables.bot_params("heuristic", given)
+        row[P_HEURISTIC:] = fdc_bridge.heuristic_params(given)
     return row
 
 
@@ -119,7 +118,7 @@ def bot_move(
         )  # fmt: skip
     if kind == BOT_HEURISTIC:
         return heuristic_move(state, tables, streams, params, po + P_HEURISTIC, moves, n, scratch)
-    return _random_move(streams, seat, moves, n)
+    return random_move(streams, seat, moves, n)
 
 
 @inlined

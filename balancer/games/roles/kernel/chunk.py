@@ -9,8 +9,6 @@ from typing import Any
 import numpy as np
 
 from balancer.games.api import held_words
-from balancer.games.fdc.kernel.resolution import _seat_after
-from balancer.games.fdc.kernel.stepping import _held_at_deal
 from balancer.games.kernel_api import ChunkColumns
 from balancer.games.progress import FIGURES, NO_MARGIN, game_figures
 from balancer.games.roles.fdc_heuristic import heuristic_compiles
@@ -41,6 +39,8 @@ from balancer.games.roles.kernel.layout import (
 from balancer.games.roles.kernel.scoring import score_row
 from balancer.games.roles.kernel.tables import make_tables, new_legal, new_state, new_streams
 from balancer.games.roles.model import RoleGame
+from balancer.games.trick.kernel.lists import seat_after
+from balancer.games.trick.kernel.procedure import held_at_deal
 
 
 def play_chunk(
@@ -124,7 +124,7 @@ def _play_games(
         rotation = rotation + 1 if rotation + 1 < players else 0
         start_game(state, tables, streams, seed, game)
         row = game - start
-        _held_at_deal(state, tables, held[row], words)
+        held_at_deal(state, tables, held[row], words)
         tricks = 0
         while state[PHASE] != OVER:
             n = legal(state, tables, moves)
@@ -132,7 +132,7 @@ def _play_games(
                 action = moves[0]
             else:
                 seat = current_player(state, tables)
-                slot = _seat_after(seat, rotation, players) if rotate else seat
+                slot = seat_after(seat, rotation, players) if rotate else seat
                 action = bot_move(
                     state, tables, streams, kinds[slot], params, slot * ROW,
                     moves, n, scratch,

@@ -1,4 +1,6 @@
-"""Fish! Dash! Cash!'s compiled `heuristic` seated at a role game that plays its roles.
+"""Fish! Dash! Cash!'s compiled `heuristic` seated at a role game that plays its roles:
+the role kernel's one bridge to fdc's kernel (no other module of the package imports
+fdc; both stand on the trick procedure, games/trick/kernel/).
 
 roles/fdc_heuristic.py seats the hand-written heuristic on such a file step by step:
 it writes the role game's view as the hand-written engine's. This module does the
@@ -12,13 +14,13 @@ same names, and the bank scored by the two money knobs.
 What fdc's heuristic reads, and where it comes from here:
 
 - tables: the trick's knobs and the per-card colour, number and kind are the role
-  tables' own words (the role kernel lays them out as fdc's); a card's effect is
+  tables' own words (both games lay them out on the trick's layout); a card's effect is
   what its role does first (a `place` is a fish, a `move_all` a cash, a choice of
   guard or steal a dash), whatever order the deck lists the roles in; its money is
   the file's first score term on the face-down zone (the bank):
   per_card + per_number * number, the money knobs as fdc_view reads them;
-- state: the phase, the turn, the trick's order and plays (the role state's own
-  words, fdc's layout); each territory (the face-up zone) in order, with its money
+- state: the phase, the turn, the trick's order and plays (the trick's words, where
+  both states keep them); each territory (the face-up zone) in order, with its money
   and its richest and second richest card's money, as fdc's kernel keeps them;
   protection (the file's one flag); at a dash, its owner and the cards still to
   resolve after it (the queued tasks that resolve a card), as fdc_view's to_resolve.
@@ -33,11 +35,16 @@ every decision (a position may come from any game, rules or world).
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 
 from balancer import jit
 from balancer.games.fdc.kernel import layout as fdc
 from balancer.games.fdc.kernel.bots import choose as fdc_choose
+from balancer.games.fdc.kernel.tables import bot_params as fdc_bot_params
 from balancer.games.roles.kernel.interpreter import _flag, _scalar, _x, _zone_at, _zone_len
 from balancer.games.roles.kernel.layout import (
     CHOICE,
@@ -80,11 +87,21 @@ from balancer.games.roles.kernel.layout import (
     inlined,
 )
 
+# fdc's heuristic is inlined into `heuristic_move`, cached in this package: an edit to
+# fdc's kernel must recompile it (numba's cache stamps a package by its own files).
+jit.stamp_with(os.path.dirname(__file__), os.path.dirname(fdc.__file__))
+
 BOT_HEURISTIC = 2  # its kind among the role kernel's compiled bots (after layout.py's)
 N_PARAMS = fdc.N_PARAMS  # its parameter row: fdc's (games/fdc/kernel/tables.py bot_params)
 
 # The one flag of such a file (`protected`): plays_fdc_roles asks for fdc's flags.
 PROTECTED = 0
+
+
+def heuristic_params(given: Mapping[str, Any]) -> np.ndarray:
+    """The heuristic's parameter row as fdc's kernel reads it (its four parameters, as
+    given with defaults filled in, and the discard costs)."""
+    return fdc_bot_params("heuristic", given)
 
 
 def words(players: int, deck: int) -> int:

@@ -1,6 +1,7 @@
-"""The one interpreter of every role game, compiled: the trick procedure (fdc's own
-kernel functions) and roles read from the tables (layout.py), step for step as the
-Python interpreter (roles/engine.py) plays them.
+"""The one interpreter of every role game, compiled: the trick procedure (the trick
+package's kernels, games/trick/kernel/, as Fish! Dash! Cash!'s kernel calls them) and
+roles read from the tables (layout.py), step for step as the Python interpreter
+(roles/engine.py) plays them.
 
 Entry points, as every kernel's: `start_game`, `current_player`, `legal`,
 `apply`, `write_record`. The rest mirrors engine.py's methods of the same
@@ -17,14 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from balancer.games.fdc.kernel.resolution import (
-    _index_of,
-    _kind_seen,
-    _remove_at,
-    _seat_after,
-    deal,
-    sort_out,
-)
 from balancer.games.roles.kernel.acts import (
     _act,
     _step,
@@ -33,19 +26,12 @@ from balancer.games.roles.kernel.acts import (
 )
 from balancer.games.roles.kernel.layout import (
     CHOICE,
-    COLOUR,
-    HANDS,
-    HCAP,
-    HLEN,
     LEADER,
     NEXT_LEADER,
-    NORDER,
-    O_PILE,
     ORDER,
     OVER,
     PCARD,
     PHASE,
-    PILE_LEN,
     PLAY,
     PSEAT,
     ROLE,
@@ -54,12 +40,10 @@ from balancer.games.roles.kernel.layout import (
     S_NTASK,
     S_STEP_AT,
     S_TASK_AT,
-    SURV_CARD,
-    SURV_SEAT,
+    SURVIVOR_CARD,
+    SURVIVOR_SEAT,
     T_CARDS,
-    T_COPIES,
     T_DECK,
-    T_LEADER_NEXT,
     T_NCOUNTERS,
     T_NEVENTS,
     T_NFLAGS,
@@ -106,6 +90,18 @@ from balancer.games.roles.kernel.scoring import (
 from balancer.games.roles.kernel.scoring import _terms as _terms
 from balancer.games.roles.kernel.scoring import scores_of as scores_of
 from balancer.games.roles.kernel.scoring import write_record as write_record
+from balancer.games.trick.kernel.lists import seat_after
+from balancer.games.trick.kernel.procedure import (
+    cancelled_pass,
+    deal,
+    draw_round,
+    holding,
+    legal_plays,
+    next_leader,
+    open_trick,
+    play_card,
+    sort_out,
+)
 from balancer.rng_kernels import init_streams
 
 # -- the deal and the contract ----------------------------------------------------------
@@ -116,8 +112,8 @@ def start_game(
     state: np.ndarray, tables: np.ndarray, streams: np.ndarray, seed: int, game: int
 ) -> None:
     """Set the streams to game `game` of `seed` and deal it (engine.py State.__init__):
-    fdc's deal (the same shuffle, hands, pile and first leader), then the role region
-    at its start."""
+    the trick's deal (the same shuffle, hands, pile and first leader as fdc's), then
+    the role region at its start."""
     init_streams(streams, seed, game)
     deal(state, tables, streams)
     _init_roles(state, tables)
@@ -157,17 +153,7 @@ def legal(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> int:
     """Fill out[:n] with the legal actions, in the engine's order; return n (0 when over)."""
     phase = state[PHASE]
     if phase == PLAY:
-        seat = state[ORDER + state[TURN]]
-        base = HANDS + seat * state[HCAP]
-        copies = tables[T_COPIES]
-        m = 0
-        for i in range(state[HLEN + seat]):
-            card = state[base + i]
-            if copies > 1 and _kind_seen(tables, state, base, i, card):
-                continue
-            out[m] = card
-            m += 1
-        return m
+        return legal_plays(state, tables, out)
     if phase == CHOICE:
         seat, card, step = _waiting(state, tables)
         n, _, _, _ = _ways(state, tables, step, seat, out, True, False, 0)
@@ -181,16 +167,7 @@ def apply(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: in
     next decision. `streams` is unused after the deal: chance draws only at the start."""
     phase = state[PHASE]
     if phase == PLAY:
-        turn = state[TURN]
-        seat = state[ORDER + turn]
-        base = HANDS + seat * state[HCAP]
-        n = state[HLEN + seat]
-        _remove_at(state, base, n, _index_of(state, base, n, action))
-        state[HLEN + seat] = n - 1
-        state[PSEAT + turn] = seat
-        state[PCARD + turn] = action
-        state[TURN] = turn + 1
-        if turn + 1 == state[NORDER]:
+        if play_card(state, action):
             _sort_out(state, tables)
             _run(state, tables)
     elif phase == CHOICE:
@@ -221,41 +198,27 @@ def _waiting(state: np.ndarray, tables: np.ndarray) -> tuple[int, int, int]:
 
 @inlined
 def _start_trick(state: np.ndarray, tables: np.ndarray, leader: int) -> None:
-    """engine.py _start_trick: the seats that play, naps counted down (or lapsed)."""
+    """engine.py _start_trick: the seats that play, naps counted down (or lapsed); the
+    trick opened as the trick procedure opens one (`open_trick`)."""
     players = tables[T_PLAYERS]
-    anyone = False
-    for s in range(players):
-        if state[HLEN + s] > 0:
-            anyone = True
-    if state[_scalar(state, tables, S_ENDED)] != 0 or not anyone:
+    seats = holding(state)  # a bit per seat with cards
+    if state[_scalar(state, tables, S_ENDED)] != 0 or seats == 0:
         state[PHASE] = OVER
         return
     skip = _rb(state) + _x(tables, X_SKIP)
     waiting = 0  # a bit per seat with cards that does not sit this trick out
     for s in range(players):
-        if state[HLEN + s] > 0 and state[skip + s] == 0:
+        if (seats >> s) & 1 != 0 and state[skip + s] == 0:
             waiting |= 1 << s
     if waiting != 0:
         for s in range(players):
             if state[skip + s] > 0:
                 state[skip + s] -= 1
-    else:
+    else:  # every seat with cards would sit out: the naps lapse
         for s in range(players):
             state[skip + s] = 0
-            if state[HLEN + s] > 0:
-                waiting |= 1 << s
-    while (waiting >> leader) & 1 == 0:
-        leader = _seat_after(leader, 1, players)
-    state[LEADER] = leader
-    n = 0
-    for k in range(players):
-        seat = _seat_after(leader, k, players)
-        if (waiting >> seat) & 1 != 0:
-            state[ORDER + n] = seat
-            n += 1
-    state[NORDER] = n
-    state[TURN] = 0
-    state[PHASE] = PLAY
+        waiting = seats
+    open_trick(state, leader, waiting)
 
 
 @inlined
@@ -284,12 +247,14 @@ def _push_task(
 
 @inlined
 def _sort_out(state: np.ndarray, tables: np.ndarray) -> None:
-    """engine.py _sort_out: fdc's sort_out, then the tasks: each cancelled card's
+    """engine.py _sort_out: the trick's sort_out, then the tasks: each cancelled card's
     on_cancelled steps (in procedure.sort_out's order of the cancelled: the lead
-    under 猫に小判, else the off-colour cards; then the duplicates, in play order),
-    then each survivor's role in resolution order."""
+    under 猫に小判, else the off-colour cards; then the duplicates, in play order:
+    the trick's `cancelled_pass`), then each survivor's role in resolution order."""
     turn = state[TURN]
-    m, cancelled, neko = sort_out(tables, state, PSEAT, PCARD, turn, state, SURV_SEAT, SURV_CARD)
+    m, cancelled, neko = sort_out(
+        tables, state, PSEAT, PCARD, turn, state, SURVIVOR_SEAT, SURVIVOR_CARD
+    )
     if neko:
         _count_engine(state, tables, _x(tables, X_NEKO_EVENTS), 1)
     _count_engine(state, tables, _x(tables, X_CANCELLED_EVENTS), cancelled)
@@ -297,39 +262,30 @@ def _sort_out(state: np.ndarray, tables: np.ndarray) -> None:
     state[_scalar(state, tables, S_TASK_AT)] = 0
     state[_scalar(state, tables, S_STEP_AT)] = 0
     state[_scalar(state, tables, S_HOOKS)] = 0
-    state[NEXT_LEADER] = state[SURV_SEAT] if m > 0 else -1
+    state[NEXT_LEADER] = state[SURVIVOR_SEAT] if m > 0 else -1
     if cancelled > 0 and _x(tables, X_ANY_CANCELLED) != 0:
-        d = tables[T_DECK]
-        col = T_CARDS + COLOUR * d
-        role = T_CARDS + ROLE * d
+        role = T_CARDS + ROLE * tables[T_DECK]
         roles = _x(tables, X_ROLES)
-        lead_colour = tables[col + state[PCARD]]
         # Two passes over the plays give the engine's order of the cancelled cards.
         for sweep in range(2):
             for i in range(turn):
-                card = state[PCARD + i]
-                if _survives(state, m, card):
-                    continue
-                first = i == 0 if neko else tables[col + card] != lead_colour
-                if first == (sweep == 0):
+                if cancelled_pass(state, tables, i, m, neko) == sweep:
+                    card = state[PCARD + i]
                     listed = tables[roles + 2 * tables[role + card] + 1]
                     if listed >= 0:
                         _push_task(state, tables, state[PSEAT + i], card, listed, 0)
     role = T_CARDS + ROLE * tables[T_DECK]
     roles = _x(tables, X_ROLES)
     for i in range(m):
-        card = state[SURV_CARD + i]
+        card = state[SURVIVOR_CARD + i]
         _push_task(
-            state, tables, state[SURV_SEAT + i], card, tables[roles + 2 * tables[role + card]], 1
+            state,
+            tables,
+            state[SURVIVOR_SEAT + i],
+            card,
+            tables[roles + 2 * tables[role + card]],
+            1,
         )
-
-
-@inlined
-def _survives(state: np.ndarray, m: int, card: int) -> bool:
-    for i in range(m):  # noqa: SIM110
-        if state[SURV_CARD + i] == card:
-            return True
-    return False
 
 
 @inlined
@@ -362,7 +318,7 @@ def _run(state: np.ndarray, tables: np.ndarray) -> None:
         state[hooks] = 1
         players = tables[T_PLAYERS]
         for k in range(players):
-            _push_task(state, tables, _seat_after(state[LEADER], k, players), -1, hook, 0)
+            _push_task(state, tables, seat_after(state[LEADER], k, players), -1, hook, 0)
     _end_trick(state, tables)
 
 
@@ -381,20 +337,6 @@ def _end_trick(state: np.ndarray, tables: np.ndarray) -> None:
     _arrive(state, tables)
     _count_lead_changes(state, tables)
     state[_scalar(state, tables, S_ENDED)] = _goal_reached(state, tables)
-    if state[NEXT_LEADER] >= 0:
-        leader = state[NEXT_LEADER]
-    elif tables[T_LEADER_NEXT] == 0:
-        leader = state[LEADER]
-    else:
-        leader = _seat_after(state[LEADER], 1, players)
-    pile = state[O_PILE]
-    hcap = state[HCAP]
-    for k in range(players):
-        top = state[PILE_LEN]
-        if top == 0:
-            break
-        seat = _seat_after(leader, k, players)
-        state[HANDS + seat * hcap + state[HLEN + seat]] = state[pile + top - 1]
-        state[HLEN + seat] += 1
-        state[PILE_LEN] = top - 1
+    leader = next_leader(state, tables)
+    draw_round(state, leader)
     _start_trick(state, tables, leader)

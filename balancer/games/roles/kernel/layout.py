@@ -1,22 +1,22 @@
 """The arrays a role game's kernel works on: the compiled rules (tables) and the state.
 
-The trick procedure is Fish! Dash! Cash!'s, and so is the first part of both
-arrays: the role engine's State mirrors fdc's State (engine.py deals, sorts
-out and draws with games/fdc/procedure.py), and the role kernel mirrors fdc's
-kernel the same way, calling its compiled deal, sort_out and random bot over
-arrays laid out as fdc's. What differs is only what a resolved card does,
-read from the program part of the tables.
+The trick procedure is the trick package's (games/trick/), and so is the first
+part of both arrays: the role engine plays games/trick/procedure.py, and the
+role kernel its compiled twin (games/trick/kernel/: the deal, who plays, a play,
+sort_out, next leader, draw, the random bot) over arrays laid out on
+games/trick/kernel/layout.py, as Fish! Dash! Cash!'s kernel does. What differs
+is only what a resolved card does, read from the program part of the tables.
 
 Tables, int64 (`tables.make_tables`):
 
-    [0, 16)            fdc's header: T_PLAYERS, T_DECK, T_COPIES, T_HAND_SIZE,
-                       T_FIRST_RANDOM, T_NEKO, T_NEKO_MIN, T_NEKO_DEDUPE,
-                       T_LEADER_NEXT (fdc's indices), then the role game's
-                       counts (T_NZONES ...), T_PROG, where the program starts,
-                       and T_LOWER_WINS
-    [16, 16 + 5D)      fdc's per-card columns: COLOUR, ROLE (index into the
-                       deck's roles, where fdc keeps its effect), NUMBER, (3:
-                       unused), KIND
+    [0, 16)            the trick's header: T_PLAYERS, T_DECK, T_COPIES,
+                       T_HAND_SIZE, T_FIRST_RANDOM, T_NEKO, T_NEKO_MIN,
+                       T_NEKO_DEDUPE, T_LEADER_NEXT, then from its T_GAME the
+                       role game's counts (T_NZONES ...), T_PROG, where the
+                       program starts, and T_LOWER_WINS
+    [16, 16 + 5D)      per-card columns: the trick's COLOUR, NUMBER, KIND, and
+                       in its first game column ROLE (index into the deck's
+                       roles; the second is unused)
     [T_PROG, ...)      the program: a directory of offsets (X_*), then its
                        tables: zones' faces, counters' and globals' (start, low,
                        high), flags' lifetimes, events' sources, per role its
@@ -39,19 +39,19 @@ An amount is (AMT_* kind, value): a whole number (knobs are filled in when the
 tables are built: nothing is compiled per game file or knob value), the
 played card's number, or how many cards the owner holds in a zone.
 
-State, int64: fdc's layout up to its pile (kernel/layout.py there: PHASE,
-LEADER, TURN, NORDER, NEXT_LEADER = the first card resolved's owner, TRICKS,
-PILE_LEN, PLAYERS, HCAP, O_PILE, DECK, ORDER, PSEAT, PCARD, HLEN, the hands,
-the pile; fdc's SURVIVOR blocks QSEAT/QCARD hold a trick's survivors while
-its tasks are queued; its other blocks are unused), then the role region from
-`state[O_ROLES]` (= O_PILE + D), whose blocks' offsets (relative) the tables hold at
-X_ZLEN...: zone lengths and cards (zone z of seat s at (z * P + s) * D),
-counters, flags, globals, skips, events, each lead_changes event's sole
-leader, each global's places (per seat: 0 none yet, else the place a place
-term's arrival took), the task queue (seat, card, step list, resolving),
-each card's unsure flag (1: in a face-down zone where not every seat can tell
-it is: recall.py) and the scalars S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS
-(on_trick_end queued), S_ENDED.
+State, int64: the trick's layout up to the pile (PHASE, LEADER, TURN, NORDER,
+NEXT_LEADER = the first card resolved's owner, TRICKS, PILE_LEN, PLAYERS,
+HCAP, O_PILE, DECK, ORDER, PSEAT, PCARD, SURVIVOR_SEAT/_CARD (a trick's
+survivors, while its tasks are queued), HLEN, the hands, the pile; the
+trick's GAME_WORDS, GAME_HEADER and GAME_BLOCKS are unused here), then the
+role region from `state[O_ROLES]` (the trick's O_GAME word; = O_PILE + D),
+whose blocks' offsets (relative) the tables hold at X_ZLEN...: zone lengths
+and cards (zone z of seat s at (z * P + s) * D), counters, flags, globals,
+skips, events, each lead_changes event's sole leader, each global's places
+(per seat: 0 none yet, else the place a place term's arrival took), the task
+queue (seat, card, step list, resolving), each card's unsure flag (1: in a
+face-down zone where not every seat can tell it is: recall.py) and the
+scalars S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS (on_trick_end queued), S_ENDED.
 """
 
 from __future__ import annotations
@@ -59,48 +59,32 @@ from __future__ import annotations
 import os
 
 from balancer import jit
-from balancer.games.fdc.kernel import layout as fdc
+from balancer.games.trick.kernel import layout as trick
 
-# The interpreter inlines fdc's compiled trick procedure: an edit there must
-# recompile it here too (numba's cache stamps a kernel package by its own files).
-jit.stamp_with(os.path.dirname(__file__), os.path.dirname(fdc.__file__))
+# The trick's words and jit flavours are the role kernel's too: its modules import them
+# from here.
+from balancer.games.trick.kernel.layout import *  # noqa: F403
 
-# -- fdc's, shared ------------------------------------------------------------------
-PLAY, CHOICE, OVER = fdc.PLAY, fdc.DASH_CHOICE, fdc.OVER
-MAXP = fdc.MAXP
-PHASE, LEADER, TURN, NORDER, NEXT_LEADER, TRICKS = (
-    fdc.PHASE, fdc.LEADER, fdc.TURN, fdc.NORDER, fdc.NEXT_LEADER, fdc.TRICKS,
-)  # fmt: skip
-PILE_LEN, PLAYERS, HCAP, O_PILE, DECK = fdc.PILE_LEN, fdc.PLAYERS, fdc.HCAP, fdc.O_PILE, fdc.DECK
-ORDER, PSEAT, PCARD, HLEN, HANDS = fdc.ORDER, fdc.PSEAT, fdc.PCARD, fdc.HLEN, fdc.HANDS
-SURV_SEAT, SURV_CARD = fdc.QSEAT, fdc.QCARD  # a trick's survivors, while tasks are queued
-O_ROLES = fdc.O_TERR  # where the role region starts (fdc's territories' word: no territories)
-T_PLAYERS, T_DECK, T_COPIES, T_HAND_SIZE = fdc.T_PLAYERS, fdc.T_DECK, fdc.T_COPIES, fdc.T_HAND_SIZE
-T_FIRST_RANDOM, T_NEKO, T_NEKO_MIN = fdc.T_FIRST_RANDOM, fdc.T_NEKO, fdc.T_NEKO_MIN
-T_NEKO_DEDUPE, T_LEADER_NEXT = fdc.T_NEKO_DEDUPE, fdc.T_LEADER_NEXT
-T_CARDS, COLOUR, NUMBER, KIND, N_COLUMNS = (
-    fdc.T_CARDS,
-    fdc.COLOUR,
-    fdc.NUMBER,
-    fdc.KIND,
-    fdc.N_COLUMNS,
-)
-ROLE = fdc.EFFECT  # fdc's effect column holds a card's role here
-inlined, outermost = fdc.inlined, fdc.outermost
-BOT_RANDOM = fdc.BOT_RANDOM
+# The interpreter inlines the trick procedure's kernels: an edit there must recompile
+# it too (numba's cache stamps a kernel package by its own files; fdc_bridge.py adds
+# fdc's kernel, whose heuristic it inlines).
+jit.stamp_with(os.path.dirname(__file__), os.path.dirname(trick.__file__))
+
+# -- the role game's names for the trick's words ----------------------------------------
+O_ROLES = trick.O_GAME  # where the role region starts
+ROLE = trick.GAME_COLUMNS[0]  # a card's role: the trick's first game column
 BOT_LOOKAHEAD = 1  # roles/lookahead.py's bot, compiled (kernel/lookahead.py)
-BOT_KINDS = {"random": BOT_RANDOM, "lookahead": BOT_LOOKAHEAD}
-PLAN_KIND, PLAN_PARAMS, PLAN_SIZE = fdc.PLAN_KIND, fdc.PLAN_PARAMS, fdc.PLAN_SIZE
+BOT_KINDS = {"random": trick.BOT_RANDOM, "lookahead": BOT_LOOKAHEAD}
 # A seat's parameter row (float64): lookahead's samples, goal_weight and win_bonus;
 # random has none and leaves its row at 0.
 P_SAMPLES, P_GOAL_WEIGHT, P_WIN_BONUS = 0, 1, 2
 N_PARAMS = 3
 
-# -- the role game's header words (fdc leaves 9..15 free) -----------------------------
+# -- the role game's header words (the trick leaves T_GAME..T_CARDS to the game) --------
 T_NZONES, T_NCOUNTERS, T_NFLAGS, T_NGLOBALS, T_NEVENTS, T_PROG = 9, 10, 11, 12, 13, 14
 # 1 when the lowest score wins (the file's `win: lowest`): what a bot's values read.
 T_LOWER_WINS = 15
-assert T_LOWER_WINS < T_CARDS and fdc.T_LEADER_NEXT < T_NZONES
+assert trick.T_GAME <= T_NZONES and T_LOWER_WINS < trick.T_CARDS
 
 # -- the program's directory: tables[tables[T_PROG] + X_*] ------------------------------
 # Offsets of state blocks, relative to the role region's start (state[O_PILE] + D):

@@ -1,6 +1,7 @@
 """The trick procedure of RULES.md §1 as functions (deal, who plays, sorting out a trick,
-the next leader, the draw): this engine's and the role games' (games/roles), which
-change what a resolved card does, never how a trick runs."""
+the next leader, the draw): Fish! Dash! Cash!'s engine (games/fdc/engine.py) and the
+role games' (games/roles/engine.py) both play it; they change what a resolved card
+does, never how a trick runs. kernel/ is the same procedure compiled."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from balancer.rng import Stream
+
+# The phases of a game on this procedure: a seat plays a card to the trick, a resolving
+# card's owner decides how it acts (fdc's dash choice, a role game's choice), the end.
+PLAY, CHOICE, OVER = 0, 1, 2
 
 
 def deal(size: int, players: int, hand_size: int, rng: Stream) -> tuple[list[list[int]], list[int]]:
