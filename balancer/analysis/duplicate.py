@@ -46,7 +46,8 @@ class Margin:
     length_without: float
 
 
-def _seat(game: str, name: str, params: Mapping[str, Any]) -> Seat:
+def builtin_seat(game: str, name: str, params: Mapping[str, Any]) -> Seat:
+    """A seat for `game`'s built-in bot `name` with `params` over its defaults."""
     spec = bot_registry.builtin(game)[name]
     return Seat(name, spec.factory(**bot_params_with_defaults(spec, params)))
 
@@ -78,11 +79,11 @@ def duplicate_margin(
     for index in range(games_played):
         seat = index % players
         # Fresh bots for each game: a bot holds nothing between games, but a new one is sure.
-        table = [_seat(full, *(others or incumbent)) for _ in range(players)]
+        table = [builtin_seat(full, *(others or incumbent)) for _ in range(players)]
         if others is not None:
-            table[seat] = _seat(full, *incumbent)
+            table[seat] = builtin_seat(full, *incumbent)
         base: GameRecord = play_game(spec, rules, table, seed, index)
-        table[seat] = _seat(full, *challenger)
+        table[seat] = builtin_seat(full, *challenger)
         tried: GameRecord = play_game(spec, rules, table, seed, index)
         a = win_shares(tried.scores, spec.higher_is_better)[seat]
         b = win_shares(base.scores, spec.higher_is_better)[seat]

@@ -29,13 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from balancer.bot import bot_params_with_defaults
+from balancer.analysis.duplicate import builtin_seat
 from balancer.bots import registry as bot_registry
 from balancer.bots.search import SEARCH
 from balancer.config.variant import Variant
 from balancer.errors import UserError
 from balancer.games.api import win_shares
-from balancer.sim.play import Seat, play_game
+from balancer.sim.play import play_game
 from balancer.stats.intervals import Interval, mean_interval
 from balancer.stats.variance_split import Split, deal_share
 
@@ -74,11 +74,6 @@ class LuckFigures:
     search_over: Mapping[str, Interval]  # search's paired margin over each other bot
 
 
-def _seat(game: str, name: str, params: Mapping[str, Any]) -> Seat:
-    spec = bot_registry.builtin(game)[name]
-    return Seat(name, spec.factory(**bot_params_with_defaults(spec, params)))
-
-
 def outcomes(
     variant: Variant,
     deals: int,
@@ -96,8 +91,8 @@ def outcomes(
         for b, name in enumerate(bots):
             for r in range(1 if name == field else players):
                 # Fresh bots each game: a bot keeps nothing between games; a new one is sure.
-                table = [_seat(game, field, {}) for _ in range(players)]
-                table[r] = _seat(game, name, params.get(name, {}))
+                table = [builtin_seat(game, field, {}) for _ in range(players)]
+                table[r] = builtin_seat(game, name, params.get(name, {}))
                 record = play_game(spec, variant.rules, table, variant.seed, d)
                 shares = win_shares(record.scores, spec.higher_is_better)
                 if name == field:  # the field alone: one game gives every seat's outcome

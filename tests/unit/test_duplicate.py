@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from balancer import games, knobs
-from balancer.analysis.duplicate import _seat, duplicate_margin
+from balancer.analysis.duplicate import builtin_seat, duplicate_margin
 from balancer.games.api import win_shares
 from balancer.sim.play import play_game
 
@@ -24,8 +24,8 @@ def test_others_sit_everywhere_but_the_measured_seat() -> None:
     expected = {"expected": 0.0, "cautious": 0.0}
     for index in range(4):
         for measured in expected:
-            table = [_seat(spec.name, "random", {}) for _ in range(4)]
-            table[index] = _seat(spec.name, measured, {})
+            table = [builtin_seat(spec.name, "random", {}) for _ in range(4)]
+            table[index] = builtin_seat(spec.name, measured, {})
             record = play_game(spec, rules, table, 5, index)
             expected[measured] += win_shares(record.scores, spec.higher_is_better)[index] / 4
     assert margin.challenger_share == expected["expected"]
