@@ -16,6 +16,7 @@ from urllib.parse import quote
 import polars as pl
 
 from balancer.analysis.sweep_table import cell, column_places, shown_figures
+from balancer.stats.play_names import HOW_IT_PLAYS
 
 INDEX_HTML = "index.html"
 
@@ -44,6 +45,54 @@ def _inline_svg(svg_text: str) -> str:
     """sweep.svg's drawing as markup inside the page (without the file's XML prolog)."""
     start = svg_text.find("<svg")
     return svg_text[start:] if start >= 0 else ""
+
+
+# How it plays on a sweep page: the figures a designer compares across points to see
+# whether a knob makes the game closer or more open (the leader-wins curve's middle
+# point stands for the curve; every figure is in sweep.csv).
+PLAY_COLUMNS = (
+    "how_it_plays.lead_changes.mean",
+    "how_it_plays.decided_at.mean",
+    "how_it_plays.comeback.share",
+    "how_it_plays.drama.mean",
+    "how_it_plays.leader_wins_50.share",
+)
+
+
+def _play_section(table: pl.DataFrame, knob_columns: list[str], lang: str | None) -> str:
+    """A table of how each point played, its knobs naming it (its link is in the table
+    above), or "" when the points' reports have no how-it-plays block (older reports, or
+    runs that kept no record of their steps)."""
+    from balancer import i18n
+
+    columns = [c for c in PLAY_COLUMNS if c in table.columns and table[c].null_count() == 0]
+    if not columns:
+        return ""
+    t = i18n.text
+
+    def title(column: str) -> str:
+        key = HOW_IT_PLAYS[column]
+        if key.startswith("leader_wins_"):
+            return t("play.leader_wins", lang, at=key.rsplit("_", 1)[1])
+        return t(f"play.{key}", lang)
+
+    places = {c: column_places(table, c) for c in columns}
+    rows = []
+    for row in table.iter_rows(named=True):
+        cells = [f"<td><code>{_e(row[k])}</code></td>" for k in knob_columns]
+        cells += [f'<td class="num">{_e(cell(row, c, places[c]))}</td>' for c in columns]
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    return "".join(
+        [
+            f'<section class="how-it-plays"><h2>{_e(t("play.title", lang))}</h2>',
+            '<div class="table-wrap"><table class="points"><thead><tr>',
+            "".join(f"<th>{_breakable(k)}</th>" for k in knob_columns),
+            "".join(f"<th>{_e(title(c))}</th>" for c in columns),
+            "</tr></thead><tbody>",
+            *rows,
+            "</tbody></table></div></section>",
+        ]
+    )
 
 
 def render_index(
@@ -104,6 +153,7 @@ def render_index(
         "</tr></thead><tbody>",
         *rows,
         "</tbody></table></div></section>",
+        _play_section(table, knob_columns, lang),
         "</main>",
         "<footer>balancer sweep</footer>",
         "</body>",

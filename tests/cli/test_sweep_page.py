@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 
 from balancer.analysis.figure_names import HIGH, LOW
-from balancer.analysis.sweep_html import render_index
+from balancer.analysis.sweep_html import PLAY_COLUMNS, render_index
 from tests.cli.test_html import chromium, needs_chromium
 from tests.helpers import Processes
 
@@ -127,3 +127,56 @@ def test_a_table_too_wide_scrolls_with_a_bar_and_keeps_its_links_in_the_card(
     assert len(table["links"]) == 2
     for link in table["links"]:
         assert inside(link, table["card"]), table
+
+
+# -- how it plays -----------------------------------------------------------------------
+
+
+def play_page(with_play: list[str], lang: str | None = None, null: str | None = None) -> str:
+    """A two-point sweep page whose table holds the how-it-plays columns `with_play`, point
+    i's value 0.1 + i/10 in [value - 0.05, value + 0.05]; `null`: one column left empty."""
+    knobs = {"hand_size": [3, 4]}
+    table = sweep_table(knobs, ["margin.mean"])
+    for figure in with_play:
+        values: list[float | None] = [0.1, 0.2] if figure != null else [None, None]
+        table = table.with_columns(
+            pl.Series(figure, values, dtype=pl.Float64),
+            pl.Series(figure + LOW, [v - 0.05 if v is not None else None for v in values]),
+            pl.Series(figure + HIGH, [v + 0.05 if v is not None else None for v in values]),
+        )
+    folders = ["000-hand_size=3", "001-hand_size=4"]
+    return render_index("fdc-3p", table, "margin.mean", list(knobs), folders, "<svg></svg>", lang)
+
+
+def play_section(page: str) -> str:
+    start = page.find('<section class="how-it-plays">')
+    return page[start : page.index("</section>", start)] if start >= 0 else ""
+
+
+def test_a_sweep_page_shows_how_each_point_played_with_its_interval() -> None:
+    section = play_section(play_page(list(PLAY_COLUMNS)))
+    heads = re.findall(r"<th>([^<]*)</th>", section)
+    assert heads == [
+        "hand_size", "Lead changes", "Decided at", "Comebacks", "Drama", "Leader at 50% wins",
+    ]  # fmt: skip
+    rows = section.split("<tr>")[2:]
+    assert len(rows) == 2
+    # Each point's own values after its knobs, in the figures' order, with their intervals.
+    assert rows[0].startswith("<td><code>3</code></td>")
+    assert re.findall(r'class="num">([^<]*)<', rows[0]) == ["0.10 [0.05, 0.15]"] * 5
+    assert re.findall(r'class="num">([^<]*)<', rows[1]) == ["0.20 [0.15, 0.25]"] * 5
+
+
+def test_a_sweep_page_without_how_it_plays_has_no_such_section() -> None:
+    # The control: the same page with the figures has it.
+    assert play_section(play_page(["how_it_plays.comeback.share"]))
+    assert not play_section(play_page([]))
+    # A column the points' reports lack (null) is left out, not shown as empty.
+    section = play_section(play_page(list(PLAY_COLUMNS), null="how_it_plays.drama.mean"))
+    assert "Drama" not in section and "Comebacks" in section
+
+
+def test_a_sweep_pages_how_it_plays_speaks_japanese() -> None:
+    section = play_section(play_page(list(PLAY_COLUMNS), lang="ja"))
+    assert "ゲームの展開" in section and "逆転率" in section and "50%時点の首位が勝つ率" in section
+    assert "Comebacks" not in section
