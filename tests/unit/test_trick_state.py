@@ -64,6 +64,9 @@ class Toy(TrickState):
     def scores(self) -> list[float]:
         return [float(len(w)) for w in self.won]
 
+    def _events_at_end(self) -> dict[str, Any]:
+        return {**self.events, "cards_kept": sum(map(len, self.won))}
+
     def clone(self) -> Toy:
         other = Toy.__new__(Toy)
         for name in Toy.__slots__:
@@ -96,6 +99,7 @@ class Toy(TrickState):
         else:
             self.discard += cards
         self.tricks += 1
+        self.progress.append(tuple(map(int, self.scores())))
         self.phase = PLAY
         self._start_trick(self._draw_for_next_trick(self.winner if action else -1))
 
@@ -157,6 +161,10 @@ def test_the_game_ends_when_every_hand_is_empty() -> None:
     assert (state.phase, state.is_terminal(), state.current_player()) == (OVER, True, -1)
     assert state.legal_actions() == []
     state.check_invariants()
+    record = state.record()
+    assert (record.scores, record.length, record.held) == ((1.0, 5.0, 2.0), 3, ())
+    assert record.events == {"kept": 3, "cards_kept": 8}
+    assert record.progress == ((1, 2, 0), (1, 5, 0), (1, 5, 2))
     with pytest.raises(ValueError, match="over"):
         state.apply_action(0)
 

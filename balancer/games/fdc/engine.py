@@ -55,7 +55,7 @@ from typing import Any, ClassVar
 from balancer import knobs
 from balancer.errors import InvariantError
 from balancer.games import views
-from balancer.games.api import Bounds, GameRecord, GameSpec
+from balancer.games.api import Bounds, GameSpec
 from balancer.games.fdc.deck import (
     DEFAULT_DECK as DEFAULT_DECK,
 )
@@ -367,11 +367,10 @@ class State(TrickState):
             tuple(map(tuple, self.cashed)),
         )
 
-    def record(self) -> GameRecord:
+    def _events_at_end(self) -> dict[str, Any]:
         events = dict(self.events)
         events["fish_uncashed_at_end"] = sum(len(t) for t in self.territory)
-        held, progress = self.opening_held, tuple(self.progress)
-        return GameRecord(tuple(self.scores()), self.tricks, events, held, progress)
+        return events
 
     def check_invariants(self) -> None:
         self._check_cards(self.deck.size, [*self.territory, *self.cashed])

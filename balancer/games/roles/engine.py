@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from balancer.games.api import Bounds, GameRecord
+from balancer.games.api import Bounds
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
 from balancer.games.trick.procedure import CHOICE, PLAY, sort_out
 from balancer.games.trick.procedure import OVER as OVER  # determinize.py's, as before
@@ -276,13 +276,12 @@ class State(TrickState):
     def scores(self) -> list[float]:
         return [float(self._terms(self.game.score, s)) for s in range(self.players)]
 
-    def record(self) -> GameRecord:
-        events: dict[str, float] = dict(self.events)
+    def _events_at_end(self) -> dict[str, Any]:
+        events: dict[str, Any] = dict(self.events)
         for event in self.game.events:
             if event.source == "at_end":
                 events[event.name] = sum(self._terms(event.terms, s) for s in range(self.players))
-        held, progress = self.opening_held, tuple(self.progress)
-        return GameRecord(tuple(self.scores()), self.tricks, events, held, progress)
+        return events
 
     def check_invariants(self) -> None:
         self._check_cards(self.cards.size, [s for zone in self.zones.values() for s in zone])

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from balancer.errors import InvariantError
-from balancer.games.api import pack_held
+from balancer.games.api import GameRecord, pack_held
 from balancer.games.trick.procedure import (
     CHOICE,
     OVER,
@@ -48,7 +48,8 @@ class TrickState(ABC):
     (`_trick_played`), who decides and how while a card resolves (`_decider`,
     `_choices`, `_choose`), which cards of a hand are distinct moves
     (`_one_per_kind`), what lies outside hands, pile, discard and trick
-    (`_cards_resolving`, and `_check_cards` told where else cards lie), and `scores`.
+    (`_cards_resolving`, and `_check_cards` told where else cards lie), its `scores`,
+    the events its record adds (`_events_at_end`), and `clone` (with `_copy_table`).
     """
 
     if not TYPE_CHECKING:
@@ -185,6 +186,12 @@ class TrickState(ABC):
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
+    def record(self) -> GameRecord:
+        """The finished game: scores, tricks, events, the kinds dealt, the progress."""
+        events = self._events_at_end()
+        progress = tuple(self.progress)
+        return GameRecord(tuple(self.scores()), self.tricks, events, self.opening_held, progress)
+
     @abstractmethod
     def scores(self) -> list[float]:
         """Each seat's score as it stands."""
@@ -194,6 +201,10 @@ class TrickState(ABC):
         """A copy that shares no list with this state (and keeps no trace)."""
 
     # -- what the game says ---------------------------------------------------
+
+    @abstractmethod
+    def _events_at_end(self) -> dict[str, Any]:
+        """The event counts for the record: those kept, and those counted at the end."""
 
     @abstractmethod
     def _one_per_kind(self, cards: list[int]) -> list[int]:
