@@ -55,7 +55,7 @@ from typing import Any, ClassVar
 from balancer import knobs
 from balancer.errors import InvariantError
 from balancer.games import views
-from balancer.games.api import Bounds, GameRecord, GameSpec, pack_held
+from balancer.games.api import Bounds, GameSpec
 from balancer.games.fdc.deck import (
     DEFAULT_DECK as DEFAULT_DECK,
 )
@@ -127,6 +127,7 @@ from balancer.games.trick.procedure import (
 from balancer.games.trick.procedure import (
     trick_seats as trick_seats,
 )
+from balancer.games.trick.state import TrickState, redeal_unseen
 from balancer.rng import CHANCE, Stream
 
 FISH, DASH, CASH = 0, 1, 2
@@ -252,69 +253,44 @@ class View:
 _new_view = views.constructor(View)
 
 
-class State:
-    """One game of Fish! Dash! Cash! in progress (see the module docstring)."""
+class State(TrickState):
+    """One game of Fish! Dash! Cash! in progress (see the module docstring).
+
+    The table (hands, pile, discard, the trick, phase, tricks, events, trace) is
+    TrickState's; what is fdc's own is the deck and money, the territories and cashed
+    fish, a trick's resolution (its queue, the dash's protection, the fish played)
+    and the sole money leader."""
 
     __slots__ = (
-        "rules",
+        *TrickState.FIELDS,
         "deck",
-        "players",
         "money_of",
-        "hands",
-        "pile",
         "territory",
         "cashed",
-        "discard",
-        "leader",
-        "order",
-        "turn",
-        "plays",
         "resolve_queue",
         "resolve_at",
         "protected",
         "played_fish",
         "next_leader",
-        "phase",
-        "tricks",
-        "events",
         "sole_leader",
         "money_moved",
-        "_trace",
-        "opening_held",
-        "progress",
     )
 
     def __init__(self, rules: Mapping[str, Any], players: int, rng: Stream) -> None:
-        self.rules = rules
         self.deck, self.money_of = _tables(rules)
-        self.players = players
-        self._trace: list[tuple[Any, ...]] | None = None
-        self.hands, self.pile = deal(self.deck.size, players, rules["hand_size"], rng)
-        # Card impact: the kinds dealt to each seat (copies of a card are one kind).
-        self.opening_held = pack_held(
-            [[c // self.deck.copies for c in hand] for hand in self.hands],
-            self.deck.size // self.deck.copies,
-        )
+        # Card impact's opening_held counts copies of a card as one kind.
+        deck = self.deck
+        self._set_table(rules, players, deck.size, deck.copies, dict.fromkeys(EVENTS, 0), rng)
         self.territory: list[list[int]] = [[] for _ in range(players)]
         self.cashed: list[list[int]] = [[] for _ in range(players)]
-        self.discard: list[int] = []
-        self.plays: list[tuple[int, int]] = []
         self.resolve_queue: list[tuple[int, int]] = []
         self.resolve_at = 0
         self.protected: list[bool] = [False] * players
         self.played_fish: set[int] = set()
         self.next_leader = -1
-        self.tricks = 0
-        self.progress: list[tuple[int, ...]] = []  # the scores after each trick (GameRecord)
-        self.events = dict.fromkeys(EVENTS, 0)
         self.sole_leader = -1
         self.money_moved = False  # fish cashed since the sole leader was last looked at
-        first = 0 if rules["first_leader"] == "seat0" else rng.randrange(players)
-        self.leader = first
-        self.order: list[int] = []
-        self.turn = 0
-        self.phase = PLAY
-        self._start_trick(first)
+        self._start_trick(self.leader)
 
     @classmethod
     def arranged(
@@ -331,17 +307,9 @@ class State:
         (top card first), territories and money; every other card in the discard."""
         players = len(hands)
         state = cls(rules, players, Stream(0, 0, CHANCE))
-        state.hands = [list(h) for h in hands]
-        state.opening_held = ()  # arranged mid-game: no deal to record
-        state.pile = list(reversed(pile or []))
         state.territory = [list(t) for t in territory or [[] for _ in range(players)]]
         state.cashed = [list(c) for c in cashed or [[] for _ in range(players)]]
-        used = {
-            c
-            for place in [*state.hands, state.pile, *state.territory, *state.cashed]
-            for c in place
-        }
-        state.discard = [c for c in range(state.deck.size) if c not in used]
+        state._lay_out(hands, pile or [], state.deck.size, [*state.territory, *state.cashed])
         state.tricks = 0
         state.events = dict.fromkeys(EVENTS, 0)
         # Money given at the start already has its sole leader: no lead change
@@ -350,55 +318,28 @@ class State:
         state._start_trick(leader)
         return state
 
-    @property
-    def trace(self) -> list[tuple[Any, ...]] | None:
-        """What happened, as event tuples for the play-by-play (narrate.py); None: not kept."""
-        return self._trace
+    # -- the contract (TrickState's, with a dash's choice as its decision) ------
 
-    @trace.setter
-    def trace(self, value: list[tuple[Any, ...]] | None) -> None:
-        # The engine attaches the trace after the first trick has begun: record how it began.
-        self._trace = value
-        if value is not None and self.phase == PLAY and self.tricks == 0 and not self.plays:
-            self._trace_trick_start()
+    def _one_per_kind(self, cards: list[int]) -> list[int]:
+        return self.deck.distinct(cards)
 
-    # -- the contract -------------------------------------------------------
+    def _trick_played(self) -> None:
+        self._cancel_and_order()
+        self._resolve()
 
-    def current_player(self) -> int:
-        if self.phase == PLAY:
-            return self.order[self.turn]
-        if self.phase == DASH_CHOICE:
-            return self.resolve_queue[self.resolve_at][0]
-        return -1
+    def _decider(self) -> int:
+        return self.resolve_queue[self.resolve_at][0]
 
-    def legal_actions(self) -> list[int]:
-        if self.phase == PLAY:
-            return self.deck.distinct(self.hands[self.order[self.turn]])
-        if self.phase == DASH_CHOICE:
-            return [PROTECT, *self._stealable(self.resolve_queue[self.resolve_at][0])]
-        return []
+    def _choices(self) -> list[int]:
+        return [PROTECT, *self._stealable(self.resolve_queue[self.resolve_at][0])]
 
-    def apply_action(self, action: int) -> None:
-        if self.phase == PLAY:
-            seat = self.order[self.turn]
-            self.hands[seat].remove(action)
-            self.plays.append((seat, action))
-            self.turn += 1
-            if self.turn == len(self.order):
-                self._cancel_and_order()
-                self._resolve()
-        elif self.phase == DASH_CHOICE:
-            seat, card = self.resolve_queue[self.resolve_at]
-            self._dash(seat, action)
-            self.discard.append(card)
-            self.resolve_at += 1
-            self.phase = PLAY
-            self._resolve()
-        else:
-            raise ValueError("the game is over")
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
+    def _choose(self, action: int) -> None:
+        seat, card = self.resolve_queue[self.resolve_at]
+        self._dash(seat, action)
+        self.discard.append(card)
+        self.resolve_at += 1
+        self.phase = PLAY
+        self._resolve()
 
     def view(self, seat: int) -> View:
         dash = self.phase == DASH_CHOICE
@@ -426,22 +367,13 @@ class State:
             tuple(map(tuple, self.cashed)),
         )
 
-    def record(self) -> GameRecord:
+    def _events_at_end(self) -> dict[str, Any]:
         events = dict(self.events)
         events["fish_uncashed_at_end"] = sum(len(t) for t in self.territory)
-        held, progress = self.opening_held, tuple(self.progress)
-        return GameRecord(tuple(self.scores()), self.tricks, events, held, progress)
+        return events
 
     def check_invariants(self) -> None:
-        places = [*self.hands, self.pile, *self.territory, *self.cashed, self.discard]
-        held = [card for place in places for card in place]
-        if self.phase != OVER:
-            held += self._cards_in_trick()
-        if sorted(held) != list(range(self.deck.size)):
-            raise InvariantError(
-                f"cards not conserved: {len(held)} held, {len(set(held))} distinct, "
-                f"deck of {self.deck.size}"
-            )
+        self._check_cards(self.deck.size, [*self.territory, *self.cashed])
         for seat, cards in enumerate(self.cashed):
             if any(self.deck.role[c] != FISH for c in cards + self.territory[seat]):
                 raise InvariantError(f"seat {seat} holds a non-fish card as a fish")
@@ -450,19 +382,12 @@ class State:
         other = State.__new__(State)
         for name in State.__slots__:
             setattr(other, name, getattr(self, name))
-        other.hands = [list(h) for h in self.hands]
-        other.pile = list(self.pile)
+        self._copy_table(other)
         other.territory = [list(t) for t in self.territory]
         other.cashed = [list(c) for c in self.cashed]
-        other.discard = list(self.discard)
-        other.order = list(self.order)
-        other.plays = list(self.plays)
-        other.progress = list(self.progress)
         other.resolve_queue = list(self.resolve_queue)
         other.protected = list(self.protected)
         other.played_fish = set(self.played_fish)
-        other.events = dict(self.events)
-        other._trace = None
         return other
 
     # -- scoring ----------------------------------------------------------
@@ -475,25 +400,6 @@ class State:
         return [float(self.money(s) + extra * len(self.territory[s])) for s in range(self.players)]
 
     # -- a trick, step by step ----------------------------------------------
-
-    def _start_trick(self, leader: int) -> None:
-        hands = self.hands
-        if not any(hands):
-            self.phase = OVER
-            if self._trace is not None:
-                self._trace.append(("over", self.tricks, tuple(self.scores())))
-            return
-        self.leader, self.order = trick_seats(hands, leader)
-        self.turn = 0
-        self.plays = []
-        self.phase = PLAY
-        if self._trace is not None:
-            self._trace_trick_start()
-
-    def _trace_trick_start(self) -> None:
-        assert self._trace is not None  # called only with the trace on
-        hands = tuple(tuple(hand) for hand in self.hands)
-        self._trace.append(("trick", self.tricks + 1, self.leader, hands))
 
     def _cancel_and_order(self) -> None:
         """Steps 2-4: discard cancelled cards and queue the survivors in resolution order."""
@@ -598,10 +504,8 @@ class State:
         if self.money_moved:  # no money moved: the sole leader (or none) stands as it was
             self.money_moved = False
             self._count_lead_change()
-        leader = next_leader(self.next_leader, self.leader, players, self.rules)
-        drew = draw_round(self.pile, self.hands, leader)
+        leader = self._draw_for_next_trick(self.next_leader)
         if self._trace is not None:
-            self._trace.extend(("draws", seat, self.hands[seat][-1]) for seat in drew)
             money = tuple(self.money(s) for s in range(players))
             self._trace.append(("money", money, leader))
         self._start_trick(leader)
@@ -621,11 +525,11 @@ class State:
         best = max(money)
         return money.index(best) if best > 0 and money.count(best) == 1 else -1
 
-    def _cards_in_trick(self) -> list[int]:
-        """Cards played this trick and not yet moved to a territory or the discard."""
-        if self.phase == PLAY:
-            return [card for _, card in self.plays]
-        # During a dash choice only the dash itself and the cards after it are in flight.
+    def _cards_resolving(self) -> list[int]:
+        # During a dash choice only the dash itself and the cards after it are in flight;
+        # once over, every card of the last trick lies where it went.
+        if self.phase == OVER:
+            return []
         return [card for _, card in self.resolve_queue[self.resolve_at :]]
 
 
@@ -728,20 +632,9 @@ def determinize(view: View, rng: Stream) -> State:
 
 
 def resample_hidden(state: State, seat: int, rng: Stream) -> State:
-    """Redeal what `seat` can't see, from the true state: the other hands and the pile.
-    Sizes stay; every card that was ever face up (the trick, territories, cashed fish,
-    the discard) and `seat`'s own cards stay put. (Kept beside `determinize`, which
-    works from the view alone, so that the conformance check of what a view hides
-    does not rest on the view: see games/conformance.py.)"""
-    other = state.clone()
-    others = [s for s in range(state.players) if s != seat]
-    pool = [c for s in others for c in state.hands[s]] + state.pile
-    rng.shuffle(pool)
-    dealt = iter(pool)
-    for s in others:
-        other.hands[s] = [next(dealt) for _ in state.hands[s]]
-    other.pile = list(dealt)
-    return other
+    """Redeal what `seat` can't see, from the true state: the other hands and the pile
+    (the trick's, trick/state.py); territories, cashed fish and the rest stay put."""
+    return redeal_unseen(state, seat, rng)
 
 
 SPEC = GameSpec(

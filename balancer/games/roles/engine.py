@@ -28,19 +28,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from balancer.errors import InvariantError
-from balancer.games.api import Bounds, GameRecord, pack_held
+from balancer.games.api import Bounds
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
-from balancer.games.trick.procedure import (
-    CHOICE,
-    OVER,
-    PLAY,
-    deal,
-    draw_round,
-    next_leader,
-    sort_out,
-    trick_seats,
-)
+from balancer.games.trick.procedure import CHOICE, PLAY, sort_out
+from balancer.games.trick.procedure import OVER as OVER  # determinize.py's, as before
+from balancer.games.trick.state import TrickState, redeal_unseen
 from balancer.knobs import FrozenDict
 from balancer.rng import Stream
 
@@ -138,20 +130,19 @@ class Resolution:
     actions: tuple[int, ...]
 
 
-class State:
-    """One game of a role game in progress (see the module docstring)."""
+class State(TrickState):
+    """One game of a role game in progress (see the module docstring).
+
+    The table (hands, pile, discard, the trick, phase, tricks, events, trace) is
+    TrickState's; what is the role game's own is the file's game and deck, its zones,
+    counters, flags and global counters, the places, the skips, what the others can't
+    tell, a trick's task queue and the decision waiting, and the end reached."""
 
     def __init__(self, game: RoleGame, rules: Mapping[str, Any], players: int, rng: Stream):
         self.game = game
-        self.rules = rules
-        self.cards = cards_for(rules)
-        self.players = players
-        self._trace: list[tuple[Any, ...]] | None = None
-        self.hands, self.pile = deal(self.cards.size, players, rules["hand_size"], rng)
-        kinds = self.cards.size // self.cards.copies
-        self.opening_held = pack_held(
-            [[c // self.cards.copies for c in hand] for hand in self.hands], kinds
-        )
+        self.cards = cards = cards_for(rules)
+        events = {e.name: 0 for e in game.events}
+        self._set_table(rules, players, cards.size, cards.copies, events, rng)
         self.zones: dict[str, list[list[int]]] = {
             name: [[] for _ in range(players)] for name in game.zones
         }
@@ -161,17 +152,9 @@ class State:
         # Per place term's global: each seat's place (0: not arrived yet).
         self.places = {t.place: [0] * players for t in game.score if t.place}
         self.skip = [0] * players
-        self.discard: list[int] = []
         # Cards in face-down zones whose place not every seat can tell (View.recalled).
         self.unsure: set[int] = set()
-        self.tricks = 0
-        self.progress: list[tuple[int, ...]] = []  # the scores after each trick (GameRecord)
-        self.events = {e.name: 0 for e in game.events}
         self.sole_leader: dict[str, int] = {}  # per lead_changes event: its sole leader
-        self.leader = 0 if rules["first_leader"] == "seat0" else rng.randrange(players)
-        self.order: list[int] = []
-        self.turn = 0
-        self.plays: list[tuple[int, int]] = []
         self.played: set[int] = set()
         self.in_flight: set[int] = set()
         self.tasks: list[tuple[int, int, tuple[Step, ...], bool]] = []
@@ -182,7 +165,6 @@ class State:
         self.options: list[tuple[Op, int, int]] = []
         self.actions: list[int] = []
         self.ended = False
-        self.phase = PLAY
         self._start_trick(self.leader)
 
     @classmethod
@@ -203,73 +185,38 @@ class State:
         discard."""
         players = len(hands)
         state = cls(game, rules, players, Stream(0, 0, 0))
-        state.hands = [list(h) for h in hands]
-        state.opening_held = ()
-        state.pile = list(reversed(pile or []))
         for name, seats in (zones or {}).items():
             state.zones[name] = [list(z) for z in seats]
         for name, values in (counters or {}).items():
             state.counters[name] = list(values)
         state.globals.update(globals_ or {})
-        used = {c for place in [*state.hands, state.pile] for c in place}
-        used.update(c for zone in state.zones.values() for seat in zone for c in seat)
-        state.discard = [c for c in range(state.cards.size) if c not in used]
+        in_zones = [seat for zone in state.zones.values() for seat in zone]
+        state._lay_out(hands, pile or [], state.cards.size, in_zones)
         state._start_trick(leader)
         return state
 
-    @property
-    def trace(self) -> list[tuple[Any, ...]] | None:
-        """What happened, as event tuples for the play-by-play (narrate.py); None: not kept."""
-        return self._trace
+    # -- the contract (TrickState's, with a step's options as its decision) ----
 
-    @trace.setter
-    def trace(self, value: list[tuple[Any, ...]] | None) -> None:
-        # Attached after the first trick began: record how it began.
-        self._trace = value
-        if value is not None and self.phase == PLAY and self.tricks == 0 and not self.plays:
-            self._note("trick", 1, self.leader, tuple(map(tuple, self.hands)))
+    def _one_per_kind(self, cards: list[int]) -> list[int]:
+        return _distinct(cards, self.cards.copies)
 
-    def _note(self, *event: Any) -> None:
-        if self._trace is not None:
-            self._trace.append(event)
+    def _trick_played(self) -> None:
+        self._sort_out()
+        self._run()
 
-    # -- the contract -------------------------------------------------------
+    def _decider(self) -> int:
+        return self.tasks[self.task_at][0]
 
-    def current_player(self) -> int:
-        if self.phase == PLAY:
-            return self.order[self.turn]
-        if self.phase == CHOICE:
-            return self.tasks[self.task_at][0]
-        return -1
+    def _choices(self) -> list[int]:
+        return list(self.actions)
 
-    def legal_actions(self) -> list[int]:
-        if self.phase == PLAY:
-            return _distinct(self.hands[self.order[self.turn]], self.cards.copies)
-        if self.phase == CHOICE:
-            return list(self.actions)
-        return []
-
-    def apply_action(self, action: int) -> None:
-        if self.phase == PLAY:
-            seat = self.order[self.turn]
-            self.hands[seat].remove(action)
-            self.plays.append((seat, action))
-            self.turn += 1
-            if self.turn == len(self.order):
-                self._sort_out()
-                self._run()
-        elif self.phase == CHOICE:
-            op, target, card = self.options[self.actions.index(action)]
-            seat, played, _, _ = self.tasks[self.task_at]
-            self.phase = PLAY
-            self._act(op, seat, played, target, card)
-            self.step_at += 1
-            self._run()
-        else:
-            raise ValueError("the game is over")
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
+    def _choose(self, action: int) -> None:
+        op, target, card = self.options[self.actions.index(action)]
+        seat, played, _, _ = self.tasks[self.task_at]
+        self.phase = PLAY
+        self._act(op, seat, played, target, card)
+        self.step_at += 1
+        self._run()
 
     def view(self, seat: int) -> View:
         zones = {
@@ -329,61 +276,43 @@ class State:
     def scores(self) -> list[float]:
         return [float(self._terms(self.game.score, s)) for s in range(self.players)]
 
-    def record(self) -> GameRecord:
-        events: dict[str, float] = dict(self.events)
+    def _events_at_end(self) -> dict[str, Any]:
+        events: dict[str, Any] = dict(self.events)
         for event in self.game.events:
             if event.source == "at_end":
                 events[event.name] = sum(self._terms(event.terms, s) for s in range(self.players))
-        held, progress = self.opening_held, tuple(self.progress)
-        return GameRecord(tuple(self.scores()), self.tricks, events, held, progress)
+        return events
 
     def check_invariants(self) -> None:
-        places = [*self.hands, self.pile, self.discard]
-        for zone in self.zones.values():
-            places.extend(zone)
-        held = [card for place in places for card in place]
-        if self.phase == PLAY:
-            held += [card for _, card in self.plays]
-        else:
-            held += list(self.in_flight)
-        if sorted(held) != list(range(self.cards.size)):
-            raise InvariantError(
-                f"cards not conserved: {len(held)} held, {len(set(held))} distinct, "
-                f"deck of {self.cards.size}"
-            )
+        self._check_cards(self.cards.size, [s for zone in self.zones.values() for s in zone])
+
+    def _cards_resolving(self) -> list[int]:
+        return list(self.in_flight)
 
     def clone(self) -> State:
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
-        other.pile = list(self.pile)
+        self._copy_table(other)
         other.zones = {k: [list(z) for z in v] for k, v in self.zones.items()}
         other.counters = {k: list(v) for k, v in self.counters.items()}
         other.flags = {k: list(v) for k, v in self.flags.items()}
         other.globals = dict(self.globals)
         other.places = {k: list(v) for k, v in self.places.items()}
         other.skip = list(self.skip)
-        other.discard = list(self.discard)
-        other.progress = list(self.progress)
         other.unsure = set(self.unsure)
-        other.events = dict(self.events)
         other.sole_leader = dict(self.sole_leader)
-        other.order = list(self.order)
-        other.plays = list(self.plays)
         other.played = set(self.played)
         other.in_flight = set(self.in_flight)
         other.tasks = list(self.tasks)
         other.options = list(self.options)
         other.actions = list(self.actions)
-        other._trace = None
         return other
 
     # -- the trick procedure --------------------------------------------------
 
     def _start_trick(self, leader: int) -> None:
         if self.ended or not any(self.hands):
-            self.phase = OVER
-            self._note("over", self.tricks, tuple(self.scores()))
+            self._game_over()
             return
         # A seat told to skip keeps its hand out of this trick; were every seat with
         # cards skipping, the skips would lapse (a trick always has a card).
@@ -394,12 +323,7 @@ class State:
         else:
             self.skip = [0] * self.players
             waiting = self.hands
-        self.leader, self.order = trick_seats(waiting, leader)
-        self.turn = 0
-        self.plays = []
-        self.phase = PLAY
-        if self._trace is not None:
-            self._note("trick", self.tricks + 1, self.leader, tuple(map(tuple, self.hands)))
+        self._open_trick(leader, waiting)
 
     def _sort_out(self) -> None:
         survivors, cancelled, neko = sort_out(self.plays, self.rules, self.cards)
@@ -459,10 +383,7 @@ class State:
         self._arrive()
         self._count_lead_changes()
         self.ended = self._goal_reached()
-        leader = next_leader(self.first_resolved, self.leader, self.players, self.rules)
-        drew = draw_round(self.pile, self.hands, leader)
-        if self._trace is not None:
-            self._trace.extend(("draws", seat, self.hands[seat][-1]) for seat in drew)
+        leader = self._draw_for_next_trick(self.first_resolved)
         self._start_trick(leader)
         # How it played (stats/how_it_plays.py): the scores after the trick, taken where
         # the kernel's chunk loop takes them, after the move that ended it.
@@ -770,16 +691,8 @@ def bounds(game: RoleGame, rules: Mapping[str, Any], players: int) -> Bounds:
 
 def resample_hidden(state: State, seat: int, rng: Stream) -> State:
     """Redeal what `seat` can't see, from the true state: the other hands and the pile
-    (sizes kept); every card ever face up, and `seat`'s own, stay put."""
-    other = state.clone()
-    others = [s for s in range(state.players) if s != seat]
-    pool = [c for s in others for c in state.hands[s]] + state.pile
-    rng.shuffle(pool)
-    dealt = iter(pool)
-    for s in others:
-        other.hands[s] = [next(dealt) for _ in state.hands[s]]
-    other.pile = list(dealt)
-    return other
+    (sizes kept, trick/state.py); every card ever face up, and `seat`'s own, stay put."""
+    return redeal_unseen(state, seat, rng)
 
 
 def _value(amount: tuple[Any, ...], rules: Mapping[str, Any]) -> int:
