@@ -307,3 +307,40 @@ def test_a_bots_fault_in_a_traced_game_is_the_runs_one_line_before_its_games(
     for part in (*said, "balancer replay"):
         assert part in line, line
     assert played == [] and not out.exists()
+
+
+# -- the smallest game ----------------------------------------------------------------
+
+# One card a hand, one trick a game, no events: the least a trace can hold.
+ONE_TRICK = """\
+name: one-trick
+short: one
+players: [2, 2]
+deck: {colours: [red], roles: [token], numbers: [1, 1], copies: 2}
+hand_size: 1
+counters:
+  position: {start: 0, min: 0, max: 10}
+roles:
+  token:
+    resolve: [{add: {counter: position, by: 1}}]
+score:
+  - {counter: position}
+win: highest
+"""
+
+
+def test_a_one_trick_game_without_events_is_traced_as_its_one_step(tmp_path: Path) -> None:
+    write_file(tmp_path, ONE_TRICK, "one.yaml")
+    variant = "game: one.yaml\nplayers: 2\nseats: [random, random]\ngames: 5\nseed: 5\n"
+    path = write_file(tmp_path, variant, "one-2p.yaml")
+    out = tmp_path / "r"
+    assert _run(path, "--trace", "5", "-o", out) == 0
+    trace = read_trace(out / TRACE_PARQUET)
+    games = pl.read_parquet(out / "games.parquet").sort("game")
+    assert trace.games == 5
+    for game in range(5):
+        # Its one row is the game's final score, seat by seat.
+        final = [games[f"score_{s}"][game] for s in range(2)]
+        assert trace.progress(game).tolist() == [final]
+    columns = games.select(NAMES).to_numpy().astype(float)
+    assert np.array_equal(recomputed_figures(out), columns, equal_nan=True)
