@@ -62,19 +62,7 @@ class SeatValues(MonteCarloSearch):
     def table(self, view: Any, legal: Sequence[Hashable], rng: Stream) -> np.ndarray:
         """Worlds × moves × seats: each seat's win share after each legal move in each of
         the `samples` worlds drawn from the view alone (every move in the same worlds)."""
-        kernel = self.kernel
-        worlds: list[np.ndarray] = []
-        horizon = None
-        for position in self._worlds(view, rng, self.samples):
-            horizon = horizon or self._horizon(position)
-            bots = self._bots(len(position.streams) - 1)
-            row = np.zeros((len(legal), len(position.streams) - 1))
-            for c, move in enumerate(legal):
-                copy = position.copy()
-                kernel.apply(copy, int(move))  # type: ignore[call-overload]
-                row[c] = horizon.play_on(copy, bots)
-            worlds.append(row)
-        return np.array(worlds)
+        return np.array(self.outcomes(view, legal, rng), dtype=np.float64)
 
 
 # One-sided 95% normal quantile: a difference counts when its lower bound clears the margin.

@@ -156,18 +156,33 @@ class MonteCarloSearch:
 
     def _flat(self, view: Any, moves: Sequence[Hashable], rng: Stream) -> Evaluation:
         """Flat Monte Carlo: each of `moves` played out once in each of the same worlds."""
-        kernel = self.kernel
         seat = view.seat
         totals = [0.0] * len(moves)
+        for world in self.outcomes(view, moves, rng):
+            for c, values in enumerate(world):
+                totals[c] += values[seat]
+        return Evaluation(tuple(moves), tuple(total / self.samples for total in totals))
+
+    def outcomes(
+        self, view: Any, moves: Sequence[Hashable], rng: Stream
+    ) -> list[list[Sequence[float]]]:
+        """[world][move][seat]: every seat's value (the horizon's) after each of `moves`,
+        played out once in each of the `samples` worlds drawn from the view alone (every
+        move in the same worlds, with the same rollout streams). The flat search reads
+        the mover's; analysis/decisions.py reads every seat's."""
+        kernel = self.kernel
+        played: list[list[Sequence[float]]] = []
         horizon: Horizon | None = None
         for position in self._worlds(view, rng, self.samples):
             horizon = horizon or self._horizon(position)
             bots = self._bots(len(position.streams) - 1)
-            for c, move in enumerate(moves):
+            world: list[Sequence[float]] = []
+            for move in moves:
                 copy = position.copy()
                 kernel.apply(copy, int(move))  # type: ignore[call-overload]
-                totals[c] += horizon.play_on(copy, bots)[seat]
-        return Evaluation(tuple(moves), tuple(total / self.samples for total in totals))
+                world.append(horizon.play_on(copy, bots))
+            played.append(world)
+        return played
 
     def _worlds(self, view: Any, rng: Stream, count: int) -> Iterator[Position]:
         """`count` worlds drawn from the view alone (the module's docstring), each
