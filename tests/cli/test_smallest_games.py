@@ -11,11 +11,15 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import numpy as np
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
 from balancer.cli import cli
+from balancer.games.progress import NAMES, figures_of
 from balancer.sim import runner
+from balancer.sim.trace import TRACE_PARQUET, read_trace
 
 # Two seats, one red card kind (number 2) in three copies, a hand of one; no event.
 SMALLEST = """\
@@ -70,3 +74,23 @@ def test_a_game_without_events_runs_and_every_command_reads_its_report(
     assert "none: the game declares no events" in invoke("events", str(folder / "smallest.yaml"))
     assert "game: " + str(folder / "smallest.yaml") in invoke("show", str(folder / "v.yaml"))
     assert "ok" in invoke("validate", str(folder / "smallest.yaml"))
+
+
+def test_the_smallest_game_is_traced_step_by_step_as_worked_out(tmp_path: Path) -> None:
+    """`run --trace`: each game's two tricks as the test above works them out: after
+    trick 1 (both cards cancelled) 0 to 0, after trick 2 seat 0 has moved 2 steps. The
+    figures recomputed from the trace are the ones games.parquet streams."""
+    folder = tmp_path
+    (folder / "smallest.yaml").write_text(SMALLEST.replace("{path}", "trace"), encoding="utf-8")
+    (folder / "v.yaml").write_text(VARIANT, encoding="utf-8")
+    report = folder / "report"
+    invoke("run", str(folder / "v.yaml"), "-o", str(report), "-w", "1", "-q", "--trace", "4")
+    trace = read_trace(report / TRACE_PARQUET)
+    assert trace.games == 4
+    for game in range(4):
+        assert trace.progress(game).tolist() == [[0, 0], [2, 0]]
+    games = pl.read_parquet(report / "games.parquet").sort("game").head(4)
+    streamed = games.select(NAMES).to_numpy().astype(float)
+    for game in range(4):
+        recomputed = figures_of(trace.progress(game), [2, 0], trace.about["higher_is_better"])
+        assert np.array_equal(recomputed, streamed[game], equal_nan=True)
