@@ -383,3 +383,14 @@ def test_counted_batches_give_the_in_memory_intervals() -> None:
     # The comeback share is intervals' share of the per-game values, not a mean's t interval.
     assert whole.comeback == intervals.share_interval(rows[:, hip.COMEBACK])
     assert set(whole.to_json()) == set(hip.NAMES)
+
+
+def test_the_figure_names_spell_the_progress_figures_in_their_order() -> None:
+    """stats/play_names.py spells the figures without importing games/progress.py (which
+    loads numba): its keys must be NAMES, in NAMES' order, or a figure name would read
+    another figure's column."""
+    from balancer.games.progress import NAMES
+    from balancer.stats.play_names import HOW_IT_PLAYS
+
+    assert list(HOW_IT_PLAYS.values()) == list(NAMES)
+    assert all(name.startswith(f"how_it_plays.{key}.") for name, key in HOW_IT_PLAYS.items())
