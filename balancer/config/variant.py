@@ -46,12 +46,17 @@ TOP_KEYS = (
     "lang",
     "rules",
     "scoring",
+    # How far behind at halfway a winner must have been for a comeback, besides last
+    # (games/progress.py); not said: last only.
+    "comeback_margin",
     "expect",  # balance targets for `balancer check` (analysis/expect.py checks them)
 )
 MAX_GAMES = 100_000_000
 # Swept and tuned like a knob (sweep --set players=3,4,5; tune --knob players=2..6),
 # though it is the variant's own key, not a game's knob.
 PLAYERS = "players"
+# Below NO_MARGIN, so a margin said is one some deficit can pass.
+MAX_COMEBACK_MARGIN = 2**62
 MAX_EXTENDS_DEPTH = 32
 # A variant's name becomes a folder name (with -sweep, and balancer's lock and
 # temporary names beside it): well under the file systems' 255 bytes.
@@ -95,6 +100,18 @@ class Variant:
     seat_rotation: bool
     rules: Mapping[str, Any]  # every knob of the game, flat and read-only: name -> value
     lang: str | None = None  # the reports' language (i18n.LANGS); None: not said, English
+    # A comeback's margin (games/progress.py): a winner more than this behind the best at
+    # halfway came back, as a last one did; None: not said, last only.
+    comeback_margin: int | None = None
+
+    @property
+    def margin(self) -> int:
+        """The comeback margin as the kernels and engines take it (NO_MARGIN: last only)."""
+        # Here, not at the top: games/progress.py loads numba, which reading a variant
+        # (a CLI's every start) need not.
+        from balancer.games.progress import NO_MARGIN
+
+        return NO_MARGIN if self.comeback_margin is None else self.comeback_margin
 
     @property
     def spec(self) -> GameSpec:
@@ -188,6 +205,11 @@ class Variant:
             "seat_rotation": self.seat_rotation,
             # Only when said: a report in English has the variant it always had.
             **({"lang": self.lang} if self.lang is not None else {}),
+            **(
+                {"comeback_margin": self.comeback_margin}
+                if self.comeback_margin is not None
+                else {}
+            ),
             **sections,
         }
 
@@ -518,6 +540,12 @@ def _validate(
     if lang is not None and lang not in i18n.LANGS:
         problems.append(origins.error(("lang",), f"expected en or ja, got {shown(lang)}"))
 
+    margin = None
+    if "comeback_margin" in data:
+        margin = _attempt(
+            problems, _integer, data, "comeback_margin", origins, None, 0, MAX_COMEBACK_MARGIN
+        )
+
     knob_problems = len(problems)
     rules = _knob_values(combined.knobs, spec, origins, problems)
     if players is not None and len(problems) == knob_problems:
@@ -540,6 +568,7 @@ def _validate(
         seat_rotation=rotation,
         rules=knobs.freeze(rules),
         lang=lang,
+        comeback_margin=margin,
     )
 
 

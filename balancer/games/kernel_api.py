@@ -3,7 +3,7 @@
 A kernel module provides:
 
 - `COMPILED_BOTS`: the names of the built-in bots it plays compiled;
-- `play_chunk(rules, players, seed, start, stop, slots, rotate) -> ChunkColumns`:
+- `play_chunk(rules, players, seed, start, stop, slots, rotate, margin) -> ChunkColumns`:
   games start..stop-1 of `seed` in one compiled call, where `slots[j]` is
   (bot name, its parameters with defaults filled in) for bot slot j, and the
   bot in physical seat s of game i is slot (s + i) % players when `rotate`,
@@ -51,6 +51,7 @@ from typing import Any, ClassVar, Protocol
 import numpy as np
 
 from balancer.games.api import GameRecord
+from balancer.games.progress import NO_MARGIN
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,11 @@ class StepBuffer:
     streams: np.ndarray  # uint64 [players + 1, 2]: (key, counter) of chance, then each seat's bot
     plan: np.ndarray  # the kernel reads the game's plan from here
     moves: memoryview  # sliced and listed at every decision: a memoryview is the quickest
+    # Each step's scores as the kernel writes them (row j - 1 after step j), and whether
+    # the game in the buffer was dealt here: a position loaded mid-way (`load`) has no
+    # record of the steps before it, so its GameRecord.progress is ().
+    progress: np.ndarray
+    dealt: bool = False
 
     def __init__(
         self,
@@ -150,6 +156,7 @@ class StepBuffer:
     def deal(self, seed: int, game: int, seat_slots: Sequence[int]) -> int:
         """Deal game `game` of `seed` and play on to its first outside decision."""
         self.plan[:] = self._plan_of(seat_slots)
+        self.dealt = True
         return int(self.step(self.buf, self.STEP_DEAL, 0, seed, game))
 
     def _check_position(self, players: int, same_rules: bool) -> None:
@@ -169,10 +176,18 @@ class StepBuffer:
         from balancer.rng import init_streams
 
         self.plan[:] = self._plan_of(seat_slots)
+        self.dealt = False
         init_streams(self.streams, seed, game)
         if chance is not None:
             self.streams[0] = np.uint64(chance.key), np.uint64(chance.counter)
         return int(self.step(self.buf, self.STEP_ON, 0, 0, 0))
+
+    def progress_of(self, steps: int) -> tuple[tuple[int, ...], ...]:
+        """GameRecord.progress of the game in the buffer, `steps` steps long: () unless
+        it was dealt here."""
+        if not self.dealt:
+            return ()
+        return tuple(map(tuple, self.progress[:steps].tolist()))
 
     def play(self, action: int) -> int:
         """Play the outside seat's `action` (one of `legal`) and on to the next outside decision."""
@@ -249,6 +264,7 @@ class Kernel(Protocol):
         stop: int,
         slots: Sequence[tuple[str, Mapping[str, Any]]],
         rotate: bool,
+        margin: int = ...,
     ) -> ChunkColumns: ...
 
     def new_position(self, rules: Mapping[str, Any], players: int) -> Position:
@@ -319,8 +335,11 @@ class KernelModule:
         stop: int,
         slots: Sequence[tuple[str, Mapping[str, Any]]],
         rotate: bool,
+        margin: int = NO_MARGIN,
     ) -> ChunkColumns:
-        out: ChunkColumns = self.module.play_chunk(rules, players, seed, start, stop, slots, rotate)
+        out: ChunkColumns = self.module.play_chunk(
+            rules, players, seed, start, stop, slots, rotate, margin
+        )
         return out
 
     def current_player(self, position: Position) -> int:

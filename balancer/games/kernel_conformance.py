@@ -79,9 +79,11 @@ def check_kernel(
     *,
     seed: int = 1,
     games: int = 5,
+    margin: int = how_it_plays.NO_MARGIN,
 ) -> None:
     """Hold `definition`'s kernel to its engine (see the module's docstring); `bots[s]` is
-    seat s's (bot name, parameters with defaults), a bot both the engine and kernel play."""
+    seat s's (bot name, parameters with defaults), a bot both the engine and kernel play;
+    the chunk's figures are taken at the comeback `margin`."""
     kernel = definition.kernel()
     if kernel is None:
         raise ValueError(f"{definition.name} has no kernel")
@@ -96,7 +98,7 @@ def check_kernel(
         kernel.deal(dealt, seed, index)
         kernel.play_out(dealt, seat_bots)
         _same_end(kernel, dealt, engine_record, f"{where}: play_out from the deal")
-    chunk = kernel.play_chunk(rules, players, seed, 0, games, bots, False)
+    chunk = kernel.play_chunk(rules, players, seed, 0, games, bots, False, margin)
     for index in range(games):
         state = spec.new_state(rules, players, Stream(seed, index, CHANCE))
         record = _engine_play_out(
@@ -110,11 +112,16 @@ def check_kernel(
         where = f"{spec.name}: seed {seed}, game {index}"
         if row != (record.scores, record.length, dict(record.events)):
             raise AssertionError(f"{where}: play_chunk gives {row}")
-        _same_figures(chunk.figures, index, record, spec.higher_is_better, where)
+        _same_figures(chunk.figures, index, record, spec.higher_is_better, margin, where)
 
 
 def _same_figures(
-    figures: np.ndarray | None, index: int, record: GameRecord, higher_is_better: bool, where: str
+    figures: np.ndarray | None,
+    index: int,
+    record: GameRecord,
+    higher_is_better: bool,
+    margin: int,
+    where: str,
 ) -> None:
     """The chunk's figures of game `index` are the engine's (from its record's progress, one
     row a step); neither kept (a kernel and engine that record no progress) passes."""
@@ -127,7 +134,7 @@ def _same_figures(
         raise AssertionError(
             f"{where}: the engine kept {len(record.progress)} steps of {record.length}"
         )
-    expected = how_it_plays.figures_of(record.progress, record.scores, higher_is_better)
+    expected = how_it_plays.figures_of(record.progress, record.scores, higher_is_better, margin)
     if not np.array_equal(figures[index], expected, equal_nan=True):
         raise AssertionError(
             f"{where}: play_chunk's figures {figures[index].tolist()}, the engine's "

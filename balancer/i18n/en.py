@@ -376,6 +376,9 @@ CATALOG: dict[str, str] = {
     "play.decided_at.meaning": "how far into the game the winner took the lead for good",
     "play.comeback": "Comebacks",
     "play.comeback.meaning": "share of wins by a player who was last at halfway",
+    "play.comeback.meaning_margin": (
+        "share of wins by a player who was last, or more than {margin} points behind, at halfway"
+    ),
     "play.drama": "Drama",
     "play.drama.meaning": "the winner's largest deficit, over the widest spread of scores "
     "(0: the winner never trailed)",

@@ -190,7 +190,9 @@ def build_report(result: RunResult, frame: pl.DataFrame | None = None) -> Report
         rng_version=RNG_VERSION,
         bots=bots,
         head_to_head=head_to_head,
-        how_it_plays=None if played is None else HowItPlaysFigures.of(played.figures()),
+        how_it_plays=None
+        if played is None
+        else HowItPlaysFigures.of(played.figures(), variant.comeback_margin),
         games=frame if frame is not None else result.games_file,
         counts=counts,
         cards=_card_rows(result, frame),

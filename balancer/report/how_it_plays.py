@@ -36,7 +36,9 @@ class PlayFigure(Figures):
 class HowItPlaysFigures(Figures):
     """report.json's `how_it_plays` (docs/analysis.md, "How a game plays").
 
-    A leader-wins figure is null when no game had a sole leader at its checkpoint.
+    A leader-wins figure is null when no game had a sole leader at its checkpoint;
+    `comeback_margin` is the variant's (a comeback from that far behind, or from last),
+    absent when it said none (last only).
     """
 
     lead_changes: PlayFigure
@@ -46,11 +48,16 @@ class HowItPlaysFigures(Figures):
     leader_wins_25: PlayFigure | None = field(default=None, metadata=NULLABLE)
     leader_wins_50: PlayFigure | None = field(default=None, metadata=NULLABLE)
     leader_wins_75: PlayFigure | None = field(default=None, metadata=NULLABLE)
+    comeback_margin: int | None = None
 
     @classmethod
-    def of(cls, figures: HowItPlays) -> HowItPlaysFigures:
-        """The block of a run's figures: HowItPlays.to_json, read back as every report is."""
-        return cls.from_json(figures.to_json(), "how_it_plays", "the run's figures")
+    def of(cls, figures: HowItPlays, margin: int | None = None) -> HowItPlaysFigures:
+        """The block of a run's figures (its comeback `margin`: Variant.comeback_margin):
+        HowItPlays.to_json, read back as every report is."""
+        block = figures.to_json()
+        if margin is not None:
+            block["comeback_margin"] = margin
+        return cls.from_json(block, "how_it_plays", "the run's figures")
 
     def leader_wins(self) -> tuple[PlayFigure | None, ...]:
         """The curve: the leader's win share at each of CHECKPOINTS."""
@@ -88,13 +95,20 @@ def rows(played: HowItPlaysFigures, lang: str | None = None) -> list[Row]:
     ]
     out = []
     for (key, label, figure), at in zip(found, (0, 0, 0, 0, *CHECKPOINTS), strict=True):
-        meaning = i18n.text(f"play.{key}.meaning", lang, **({"at": at} if at else {}))
+        meaning = _meaning(key, at, played.comeback_margin, lang)
         if figure is None:  # a leader-wins share where no game had a sole leader
             out.append(Row(label, i18n.text("play.no_leader", lang), "", "", meaning))
             continue
         value, low, high = _shown(figure, key in _IN_PERCENT)
         out.append(Row(label, value, low, high, meaning))
     return out
+
+
+def _meaning(key: str, at: int, margin: int | None, lang: str | None) -> str:
+    """What the figure of `key` counts; a comeback says its margin when the variant set one."""
+    if key == "comeback" and margin is not None:
+        return i18n.text("play.comeback.meaning_margin", lang, margin=margin)
+    return i18n.text(f"play.{key}.meaning", lang, **({"at": at} if at else {}))
 
 
 def _shown(figure: PlayFigure, in_percent: bool) -> tuple[str, str, str]:

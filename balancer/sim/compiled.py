@@ -102,5 +102,6 @@ def play_columns(
         stop,
         slot_plan(variant) if slots is None else slots,
         variant.seat_rotation,
+        variant.margin,
     )
     return out

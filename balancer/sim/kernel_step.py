@@ -39,7 +39,7 @@ from balancer.config.variant import Variant
 from balancer.games.api import GameRecord
 from balancer.rng import _TWO_64, Stream
 from balancer.sim import compiled
-from balancer.sim.play import Seat, _Clock, asker, with_clock
+from balancer.sim.play import Seat, _Clock, asker, with_clock, with_figures
 
 
 class DrawnAhead(Stream):
@@ -134,14 +134,26 @@ def play_chunk(
     them, on `steps`: the StepGame a run makes from its plan (sim/plan.py), else made here."""
     if steps is None:
         steps = stepper(variant.game, variant.rules, variant.players, slot_bots(variant))
-    return play_games(steps, slots, variant.seed, range(start, stop), variant.seat_rotation)
+    return play_games(
+        steps, slots, variant.seed, range(start, stop), variant.seat_rotation,
+        higher_is_better=variant.spec.higher_is_better, margin=variant.margin,
+    )  # fmt: skip
 
 
 def play_games(
-    steps: Any, slots: Sequence[Seat], seed: int, indices: Iterable[int], rotate: bool
+    steps: Any,
+    slots: Sequence[Seat],
+    seed: int,
+    indices: Iterable[int],
+    rotate: bool,
+    *,
+    higher_is_better: bool,
+    margin: int,
 ) -> list[GameRecord]:
     """Games `indices` of `seed` on `steps` (a StepGame made for these slots); the bot in
-    physical seat s of game i is slot (s + i) % players when `rotate`, else slot s."""
+    physical seat s of game i is slot (s + i) % players when `rotate`, else slot s. Each
+    record has its figures of how it played (sim/play.py's with_figures: the game's
+    `higher_is_better`, the comeback `margin`)."""
     players = len(slots)
     outside = [s.plugin for s in slots]
     if any(outside[j] != (steps.slots[j] is None) for j in range(players)):
@@ -153,7 +165,8 @@ def play_games(
             shift = index % players if rotate else 0
             seat_slots = [(seat + shift) % players for seat in range(players)]
             seated = [slots[j] for j in seat_slots]
-            records.append(_play(steps, seated, seat_slots, seed, index, clock))
+            record = _play(steps, seated, seat_slots, seed, index, clock)
+            records.append(with_figures(record, higher_is_better, margin))
         return records
 
     # One clock for the chunk: the alarm handler is installed once, not once per

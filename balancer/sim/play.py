@@ -105,6 +105,7 @@ def play_game(
     *,
     check: bool = False,
     trace: list[Any] | None = None,
+    margin: int = how_it_plays.NO_MARGIN,
 ) -> GameRecord:
     """Play game `index` of a run to the end and return its record.
 
@@ -113,9 +114,10 @@ def play_game(
     the game, seed, seat and bot, so the game can be replayed alone. A `trace`
     list is handed to the state, which records what happens in it as events
     for the play-by-play (the game's narrate.py tells them); None keeps none.
+    `margin` is the comeback margin of the record's figures (Variant.margin).
     """
     return with_clock(
-        seats, lambda clock: _play(spec, rules, seats, seed, index, check, trace, clock)
+        seats, lambda clock: _play(spec, rules, seats, seed, index, check, trace, margin, clock)
     )
 
 
@@ -148,6 +150,7 @@ def _play(
     index: int,
     check: bool,
     trace: list[Any] | None,
+    margin: int,
     clock: _Clock,
 ) -> GameRecord:
     state = spec.new_state(rules, len(seats), derive_rng(seed, index, CHANCE))
@@ -171,15 +174,18 @@ def _play(
         apply_action(action)
         if check:
             state.check_invariants()
-    return with_figures(state.record(), spec.higher_is_better)
+    return with_figures(state.record(), spec.higher_is_better, margin)
 
 
-def with_figures(record: GameRecord, higher_is_better: bool) -> GameRecord:
-    """`record` with how it played (stats/how_it_plays.py: figures_of its progress), the
-    figures a kernel's chunk gives for the same game; as it is when it kept no progress."""
+def with_figures(
+    record: GameRecord, higher_is_better: bool, margin: int = how_it_plays.NO_MARGIN
+) -> GameRecord:
+    """`record` with how it played (stats/how_it_plays.py: figures_of its progress, a
+    comeback `margin` behind), the figures a kernel's chunk gives for the same game; as
+    it is when it kept no progress."""
     if not record.progress:
         return record
-    figures = how_it_plays.figures_of(record.progress, record.scores, higher_is_better)
+    figures = how_it_plays.figures_of(record.progress, record.scores, higher_is_better, margin)
     return dataclasses.replace(record, figures=tuple(figures.tolist()))
 
 

@@ -125,7 +125,15 @@ def play_uncounted(chunk: Chunk) -> ChunkResult:
     for index in range(start, stop):
         seated = variant.seated(seats, index)
         records.append(
-            play_game(spec, variant.rules, seated, variant.seed, index, check=plan.check)
+            play_game(
+                spec,
+                variant.rules,
+                seated,
+                variant.seed,
+                index,
+                check=plan.check,
+                margin=variant.margin,
+            )  # fmt: skip
         )
     return ChunkResult.from_records(start, records, spec.events)
 

@@ -133,6 +133,8 @@ def trace_games(
         "higher_is_better": spec.higher_is_better,
         "final_scores": "games.parquet: score_<seat> of the same game",
     }
+    if variant.comeback_margin is not None:  # figures_of's `margin`; not said: last only
+        about["comeback_margin"] = variant.comeback_margin
     return Trace(frame, about)
 
 

@@ -331,3 +331,36 @@ def test_a_sweep_charts_comebacks(tmp_path: Path) -> None:
         block = json.loads((point / "report.json").read_text(encoding="utf-8"))["how_it_plays"]
         assert row[figure] == block["comeback"]["mean"]
         assert [row[figure + ".ci95_low"], row[figure + ".ci95_high"]] == block["comeback"]["ci95"]
+
+
+# --- a comeback margin -----------------------------------------------------------------
+
+
+def test_a_comeback_margin_reaches_the_report_its_pages_and_diff(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """kk-4p at margin 0 (a winner not tied for the lowest total at halfway came back)
+    against "last only": more comebacks, the margin in report.json, on the pages and
+    in diff's list of what differs; every other figure as it was."""
+    base = VARIANTS / "kk-4p.yaml"
+    margin = write_file(tmp_path, f"extends: {base}\ncomeback_margin: 0\n", "m.yaml")
+    folders = {}
+    for name, path in (("last", base), ("zero", margin)):
+        folders[name] = tmp_path / name
+        args = ["run", str(path), "-n", "300", "-s", "3", "-q", "-o", str(folders[name])]
+        assert main(args) == 0
+    blocks = {
+        name: json.loads((f / "report.json").read_text(encoding="utf-8"))["how_it_plays"]
+        for name, f in folders.items()
+    }
+    assert "comeback_margin" not in blocks["last"] and blocks["zero"]["comeback_margin"] == 0
+    assert blocks["zero"]["comeback"]["mean"] > blocks["last"]["comeback"]["mean"]
+    for figure in ("lead_changes", "decided_at", "drama", "leader_wins_50"):
+        assert blocks["zero"][figure] == blocks["last"][figure]
+    summary = (folders["zero"] / "summary.md").read_text(encoding="utf-8")
+    assert "more than 0 points behind" in summary
+    assert "more than" not in (folders["last"] / "summary.md").read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main(["diff", str(folders["last"]), str(folders["zero"])]) == 0
+    out = capsys.readouterr().out
+    assert "comeback_margin" in out, out

@@ -19,7 +19,7 @@ import pytest
 
 import balancer
 from balancer.cli import main
-from balancer.games.progress import NAMES, figures_of
+from balancer.games.progress import NAMES, NO_MARGIN, figures_of
 from balancer.sim import compiled
 from balancer.sim.trace import METADATA_KEY, TRACE_PARQUET, Trace, read_trace, trace_games
 from tests.helpers import VARIANTS, assert_untouched, contents, one_error_line, write_file
@@ -118,6 +118,8 @@ TRACED = [
     ("dqz-4p.yaml", ""),  # a deal at a time, of varying length
     # A game file, a trick at a time.
     ("mega-racer-4p.yaml", "seats: [random, random, random, random]\n"),
+    # A comeback margin, kept in the trace's metadata for figures_of.
+    ("kk-4p.yaml", "comeback_margin: 2\n"),
 ]
 GAMES = 24
 
@@ -132,7 +134,8 @@ def recomputed_figures(folder: Path) -> np.ndarray:
     for game in range(trace.games):
         row = games.filter(pl.col("game") == game)
         final = [row[column].item() for column in seats]
-        out.append(figures_of(trace.progress(game), final, trace.about["higher_is_better"]))
+        margin = trace.about.get("comeback_margin", NO_MARGIN)
+        out.append(figures_of(trace.progress(game), final, trace.about["higher_is_better"], margin))
     return np.array(out)
 
 

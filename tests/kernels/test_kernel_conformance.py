@@ -19,6 +19,7 @@ from balancer import games, knobs
 from balancer.bot import bot_params_with_defaults
 from balancer.games.kernel_api import Position, SeatBots
 from balancer.games.kernel_conformance import check_kernel
+from balancer.games.progress import COMEBACK, NAMES
 
 WITH_KERNEL = [name for name in games.names() if games.definition(name).kernel() is not None]
 
@@ -169,3 +170,23 @@ def test_the_check_fails_a_chunk_whose_figures_are_another_games_or_none(
     assert not np.array_equal(chunk.figures[0], chunk.figures[1], equal_nan=True)
     with pytest.raises(AssertionError, match=message):
         check_kernel(off, rules, 4, _seats("kimekimera", ["random"] * 4), seed=7, games=3)
+
+
+@pytest.mark.parametrize("name", WITH_KERNEL)
+def test_a_comeback_margin_reaches_the_chunk_as_it_reaches_the_engine(name: str) -> None:
+    """A variant's comeback_margin (0: any winner not tied for the best at halfway came
+    back) is the chunk's as it is the engine's, game for game."""
+    definition = games.definition(name)
+    kernel = definition.kernel()
+    assert kernel is not None
+    players = min(4, definition.spec.max_players)
+    rules = knobs.defaults(definition.spec.knobs)
+    seats = _seats(name, ["random"] * players)
+    last_only = kernel.play_chunk(rules, players, 9, 0, 8, seats, False)
+    behind = kernel.play_chunk(rules, players, 9, 0, 8, seats, False, 0)
+    # The control: in these games margin 0 counts comebacks "last only" doesn't, so a
+    # chunk or engine that dropped the margin fails the check below.
+    assert (behind.figures[:, COMEBACK] > last_only.figures[:, COMEBACK]).any()
+    others = [k for k in range(len(NAMES)) if k != COMEBACK]
+    assert np.array_equal(behind.figures[:, others], last_only.figures[:, others], equal_nan=True)
+    check_kernel(definition, rules, players, seats, seed=9, games=8, margin=0)

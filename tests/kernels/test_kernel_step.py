@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from balancer import jit
@@ -29,7 +30,6 @@ from balancer.errors import GameFault
 from balancer.games.api import GameRecord
 from balancer.games.fdc import engine as fdc
 from balancer.games.fdc import kernel as K
-from balancer.games.progress import NAMES
 from balancer.sim import compiled, kernel_step, runner
 from balancer.sim.play import Seat, play_game
 from tests.helpers import SAFETY_TIMEOUT, assert_plays_on_as_the_engine, kernel_view_matches
@@ -67,6 +67,10 @@ def assert_same_records(ours: list[GameRecord], theirs: list[GameRecord], name: 
     for i, (a, b) in enumerate(zip(ours, theirs, strict=True)):
         # GameRecord's == leaves the held kinds out; they are compared too, and by type.
         assert (a, a.held) == (b, b.held), f"{name}: game {i} differs"
+        # How it played too: the same rows of progress, the same figures (NaN where the
+        # engine's is), both left out of GameRecord's ==.
+        assert a.progress == b.progress and b.progress, f"{name}: game {i}'s progress"
+        assert np.array_equal(a.figures, b.figures, equal_nan=True), f"{name}: game {i}"
         assert [type(v) for v in a.events.values()] == [type(v) for v in b.events.values()]
 
 
@@ -170,7 +174,10 @@ def both_paths(variant: Variant, bot: Any, plugin_slots: Sequence[int], games: r
         slots[j] = Seat("reader", bot, time_limit=SAFETY_TIMEOUT, plugin=True)
     names = [None if j in plugin_slots else b for j, b in enumerate(kernel_step.slot_bots(variant))]
     steps = kernel_step.stepper(variant.game, variant.rules, variant.players, names)
-    ours = kernel_step.play_games(steps, slots, variant.seed, games, variant.seat_rotation)
+    ours = kernel_step.play_games(
+        steps, slots, variant.seed, games, variant.seat_rotation,
+        higher_is_better=variant.spec.higher_is_better, margin=variant.margin,
+    )  # fmt: skip
     theirs = [
         play_game(variant.spec, variant.rules, variant.seated(slots, i), variant.seed, i)
         for i in games
@@ -269,7 +276,10 @@ def test_a_failing_plugin_is_a_fault_naming_game_seed_seat_and_bot(
     names = [None if j == 3 else b for j, b in enumerate(kernel_step.slot_bots(variant))]
     steps = kernel_step.stepper("fdc", variant.rules, 5, names)
     with pytest.raises(GameFault) as fault:
-        kernel_step.play_games(steps, slots, variant.seed, range(7, 9), variant.seat_rotation)
+        kernel_step.play_games(
+            steps, slots, variant.seed, range(7, 9), variant.seat_rotation,
+            higher_is_better=True, margin=variant.margin,
+        )  # fmt: skip
     # Game 7 rotates slot 3 to physical seat (3 - 7) % 5 = 1.
     assert fault.value.index == 7 and fault.value.seed == variant.seed
     assert fault.value.seat == 1 and fault.value.bot == "the-plugin"
@@ -290,6 +300,8 @@ def test_a_plugin_run_steps_the_kernel_and_writes_the_engines_table(
     """Without --check a plugin chunk plays on the kernel; with it, on the Python
     engine: the same games table either way."""
     variant = with_plugins(load(ROOT / "variants" / f"{name}.yaml"), [2]).with_overrides(games=120)
+    # A comeback margin, which each path must pass to the games' figures.
+    variant = replace(variant, comeback_margin=1)
     calls: list[int] = []
     real = kernel_step.play_chunk
 
@@ -313,14 +325,11 @@ def test_a_plugin_run_steps_the_kernel_and_writes_the_engines_table(
             assert calls, "the plugin chunks were not stepped on the kernel"
             calls.clear()
     assert not calls  # --check plays on the Python engine
-    # How each game played (games/progress.py) is recorded by the whole-game kernels and
-    # the engines, not yet by a stepped kernel: its columns are null there (the report
-    # then has no how-it-plays block, and `expect:` says to use --check). Every other
-    # column is the engine's, game for game.
+    # How each game played (games/progress.py) too: the stepped kernel records each
+    # step's scores as the engine does, so every column is the engine's, game for game.
     stepped, engine = frames
-    assert stepped.select(NAMES).null_count().sum_horizontal().item() == 120 * len(NAMES)
     assert engine["lead_changes"].null_count() == 0
-    assert stepped.drop(NAMES).equals(engine.drop(NAMES))
+    assert stepped.equals(engine)
 
 
 @pytest.mark.parametrize("name", ["fdc-3p", "kk-3p", "dqz-4p"])

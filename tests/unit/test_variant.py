@@ -70,6 +70,18 @@ def test_resolved_variant_lists_every_knob(tmp_path: Path) -> None:
     assert resolved["name"] == "v"
 
 
+def test_a_comeback_margin_is_read_and_kept_only_when_said(tmp_path: Path) -> None:
+    said = variant.load(write_file(tmp_path, GOOD + "comeback_margin: 4\n"))
+    assert (said.comeback_margin, said.margin) == (4, 4)
+    assert said.resolved()["comeback_margin"] == 4
+    edge = variant.load(write_file(tmp_path, GOOD + f"comeback_margin: {2**62}\n"))
+    assert edge.margin == 2**62
+    unsaid = variant.load(write_file(tmp_path, GOOD))
+    # Not said: last only (NO_MARGIN), and a report's variant as it always was.
+    assert unsaid.comeback_margin is None and unsaid.margin == 2**63 - 1
+    assert "comeback_margin" not in unsaid.resolved()
+
+
 def test_bot_params_from_yaml(tmp_path: Path) -> None:
     text = GOOD.replace("bots: random", "bots: {bot: heuristic, params: {cash_at: 4}}")
     v = variant.load(write_file(tmp_path, text))
@@ -139,6 +151,12 @@ def test_bot_params_from_yaml(tmp_path: Path) -> None:
             for escape in ("\\t", "\\0", "\\n", "\\e", "\\x7f", "\\x85", "\\u2028")
         ),
         (GOOD + 'name: "a\\ud800b"\n', ["v.yaml:6", "name", "lone surrogate"]),
+        # The comeback margin: a whole number of score points, 0 to 2**62.
+        (GOOD + "comeback_margin: -1\n", ["v.yaml:6", "comeback_margin", "between 0 and"]),
+        (GOOD + "comeback_margin: 1.5\n", ["v.yaml:6", "comeback_margin", "whole number"]),
+        (GOOD + f"comeback_margin: {HUGE}\n", ["v.yaml:6", "comeback_margin"]),
+        (GOOD + "comeback_margin: yes\n", ["v.yaml:6", "comeback_margin", "whole number"]),
+        (GOOD + f"comeback_margin: {2**62 + 1}\n", ["v.yaml:6", "comeback_margin"]),
         (
             'a: &a ["x","x","x","x","x","x","x","x","x"]\n'
             + "".join(

@@ -13,6 +13,7 @@ import numpy as np
 
 from balancer.games.api import GameRecord
 from balancer.games.kernel_api import ChunkColumns, KernelModule, Position, SeatBots, StepBuffer
+from balancer.games.progress import NO_MARGIN
 from balancer.games.roles import kernel as k
 from balancer.games.roles.engine import State
 from balancer.games.roles.fdc_heuristic import heuristic_compiles
@@ -65,9 +66,10 @@ class RoleKernel(KernelModule):
         stop: int,
         slots: Sequence[tuple[str, Mapping[str, Any]]],
         rotate: bool,
+        margin: int = NO_MARGIN,
     ) -> ChunkColumns:
         self._check([name for name, _ in slots])
-        return k.play_chunk(self.game, rules, players, seed, start, stop, slots, rotate)
+        return k.play_chunk(self.game, rules, players, seed, start, stop, slots, rotate, margin)
 
     def encode_bots(self, seats: Sequence[tuple[str, Mapping[str, Any]]]) -> SeatBots:
         self._check([name for name, _ in seats])

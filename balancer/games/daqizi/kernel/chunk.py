@@ -126,6 +126,7 @@ def _play_games(
     events: np.ndarray,
     dealt: np.ndarray,
     figures: np.ndarray,
+    margin: int,
 ) -> None:
     """dealt[g, s, k] gets the opening hand's count of kind k (card impact), figures[g]
     how game g played (stats/how_it_plays.py) from the chips after each of its deals."""
@@ -152,7 +153,7 @@ def _play_games(
         for seat in range(PLAYERS):
             scores[row, seat] = state[S_CHIPS + seat]
             final[seat] = state[S_CHIPS + seat]
-        game_figures(progress, deals, final, True, NO_MARGIN, figures[row])
+        game_figures(progress, deals, final, True, margin, figures[row])
         length[row] = state[S_EVENTS + E_DEALS]
         for e in range(N_EVENTS):
             events[row, e] = state[S_EVENTS + e]
@@ -186,6 +187,7 @@ def play_chunk(
     stop: int,
     slots: Sequence[tuple[str, Mapping[str, Any]]],
     rotate: bool,
+    margin: int = NO_MARGIN,
 ) -> ChunkColumns:
     """Games start..stop-1 of `seed` in one compiled call (the contract in games/kernel_api.py)."""
     if players != PLAYERS:
@@ -200,7 +202,7 @@ def play_chunk(
     figures = np.zeros((games, FIGURES), dtype=np.float64)
     _play_games(
         tables, seed, start, stop, kinds, params, bool(rotate), scores, length, events, dealt,
-        figures,
+        figures, margin,
     )  # fmt: skip
     return ChunkColumns(start, scores, length, events, held_masks(dealt), figures)
 

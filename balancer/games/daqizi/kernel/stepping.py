@@ -12,7 +12,7 @@ from balancer import rng
 from balancer.games.api import GameRecord
 from balancer.games.daqizi.combos import DISCARD_OF_PACKED, MOVE_PACKED
 from balancer.games.daqizi.engine import EVENTS, PLAYERS, State, View, _new_view
-from balancer.games.daqizi.kernel.chunk import bot_arrays, from_python
+from balancer.games.daqizi.kernel.chunk import bot_arrays, from_python, note_deal
 from balancer.games.daqizi.kernel.heuristic import choose
 from balancer.games.daqizi.kernel.layout import (
     BOT_OUTSIDE,
@@ -30,6 +30,7 @@ from balancer.games.daqizi.kernel.layout import (
     PLAN_KIND,
     PLAN_PARAMS,
     PLAN_SIZE,
+    R_MAX_DEALS,
     S_BEST,
     S_BEST_SEAT,
     S_CAPTURED,
@@ -90,15 +91,23 @@ N_RANKS = K // 2  # kind k: rank k // 2, suit k % 2 (combos.py); held bits: rank
 
 @njit
 def _apply_kept(
-    state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: int, hist: np.ndarray
+    state: np.ndarray,
+    tables: np.ndarray,
+    streams: np.ndarray,
+    action: int,
+    hist: np.ndarray,
+    progress: np.ndarray,
 ) -> None:
-    """`apply`, keeping the deal's face-up plays in `hist` (emptied when a deal starts)."""
+    """`apply`, keeping the deal's face-up plays in `hist` (emptied when a deal starts)
+    and each deal's chips in `progress` (chunk.py's `note_deal`)."""
     if action < DISCARD_BASE:
         n = hist[H_COUNT]
         hist[H_PLAYS + n] = action * 8 + state[S_TO_ACT]
         hist[H_COUNT] = n + 1
     deal = state[S_DEAL]
+    deals = state[S_EVENTS + E_DEALS]
     apply(state, tables, streams, action)
+    note_deal(state, deals, progress)
     if state[S_DEAL] != deal:
         hist[H_COUNT] = 0
 
@@ -112,6 +121,7 @@ def advance_to_outside(
     params: np.ndarray,
     moves: np.ndarray,
     hist: np.ndarray,
+    progress: np.ndarray,
 ) -> int:
     """Play on from the current position to the next outside decision: forced
     moves without asking (and without a draw), compiled seats by `choose` with
@@ -131,7 +141,7 @@ def advance_to_outside(
                 return n
             at = plan[PLAN_PARAMS + seat]
             action = choose(state, tables, streams, moves, n, kind, params[at : at + N_PARAMS])
-        _apply_kept(state, tables, streams, action, hist)
+        _apply_kept(state, tables, streams, action, hist, progress)
     return 0
 
 
@@ -140,7 +150,8 @@ def advance_to_outside(
 # array. Its header is (start, stop) of each block; the uint64 streams and
 # ahead and the float64 params are the buffer's bytes seen as those types.
 B_STATE, B_TABLES, B_MOVES, B_PLAN, B_STREAMS, B_PARAMS, B_AHEAD, B_HIST, B_HELD = range(0, 18, 2)
-B_HEADER = 18
+B_PROGRESS = 18  # each deal's chips, a row of seats a deal (GameRecord.progress)
+B_HEADER = 20
 AHEAD = 32
 """Numbers of an outside seat's bot stream drawn ahead at the deal, for its plugin's
 rng (sim/kernel_step.py): a Python draw costs a microsecond of big-integer arithmetic,
@@ -164,6 +175,7 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     state, tables, plan = _block(buf, B_STATE), _block(buf, B_TABLES), _block(buf, B_PLAN)
     streams = stream_block(buf, B_STREAMS)
     hist = _block(buf, B_HIST)
+    progress = _block(buf, B_PROGRESS).reshape((tables[R_MAX_DEALS], PLAYERS))
     if mode == STEP_DEAL:
         rng.init_streams(streams, seed, game)
         new_game(state, tables, streams)
@@ -172,9 +184,10 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
         kinds = plan[PLAN_KIND : PLAN_KIND + PLAYERS]
         draw_ahead(streams, kinds, BOT_OUTSIDE, _block(buf, B_AHEAD).view(np.uint64), AHEAD)
     elif mode == STEP_APPLY:
-        _apply_kept(state, tables, streams, action, hist)
+        _apply_kept(state, tables, streams, action, hist, progress)
     params = _block(buf, B_PARAMS).view(np.float64)
-    n = advance_to_outside(state, tables, streams, plan, params, _block(buf, B_MOVES), hist)
+    moves = _block(buf, B_MOVES)
+    n = advance_to_outside(state, tables, streams, plan, params, moves, hist, progress)
     if n == 0:
         return 0
     return n * 8 + state[S_TO_ACT]
@@ -215,9 +228,10 @@ class StepGame(StepBuffer):
         kinds_of = kinds.tolist()
         plan_kinds = [BOT_OUTSIDE if slot is None else kinds_of[j] for j, slot in enumerate(slots)]
         self._plans_for(plan_kinds, N_PARAMS, PLAN_KIND, PLAN_PARAMS, PLAN_SIZE)
+        tables = encode_rules(rules)
         blocks = [
             np.zeros(STATE_SIZE, np.int64),
-            encode_rules(rules),
+            tables,
             np.zeros(MAX_LEGAL, np.int64),
             np.zeros(PLAN_SIZE, np.int64),
             np.zeros(2 * (PLAYERS + 1), np.int64),  # the streams, (key, counter) a row
@@ -225,6 +239,7 @@ class StepGame(StepBuffer):
             np.zeros(PLAYERS * AHEAD, np.int64),
             np.zeros(HIST_SIZE, np.int64),
             np.zeros(PLAYERS, np.int64),  # the opening hands' held kinds
+            np.zeros(int(tables[R_MAX_DEALS]) * PLAYERS, np.int64),
         ]
         assert len(blocks) * 2 == B_HEADER
         self._pack(blocks, B_HEADER)
@@ -236,6 +251,7 @@ class StepGame(StepBuffer):
         self.ahead = self._block(B_AHEAD).view(np.uint64)  # AHEAD per seat, after each deal
         self.hist = self._block(B_HIST)
         self.held = self._block(B_HELD)
+        self.progress = self._block(B_PROGRESS).reshape(-1, PLAYERS)
 
     # The entry `deal` and `play` call; a loop that writes `play` out (sim/kernel_step.py)
     # calls step(buf, STEP_APPLY, action, 0, 0) itself.
@@ -298,6 +314,7 @@ class StepGame(StepBuffer):
             s[S_EVENTS + E_DEALS],
             {name: s[S_EVENTS + e] for e, name in enumerate(EVENTS)},
             tuple(self.held.tolist()),
+            self.progress_of(s[S_EVENTS + E_DEALS]),
         )
 
 

@@ -55,6 +55,7 @@ def play_chunk(
     stop: int,
     slots: Sequence[tuple[str, Mapping[str, Any]]],
     rotate: bool,
+    margin: int = NO_MARGIN,
 ) -> ChunkColumns:
     """Games start..stop-1 of `seed`, in one compiled call (the contract in games/kernel_api.py).
 
@@ -85,7 +86,7 @@ def play_chunk(
     _play_games(
         tables, kinds, params, seed, start, stop, bool(rotate), start % players,
         state, streams, legal_out, iwork, fwork, scores, length, events, held, words,
-        progress, figures,
+        progress, figures, margin,
     )  # fmt: skip
     return ChunkColumns(
         start=start, scores=scores, length=length, events=events, held=held, figures=figures
@@ -117,6 +118,7 @@ def _play_games(
     words: int,
     progress: np.ndarray,
     figures: np.ndarray,
+    margin: int,
 ) -> None:
     """engine.py _play for games start..stop-1: a forced move is played without
     asking its bot (and without a draw from its stream). held[g] gets the kinds
@@ -147,7 +149,7 @@ def _play_games(
             tricks = note_trick(state, tables, tricks, progress)
         length[row] = write_record(state, tables, scores[row], events[row])
         # The final scores are the last trick's row: nothing scores after it.
-        game_figures(progress, tricks, progress[tricks - 1], True, NO_MARGIN, figures[row])
+        game_figures(progress, tricks, progress[tricks - 1], True, margin, figures[row])
 
 
 @inlined

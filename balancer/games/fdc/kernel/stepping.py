@@ -23,6 +23,7 @@ import numpy as np
 from balancer.games.api import GameRecord, held_words
 from balancer.games.fdc import engine as fdc
 from balancer.games.fdc.kernel.bots import _choose
+from balancer.games.fdc.kernel.chunk import note_trick
 from balancer.games.fdc.kernel.layout import (
     BOT_KINDS,
     BOT_OUTSIDE,
@@ -142,8 +143,10 @@ def apply_recorded(
     action: int,
     cashed: np.ndarray,
     discard: np.ndarray,
+    progress: np.ndarray,
 ) -> None:
-    """`apply`, writing down what the engine's view recalls: the cards cashed
+    """`apply`, writing down what the engine's view recalls and how the game goes: each
+    trick's scores into `progress` (chunk.py's `note_trick`), the cards cashed
     (`note_cashed`) and the cards discarded, in the order the engine discards them
     (a trick's cancelled cards when its last card is played, then each cash and
     dash as it resolves; a dash that waits for its choice, once it is made).
@@ -158,6 +161,7 @@ def apply_recorded(
     completes = phase == PLAY and turn + 1 == state[NORDER]
     cancelled, neko = state[EVENTS + E_CANCELLED], state[EVENTS + E_NEKO]
     apply(state, tables, streams, action)
+    note_trick(state, tables, tricks, progress)
     note_cashed(state, cashed)
     if completes:
         plays = turn + 1
@@ -212,6 +216,7 @@ def advance_to_outside(
     fwork: np.ndarray,
     cashed: np.ndarray,
     discard: np.ndarray,
+    progress: np.ndarray,
 ) -> int:
     """Play on from the current position to the next outside decision: forced
     moves without asking (and without a draw), compiled seats by `_choose`.
@@ -219,7 +224,7 @@ def advance_to_outside(
     Returns n >= 2 with the outside seat's legal moves in moves[:n] (the
     engine's order; `current_player` is the seat), or 0 when the game is over.
     `cashed` (`new_cashed`) and `discard` (`new_discard`) are written down as moves
-    are made (`apply_recorded`).
+    are made (`apply_recorded`), and each trick's scores into `progress`.
     """
     while state[PHASE] != OVER:
         n = legal(state, tables, moves)
@@ -234,7 +239,7 @@ def advance_to_outside(
                 state, tables, streams, kind, params, plan[PLAN_PARAMS + seat],
                 moves, n, iwork, fwork,
             )  # fmt: skip
-        apply_recorded(state, tables, streams, action, cashed, discard)
+        apply_recorded(state, tables, streams, action, cashed, discard, progress)
     return 0
 
 
@@ -247,8 +252,9 @@ B_STATE, B_TABLES, B_MOVES, B_IWORK, B_PLAN, B_CASHED = 0, 2, 4, 6, 8, 10
 B_STREAMS, B_PARAMS, B_FWORK, B_HELD = 12, 14, 16, 18
 B_AHEAD = 20  # the first AHEAD numbers of each outside seat's bot stream, drawn at the deal
 B_DISCARD = 22
-B_HELD_WORDS = 24  # GameRecord.held's words per seat
-B_HEADER = 25
+B_PROGRESS = 24  # each trick's scores, a row of seats a trick (GameRecord.progress)
+B_HELD_WORDS = 26  # GameRecord.held's words per seat
+B_HEADER = 27
 AHEAD = 48
 """Numbers of an outside seat's bot stream drawn ahead at the deal, for its plugin's
 rng (sim/kernel_step.py): a Python draw costs a microsecond of big-integer arithmetic,
@@ -271,6 +277,8 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     state, tables, moves = block(buf, B_STATE), block(buf, B_TABLES), block(buf, B_MOVES)
     iwork, plan, cashed = block(buf, B_IWORK), block(buf, B_PLAN), block(buf, B_CASHED)
     discard = block(buf, B_DISCARD)
+    rows = block(buf, B_PROGRESS)
+    progress = rows.reshape((rows.shape[0] // state[PLAYERS], state[PLAYERS]))
     streams = stream_block(buf, B_STREAMS)
     params = block(buf, B_PARAMS).view(np.float64)
     fwork = block(buf, B_FWORK).view(np.float64)
@@ -281,9 +289,9 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
         kinds = plan[PLAN_KIND : PLAN_KIND + state[PLAYERS]]
         draw_ahead(streams, kinds, BOT_OUTSIDE, block(buf, B_AHEAD).view(np.uint64), AHEAD)
     elif mode == STEP_APPLY:
-        apply_recorded(state, tables, streams, action, cashed, discard)
+        apply_recorded(state, tables, streams, action, cashed, discard, progress)
     n = advance_to_outside(
-        state, tables, streams, plan, params, moves, iwork, fwork, cashed, discard
+        state, tables, streams, plan, params, moves, iwork, fwork, cashed, discard, progress
     )
     if n == 0:
         return 0
@@ -347,6 +355,8 @@ class StepGame(StepBuffer):
             np.zeros(players * words, np.int64),
             np.zeros(players * AHEAD, np.int64),
             new_discard(state),
+            # A game has at most a trick per card (chunk.py's progress, the same size).
+            np.zeros(self._deck.size * players, np.int64),
         ]
         assert len(blocks) * 2 == B_HELD_WORDS  # block i's (start, stop) at 2i, 2i + 1
         self._pack(blocks, B_HEADER)
@@ -361,6 +371,7 @@ class StepGame(StepBuffer):
         self.plan = block(B_PLAN)
         self.cashed = block(B_CASHED)
         self.discard = block(B_DISCARD)
+        self.progress = block(B_PROGRESS).reshape(-1, players)
         self.held = block(B_HELD).view(np.uint64)
         self.streams = block(B_STREAMS).view(np.uint64).reshape(players + 1, 2)
         self.ahead = block(B_AHEAD).view(np.uint64)  # AHEAD per seat, after each deal
@@ -455,4 +466,5 @@ class StepGame(StepBuffer):
             s[TRICKS],
             events,
             tuple(self.held.tolist()),
+            self.progress_of(s[TRICKS]),
         )

@@ -49,6 +49,7 @@ def play_games(
     events: np.ndarray,
     held: np.ndarray,
     figures: np.ndarray,
+    margin: int,
 ) -> None:
     """Games start..stop-1 into scores/length/events/held/figures rows 0..stop-start-1.
 
@@ -84,7 +85,7 @@ def play_games(
         for s in range(players):
             held[row, s] = state[S_HELD + s]
         # Kimekimera's lowest total wins.
-        game_figures(progress, state[S_ROUND], final, False, NO_MARGIN, figures[row])
+        game_figures(progress, state[S_ROUND], final, False, margin, figures[row])
 
 
 def play_chunk(
@@ -95,6 +96,7 @@ def play_chunk(
     stop: int,
     slots: Sequence[tuple[str, Mapping[str, Any]]],
     rotate: bool,
+    margin: int = NO_MARGIN,
 ) -> ChunkColumns:
     """Games start..stop-1 of `seed` in one compiled call (the contract in games/kernel_api.py)."""
     if len(slots) != players:
@@ -108,6 +110,7 @@ def play_chunk(
     held = np.zeros((games, players), dtype=np.int64)
     figures = np.zeros((games, FIGURES), dtype=np.float64)
     play_games(
-        tables, seed, start, stop, ids, params, bool(rotate), scores, length, events, held, figures
-    )
+        tables, seed, start, stop, ids, params, bool(rotate), scores, length, events, held, figures,
+        margin,
+    )  # fmt: skip
     return ChunkColumns(start, scores, length, events, held.astype(np.uint64), figures)

@@ -28,6 +28,7 @@ from balancer.games.kimekimera.kernel.layout import (
     S_FREE,
     S_HELD,
     S_MINE,
+    S_PROGRESS,
     S_ROUND,
     S_SEAT,
     S_THEME,
@@ -166,7 +167,9 @@ class StepGame(StepBuffer):
         kinds = [BOT_OUTSIDE if slot is None else ids_of[j] for j, slot in enumerate(slots)]
         self._plans_for(kinds, N_PARAMS, PLAN_KIND, PLAN_PARAMS, PLAN_SIZE)
         blocks = [
-            np.zeros(STATE_SIZE, np.int64),
+            # Longer than STATE_SIZE by a row of seats a round: the round's totals are kept
+            # there as it ends (S_PROGRESS, resolution.py), as the chunk loop keeps them.
+            np.zeros(STATE_SIZE + self._rounds * players, np.int64),
             encode_rules(rules, players),
             np.zeros(MAX_FREE + 1, np.int64),
             np.zeros(16, np.int64),  # bot_action's scratch
@@ -179,6 +182,7 @@ class StepGame(StepBuffer):
         self._pack(blocks, B_HEADER)
         # Views of the buffer, for reading (and the plan for writing) from Python.
         self.state = self._block(B_STATE)
+        self.progress = self.state[S_PROGRESS:].reshape(self._rounds, players)
         self.moves = memoryview(self._block(B_MOVES))  # type: ignore[arg-type]
         self.plan = self._block(B_PLAN)
         self.streams = self._block(B_STREAMS).view(np.uint64).reshape(players + 1, 2)
@@ -200,7 +204,7 @@ class StepGame(StepBuffer):
             py.players, py.rules is self._view_rules or py.rules == self._view_rules
         )
         state, _ = from_state(py)
-        self.state[:] = state
+        self.state[:STATE_SIZE] = state
         return self._play_on_from(seat_slots, seed, game, py.rng)
 
     def view(self, seat: int) -> kk.View:
@@ -235,4 +239,5 @@ class StepGame(StepBuffer):
             s[S_ROUND],
             {name: float(s[S_EVENTS + e]) for e, name in enumerate(kk.EVENTS)},
             tuple(s[S_HELD : S_HELD + players]),
+            self.progress_of(s[S_ROUND]),
         )

@@ -52,6 +52,7 @@ def play_chunk(
     stop: int,
     slots: Sequence[tuple[str, Mapping[str, Any]]],
     rotate: bool,
+    margin: int = NO_MARGIN,
 ) -> ChunkColumns:
     """Games start..stop-1 of `seed` in one compiled call (games/kernel_api.py's contract).
 
@@ -84,7 +85,7 @@ def play_chunk(
     _play_games(
         tables, kinds, params, seed, start, stop, bool(rotate), start % players,
         state, streams, moves, scratch, scores, length, events, held, words,
-        progress, figures,
+        progress, figures, margin,
     )  # fmt: skip
     return ChunkColumns(
         start=start, scores=scores, length=length, events=events, held=held, figures=figures
@@ -112,6 +113,7 @@ def _play_games(
     words: int,
     progress: np.ndarray,
     figures: np.ndarray,
+    margin: int,
 ) -> None:
     """engine.py's games start..stop-1 as sim/play.py plays them: a forced move is
     played without asking its bot (no draw from its stream). figures[g]: how game g
@@ -142,4 +144,4 @@ def _play_games(
                 tricks = state[TRICKS]
                 score_row(state, tables, progress[tricks - 1])
         length[row] = write_record(state, tables, scores[row], events[row])
-        game_figures(progress, tricks, progress[tricks - 1], True, NO_MARGIN, figures[row])
+        game_figures(progress, tricks, progress[tricks - 1], True, margin, figures[row])
