@@ -42,6 +42,16 @@ class UserError(Exception):
 MAX_WORD = 200
 
 
+def attempt(problems: list[UserError], check: Any, *args: Any) -> Any:
+    """`check(*args)`, or None with its UserError added to `problems`: a reader that
+    reports every mistake of a file at once, not only its first."""
+    try:
+        return check(*args)
+    except UserError as exc:
+        problems.append(exc)
+        return None
+
+
 def one_line(text: str) -> str:
     """`text` as an error line: one line whatever it holds, and no word in it longer than
     a line (a value of 991 digits says no more than its ends do)."""

@@ -12,7 +12,11 @@ Columns, in order:
     leader_wins_75  float64  how the game played (games/progress.py's NAMES, in
                              that order); null where undefined (no sole leader at
                              a checkpoint) or unknown (a game played without a
-                             record of its steps: a stepped plugin seat)
+                             record of its steps)
+    turns, choices  int64    the game's turns (each time a seat was to move) and
+                             choices (the turns with more than one legal move),
+                             games/progress.py's TURNS and CHOICES; null where
+                             not counted (a table from before them)
     rules_version   int64    the game's rules version that played the row
     held_<s>_<w>    uint64   card impact (games whose spec has card_kinds): bit
                              k % 64 of word k // 64 is set if seat s held card
@@ -35,8 +39,12 @@ import polars as pl
 
 # Card impact's packing lives with GameRecord; named here too, with its columns.
 from balancer.games.api import held_words, pack_held  # noqa: F401
-from balancer.games.progress import FIGURES
+from balancer.games.progress import CHOICES, DECISION_WORDS, FIGURES, TURNS
 from balancer.games.progress import NAMES as HOW_IT_PLAYS
+
+# The decisions' columns, in games/progress.py's TURNS, CHOICES order.
+DECISIONS = ("turns", "choices")
+assert DECISIONS.index("turns") == TURNS and DECISIONS.index("choices") == CHOICES
 
 GAME = "game"
 LENGTH = "length"
@@ -105,6 +113,20 @@ def how_it_plays_matrix(frame: pl.DataFrame) -> np.ndarray:
     ).reshape(frame.height, FIGURES)
 
 
+def has_decisions(frame: pl.DataFrame) -> bool:
+    """Whether the table counted its games' turns and choices, every game of it."""
+    if any(name not in frame.columns for name in DECISIONS):
+        return False
+    return frame.height > 0 and frame[DECISIONS[TURNS]].null_count() == 0
+
+
+def decisions_matrix(frame: pl.DataFrame) -> np.ndarray:
+    """int64 [games, DECISION_WORDS]: each game's (turns, choices) (has_decisions first)."""
+    return np.column_stack([frame[name].to_numpy() for name in DECISIONS]).reshape(
+        frame.height, DECISION_WORDS
+    )
+
+
 def numeric_columns(players: int, events: Iterable[str]) -> list[str]:
     """Columns that must hold finite numbers."""
     return [
@@ -124,6 +146,7 @@ def schema(players: int, events: Sequence[str], held_per_seat: int = 0) -> dict[
     out.update({bot(s): pl.String for s in range(players)})
     out.update({event(e): pl.Float64 for e in events})
     out.update(dict.fromkeys(HOW_IT_PLAYS, pl.Float64))
+    out.update(dict.fromkeys(DECISIONS, pl.Int64))
     out[RULES_VERSION] = pl.Int64
     out.update({held(s, w): pl.UInt64 for s in range(players) for w in range(held_per_seat)})
     return out
@@ -158,6 +181,7 @@ def columns(
     held_masks: np.ndarray | None = None,
     wins: np.ndarray | None = None,
     figures: np.ndarray | None = None,
+    decisions: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """The table's columns for games start.. from per-game arrays.
 
@@ -168,6 +192,8 @@ def columns(
     the caller has them already (sim/sink.py: counted where the chunk was played).
     `figures`, float64 [games, FIGURES] (ChunkColumns.figures, GameRecord.figures), fills
     the how-it-plays columns, a NaN as null; without them the columns are all null.
+    `decisions`, int64 [games, DECISION_WORDS] (ChunkColumns.decisions), fills turns and
+    choices; without them they are null.
     """
     n, players = scores.shape
     if wins is None:
@@ -188,6 +214,12 @@ def columns(
     played = np.full((n, FIGURES), np.nan) if figures is None else figures.reshape(n, FIGURES)
     for k, name in enumerate(HOW_IT_PLAYS):
         cols[name] = pl.Series(name, played[:, k], dtype=pl.Float64, nan_to_null=True)
+    for k, name in enumerate(DECISIONS):
+        cols[name] = (
+            pl.Series(name, [None] * n, dtype=pl.Int64)
+            if decisions is None
+            else np.asarray(decisions.reshape(n, DECISION_WORDS)[:, k], dtype=np.int64)
+        )
     cols[RULES_VERSION] = np.full(n, rules_version, dtype=np.int64)
     if held_masks is not None and players:
         words = held_masks.shape[1] // players

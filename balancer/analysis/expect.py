@@ -164,6 +164,15 @@ def _played(key: str) -> Callable[[Games], np.ndarray]:
     return per_game
 
 
+def _decision_share(g: Games) -> np.ndarray:
+    """Each game's share of turns that offered a choice (games/progress.py's decision_shares)."""
+    from balancer.games.progress import decision_shares
+
+    if g.decisions is None:
+        raise UserError("decision_share: these games' turns were not counted")
+    return decision_shares(g.decisions)
+
+
 def _margin(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:
     from balancer.stats.describe import winning_margin
 
@@ -182,9 +191,9 @@ def figure_names(variant: Variant) -> list[str]:
         names.append(f"events.{e}.per_game")
         if e not in spec.value_events:
             names.append(f"events.{e}.share_of_games")
-    from balancer.analysis.figure_names import HOW_IT_PLAYS
+    from balancer.analysis.figure_names import ALL
 
-    return names + list(HOW_IT_PLAYS)
+    return names + list(ALL)
 
 
 def resolve(name: str, variant: Variant) -> FigureDef:
@@ -232,7 +241,7 @@ def resolve(name: str, variant: Variant) -> FigureDef:
             return FigureDef(name, (Member(name, _event(event, False), None),))
         if parts[2] == "share_of_games" and event not in spec.value_events:
             return FigureDef(name, (Member(name, _event(event, True), (0.0, 1.0), share=True),))
-    from balancer.analysis.figure_names import HOW_IT_PLAYS, NOT_MEANS, nearest
+    from balancer.analysis.figure_names import DECISION_SHARE, HOW_IT_PLAYS, NOT_MEANS, nearest
 
     if name in HOW_IT_PLAYS:
         key = HOW_IT_PLAYS[name]
@@ -241,6 +250,8 @@ def resolve(name: str, variant: Variant) -> FigureDef:
         bounds = None if key == "lead_changes" else (0.0, 1.0)
         leader = key.startswith("leader_wins")
         return FigureDef(name, (Member(name, _played(key), bounds, share, some_games=leader),))
+    if name == DECISION_SHARE:
+        return FigureDef(name, (Member(name, _decision_share, (0.0, 1.0), share=True),))
     if name in NOT_MEANS:
         raise ValueError(
             f"{name} is no mean of per-game values, so it has no interval to test: "

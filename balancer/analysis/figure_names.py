@@ -24,7 +24,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from balancer.numbers import CI95_HIGH, CI95_LOW
-from balancer.stats.play_names import HOW_IT_PLAYS
+from balancer.stats.play_names import ALL, DECISION_SHARE, HOW_IT_PLAYS
 
 if TYPE_CHECKING:
     from balancer.config.variant import Variant
@@ -97,6 +97,9 @@ def report_figures(report: Report) -> dict[str, tuple[float, Interval | None]]:
             figure = getattr(report.how_it_plays, key)
             # A leader-wins share is null when no game had a sole leader at its checkpoint.
             found[name] = (math.nan, None) if figure is None else (figure.mean, figure.ci95)
+        share = report.how_it_plays.decision_share
+        if share is not None:  # a report from before turns were counted has none
+            found[DECISION_SHARE] = (share.mean, share.ci95)
     return found
 
 
@@ -113,5 +116,5 @@ def variant_figures(variant: Variant) -> list[str]:
         names.append(f"events.{name}.per_game")
         if name not in variant.spec.value_events:
             names.append(f"events.{name}.share_of_games")
-    names += list(HOW_IT_PLAYS)  # every game records its steps (but a stepped plugin seat)
+    names += list(ALL)  # every game records its steps and counts its turns
     return names

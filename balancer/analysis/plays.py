@@ -18,7 +18,7 @@ import numpy as np
 
 from balancer import table
 from balancer.config.variant import Variant
-from balancer.games.progress import FIGURES
+from balancer.games.progress import DECISION_WORDS, FIGURES
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, runner
 from balancer.sim import plan as planning
 
@@ -48,6 +48,8 @@ class Games:
     # float [n, FIGURES]: how each game played (games/progress.py), NaN where undefined;
     # None when the games kept no record of their steps (a stepped plugin seat).
     figures: np.ndarray | None = None
+    # int [n, DECISION_WORDS]: each game's turns and choices; None where not counted.
+    decisions: np.ndarray | None = None
 
     @property
     def n(self) -> int:
@@ -64,6 +66,7 @@ class Games:
             np.zeros(0),
             {name: np.zeros(0) for name in variant.spec.events},
             np.zeros((0, FIGURES)),
+            np.zeros((0, DECISION_WORDS), dtype=np.int64),
         )
 
     @classmethod
@@ -80,6 +83,9 @@ class Games:
         figures = None
         if all(r.figures is not None for r in results):
             figures = np.concatenate([r.figures for r in results if r.figures is not None])
+        decisions = None
+        if all(r.decisions is not None for r in results):
+            decisions = np.concatenate([r.decisions for r in results if r.decisions is not None])
         return cls(
             start,
             scores,
@@ -88,6 +94,7 @@ class Games:
             np.concatenate([r.length for r in results]).astype(float),
             {name: events[:, k].astype(float) for k, name in enumerate(spec.events)},
             figures,
+            decisions,
         )
 
     @classmethod
@@ -114,6 +121,7 @@ class Games:
             table.how_it_plays_matrix(report.games)
             if table.has_how_it_plays(report.games)
             else None,
+            data.decisions,
         )
 
     def then(self, more: Games) -> Games:
@@ -134,6 +142,9 @@ class Games:
             None
             if self.figures is None or more.figures is None
             else np.vstack([self.figures, more.figures]),
+            None
+            if self.decisions is None or more.decisions is None
+            else np.vstack([self.decisions, more.decisions]),
         )
 
     def head(self, n: int) -> Games:
@@ -146,6 +157,7 @@ class Games:
             self.lengths[:n],
             {k: v[:n] for k, v in self.events.items()},
             None if self.figures is None else self.figures[:n],
+            None if self.decisions is None else self.decisions[:n],
         )
 
 

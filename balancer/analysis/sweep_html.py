@@ -16,7 +16,7 @@ from urllib.parse import quote
 import polars as pl
 
 from balancer.analysis.sweep_table import cell, column_places, shown_figures
-from balancer.stats.play_names import HOW_IT_PLAYS
+from balancer.stats.play_names import ALL
 
 INDEX_HTML = "index.html"
 
@@ -56,6 +56,7 @@ PLAY_COLUMNS = (
     "how_it_plays.comeback.share",
     "how_it_plays.drama.mean",
     "how_it_plays.leader_wins_50.share",
+    "how_it_plays.decision_share.share",
 )
 
 
@@ -71,7 +72,7 @@ def _play_section(table: pl.DataFrame, knob_columns: list[str], lang: str | None
     t = i18n.text
 
     def title(column: str) -> str:
-        key = HOW_IT_PLAYS[column]
+        key = ALL[column]
         if key.startswith("leader_wins_"):
             return t("play.leader_wins", lang, at=key.rsplit("_", 1)[1])
         return t(f"play.{key}", lang)

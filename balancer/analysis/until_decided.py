@@ -62,6 +62,7 @@ def chunk_data(variant: Variant, chunk: runner.ChunkResult) -> RunData:
         higher_is_better=spec.higher_is_better,
         rules_version=spec.rules_version,
         figures=chunk.figures,  # how the games played: their rows, batch by batch too
+        decisions=chunk.decisions,
     )
     frame = table.frame(columns, variant.players, spec.events)
     return RunData.from_frame(

@@ -18,17 +18,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 from balancer import games, i18n, knobs
-from balancer.bot import BotSpec
 from balancer.bots import registry as bot_registry
-from balancer.bots.build import resolve_bot
 from balancer.config import shipped
-from balancer.errors import UserError, nearest, shown
-from balancer.escape import hidden_in, hidden_message, visible
+from balancer.config.seats import SeatSpec, read_seats
+from balancer.errors import UserError, attempt, nearest, shown
+from balancer.escape import hidden_in, hidden_message
 from balancer.files import FILE, kind_of, path_error
 from balancer.games.api import GameSpec
 from balancer.yamlsafe import format_keypath, load_yaml
@@ -66,26 +65,6 @@ DEFAULT_SEED = 0
 
 KeyPath = tuple[Any, ...]
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class SeatSpec:
-    """A bot slot: which bot, with which parameters."""
-
-    bot: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def label(self) -> str:
-        """How reports name this bot: its name, with its parameters when it has any."""
-        if not self.params:
-            return self.bot
-        # Sorted by their text: a plugin's parameter names may mix types (1 and "a").
-        items = sorted(self.params.items(), key=lambda item: (str(item[0]), repr(item[0])))
-        inner = ",".join(f"{k}={v}" for k, v in items)
-        # A plugin's parameter may hold a newline or an escape sequence; the label
-        # goes to the terminal, summary.md and the CSVs, so those are written as \xNN.
-        return f"{self.bot}({visible(inner)})"
 
 
 @dataclass(frozen=True)
@@ -472,15 +451,6 @@ def _combine(
     return _Combined(data, entries, players_layer)
 
 
-def _attempt(problems: list[UserError], check: Any, *args: Any) -> Any:
-    """`check(*args)`, or None with its UserError recorded."""
-    try:
-        return check(*args)
-    except UserError as exc:
-        problems.append(exc)
-        return None
-
-
 def _validate(
     layers: list[_Layer], path: Path, origins: _Origins, problems: list[UserError]
 ) -> Variant | None:
@@ -503,7 +473,7 @@ def _validate(
             problems.append(origins.error((), f"missing key 'game' (one of {names})"))
         return None
     if isinstance(game_name, str) and _names_game_file(game_name):
-        game_name = _attempt(problems, _game_file, game_name, layers, origins)
+        game_name = attempt(problems, _game_file, game_name, layers, origins)
         if game_name is None:
             return None
     if not isinstance(game_name, str) or games.canonical(game_name) is None:
@@ -524,12 +494,12 @@ def _validate(
             problems.append(origins.error((key,), message))
 
     name = data.get("name", path.stem)
-    _attempt(problems, _check_name, name, origins)
-    players = _attempt(
+    attempt(problems, _check_name, name, origins)
+    players = attempt(
         problems, _integer, data, "players", origins, None, spec.min_players, spec.max_players
     )
-    n_games = _attempt(problems, _integer, data, "games", origins, DEFAULT_GAMES, 1, MAX_GAMES)
-    seed = _attempt(problems, _integer, data, "seed", origins, DEFAULT_SEED, 0, 2**63 - 1)
+    n_games = attempt(problems, _integer, data, "games", origins, DEFAULT_GAMES, 1, MAX_GAMES)
+    seed = attempt(problems, _integer, data, "seed", origins, DEFAULT_SEED, 0, 2**63 - 1)
     rotation = data.get("seat_rotation", False)
     if not isinstance(rotation, bool):
         problems.append(
@@ -542,7 +512,7 @@ def _validate(
 
     margin = None
     if "comeback_margin" in data:
-        margin = _attempt(
+        margin = attempt(
             problems, _integer, data, "comeback_margin", origins, None, 0, MAX_COMEBACK_MARGIN
         )
 
@@ -553,7 +523,7 @@ def _validate(
         if why:
             problems.append(_unplayable_error(why, spec, rules, players, combined, origins))
     # With players unreadable the bots are still checked, all but their count.
-    seats = _seats(data, spec, players, origins, problems)
+    seats = read_seats(data, spec, players, origins, problems)
     if problems:
         return None
     assert players is not None and n_games is not None and seed is not None and seats
@@ -705,103 +675,3 @@ def _knob_values(
             where = (*entry.where, *getattr(exc, "path", ()))
             problems.append(origins.error(where, str(exc)))
     return values
-
-
-def _seats(
-    data: dict[str, Any],
-    spec: GameSpec,
-    players: int | None,
-    origins: _Origins,
-    problems: list[UserError],
-) -> tuple[SeatSpec, ...] | None:
-    if "seats" in data and "bots" in data:
-        problems.append(
-            origins.error(("seats",), "give either bots (every seat) or seats (one per seat)")
-        )
-        return None
-    if "seats" in data:
-        listed = data["seats"]
-        if not isinstance(listed, list):
-            problems.append(
-                origins.error(
-                    ("seats",), f"expected a list with one bot per seat, got {shown(listed)}"
-                )
-            )
-            return None
-        if players is not None and len(listed) != players:
-            message = f"lists {len(listed)} bots for {players} players"
-            problems.append(origins.error(("seats",), message))
-            return None
-        found = [
-            _attempt(problems, _seat, entry, spec, ("seats", i), origins)
-            for i, entry in enumerate(listed)
-        ]
-        return None if None in found else tuple(found)
-    if "bots" in data:
-        if isinstance(data["bots"], list):
-            message = "names one bot for every seat; to seat different bots, list them in seats:"
-            problems.append(origins.error(("bots",), message))
-            return None
-        one = _attempt(problems, _seat, data["bots"], spec, ("bots",), origins)
-        return None if one is None or players is None else (one,) * players
-    problems.append(
-        origins.error((), "missing key 'bots' (a bot for every seat) or 'seats' (one per seat)")
-    )
-    return None
-
-
-def _seat(entry: Any, spec: GameSpec, where: KeyPath, origins: _Origins) -> SeatSpec:
-    name: Any
-    if isinstance(entry, str):
-        name, params = entry, {}
-    elif isinstance(entry, dict):
-        extra = set(entry) - {"bot", "params"}
-        if extra:
-            key = sorted(map(str, extra))[0]
-            raise origins.error((*where, key), f"unknown key{nearest(key, ['bot', 'params'])}")
-        name, params = entry.get("bot"), entry.get("params", {})
-        if params is None:
-            params = {}
-        if not isinstance(params, dict):
-            raise origins.error((*where, "params"), "expected a mapping of parameter: value")
-    else:
-        raise origins.error(where, f"expected a bot name or {{bot:, params:}}, got {shown(entry)}")
-    if not isinstance(name, str) or not name:
-        raise origins.error((*where, "bot"), "expected a bot name")
-    bot = resolve_bot(spec, name, lambda msg: origins.error(where, msg))
-    for key, value in params.items():
-        found = hidden_in(key) or hidden_in(value)
-        if found:
-            # The parameters are part of the bot's label, which reports show.
-            raise origins.error((*where, "params", key), hidden_message(found))
-        if bot_registry.is_plugin(name) and not isinstance(key, str):
-            # The plugin's constructor takes them by name: run would fail building it.
-            raise origins.error(
-                (*where, "params", key),
-                f"a plugin's parameters are passed by name, so each must be text, not "
-                f"{type(key).__name__} {_cut(repr(key))}",
-            )
-    return SeatSpec(name, _bot_params(bot, params, where, origins))
-
-
-def _cut(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _bot_params(
-    bot: BotSpec, params: dict[str, Any], where: KeyPath, origins: _Origins
-) -> dict[str, Any]:
-    if bot_registry.is_plugin(bot.name):
-        return dict(params)  # a plugin checks its own parameters
-    by_name = {p.name: p for p in bot.params}
-    out = {}
-    for key, raw in params.items():
-        at = (*where, "params", key)
-        if key not in by_name:
-            valid = list(by_name) or ["(this bot takes no parameters)"]
-            raise origins.error(at, f"unknown parameter for bot {bot.name}{nearest(key, valid)}")
-        try:
-            out[key] = by_name[key].check(raw)
-        except ValueError as exc:
-            raise origins.error(at, str(exc)) from None
-    return out

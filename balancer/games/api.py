@@ -57,6 +57,10 @@ class GameRecord:
     # The game's figures from `progress` (how_it_plays.NAMES order), set where sim/play.py
     # makes the record; () if not computed. Not compared: a NaN figure is unequal to itself.
     figures: tuple[float, ...] = field(default=(), compare=False)
+    # The game's (turns, choices) (games/progress.py's TURNS, CHOICES: every time a seat
+    # was to move, and those with more than one legal move), set by the loop that played
+    # it; () where unknown. Not compared, as `held`.
+    decisions: tuple[int, ...] = field(default=(), compare=False)
 
 
 class GameState(Protocol):

@@ -64,6 +64,9 @@ class ChunkColumns:
     # float64 [games, how_it_plays.FIGURES]: each game's figures from its progress; None
     # from a kernel that does not record it.
     figures: np.ndarray | None = None
+    # int64 [games, how_it_plays.DECISION_WORDS]: each game's turns and choices; None from
+    # a kernel that does not count them.
+    decisions: np.ndarray | None = None
 
 
 class StepBuffer:
@@ -97,6 +100,7 @@ class StepBuffer:
     # the game in the buffer was dealt here: a position loaded mid-way (`load`) has no
     # record of the steps before it, so its GameRecord.progress is ().
     progress: np.ndarray
+    decisions: np.ndarray  # the game's (turns, choices), games/progress.py's TURNS, CHOICES
     dealt: bool = False
 
     def __init__(
@@ -188,6 +192,10 @@ class StepBuffer:
         if not self.dealt:
             return ()
         return tuple(map(tuple, self.progress[:steps].tolist()))
+
+    def decisions_of(self) -> tuple[int, ...]:
+        """GameRecord.decisions of the game in the buffer: () unless it was dealt here."""
+        return tuple(self.decisions.tolist()) if self.dealt else ()
 
     def play(self, action: int) -> int:
         """Play the outside seat's `action` (one of `legal`) and on to the next outside decision."""

@@ -25,6 +25,7 @@ a new game's kernel needs no test of its own for these.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -47,16 +48,19 @@ def _streams(seed: int, index: int, players: int) -> list[Stream]:
 
 
 def _engine_play_out(state: Any, engine_bots: list, streams: Sequence[Stream]) -> GameRecord:
-    """The engine's game from `state` to the end, as sim/play.py plays it."""
+    """The engine's game from `state` to the end, as sim/play.py plays it, its turns and
+    choices counted as that loop counts them."""
+    turns = choices = 0
     while not state.is_terminal():
         legal = state.legal_actions()
+        turns += 1
         if len(legal) == 1:
             state.apply_action(legal[0])
             continue
+        choices += 1
         seat = state.current_player()
         state.apply_action(engine_bots[seat].act(state.view(seat), legal, streams[seat]))
-    record: GameRecord = state.record()
-    return record
+    return dataclasses.replace(state.record(), decisions=(turns, choices))
 
 
 def _same_end(kernel: Kernel, position: Position, engine: GameRecord, what: str) -> None:
@@ -113,6 +117,11 @@ def check_kernel(
         if row != (record.scores, record.length, dict(record.events)):
             raise AssertionError(f"{where}: play_chunk gives {row}")
         _same_figures(chunk.figures, index, record, spec.higher_is_better, margin, where)
+        if chunk.decisions is None or tuple(chunk.decisions[index].tolist()) != record.decisions:
+            counted = None if chunk.decisions is None else chunk.decisions[index].tolist()
+            raise AssertionError(
+                f"{where}: play_chunk's (turns, choices) {counted}, the engine's {record.decisions}"
+            )
 
 
 def _same_figures(

@@ -88,6 +88,22 @@ CHECKPOINTS = ((1, 4), (1, 2), (3, 4))
 NO_MARGIN = np.iinfo(np.int64).max
 MAX_SEATS = 62
 
+# A game's decisions, a row of two int64 words a game (ChunkColumns.decisions): its turns
+# (each time a seat was to move: a card, a step's choice) and its choices (the turns that
+# offered more than one legal move). A game's decision share is choices / turns (0 for a
+# game without a turn: nothing was offered).
+TURNS = 0
+CHOICES = 1
+DECISION_WORDS = 2
+
+
+def decision_shares(decisions: np.ndarray) -> np.ndarray:
+    """Each game's decision share, float64 [games], from its (turns, choices) rows."""
+    rows = np.asarray(decisions, dtype=np.float64).reshape(-1, DECISION_WORDS)
+    turns = rows[:, TURNS]
+    return np.divide(rows[:, CHOICES], turns, out=np.zeros(len(rows)), where=turns > 0)
+
+
 # The tracker's words (int64): a header, each seat's largest deficit, then two per step.
 T_STEPS = 0  # steps tracked so far
 T_SOLE = 1  # the last sole leader, -1 before the first

@@ -376,6 +376,8 @@ CATALOG: dict[str, str] = {
     "play.decided_at.meaning": "how far into the game the winner took the lead for good",
     "play.comeback": "Comebacks",
     "play.comeback.meaning": "share of wins by a player who was last at halfway",
+    "play.decision_share": "Decisions",
+    "play.decision_share.meaning": "share of the players' turns that offered more than one move",
     "play.comeback.meaning_margin": (
         "share of wins by a player who was last, or more than {margin} points behind, at halfway"
     ),

@@ -370,6 +370,8 @@ CATALOG: dict[str, str] = {
     "play.decided_at.meaning": "勝者が最後まで首位を守り始めたのが、ゲームのどこまで進んだ時点か",
     "play.comeback": "逆転率",
     "play.comeback.meaning": "折り返し時点で最下位だったプレイヤーが勝った割合",
+    "play.decision_share": "選択の割合",
+    "play.decision_share.meaning": "プレイヤーの手番のうち、合法手が二つ以上あった割合",
     "play.comeback.meaning_margin": (
         "折り返し時点で最下位、または首位から{margin}点より多く離れていたプレイヤーが勝った割合"
     ),

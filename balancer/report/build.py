@@ -64,6 +64,8 @@ def how_it_plays_of_frame(frame: pl.DataFrame) -> HowItPlaysCounts | None:
         return None
     counts = HowItPlaysCounts()
     counts.add(table.how_it_plays_matrix(frame))
+    if table.has_decisions(frame):
+        counts.add_decisions(table.decisions_matrix(frame))
     return counts
 
 

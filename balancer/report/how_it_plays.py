@@ -19,7 +19,7 @@ from balancer.stats.how_it_plays import HowItPlays
 # The checkpoints of the leader-wins curve, in percent of the game (games/progress.py).
 CHECKPOINTS = (25, 50, 75)
 # Figures shown in percent: shares of the win, and decided-at (a share of the game).
-_IN_PERCENT = ("decided_at", "comeback", "leader_wins")
+_IN_PERCENT = ("decided_at", "comeback", "leader_wins", "decision_share")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,7 +38,8 @@ class HowItPlaysFigures(Figures):
 
     A leader-wins figure is null when no game had a sole leader at its checkpoint;
     `comeback_margin` is the variant's (a comeback from that far behind, or from last),
-    absent when it said none (last only).
+    absent when it said none (last only). `decision_share` is absent from a report
+    from before turns were counted.
     """
 
     lead_changes: PlayFigure
@@ -49,6 +50,7 @@ class HowItPlaysFigures(Figures):
     leader_wins_50: PlayFigure | None = field(default=None, metadata=NULLABLE)
     leader_wins_75: PlayFigure | None = field(default=None, metadata=NULLABLE)
     comeback_margin: int | None = None
+    decision_share: PlayFigure | None = None
 
     @classmethod
     def of(cls, figures: HowItPlays, margin: int | None = None) -> HowItPlaysFigures:
@@ -64,13 +66,17 @@ class HowItPlaysFigures(Figures):
         return (self.leader_wins_25, self.leader_wins_50, self.leader_wins_75)
 
     def means(self) -> dict[str, PlayFigure]:
-        """The figures shown as a table: lead changes, decided at, comeback, drama."""
-        return {
+        """The figures shown as a table: lead changes, decided at, comeback, drama, and
+        the decision share where the report has it."""
+        shown = {
             "lead_changes": self.lead_changes,
             "decided_at": self.decided_at,
             "comeback": self.comeback,
             "drama": self.drama,
         }
+        if self.decision_share is not None:
+            shown["decision_share"] = self.decision_share
+        return shown
 
 
 @dataclass(frozen=True)
@@ -85,16 +91,18 @@ class Row:
 
 
 def rows(played: HowItPlaysFigures, lang: str | None = None) -> list[Row]:
-    """The section's table: lead changes, decided at, comeback, drama, then the curve."""
+    """The section's table: lead changes, decided at, comeback, drama, the decision share,
+    then the curve."""
+    means = played.means()
     found: list[tuple[str, str, PlayFigure | None]] = [
-        (key, i18n.text(f"play.{key}", lang), figure) for key, figure in played.means().items()
+        (key, i18n.text(f"play.{key}", lang), figure) for key, figure in means.items()
     ]
     found += [
         ("leader_wins", i18n.text("play.leader_wins", lang, at=at), figure)
         for at, figure in zip(CHECKPOINTS, played.leader_wins(), strict=True)
     ]
     out = []
-    for (key, label, figure), at in zip(found, (0, 0, 0, 0, *CHECKPOINTS), strict=True):
+    for (key, label, figure), at in zip(found, (0,) * len(means) + CHECKPOINTS, strict=True):
         meaning = _meaning(key, at, played.comeback_margin, lang)
         if figure is None:  # a leader-wins share where no game had a sole leader
             out.append(Row(label, i18n.text("play.no_leader", lang), "", "", meaning))

@@ -15,7 +15,7 @@ import numpy as np
 
 from balancer.games.api import GameRecord
 from balancer.stats.card_tally import CardTally
-from balancer.stats.how_it_plays import FIGURES, HowItPlaysCounts
+from balancer.stats.how_it_plays import DECISION_WORDS, FIGURES, HowItPlaysCounts
 from balancer.stats.streamed import GameCounts
 
 if TYPE_CHECKING:
@@ -52,6 +52,9 @@ class ChunkResult:
     # float64 [n, FIGURES]: how each game played (games/progress.py), NaN where undefined;
     # None when the games kept no record of their steps (a stepped plugin seat).
     figures: np.ndarray | None = None
+    # int64 [n, DECISION_WORDS]: each game's turns and choices (GameRecord.decisions); None
+    # where they were not counted.
+    decisions: np.ndarray | None = None
 
     @classmethod
     def from_records(
@@ -65,6 +68,11 @@ class ChunkResult:
         figures = None
         if records and all(r.figures for r in records):
             figures = np.array([r.figures for r in records], dtype=np.float64).reshape(n, FIGURES)
+        decisions = None
+        if records and all(r.decisions for r in records):
+            decisions = np.array([r.decisions for r in records], dtype=np.int64).reshape(
+                n, DECISION_WORDS
+            )
         return cls(
             start,
             np.array([r.scores for r in records], dtype=np.float64).reshape(n, players),
@@ -74,6 +82,7 @@ class ChunkResult:
             ),
             held,
             figures=figures,
+            decisions=decisions,
         )
 
 

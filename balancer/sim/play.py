@@ -167,14 +167,20 @@ def _play(
     # Bound methods in locals: this loop runs once per move of every game.
     is_terminal, current_player = state.is_terminal, state.current_player
     legal_actions, apply_action = state.legal_actions, state.apply_action
+    turns = choices = 0  # GameRecord.decisions: each seat's turn, and those with a choice
     while not is_terminal():
         legal = legal_actions()
-        # A forced move is no decision: the bot is not asked.
-        action = legal[0] if len(legal) == 1 else askers[current_player()](legal)
+        turns += 1
+        if len(legal) == 1:
+            action = legal[0]  # a forced move is no decision: the bot is not asked
+        else:
+            choices += 1
+            action = askers[current_player()](legal)
         apply_action(action)
         if check:
             state.check_invariants()
-    return with_figures(state.record(), spec.higher_is_better, margin)
+    record = dataclasses.replace(state.record(), decisions=(turns, choices))
+    return with_figures(record, spec.higher_is_better, margin)
 
 
 def with_figures(

@@ -115,7 +115,10 @@ def play_uncounted(chunk: Chunk) -> ChunkResult:
     if plan.path is PlayPath.COMPILED:
         kernel = plan.kernel_to_play()
         out = compiled.play_columns(variant, start, stop, kernel, plan.compiled_slots())
-        return ChunkResult(start, out.scores, out.length, out.events, out.held, figures=out.figures)
+        return ChunkResult(
+            start, out.scores, out.length, out.events, out.held,
+            figures=out.figures, decisions=out.decisions,
+        )  # fmt: skip
     spec = variant.spec
     seats = build_seats(variant, plan.plugin_move_limit, start, plan.slots)
     if plan.path is PlayPath.STEPPED:

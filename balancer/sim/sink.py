@@ -254,6 +254,8 @@ def summarize(variant: Variant, result: ChunkResult) -> ChunkSummary:
     if result.figures is not None:
         played = HowItPlaysCounts()
         played.add(result.figures)
+        if result.decisions is not None:
+            played.add_decisions(result.decisions)
     return ChunkSummary(counts, wins, cards, played)
 
 
@@ -322,9 +324,12 @@ class GamesWriter:
         figures = None  # how each game played, where the games kept a record of their steps
         if all(c.figures is not None for c in chunks):
             figures = np.concatenate([c.figures for c in chunks if c.figures is not None])
+        decisions = None  # each game's turns and choices, where they were counted
+        if all(c.decisions is not None for c in chunks):
+            decisions = np.concatenate([c.decisions for c in chunks if c.decisions is not None])
         self._pending, self._pending_rows = [], 0
         words = held.shape[1] // players if held is not None and players else 0
-        frame = batch_frame(variant, start, scores, length, values, held, wins, figures)
+        frame = batch_frame(variant, start, scores, length, values, held, wins, figures, decisions)
         self._writer(words).put(frame)
 
     def _writer(self, held_per_seat: int) -> _ParquetSink:
@@ -366,9 +371,11 @@ def batch_frame(
     held: np.ndarray | None = None,
     wins: np.ndarray | None = None,
     figures: np.ndarray | None = None,
+    decisions: np.ndarray | None = None,
 ) -> pl.DataFrame:
     """Games start.. of the games table (table.py), from per-game arrays
-    (`wins`: their win shares, when already computed; `figures`: how they played)."""
+    (`wins`: their win shares, when already computed; `figures`: how they played;
+    `decisions`: their turns and choices)."""
     spec = variant.spec
     n, players = scores.shape[0], variant.players
     cols = table.columns(
@@ -384,5 +391,6 @@ def batch_frame(
         held_masks=held,
         wins=wins,
         figures=figures,
+        decisions=decisions,
     )
     return table.frame(cols, players, spec.events)

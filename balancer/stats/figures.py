@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from balancer.stats import compare, intervals
-from balancer.stats.play_names import HOW_IT_PLAYS
+from balancer.stats.play_names import DECISION_SHARE, HOW_IT_PLAYS
 from balancer.stats.seat_advantage import SeatAdvantage, seat_advantage
 
 
@@ -28,7 +28,9 @@ class RunData:
     game values; value_events: the events that are a value per game (no
     "share of games"); rotate: the variant's seat_rotation; figures: how each
     game played (games × games/progress.py's FIGURES, NaN where undefined), or
-    None when the games kept no record of their steps (or the table is older).
+    None when the games kept no record of their steps (or the table is older);
+    decisions: each game's (turns, choices) (games × DECISION_WORDS), or None
+    where they were not counted (an older table).
     """
 
     scores: np.ndarray
@@ -40,6 +42,7 @@ class RunData:
     higher_is_better: bool = True
     rotate: bool = False
     figures: np.ndarray | None = None
+    decisions: np.ndarray | None = None
 
     @property
     def games(self) -> int:
@@ -77,6 +80,7 @@ class RunData:
             higher_is_better=higher_is_better,
             rotate=rotate,
             figures=table.how_it_plays_matrix(frame) if table.has_how_it_plays(frame) else None,
+            decisions=table.decisions_matrix(frame) if table.has_decisions(frame) else None,
         )
 
     def margins(self) -> np.ndarray:
@@ -327,6 +331,11 @@ def figure_pairs(a: RunData, b: RunData) -> tuple[FigurePairs, list[str]]:
     elif a.figures is not None or b.figures is not None:
         only = "A" if a.figures is not None else "B"
         warnings.append(f"how the games played is known only in {only}, not compared")
+    if a.decisions is not None and b.decisions is not None:
+        from balancer.games.progress import decision_shares
+
+        # Each game's share of turns that were choices, a share per game as comeback is.
+        add(DECISION_SHARE, "share", decision_shares(a.decisions), decision_shares(b.decisions))
     return pairs, warnings
 
 

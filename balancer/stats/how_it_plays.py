@@ -1,6 +1,8 @@
 """How a game plays, over many games: each figure of games/progress.py (one game's
 lead changes, decided-at, comeback, drama and leader-wins curve, from its progress)
-with its 95% interval.
+with its 95% interval, and the decision share (of the seats' turns, those that offered
+more than one legal move: each game's turns and choices, as the loop that played it
+counted them).
 
 `run_figures` (rows in memory) and `HowItPlaysCounts` (games counted per value:
 memory flat, the same whatever the split) give each figure with its 95% interval,
@@ -21,11 +23,13 @@ from balancer.games.progress import (
     CHECKPOINTS,
     COMEBACK,
     DECIDED_AT,
+    DECISION_WORDS,
     DRAMA,
     FIGURES,
     LEAD_CHANGES,
     LEADER_WINS_25,
     NAMES,
+    decision_shares,
 )
 from balancer.stats import intervals, streamed
 
@@ -41,6 +45,9 @@ class HowItPlays:
     interval of intervals.share_interval, clustered by game. A leader-wins
     share is over the games with a sole leader at its checkpoint (a ratio:
     Σ the leader's win share / games with a leader), None when no game had one.
+    The decision share is the mean over games of each game's share of turns that
+    were choices (games/progress.py's decision_shares), with the clustered Wilson
+    interval; None where the games' turns were not counted (a report from before them).
     """
 
     lead_changes: intervals.Interval
@@ -48,6 +55,7 @@ class HowItPlays:
     comeback: intervals.Interval
     drama: intervals.Interval
     leader_wins: tuple[intervals.Interval | None, ...]  # at CHECKPOINTS
+    decision_share: intervals.Interval | None = None
 
     def to_json(self) -> dict[str, Any]:
         def one(iv: intervals.Interval | None) -> dict[str, Any] | None:
@@ -64,6 +72,8 @@ class HowItPlays:
         out: dict[str, Any] = {name: one(iv) for name, iv in shown.items()}
         for k, iv in enumerate(self.leader_wins):
             out[NAMES[LEADER_WINS_25 + k]] = one(iv)
+        if self.decision_share is not None:
+            out["decision_share"] = one(self.decision_share)
         return out
 
 
@@ -80,8 +90,25 @@ def _checked(figures: np.ndarray) -> np.ndarray:
     return figures
 
 
-def run_figures(figures: np.ndarray) -> HowItPlays:
-    """A run's figures from its games' rows (games × FIGURES) held in memory."""
+def _checked_decisions(decisions: np.ndarray) -> np.ndarray:
+    decisions = np.asarray(decisions, dtype=np.int64)
+    if decisions.ndim != 2 or decisions.shape[1] != DECISION_WORDS:
+        raise ValueError(f"decisions are a games × {DECISION_WORDS} matrix (turns, choices)")
+    return decisions
+
+
+def decision_share(decisions: np.ndarray) -> intervals.Interval | None:
+    """The mean of each game's decision share over games' (turns, choices) rows, with its
+    Wilson interval; None for no game."""
+    decisions = _checked_decisions(decisions)
+    if len(decisions) == 0:
+        return None
+    return intervals.share_interval(decision_shares(decisions))
+
+
+def run_figures(figures: np.ndarray, decisions: np.ndarray | None = None) -> HowItPlays:
+    """A run's figures from its games' rows (games × FIGURES) held in memory, and their
+    (turns, choices) rows (games × DECISION_WORDS) where they were counted."""
     figures = _checked(figures)
     leaders: list[intervals.Interval | None] = []
     for k in range(len(CHECKPOINTS)):
@@ -93,6 +120,7 @@ def run_figures(figures: np.ndarray) -> HowItPlays:
         comeback=intervals.share_interval(figures[:, COMEBACK]),
         drama=intervals.mean_interval(figures[:, DRAMA]),
         leader_wins=tuple(leaders),
+        decision_share=None if decisions is None else decision_share(decisions),
     )
 
 
@@ -112,6 +140,10 @@ class HowItPlaysCounts:
 
     games: int = 0
     tables: list[dict[float, int]] = field(default_factory=lambda: [{} for _ in NAMES])
+    # Games per (turns, choices) and how many were counted so (a game's turns are a few
+    # dozen, so the pairs stay few); the decision share is known when all `games` were.
+    decisions: dict[tuple[int, int], int] = field(default_factory=dict)
+    decided_games: int = 0
 
     def add(self, figures: np.ndarray) -> None:
         """Count a batch of games' rows (games × FIGURES)."""
@@ -122,11 +154,31 @@ class HowItPlaysCounts:
             for key, count in zip(keys.tolist(), counts.tolist(), strict=True):
                 table[key] = table.get(key, 0) + count
 
+    def add_decisions(self, decisions: np.ndarray) -> None:
+        """Count a batch of games' (turns, choices) rows (games × DECISION_WORDS), the same
+        games as a batch of `add`."""
+        pairs, counts = np.unique(_checked_decisions(decisions), axis=0, return_counts=True)
+        self.decided_games += int(counts.sum())
+        for (turns, choices), count in zip(pairs.tolist(), counts.tolist(), strict=True):
+            self.decisions[turns, choices] = self.decisions.get((turns, choices), 0) + count
+
     def merge(self, other: HowItPlaysCounts) -> None:
         self.games += other.games
         for mine, theirs in zip(self.tables, other.tables, strict=True):
             for key, count in theirs.items():
                 mine[key] = mine.get(key, 0) + count
+        self.decided_games += other.decided_games
+        for pair, count in other.decisions.items():
+            self.decisions[pair] = self.decisions.get(pair, 0) + count
+
+    def _decision_share(self) -> intervals.Interval | None:
+        """The decision share over the counted games; None unless every game was counted."""
+        if self.decided_games != self.games or not self.decisions:
+            return None
+        pairs = sorted(self.decisions)  # value order, as the other tables are summed
+        shares = decision_shares(np.array(pairs, dtype=np.int64))
+        counts = np.array([self.decisions[p] for p in pairs], dtype=np.float64)
+        return streamed.share_interval(shares, np.ones(len(shares)), counts)
 
     def figures(self) -> HowItPlays:
         """run_figures over the counted games (to rounding: the sums are taken in value order)."""
@@ -148,4 +200,5 @@ class HowItPlaysCounts:
             ),
             drama=counted[DRAMA].mean_interval(),
             leader_wins=tuple(leaders),
+            decision_share=self._decision_share(),
         )

@@ -8,6 +8,8 @@ variant's targets costs no import.
 
 Comeback and the leader-wins curve are shares of the win (a leader-wins share
 over the games with a sole leader at its checkpoint), the rest means over games.
+The decision share is a share of the seats' turns (those with a choice), counted
+as the games are played rather than read from their progress.
 """
 
 from __future__ import annotations
@@ -22,3 +24,8 @@ HOW_IT_PLAYS = {
     "how_it_plays.leader_wins_50.share": "leader_wins_50",
     "how_it_plays.leader_wins_75.share": "leader_wins_75",
 }
+# The decision share's name and key: Σ choices / Σ turns (table.py's turns, choices).
+DECISION_SHARE = "how_it_plays.decision_share.share"
+DECISION_KEY = "decision_share"
+# Every name of the `how_it_plays` block, progress figures first.
+ALL = {**HOW_IT_PLAYS, DECISION_SHARE: DECISION_KEY}

@@ -147,7 +147,9 @@ def test_the_block_is_run_figures_over_the_tables_columns(report: Report) -> Non
     frame = pl.read_parquet(report.folder / "games.parquet")
     columns = np.column_stack([frame[name].to_numpy() for name in table.HOW_IT_PLAYS])
     assert columns.shape == (400, FIGURES)
-    assert _close(document["how_it_plays"], run_figures(columns).to_json())
+    decisions = table.decisions_matrix(frame)
+    assert _close(document["how_it_plays"], run_figures(columns, decisions).to_json())
+    assert document["how_it_plays"]["decision_share"]["n"] == 400
     # Not a block of nothing: kk-4p's games change leader and leave checkpoints tied.
     assert document["how_it_plays"]["lead_changes"]["mean"] > 0
     assert 0 < frame["leader_wins_25"].null_count() < 400
@@ -163,7 +165,11 @@ def test_the_csv_table_is_the_block(report: Report, tmp_path: Path) -> None:
     assert report.folder is not None and report.how_it_plays is not None
     assert main(["csv", str(report.folder), "-o", str(tmp_path / "c")]) == 0
     rows = pl.read_csv(tmp_path / "c" / "how_it_plays.csv")
-    assert rows["figure"].to_list() == list(table.HOW_IT_PLAYS)
+    assert rows["figure"].to_list() == [
+        *table.HOW_IT_PLAYS[:4],
+        "decision_share",
+        *table.HOW_IT_PLAYS[4:],
+    ]
     played = report.how_it_plays
     figures = [*played.means().values(), *played.leader_wins()]
     assert all(f is not None for f in figures)  # kk-4p's games have leaders at each point
@@ -359,7 +365,7 @@ def test_a_comeback_margin_reaches_the_report_its_pages_and_diff(
         assert blocks["zero"][figure] == blocks["last"][figure]
     summary = (folders["zero"] / "summary.md").read_text(encoding="utf-8")
     assert "more than 0 points behind" in summary
-    assert "more than" not in (folders["last"] / "summary.md").read_text(encoding="utf-8")
+    assert "points behind" not in (folders["last"] / "summary.md").read_text(encoding="utf-8")
     capsys.readouterr()
     assert main(["diff", str(folders["last"]), str(folders["zero"])]) == 0
     out = capsys.readouterr().out

@@ -73,7 +73,8 @@ ALLOWED = frozenset(
         "how_it_plays.lead_changes.mean", "how_it_plays.decided_at.mean",
         "how_it_plays.comeback.share", "how_it_plays.drama.mean",
         "how_it_plays.leader_wins_25.share", "how_it_plays.leader_wins_50.share",
-        "how_it_plays.leader_wins_75.share",
+        "how_it_plays.leader_wins_75.share", "decision_share.share",
+        "how_it_plays.decision_share.share",
         # --tolerance's kinds (win=0.01, ...), as the games-needed line names them
         "win", "score", "margin", "event", "share", "play",
         # expect: bounds, as the YAML writes them

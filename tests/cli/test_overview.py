@@ -53,7 +53,7 @@ def test_every_command_writing_into_reports_lists_itself_newest_first(
         assert (tmp_path / "reports" / href).is_file(), href
     assert "2 points: hand_size=3,4" in page and "seat win shares" in page
     # The diff's headline, from its page: 24 figures and how it plays's 7.
-    assert "of 31 figures changed" in page
+    assert "of 32 figures changed" in page
     # A diff of two report folders has no folder of its own: it writes no page unasked.
     pages = sorted(tmp_path.rglob("diff.html"))
     assert main(["diff", str(tmp_path / "reports/fdc-3p"), str(tmp_path / "reports/fdc-3p")]) == 0

@@ -158,13 +158,14 @@ def test_a_sweep_page_shows_how_each_point_played_with_its_interval() -> None:
     heads = re.findall(r"<th>([^<]*)</th>", section)
     assert heads == [
         "hand_size", "Lead changes", "Decided at", "Comebacks", "Drama", "Leader at 50% wins",
+        "Decisions",
     ]  # fmt: skip
     rows = section.split("<tr>")[2:]
     assert len(rows) == 2
     # Each point's own values after its knobs, in the figures' order, with their intervals.
     assert rows[0].startswith("<td><code>3</code></td>")
-    assert re.findall(r'class="num">([^<]*)<', rows[0]) == ["0.10 [0.05, 0.15]"] * 5
-    assert re.findall(r'class="num">([^<]*)<', rows[1]) == ["0.20 [0.15, 0.25]"] * 5
+    assert re.findall(r'class="num">([^<]*)<', rows[0]) == ["0.10 [0.05, 0.15]"] * 6
+    assert re.findall(r'class="num">([^<]*)<', rows[1]) == ["0.20 [0.15, 0.25]"] * 6
 
 
 def test_a_sweep_page_without_how_it_plays_has_no_such_section() -> None:

@@ -71,6 +71,8 @@ def assert_same_records(ours: list[GameRecord], theirs: list[GameRecord], name: 
         # engine's is), both left out of GameRecord's ==.
         assert a.progress == b.progress and b.progress, f"{name}: game {i}'s progress"
         assert np.array_equal(a.figures, b.figures, equal_nan=True), f"{name}: game {i}"
+        # And its turns and choices, counted in the kernel as the engine's loop counts them.
+        assert a.decisions == b.decisions and b.decisions, f"{name}: game {i}'s decisions"
         assert [type(v) for v in a.events.values()] == [type(v) for v in b.events.values()]
 
 

@@ -80,7 +80,12 @@ def documents() -> list[dict[str, Any]]:
         loaded = variant.load(VARIANTS / name).with_overrides(games=8, seed=None)
         report = from_run(runner.run(loaded))
         found.append(report.to_json())
-    # The keys only some runs write, set as `run --until`, `--set` and `sweep` set them.
+    # The keys only some runs write, set as `run --until`, `--set`, `sweep` and a variant's
+    # comeback_margin set them.
+    assert report.how_it_plays is not None
+    report = replace(
+        report, how_it_plays=replace(report.how_it_plays, comeback_margin=3)
+    )  # fmt: skip
     report = replace(
         report,
         until="win_ci<=0.02",

@@ -58,6 +58,7 @@ VARIANT_KEYS = (
     "lang",
     "rules",
     "scoring",
+    "comeback_margin",
     "expect",
 )
 RESERVED_KNOB_NAMES = ("deck", "number", *voc.ENGINE_KNOBS)

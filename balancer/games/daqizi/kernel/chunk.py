@@ -66,7 +66,14 @@ from balancer.games.daqizi.kernel.layout import (
 )
 from balancer.games.daqizi.kernel.resolution import apply, legal, new_game
 from balancer.games.kernel_api import ChunkColumns
-from balancer.games.progress import FIGURES, NO_MARGIN, game_figures
+from balancer.games.progress import (
+    CHOICES,
+    DECISION_WORDS,
+    FIGURES,
+    NO_MARGIN,
+    TURNS,
+    game_figures,
+)
 from balancer.jit import njit
 from balancer.rng import Stream
 
@@ -80,8 +87,11 @@ def _play_to_end(
     seat_params: np.ndarray,
     moves: np.ndarray,
     progress: np.ndarray,
+    decisions: np.ndarray,
 ) -> int:
-    """Play from `state` to the end: seat s plays bot seat_bots[s] with seat_params[s].
+    """Play from `state` to the end: seat s plays bot seat_bots[s] with seat_params[s],
+    each turn counted in `decisions` (TURNS, and CHOICES when it offers more than one
+    move: games/progress.py).
 
     A forced move is played without asking its bot (engine.py's rule). The chunk
     loop's own (`play_out` is the rollouts' entry, with every kernel's signature).
@@ -90,9 +100,11 @@ def _play_to_end(
     deals = state[S_EVENTS + E_DEALS]
     while state[S_OVER] == 0:
         n = legal(state, tables, moves)
+        decisions[TURNS] += 1
         if n == 1:
             action = moves[0]
         else:
+            decisions[CHOICES] += 1
             seat = state[S_TO_ACT]
             action = choose(state, tables, streams, moves, n, seat_bots[seat], seat_params[seat])
         apply(state, tables, streams, action)
@@ -127,6 +139,7 @@ def _play_games(
     dealt: np.ndarray,
     figures: np.ndarray,
     margin: int,
+    decisions: np.ndarray,
 ) -> None:
     """dealt[g, s, k] gets the opening hand's count of kind k (card impact), figures[g]
     how game g played (stats/how_it_plays.py) from the chips after each of its deals."""
@@ -149,7 +162,9 @@ def _play_games(
         for seat in range(PLAYERS):
             for k in range(K):
                 dealt[row, seat, k] = state[S_HANDS + seat * K + k]
-        deals = _play_to_end(state, tables, streams, seat_bots, seat_params, moves, progress)
+        deals = _play_to_end(
+            state, tables, streams, seat_bots, seat_params, moves, progress, decisions[row]
+        )
         for seat in range(PLAYERS):
             scores[row, seat] = state[S_CHIPS + seat]
             final[seat] = state[S_CHIPS + seat]
@@ -200,11 +215,12 @@ def play_chunk(
     events = np.zeros((games, N_EVENTS), dtype=np.float64)
     dealt = np.zeros((games, PLAYERS, K), dtype=np.int64)
     figures = np.zeros((games, FIGURES), dtype=np.float64)
+    decisions = np.zeros((games, DECISION_WORDS), dtype=np.int64)
     _play_games(
         tables, seed, start, stop, kinds, params, bool(rotate), scores, length, events, dealt,
-        figures, margin,
+        figures, margin, decisions,
     )  # fmt: skip
-    return ChunkColumns(start, scores, length, events, held_masks(dealt), figures)
+    return ChunkColumns(start, scores, length, events, held_masks(dealt), figures, decisions)
 
 
 def held_masks(dealt: np.ndarray) -> np.ndarray:

@@ -58,6 +58,7 @@ from balancer.games.daqizi.kernel.layout import (
 )
 from balancer.games.daqizi.kernel.resolution import apply, legal, new_game
 from balancer.games.kernel_api import StepBuffer
+from balancer.games.progress import CHOICES, DECISION_WORDS, TURNS
 from balancer.games.step_kernels import block as _block
 from balancer.games.step_kernels import draw_ahead, stream_block
 from balancer.jit import njit
@@ -122,19 +123,23 @@ def advance_to_outside(
     moves: np.ndarray,
     hist: np.ndarray,
     progress: np.ndarray,
+    decisions: np.ndarray,
 ) -> int:
     """Play on from the current position to the next outside decision: forced
     moves without asking (and without a draw), compiled seats by `choose` with
-    their own bot streams; the deal's face-up plays kept in `hist`.
+    their own bot streams; the deal's face-up plays kept in `hist`, each deal's chips in
+    `progress`, each turn counted in `decisions` (games/progress.py's TURNS, CHOICES).
 
     Returns n >= 2 with the outside seat's legal moves in moves[:n] (engine.py's
     order; `current_player` is the seat), or 0 when the game is over.
     """
     while state[S_OVER] == 0:
         n = legal(state, tables, moves)
+        decisions[TURNS] += 1
         if n == 1:
             action = moves[0]  # forced: no bot is asked, no bot draw
         else:
+            decisions[CHOICES] += 1
             seat = state[S_TO_ACT]
             kind = plan[PLAN_KIND + seat]
             if kind == BOT_OUTSIDE:
@@ -151,7 +156,8 @@ def advance_to_outside(
 # ahead and the float64 params are the buffer's bytes seen as those types.
 B_STATE, B_TABLES, B_MOVES, B_PLAN, B_STREAMS, B_PARAMS, B_AHEAD, B_HIST, B_HELD = range(0, 18, 2)
 B_PROGRESS = 18  # each deal's chips, a row of seats a deal (GameRecord.progress)
-B_HEADER = 20
+B_DECISIONS = 20  # the game's turns and choices (GameRecord.decisions)
+B_HEADER = 22
 AHEAD = 32
 """Numbers of an outside seat's bot stream drawn ahead at the deal, for its plugin's
 rng (sim/kernel_step.py): a Python draw costs a microsecond of big-integer arithmetic,
@@ -176,9 +182,11 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     streams = stream_block(buf, B_STREAMS)
     hist = _block(buf, B_HIST)
     progress = _block(buf, B_PROGRESS).reshape((tables[R_MAX_DEALS], PLAYERS))
+    decisions = _block(buf, B_DECISIONS)
     if mode == STEP_DEAL:
         rng.init_streams(streams, seed, game)
         new_game(state, tables, streams)
+        decisions[:] = 0
         hist[H_COUNT] = 0
         _held(state, _block(buf, B_HELD))
         kinds = plan[PLAN_KIND : PLAN_KIND + PLAYERS]
@@ -187,7 +195,7 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
         _apply_kept(state, tables, streams, action, hist, progress)
     params = _block(buf, B_PARAMS).view(np.float64)
     moves = _block(buf, B_MOVES)
-    n = advance_to_outside(state, tables, streams, plan, params, moves, hist, progress)
+    n = advance_to_outside(state, tables, streams, plan, params, moves, hist, progress, decisions)
     if n == 0:
         return 0
     return n * 8 + state[S_TO_ACT]
@@ -240,6 +248,7 @@ class StepGame(StepBuffer):
             np.zeros(HIST_SIZE, np.int64),
             np.zeros(PLAYERS, np.int64),  # the opening hands' held kinds
             np.zeros(int(tables[R_MAX_DEALS]) * PLAYERS, np.int64),
+            np.zeros(DECISION_WORDS, np.int64),
         ]
         assert len(blocks) * 2 == B_HEADER
         self._pack(blocks, B_HEADER)
@@ -252,6 +261,7 @@ class StepGame(StepBuffer):
         self.hist = self._block(B_HIST)
         self.held = self._block(B_HELD)
         self.progress = self._block(B_PROGRESS).reshape(-1, PLAYERS)
+        self.decisions = self._block(B_DECISIONS)
 
     # The entry `deal` and `play` call; a loop that writes `play` out (sim/kernel_step.py)
     # calls step(buf, STEP_APPLY, action, 0, 0) itself.
@@ -315,6 +325,7 @@ class StepGame(StepBuffer):
             {name: s[S_EVENTS + e] for e, name in enumerate(EVENTS)},
             tuple(self.held.tolist()),
             self.progress_of(s[S_EVENTS + E_DEALS]),
+            decisions=self.decisions_of(),
         )
 
 

@@ -42,7 +42,14 @@ from balancer.games.fdc.kernel.tables import (
     new_work,
 )
 from balancer.games.kernel_api import ChunkColumns
-from balancer.games.progress import FIGURES, NO_MARGIN, game_figures
+from balancer.games.progress import (
+    CHOICES,
+    DECISION_WORDS,
+    FIGURES,
+    NO_MARGIN,
+    TURNS,
+    game_figures,
+)
 from balancer.games.trick.kernel.lists import seat_after
 from balancer.games.trick.kernel.procedure import held_at_deal
 
@@ -83,14 +90,16 @@ def play_chunk(
     # One game's progress at a time, reused: a game has at most a trick per card.
     progress = np.zeros((int(tables[T_DECK]), players), np.int64)
     figures = np.zeros((games, FIGURES), np.float64)
+    decisions = np.zeros((games, DECISION_WORDS), np.int64)
     _play_games(
         tables, kinds, params, seed, start, stop, bool(rotate), start % players,
         state, streams, legal_out, iwork, fwork, scores, length, events, held, words,
-        progress, figures, margin,
+        progress, figures, margin, decisions,
     )  # fmt: skip
     return ChunkColumns(
-        start=start, scores=scores, length=length, events=events, held=held, figures=figures
-    )
+        start=start, scores=scores, length=length, events=events, held=held, figures=figures,
+        decisions=decisions,
+    )  # fmt: skip
 
 
 # -- a chunk of games -----------------------------------------------------------------
@@ -119,6 +128,7 @@ def _play_games(
     progress: np.ndarray,
     figures: np.ndarray,
     margin: int,
+    decisions: np.ndarray,
 ) -> None:
     """engine.py _play for games start..stop-1: a forced move is played without
     asking its bot (and without a draw from its stream). held[g] gets the kinds
@@ -136,9 +146,11 @@ def _play_games(
         tricks = 0
         while state[PHASE] != OVER:
             n = legal(state, tables, moves)
+            decisions[row, TURNS] += 1
             if n == 1:
                 action = moves[0]
             else:
+                decisions[row, CHOICES] += 1
                 seat = current_player(state)
                 slot = seat_after(seat, rotation, players) if rotate else seat
                 action = _choose(

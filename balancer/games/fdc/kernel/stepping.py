@@ -81,6 +81,7 @@ from balancer.games.fdc.kernel.tables import (
     new_work,
 )
 from balancer.games.kernel_api import StepBuffer
+from balancer.games.progress import CHOICES, DECISION_WORDS, TURNS
 from balancer.games.step_kernels import block, draw_ahead, stream_block
 from balancer.games.trick.kernel.procedure import cancelled_pass, held_at_deal
 
@@ -217,6 +218,7 @@ def advance_to_outside(
     cashed: np.ndarray,
     discard: np.ndarray,
     progress: np.ndarray,
+    decisions: np.ndarray,
 ) -> int:
     """Play on from the current position to the next outside decision: forced
     moves without asking (and without a draw), compiled seats by `_choose`.
@@ -224,13 +226,16 @@ def advance_to_outside(
     Returns n >= 2 with the outside seat's legal moves in moves[:n] (the
     engine's order; `current_player` is the seat), or 0 when the game is over.
     `cashed` (`new_cashed`) and `discard` (`new_discard`) are written down as moves
-    are made (`apply_recorded`), and each trick's scores into `progress`.
+    are made (`apply_recorded`), and each trick's scores into `progress`; each turn is
+    counted in `decisions` (games/progress.py's TURNS, CHOICES).
     """
     while state[PHASE] != OVER:
         n = legal(state, tables, moves)
+        decisions[TURNS] += 1
         if n == 1:
             action = moves[0]
         else:
+            decisions[CHOICES] += 1
             seat = current_player(state)
             kind = plan[PLAN_KIND + seat]
             if kind == BOT_OUTSIDE:
@@ -253,8 +258,9 @@ B_STREAMS, B_PARAMS, B_FWORK, B_HELD = 12, 14, 16, 18
 B_AHEAD = 20  # the first AHEAD numbers of each outside seat's bot stream, drawn at the deal
 B_DISCARD = 22
 B_PROGRESS = 24  # each trick's scores, a row of seats a trick (GameRecord.progress)
-B_HELD_WORDS = 26  # GameRecord.held's words per seat
-B_HEADER = 27
+B_DECISIONS = 26  # the game's turns and choices (GameRecord.decisions)
+B_HELD_WORDS = 28  # GameRecord.held's words per seat
+B_HEADER = 29
 AHEAD = 48
 """Numbers of an outside seat's bot stream drawn ahead at the deal, for its plugin's
 rng (sim/kernel_step.py): a Python draw costs a microsecond of big-integer arithmetic,
@@ -279,6 +285,7 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     discard = block(buf, B_DISCARD)
     rows = block(buf, B_PROGRESS)
     progress = rows.reshape((rows.shape[0] // state[PLAYERS], state[PLAYERS]))
+    decisions = block(buf, B_DECISIONS)
     streams = stream_block(buf, B_STREAMS)
     params = block(buf, B_PARAMS).view(np.float64)
     fwork = block(buf, B_FWORK).view(np.float64)
@@ -286,13 +293,15 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
         start_game(state, tables, streams, seed, game)
         held = block(buf, B_HELD).view(np.uint64)
         _deal_records(state, tables, cashed, discard, held, buf[B_HELD_WORDS])
+        decisions[:] = 0
         kinds = plan[PLAN_KIND : PLAN_KIND + state[PLAYERS]]
         draw_ahead(streams, kinds, BOT_OUTSIDE, block(buf, B_AHEAD).view(np.uint64), AHEAD)
     elif mode == STEP_APPLY:
         apply_recorded(state, tables, streams, action, cashed, discard, progress)
     n = advance_to_outside(
-        state, tables, streams, plan, params, moves, iwork, fwork, cashed, discard, progress
-    )
+        state, tables, streams, plan, params, moves, iwork, fwork, cashed, discard, progress,
+        decisions,
+    )  # fmt: skip
     if n == 0:
         return 0
     return n * 8 + current_player(state)
@@ -357,6 +366,7 @@ class StepGame(StepBuffer):
             new_discard(state),
             # A game has at most a trick per card (chunk.py's progress, the same size).
             np.zeros(self._deck.size * players, np.int64),
+            np.zeros(DECISION_WORDS, np.int64),
         ]
         assert len(blocks) * 2 == B_HELD_WORDS  # block i's (start, stop) at 2i, 2i + 1
         self._pack(blocks, B_HEADER)
@@ -372,6 +382,7 @@ class StepGame(StepBuffer):
         self.cashed = block(B_CASHED)
         self.discard = block(B_DISCARD)
         self.progress = block(B_PROGRESS).reshape(-1, players)
+        self.decisions = block(B_DECISIONS)
         self.held = block(B_HELD).view(np.uint64)
         self.streams = block(B_STREAMS).view(np.uint64).reshape(players + 1, 2)
         self.ahead = block(B_AHEAD).view(np.uint64)  # AHEAD per seat, after each deal
@@ -467,4 +478,5 @@ class StepGame(StepBuffer):
             events,
             tuple(self.held.tolist()),
             self.progress_of(s[TRICKS]),
+            decisions=self.decisions_of(),
         )

@@ -28,7 +28,7 @@ from balancer.games.kimekimera.kernel.layout import (
 )
 from balancer.games.kimekimera.kernel.resolution import new_game
 from balancer.games.kimekimera.kernel.stepping import advance_to_outside
-from balancer.games.progress import FIGURES, NO_MARGIN, game_figures
+from balancer.games.progress import DECISION_WORDS, FIGURES, NO_MARGIN, game_figures
 from balancer.jit import njit
 from balancer.rng_kernels import init_streams
 
@@ -50,6 +50,7 @@ def play_games(
     held: np.ndarray,
     figures: np.ndarray,
     margin: int,
+    decisions: np.ndarray,
 ) -> None:
     """Games start..stop-1 into scores/length/events/held/figures rows 0..stop-start-1.
 
@@ -75,7 +76,9 @@ def play_games(
             plan[PLAN_PARAMS + seat] = slot * N_PARAMS
         init_streams(streams, seed, g)
         new_game(state, tables, streams)
-        advance_to_outside(state, tables, streams, plan, params, moves, scratch)
+        advance_to_outside(
+            state, tables, streams, plan, params, moves, scratch, decisions[g - start]
+        )
         row = g - start
         for s in range(players):
             scores[row, s] = state[S_TOTALS + s]
@@ -109,8 +112,9 @@ def play_chunk(
     events = np.zeros((games, N_EVENTS), dtype=np.float64)
     held = np.zeros((games, players), dtype=np.int64)
     figures = np.zeros((games, FIGURES), dtype=np.float64)
+    decisions = np.zeros((games, DECISION_WORDS), dtype=np.int64)
     play_games(
         tables, seed, start, stop, ids, params, bool(rotate), scores, length, events, held, figures,
-        margin,
+        margin, decisions,
     )  # fmt: skip
-    return ChunkColumns(start, scores, length, events, held.astype(np.uint64), figures)
+    return ChunkColumns(start, scores, length, events, held.astype(np.uint64), figures, decisions)

@@ -28,6 +28,7 @@ from balancer.games.kimekimera.kernel.layout import (
     T_PLAYERS,
 )
 from balancer.games.kimekimera.kernel.stepping import advance_to_outside
+from balancer.games.progress import DECISION_WORDS
 from balancer.jit import njit
 from balancer.rng import CHANCE
 from balancer.rng_kernels import next_u64, shuffle
@@ -41,9 +42,11 @@ from balancer.rng_kernels import next_u64, shuffle
 # (`play_out`), many times a decision: both compiled, called from compiled code.
 # The signatures are those of every kernel's rollouts (fdc's and dqz's alike).
 
-# play_out's scratch: the legal-move list, then bot_action's work array.
+# play_out's scratch: the legal-move list, bot_action's work array, then the turns and
+# choices advance_to_outside counts (a rollout reads none of them).
 X_MOVES = MAX_FREE + 1
-SCRATCH_SIZE = X_MOVES + 16
+X_DECISIONS = X_MOVES + 16
+SCRATCH_SIZE = X_DECISIONS + DECISION_WORDS
 
 
 def encode_bots(seats: Sequence[tuple[str, Mapping[str, Any]]]) -> tuple[np.ndarray, np.ndarray]:
@@ -77,7 +80,8 @@ def play_out(
     drawing from its stream 1 + s, chance (breeding lotteries, reshuffles) from
     streams[CHANCE]; a forced move is played unasked (no draw), as the chunk loop
     plays. scores[s] gets seat s's total; returns the rounds played."""
-    advance_to_outside(state, tables, streams, plan, params, scratch[:X_MOVES], scratch[X_MOVES:])
+    moves, work = scratch[:X_MOVES], scratch[X_MOVES:X_DECISIONS]
+    advance_to_outside(state, tables, streams, plan, params, moves, work, scratch[X_DECISIONS:])
     for s in range(tables[T_PLAYERS]):
         scores[s] = state[S_TOTALS + s]
     return state[S_ROUND]

@@ -39,6 +39,7 @@ from balancer.games.kimekimera.kernel.layout import (
     encode_rules,
 )
 from balancer.games.kimekimera.kernel.resolution import apply, legal, new_game
+from balancer.games.progress import CHOICES, DECISION_WORDS, TURNS
 from balancer.games.step_kernels import block as _block
 from balancer.games.step_kernels import draw_ahead, stream_block
 from balancer.jit import njit
@@ -68,19 +69,23 @@ def advance_to_outside(
     params: np.ndarray,
     moves: np.ndarray,
     scratch: np.ndarray,
+    decisions: np.ndarray,
 ) -> int:
     """Play on from the current position to the next outside decision: forced
     moves without asking (and without a draw), compiled seats by `bot_action`
-    with their own bot streams.
+    with their own bot streams; each turn counted in `decisions` (TURNS, and
+    CHOICES when it offers more than one move: games/progress.py).
 
     Returns n >= 2 with the outside seat's legal moves in moves[:n] (the
     engine's order; `current_player` is the seat), or 0 when the game is over.
     """
     while state[S_SEAT] >= 0:
         n = legal(state, tables, moves)
+        decisions[TURNS] += 1
         if n == 1:
             action = moves[0]  # forced: no bot is asked, no bot draw
         else:
+            decisions[CHOICES] += 1
             seat = state[S_SEAT]
             kind = plan[PLAN_KIND + seat]
             if kind == BOT_OUTSIDE:
@@ -98,7 +103,8 @@ def advance_to_outside(
 # of each block; the uint64 streams and ahead and the float64 params are the
 # buffer's bytes seen as those types.
 B_STATE, B_TABLES, B_MOVES, B_SCRATCH, B_PLAN, B_STREAMS, B_PARAMS, B_AHEAD = range(0, 16, 2)
-B_HEADER = 16
+B_DECISIONS = 16  # the game's turns and choices (GameRecord.decisions)
+B_HEADER = 18
 AHEAD = 16
 """Numbers of an outside seat's bot stream drawn ahead at the deal, for its plugin's
 rng (sim/kernel_step.py): a Python draw costs a microsecond of big-integer arithmetic,
@@ -121,16 +127,18 @@ def step(buf: np.ndarray, mode: int, action: int, seed: int, game: int) -> int:
     """
     state, tables, plan = _block(buf, B_STATE), _block(buf, B_TABLES), _block(buf, B_PLAN)
     streams = stream_block(buf, B_STREAMS)
+    decisions = _block(buf, B_DECISIONS)
     if mode == STEP_DEAL:
         init_streams(streams, seed, game)
         new_game(state, tables, streams)
+        decisions[:] = 0
         kinds = plan[PLAN_KIND : PLAN_KIND + tables[T_PLAYERS]]
         draw_ahead(streams, kinds, BOT_OUTSIDE, _block(buf, B_AHEAD).view(np.uint64), AHEAD)
     elif mode == STEP_APPLY:
         apply(state, tables, streams, action)
     params = _block(buf, B_PARAMS).view(np.float64)
     moves, scratch = _block(buf, B_MOVES), _block(buf, B_SCRATCH)
-    n = advance_to_outside(state, tables, streams, plan, params, moves, scratch)
+    n = advance_to_outside(state, tables, streams, plan, params, moves, scratch, decisions)
     if n == 0:
         return 0
     return n * 8 + state[S_SEAT]
@@ -177,12 +185,14 @@ class StepGame(StepBuffer):
             np.zeros(2 * (players + 1), np.int64),  # the streams, (key, counter) a row
             params.ravel().view(np.int64),
             np.zeros(players * AHEAD, np.int64),
+            np.zeros(DECISION_WORDS, np.int64),
         ]
         assert len(blocks) * 2 == B_HEADER
         self._pack(blocks, B_HEADER)
         # Views of the buffer, for reading (and the plan for writing) from Python.
         self.state = self._block(B_STATE)
         self.progress = self.state[S_PROGRESS:].reshape(self._rounds, players)
+        self.decisions = self._block(B_DECISIONS)
         self.moves = memoryview(self._block(B_MOVES))  # type: ignore[arg-type]
         self.plan = self._block(B_PLAN)
         self.streams = self._block(B_STREAMS).view(np.uint64).reshape(players + 1, 2)
@@ -240,4 +250,5 @@ class StepGame(StepBuffer):
             {name: float(s[S_EVENTS + e]) for e, name in enumerate(kk.EVENTS)},
             tuple(s[S_HELD : S_HELD + players]),
             self.progress_of(s[S_ROUND]),
+            decisions=self.decisions_of(),
         )

@@ -10,7 +10,14 @@ import numpy as np
 
 from balancer.games.api import held_words
 from balancer.games.kernel_api import ChunkColumns
-from balancer.games.progress import FIGURES, NO_MARGIN, game_figures
+from balancer.games.progress import (
+    CHOICES,
+    DECISION_WORDS,
+    FIGURES,
+    NO_MARGIN,
+    TURNS,
+    game_figures,
+)
 from balancer.games.roles.fdc_heuristic import heuristic_compiles
 from balancer.games.roles.kernel.bots import (
     KINDS,
@@ -82,14 +89,16 @@ def play_chunk(
     # One game's progress at a time, reused: every trick plays a card (engine.py).
     progress = np.zeros((int(tables[T_DECK]), players), np.int64)
     figures = np.zeros((games, FIGURES), np.float64)
+    decisions = np.zeros((games, DECISION_WORDS), np.int64)
     _play_games(
         tables, kinds, params, seed, start, stop, bool(rotate), start % players,
         state, streams, moves, scratch, scores, length, events, held, words,
-        progress, figures, margin,
+        progress, figures, margin, decisions,
     )  # fmt: skip
     return ChunkColumns(
-        start=start, scores=scores, length=length, events=events, held=held, figures=figures
-    )
+        start=start, scores=scores, length=length, events=events, held=held, figures=figures,
+        decisions=decisions,
+    )  # fmt: skip
 
 
 @outermost
@@ -114,6 +123,7 @@ def _play_games(
     progress: np.ndarray,
     figures: np.ndarray,
     margin: int,
+    decisions: np.ndarray,
 ) -> None:
     """engine.py's games start..stop-1 as sim/play.py plays them: a forced move is
     played without asking its bot (no draw from its stream). figures[g]: how game g
@@ -130,9 +140,11 @@ def _play_games(
         tricks = 0
         while state[PHASE] != OVER:
             n = legal(state, tables, moves)
+            decisions[row, TURNS] += 1
             if n == 1:
                 action = moves[0]
             else:
+                decisions[row, CHOICES] += 1
                 seat = current_player(state, tables)
                 slot = seat_after(seat, rotation, players) if rotate else seat
                 action = bot_move(
