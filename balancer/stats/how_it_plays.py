@@ -21,6 +21,7 @@ import numpy as np
 from balancer.games.progress import *  # noqa: F403 (the per-game figures, re-exported)
 from balancer.games.progress import (
     CHECKPOINTS,
+    CHOICES,
     COMEBACK,
     DECIDED_AT,
     DECISION_WORDS,
@@ -29,6 +30,7 @@ from balancer.games.progress import (
     LEAD_CHANGES,
     LEADER_WINS_25,
     NAMES,
+    TURNS,
     decision_shares,
 )
 from balancer.stats import intervals, streamed
@@ -94,6 +96,9 @@ def _checked_decisions(decisions: np.ndarray) -> np.ndarray:
     decisions = np.asarray(decisions, dtype=np.int64)
     if decisions.ndim != 2 or decisions.shape[1] != DECISION_WORDS:
         raise ValueError(f"decisions are a games × {DECISION_WORDS} matrix (turns, choices)")
+    # A game's turns are at most a few hundred; the keys of add_decisions need < 2**31.
+    if decisions.size and not (decisions.min() >= 0 and decisions.max() < 2**31):
+        raise ValueError("a game's turns and choices are counts under 2**31")
     return decisions
 
 
@@ -157,10 +162,14 @@ class HowItPlaysCounts:
     def add_decisions(self, decisions: np.ndarray) -> None:
         """Count a batch of games' (turns, choices) rows (games × DECISION_WORDS), the same
         games as a batch of `add`."""
-        pairs, counts = np.unique(_checked_decisions(decisions), axis=0, return_counts=True)
+        rows = _checked_decisions(decisions)
+        # One int64 key a game, turns in the high half: np.unique over rows (axis=0) sorts
+        # a structured view and cost ten times as much (0.6 s of CPU per 1,000,000 games).
+        keys, counts = np.unique(rows[:, TURNS] << 32 | rows[:, CHOICES], return_counts=True)
         self.decided_games += int(counts.sum())
-        for (turns, choices), count in zip(pairs.tolist(), counts.tolist(), strict=True):
-            self.decisions[turns, choices] = self.decisions.get((turns, choices), 0) + count
+        for key, count in zip(keys.tolist(), counts.tolist(), strict=True):
+            pair = (key >> 32, key & 0xFFFFFFFF)
+            self.decisions[pair] = self.decisions.get(pair, 0) + count
 
     def merge(self, other: HowItPlaysCounts) -> None:
         self.games += other.games
