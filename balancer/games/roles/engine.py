@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 from balancer.games.api import Bounds
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
+from balancer.games.roles.primitives import PRIMITIVES
 from balancer.games.trick.procedure import CHOICE, PLAY, sort_out
 from balancer.games.trick.procedure import OVER as OVER  # determinize.py's, as before
 from balancer.games.trick.state import TrickState, redeal_unseen
@@ -571,11 +572,9 @@ class State(TrickState):
     def _on_target(self, op: Op, target: int, seat: int, card: int) -> bool:
         """Act on one target seat; whether that changed anything."""
         p, kind = op.params, op.kind
-        if kind == "guard":
-            was = self.flags[p["flag"]][target]
-            self.flags[p["flag"]][target] = True
-            self._note("guard", seat, p["flag"], target)
-            return not was
+        registered = PRIMITIVES.get(kind)
+        if registered is not None:
+            return registered.act(self, p, seat, card, target, -1)
         if kind == "skip_turn":
             tricks = self._amount(p["tricks"], seat, card)
             self.skip[target] += tricks

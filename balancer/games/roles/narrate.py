@@ -14,6 +14,10 @@ from typing import Any
 
 from balancer.games.definition import LogEntry, Narrator
 from balancer.games.roles.engine import Cards, cards_for
+from balancer.games.roles.primitives import PRIMITIVES
+
+# Trace event tag -> how it is told: each primitive tells its own events.
+TELLERS = {tag: teller for spec in PRIMITIVES.values() for tag, teller in spec.tells.items()}
 
 
 def narrator() -> Narrator:
@@ -35,6 +39,9 @@ def _told(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
     def listed(items: Sequence[int]) -> str:
         return ", ".join(name(c) for c in items) or "(none)"
 
+    teller = TELLERS.get(event[0]) if event else None
+    if teller is not None:
+        return teller(event, cards)
     match event:
         case ("trick", trick, leader, hands):
             told: list[LogEntry] = [f"Trick {trick}: seat {leader} leads"]
@@ -53,8 +60,6 @@ def _told(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
             return [f"  seat {seat} moves {moved} card(s) from its {source} to its {goal}"]
         case ("steal", seat, card, victim, source, goal):
             return [f"  seat {seat} takes {name(card)} from seat {victim}'s {source} to its {goal}"]
-        case ("guard", seat, flag, target):
-            return [f"  seat {seat} sets {flag} on seat {target}"]
         case ("counter", seat, counter, target, old, new):
             return [f"  seat {seat}: seat {target}'s {counter} {old} -> {new}"]
         case ("blocked", seat, kind, target, flag):

@@ -18,18 +18,20 @@ Parameter types (`Param.kind`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from balancer.games.roles.primitives import PRIMITIVES as REGISTERED
 
-ZONE, COUNTER, FLAG, GLOBAL, EVENT = "zone", "counter", "flag", "global", "event"
-TARGET, AMOUNT, INT, BOOL = "target", "amount", "int", "bool"
-
-
-@dataclass(frozen=True)
-class Param:
-    name: str
-    kind: str
-    required: bool = False
-    default: object = None
+# The parameter types are the primitives' (base.py); named here too, as the validator
+# reads them.
+from balancer.games.roles.primitives.base import AMOUNT as AMOUNT
+from balancer.games.roles.primitives.base import BOOL as BOOL
+from balancer.games.roles.primitives.base import COUNTER as COUNTER
+from balancer.games.roles.primitives.base import EVENT as EVENT
+from balancer.games.roles.primitives.base import FLAG as FLAG
+from balancer.games.roles.primitives.base import GLOBAL as GLOBAL
+from balancer.games.roles.primitives.base import INT as INT
+from balancer.games.roles.primitives.base import TARGET as TARGET
+from balancer.games.roles.primitives.base import ZONE as ZONE
+from balancer.games.roles.primitives.base import Param as Param
 
 
 def _p(name: str, kind: str, default: object = None, *, required: bool = False) -> Param:
@@ -61,8 +63,7 @@ PRIMITIVES: dict[str, tuple[Param, ...]] = {
         _p("unless", FLAG),
         _EVENT,
     ),
-    # Set a flag on the target.
-    "guard": (_p("flag", FLAG, required=True), _p("target", TARGET, "self"), _EVENT),
+    "guard": REGISTERED["guard"].params,
     # Add to the target's counter, kept within [min, max]; skipped when the target's
     # `unless` flag is set.
     "add": (

@@ -71,7 +71,11 @@ from balancer.games.roles.kernel.regions import (
 from balancer.games.roles.kernel.scoring import (
     _amount,
 )
+from balancer.games.roles.primitives import guard
 from balancer.games.trick.kernel.lists import in_plays, index_of, remove_at, seat_after
+
+# Each primitive's compiled act, built once (primitives/base.py says why not at import).
+guard_act = guard.SPEC.kernel_act()
 
 
 @inlined
@@ -294,10 +298,7 @@ def _on_target(
     """engine.py _on_target: guard, skip_turn, add or catch_up on seat `t`; whether it changed."""
     players = tables[T_PLAYERS]
     if op == OP_GUARD:
-        at = _flag(state, tables, tables[row + R_A], t)
-        was = state[at]
-        state[at] = 1
-        return was == 0
+        return guard_act(state, tables, row, seat, card, t, -1)
     if op == OP_SKIP_TURN:
         state[_rb(state) + _x(tables, X_SKIP) + t] += tables[row + R_A]
         return tables[row + R_A] > 0

@@ -65,10 +65,12 @@ from balancer.games.trick.kernel import layout as trick
 # from here.
 from balancer.games.trick.kernel.layout import *  # noqa: F403
 
-# The interpreter inlines the trick procedure's kernels: an edit there must recompile
-# it too (numba's cache stamps a kernel package by its own files; fdc_bridge.py adds
-# fdc's kernel, whose heuristic it inlines).
-jit.stamp_with(os.path.dirname(__file__), os.path.dirname(trick.__file__))
+# The interpreter inlines the trick procedure's kernels and the primitives' compiled
+# acts (games/roles/primitives/): an edit there must recompile it too (numba's cache
+# stamps a kernel package by its own files; fdc_bridge.py adds fdc's kernel, whose
+# heuristic it inlines).
+_PRIMITIVES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "primitives")
+jit.stamp_with(os.path.dirname(__file__), os.path.dirname(trick.__file__), _PRIMITIVES)
 
 # -- the role game's names for the trick's words ----------------------------------------
 O_ROLES = trick.O_GAME  # where the role region starts

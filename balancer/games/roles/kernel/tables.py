@@ -150,6 +150,7 @@ from balancer.games.roles.kernel.layout import (
     X_ZLEN,
 )
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
+from balancer.games.roles.primitives import PRIMITIVES
 
 
 class _Names:
@@ -161,6 +162,35 @@ class _Names:
         self.flag = {name: i for i, name in enumerate(game.flags)}
         self.glob = {g.name: i for i, g in enumerate(game.globals)}
         self.event = {e.name: i for i, e in enumerate(game.events)}
+
+
+class _Encoding:
+    """What a primitive's `encode` asks (primitives/base.py Encoding): names' indices,
+    amounts with the run's knobs filled in."""
+
+    def __init__(self, rules: Mapping[str, Any], names: _Names) -> None:
+        self.rules, self.names = rules, names
+
+    def zone(self, name: str) -> int:
+        return self.names.zone[name]
+
+    def counter(self, name: str) -> int:
+        return self.names.counter[name]
+
+    def flag(self, name: str) -> int:
+        return self.names.flag[name]
+
+    def glob(self, name: str) -> int:
+        return self.names.glob[name]
+
+    def event(self, name: str | None) -> int:
+        return self.names.event[name] if name else -1
+
+    def amount(self, amount: tuple[Any, ...]) -> tuple[int, int]:
+        return _amount(amount, self.rules, self.names)
+
+    def constant(self, amount: tuple[Any, ...]) -> int:
+        return _constant(amount, self.rules, self.names)
 
 
 def _amount(amount: tuple[Any, ...], rules: Mapping[str, Any], names: _Names) -> tuple[int, int]:
@@ -187,7 +217,11 @@ def _op_row(op: Op, rules: Mapping[str, Any], names: _Names) -> list[int]:
     row[R_TARGET_ARG] = names.counter[target[1]] if target[0] == "top" else -1
     row[R_UNLESS] = names.flag[p["unless"]] if p.get("unless") else -1
     kind = op.kind
-    if kind == "place":
+    registered = PRIMITIVES.get(kind)
+    if registered is not None:
+        words = registered.encode(p, _Encoding(rules, names))
+        row[R_A : R_A + len(words)] = words
+    elif kind == "place":
         row[R_A] = names.zone[p["zone"]]
     elif kind == "move_all":
         row[R_A], row[R_B] = names.zone[p["from"]], names.zone[p["to"]]
@@ -195,8 +229,6 @@ def _op_row(op: Op, rules: Mapping[str, Any], names: _Names) -> list[int]:
     elif kind == "steal":
         row[R_A], row[R_B] = names.zone[p["from"]], names.zone[p["to"]]
         row[R_C] = int(bool(p["fresh_only"]))
-    elif kind == "guard":
-        row[R_A] = names.flag[p["flag"]]
     elif kind == "add":
         row[R_A] = names.counter[p["counter"]]
         row[R_B], row[R_C] = _amount(p["by"], rules, names)
