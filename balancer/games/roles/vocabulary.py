@@ -33,65 +33,9 @@ from balancer.games.roles.primitives.base import TARGET as TARGET
 from balancer.games.roles.primitives.base import ZONE as ZONE
 from balancer.games.roles.primitives.base import Param as Param
 
-
-def _p(name: str, kind: str, default: object = None, *, required: bool = False) -> Param:
-    return Param(name, kind, required, default)
-
-
-# Every primitive may count an event each time it acts: changes something
-# (docs/new-game.md, "When an event counts").
-_EVENT = _p("event", EVENT)
-
-PRIMITIVES: dict[str, tuple[Param, ...]] = {
-    # The played card goes to its owner's zone.
-    "place": (_p("zone", ZONE, required=True), _EVENT),
-    # Every card of the owner's zone moves to another of its zones; `cards_event`
-    # counts the cards moved.
-    "move_all": (
-        _p("from", ZONE, required=True),
-        _p("to", ZONE, required=True),
-        _EVENT,
-        _p("cards_event", EVENT),
-    ),
-    # One card from a rival's zone into the owner's: the owner picks the card (and so the
-    # rival). `fresh_only`: not a card played this trick; `unless`: not from a rival whose
-    # flag is set.
-    "steal": (
-        _p("from", ZONE, required=True),
-        _p("to", ZONE, required=True),
-        _p("fresh_only", BOOL, False),
-        _p("unless", FLAG),
-        _EVENT,
-    ),
-    "guard": REGISTERED["guard"].params,
-    # Add to the target's counter, kept within [min, max]; skipped when the target's
-    # `unless` flag is set.
-    "add": (
-        _p("counter", COUNTER, required=True),
-        _p("by", AMOUNT, required=True),
-        _p("target", TARGET, "self"),
-        _p("min", INT),
-        _p("max", INT),
-        _p("unless", FLAG),
-        _EVENT,
-    ),
-    # Raise the target's counter to the best rival's less `offset`, when it is below that.
-    "catch_up": (
-        _p("counter", COUNTER, required=True),
-        _p("target", TARGET, "self"),
-        _p("offset", INT, 0),
-        _EVENT,
-    ),
-    # The target plays no card in the next `tricks` tricks (its hand waits).
-    "skip_turn": (
-        _p("target", TARGET, required=True),
-        _p("tricks", INT, 1),
-        _p("unless", FLAG),
-        _EVENT,
-    ),
-    # Add to a global counter.
-    "add_global": (_p("counter", GLOBAL, required=True), _p("by", AMOUNT, required=True), _EVENT),
-}
+# Each primitive's parameters, in the registry's order (primitives/<name>.py says
+# what each primitive does with them).
+PRIMITIVES: dict[str, tuple[Param, ...]] = {name: spec.params for name, spec in REGISTERED.items()}
 
 # `choose: [op, op, ...]`: the owner picks one option (not a primitive with parameters).
 CHOOSE = "choose"

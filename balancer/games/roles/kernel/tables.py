@@ -52,15 +52,11 @@ from balancer.games.roles.kernel.layout import (
     N_DIRECTORY,
     N_SCALARS,
     NEXT_LEADER,
-    NO_MAX,
-    NO_MIN,
     NORDER,
     NUMBER,
     O_PILE,
     O_ROLES,
-    OP_STEAL,
     OP_WIDTH,
-    OPS,
     ORDER,
     OVER,
     PCARD,
@@ -69,10 +65,6 @@ from balancer.games.roles.kernel.layout import (
     PLAYERS,
     PSEAT,
     R_A,
-    R_B,
-    R_C,
-    R_D,
-    R_E,
     R_EVENT,
     R_OP,
     R_TARGET,
@@ -150,7 +142,7 @@ from balancer.games.roles.kernel.layout import (
     X_ZLEN,
 )
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
-from balancer.games.roles.primitives import PRIMITIVES
+from balancer.games.roles.primitives import OPS, PRIMITIVES
 
 
 class _Names:
@@ -208,6 +200,7 @@ def _amount(amount: tuple[Any, ...], rules: Mapping[str, Any], names: _Names) ->
 
 
 def _op_row(op: Op, rules: Mapping[str, Any], names: _Names) -> list[int]:
+    """An op's row: the words every op has, then its primitive's own (its `encode`)."""
     p = op.params
     row = [0] * OP_WIDTH
     row[R_OP] = OPS[op.kind]
@@ -216,34 +209,8 @@ def _op_row(op: Op, rules: Mapping[str, Any], names: _Names) -> list[int]:
     row[R_TARGET] = TARGETS[target[0]]
     row[R_TARGET_ARG] = names.counter[target[1]] if target[0] == "top" else -1
     row[R_UNLESS] = names.flag[p["unless"]] if p.get("unless") else -1
-    kind = op.kind
-    registered = PRIMITIVES.get(kind)
-    if registered is not None:
-        words = registered.encode(p, _Encoding(rules, names))
-        row[R_A : R_A + len(words)] = words
-    elif kind == "place":
-        row[R_A] = names.zone[p["zone"]]
-    elif kind == "move_all":
-        row[R_A], row[R_B] = names.zone[p["from"]], names.zone[p["to"]]
-        row[R_C] = names.event[p["cards_event"]] if p.get("cards_event") else -1
-    elif kind == "steal":
-        row[R_A], row[R_B] = names.zone[p["from"]], names.zone[p["to"]]
-        row[R_C] = int(bool(p["fresh_only"]))
-    elif kind == "add":
-        row[R_A] = names.counter[p["counter"]]
-        row[R_B], row[R_C] = _amount(p["by"], rules, names)
-        row[R_D] = NO_MIN if p.get("min") is None else _constant(p["min"], rules, names)
-        row[R_E] = NO_MAX if p.get("max") is None else _constant(p["max"], rules, names)
-    elif kind == "catch_up":
-        row[R_A] = names.counter[p["counter"]]
-        row[R_B] = _constant(p.get("offset") or ("int", 0), rules, names)
-    elif kind == "skip_turn":
-        row[R_A] = _constant(p.get("tricks") or ("int", 1), rules, names)
-    elif kind == "add_global":
-        row[R_A] = names.glob[p["counter"]]
-        row[R_B], row[R_C] = _amount(p["by"], rules, names)
-    else:  # pragma: no cover - the validator knows every primitive
-        raise ValueError(f"no kernel op for {kind!r}")
+    words = PRIMITIVES[op.kind].encode(p, _Encoding(rules, names))
+    row[R_A : R_A + len(words)] = words
     return row
 
 
@@ -303,7 +270,7 @@ class _Program:
             for op in ops:
                 row = _op_row(op, self.rules, self.names)
                 self.ops += row
-                if row[R_OP] == OP_STEAL:
+                if PRIMITIVES[op.kind].takes_card:
                     ways += self.deck  # a card a way, each card once
                 elif row[R_TARGET] == TGT_RIVAL:
                     ways += self.players - 1

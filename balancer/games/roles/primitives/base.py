@@ -111,15 +111,19 @@ class Primitive:
     fills: tuple[str, ...] = ()
     # (from, to) parameters when this op moves cards between two zones (validate.py).
     moves: tuple[str, str] | None = None
-    # One way per card it may take (a decision `takers * deck + card`): the owner
-    # picks a card, not a rival. Then `card_ways(state, params, seat)` lists them.
-    takes_card: bool = False
+    # (-1, card) for each card it may take (`takes_card`); None: it takes none.
     card_ways: Callable[[State, Mapping[str, Any], int], list[tuple[int, int]]] | None = None
     # bounds.most_reached: the most this op adds, for a card numbered `number`, to
     # counter (kind "counter") or global (kind "global") `name`; None: no bound.
     gain: Callable[[Mapping[str, Any], str, str, int, Mapping[str, int]], int | None] = _no_gain
     # Whether its owner's options may list cards the view does not show (compiled.py).
     unseen_choice: Callable[[Mapping[str, str], Mapping[str, Any]], bool] = _nothing_unseen
+
+    @property
+    def takes_card(self) -> bool:
+        """One way per card it may take (a decision `takers * deck + card`): the owner
+        picks a card, not a rival; `card_ways(state, params, seat)` lists them."""
+        return self.card_ways is not None
 
 
 def most_added(by: tuple[Any, ...], number: int, defaults: Mapping[str, int]) -> int | None:

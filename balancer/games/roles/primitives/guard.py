@@ -20,6 +20,8 @@ from balancer.games.roles.primitives.base import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from balancer.games.roles.engine import Cards, State
 
 
@@ -36,8 +38,6 @@ def act(state: State, params: Mapping[str, Any], seat: int, card: int, target: i
 
 
 def kernel_act() -> Callable[..., bool]:
-    import numpy as np
-
     from balancer.games.roles.kernel.layout import R_A, inlined
     from balancer.games.roles.kernel.regions import flag_at
 
