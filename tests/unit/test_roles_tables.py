@@ -18,6 +18,7 @@ from balancer.games.fdc import engine as fdc
 from balancer.games.fdc.kernel import tables as fdc_tables
 from balancer.games.roles import gamefile, load_file
 from balancer.games.roles import primitives as P
+from balancer.games.roles import targets as T
 from balancer.games.roles.definition import game_knobs
 from balancer.games.roles.kernel import layout as L
 from balancer.games.roles.kernel.tables import make_tables
@@ -60,7 +61,7 @@ def test_an_accident_is_one_add_row_with_its_knob_filled_in() -> None:
     (row,) = step
     assert row[L.R_OP] == P.OP_ADD
     assert row[L.R_EVENT] == 3  # accidents
-    assert (row[L.R_TARGET], row[L.R_TARGET_ARG]) == (L.TGT_TOP, 0)  # top: position
+    assert (row[L.R_TARGET], row[L.R_TARGET_ARG]) == (T.TGT_TOP, 0)  # top: position
     assert row[L.R_UNLESS] == 0  # blocking
     assert row[L.R_A] == 0  # counter position
     assert (row[L.R_B], row[L.R_C]) == (L.AMT_CONST, -3)  # by: -accident_loss, default 3
@@ -70,7 +71,7 @@ def test_an_accident_is_one_add_row_with_its_knob_filled_in() -> None:
     assert (speed[L.R_OP], speed[L.R_B], speed[L.R_EVENT]) == (P.OP_ADD, L.AMT_NUMBER, 2)
     # Block: a guard of `blocking` on its owner, then +1.
     (guard,), (creep,) = role_steps(tables, 2)
-    assert (guard[L.R_OP], guard[L.R_A], guard[L.R_TARGET]) == (P.OP_GUARD, 0, L.TGT_SELF)
+    assert (guard[L.R_OP], guard[L.R_A], guard[L.R_TARGET]) == (P.OP_GUARD, 0, T.TGT_OWNER)
     assert (creep[L.R_OP], creep[L.R_B], creep[L.R_C]) == (P.OP_ADD, L.AMT_CONST, 1)
 
 

@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 from balancer.games.api import Bounds
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
 from balancer.games.roles.primitives import PRIMITIVES
+from balancer.games.roles.targets import TARGET_KINDS
 from balancer.games.trick.procedure import CHOICE, PLAY, sort_out
 from balancer.games.trick.procedure import OVER as OVER  # determinize.py's, as before
 from balancer.games.trick.state import TrickState, redeal_unseen
@@ -478,30 +479,16 @@ class State(TrickState):
         if card_ways is not None:
             return card_ways(self, p, seat)
         target = p.get("target")
-        if target == ("rival",):
+        if target is not None and TARGET_KINDS[target[0]].chosen:
             unless = self.flags[p["unless"]] if p.get("unless") else None
             rivals = [(seat + k) % self.players for k in range(1, self.players)]
             return [(r, -1) for r in rivals if unless is None or not unless[r]]
         return [(-1, -1)]
 
     def _targets(self, target: tuple[str, ...], seat: int, chosen: int) -> list[int]:
-        players = self.players
-        word = target[0]
-        if word == "self":
-            return [seat]
-        if word == "rival":
-            return [chosen]
-        if word == "next":
-            return [(seat + 1) % players]
-        if word == "prev":
-            return [(seat - 1) % players]
-        if word == "all_rivals":
-            return [(seat + k) % players for k in range(1, players)]
-        if word == "trick_leader":
-            return [self.leader]
-        counter = self.counters[target[1]]
-        rivals = [(seat + k) % players for k in range(1, players)]
-        return [max(rivals, key=lambda r: (counter[r], -rivals.index(r)))]
+        """The seats `target` names for `seat`'s op (targets/<kind>.py), in order."""
+        argument = target[1] if len(target) > 1 else None
+        return TARGET_KINDS[target[0]].seats(self, seat, chosen, argument)
 
     def _act(self, op: Op, seat: int, card: int, chosen: int, taken: int) -> None:
         """One primitive (primitives/<name>.py), on each of its target seats in turn when

@@ -32,6 +32,7 @@ from balancer.games.roles.primitives.base import INT as INT
 from balancer.games.roles.primitives.base import TARGET as TARGET
 from balancer.games.roles.primitives.base import ZONE as ZONE
 from balancer.games.roles.primitives.base import Param as Param
+from balancer.games.roles.targets import WORDS
 
 # Each primitive's parameters, in the registry's order (primitives/<name>.py says
 # what each primitive does with them).
@@ -40,9 +41,9 @@ PRIMITIVES: dict[str, tuple[Param, ...]] = {name: spec.params for name, spec in 
 # `choose: [op, op, ...]`: the owner picks one option (not a primitive with parameters).
 CHOOSE = "choose"
 
-# Targets written as a word. `rival`: the owner picks one (a decision).
-TARGETS = ("self", "rival", "next", "prev", "all_rivals", "trick_leader")
-TOP = "top"  # {top: COUNTER}: the rival with the most (the first from the owner on a tie)
+# Targets written as a word (targets/<kind>.py says what each names; `rival`: the
+# owner picks one, a decision); the others take an argument ({top: COUNTER}).
+TARGETS = WORDS
 
 # Hooks a game may run besides a role's own effects: for each cancelled card's owner
 # (the card is the cancelled one), and for each seat at a trick's end (seat order from

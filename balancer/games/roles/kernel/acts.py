@@ -15,28 +15,20 @@ import numpy as np
 
 from balancer.games.roles.kernel.layout import (
     CHOICE,
-    LEADER,
     OP_WIDTH,
     PHASE,
     R_EVENT,
     R_OP,
     R_TARGET,
-    R_TARGET_ARG,
     R_UNLESS,
     STEP_WIDTH,
     T_DECK,
     T_PLAYERS,
-    TGT_ALL,
-    TGT_LEADER,
-    TGT_NEXT,
-    TGT_PREV,
-    TGT_RIVAL,
-    TGT_SELF,
     X_OPS,
     X_STEPS,
     inlined,
 )
-from balancer.games.roles.kernel.regions import _counter, _event, _flag, _x
+from balancer.games.roles.kernel.regions import _event, _flag, _x
 from balancer.games.roles.primitives import (
     OP_ADD,
     OP_ADD_GLOBAL,
@@ -56,6 +48,24 @@ from balancer.games.roles.primitives import (
     skip_turn,
     steal,
 )
+from balancer.games.roles.targets import (
+    CHOSEN,
+    EVERY_RIVAL,
+    TGT_ALL_RIVALS,
+    TGT_NEXT_SEAT,
+    TGT_OWNER,
+    TGT_PREV_SEAT,
+    TGT_RIVAL,
+    TGT_TOP,
+    TGT_TRICK_LEADER,
+    all_rivals,
+    next_seat,
+    owner,
+    prev_seat,
+    rival,
+    top,
+    trick_leader,
+)
 from balancer.games.trick.kernel.lists import seat_after
 
 # Each primitive's compiled act (primitives/<name>.py), built here once: building it
@@ -69,6 +79,14 @@ add_act = add.SPEC.kernel_act()
 catch_up_act = catch_up.SPEC.kernel_act()
 skip_turn_act = skip_turn.SPEC.kernel_act()
 add_global_act = add_global.SPEC.kernel_act()
+# And each target kind's compiled seat (targets/<kind>.py).
+owner_seat = owner.SPEC.kernel_seat()
+rival_seat = rival.SPEC.kernel_seat()
+next_seat_seat = next_seat.SPEC.kernel_seat()
+prev_seat_seat = prev_seat.SPEC.kernel_seat()
+all_rivals_seat = all_rivals.SPEC.kernel_seat()
+trick_leader_seat = trick_leader.SPEC.kernel_seat()
+top_seat = top.SPEC.kernel_seat()
 
 
 @inlined
@@ -129,7 +147,7 @@ def _ways(
             if stop:
                 return m, f_row, f_chosen, f_taken
             takers += 1
-        elif tables[row + R_TARGET] == TGT_RIVAL:
+        elif (CHOSEN >> tables[row + R_TARGET]) & 1:  # the owner picks a rival
             for k in range(1, players):
                 r = seat_after(seat, k, players)
                 if unless >= 0 and state[_flag(state, tables, unless, r)] != 0:
@@ -166,7 +184,7 @@ def _act(
     else:
         acted = False
         target = tables[row + R_TARGET]
-        count = tables[T_PLAYERS] - 1 if target == TGT_ALL else 1
+        count = tables[T_PLAYERS] - 1 if (EVERY_RIVAL >> target) & 1 else 1
         unless = tables[row + R_UNLESS]
         for j in range(count):
             t = _target(state, tables, row, target, seat, chosen, j)
@@ -214,28 +232,20 @@ def _apply(
 def _target(
     state: np.ndarray, tables: np.ndarray, row: int, target: int, seat: int, chosen: int, j: int
 ) -> int:
-    """engine.py _targets: the j-th seat an op acts on."""
-    players = tables[T_PLAYERS]
-    if target == TGT_SELF:
-        return seat
+    """engine.py _targets: the j-th seat target kind `target` names (targets/<kind>.py).
+    One line per kind, as _apply's per op."""
+    if target == TGT_OWNER:
+        return owner_seat(state, tables, row, seat, chosen, j)
     if target == TGT_RIVAL:
-        return chosen
-    if target == TGT_NEXT:
-        return seat_after(seat, 1, players)
-    if target == TGT_PREV:
-        return seat_after(seat, players - 1, players)
-    if target == TGT_ALL:
-        return seat_after(seat, 1 + j, players)
-    if target == TGT_LEADER:
-        return state[LEADER]
-    # top: the rival with the most of the counter, the first from the owner on a tie
-    counter = tables[row + R_TARGET_ARG]
-    best = seat_after(seat, 1, players)
-    for k in range(2, players):
-        r = seat_after(seat, k, players)
-        if (
-            state[_counter(state, tables, counter, r)]
-            > state[_counter(state, tables, counter, best)]
-        ):
-            best = r
-    return best
+        return rival_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_NEXT_SEAT:
+        return next_seat_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_PREV_SEAT:
+        return prev_seat_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_ALL_RIVALS:
+        return all_rivals_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_TRICK_LEADER:
+        return trick_leader_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_TOP:
+        return top_seat(state, tables, row, seat, chosen, j)
+    return seat

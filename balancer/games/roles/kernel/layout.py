@@ -24,7 +24,8 @@ Tables, int64 (`tables.make_tables`):
 
 An op row is OP_WIDTH ints: R_OP (its primitive's op number, primitives/
 __init__.py), R_EVENT (the event it counts, -1 none), R_TARGET and
-R_TARGET_ARG (a TGT_* code and, for `top`, its counter), R_UNLESS (a flag, -1
+R_TARGET_ARG (its target kind's number, targets/__init__.py, and the kind's
+argument: for `top`, its counter), R_UNLESS (a flag, -1
 none), then R_A..R_E, the primitive's own words (its module's docstring and
 `encode` say which).
 
@@ -58,12 +59,17 @@ from balancer.games.trick.kernel import layout as trick
 # from here.
 from balancer.games.trick.kernel.layout import *  # noqa: F403
 
-# The interpreter inlines the trick procedure's kernels and the primitives' compiled
-# acts (games/roles/primitives/): an edit there must recompile it too (numba's cache
-# stamps a kernel package by its own files; fdc_bridge.py adds fdc's kernel, whose
-# heuristic it inlines).
-_PRIMITIVES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "primitives")
-jit.stamp_with(os.path.dirname(__file__), os.path.dirname(trick.__file__), _PRIMITIVES)
+# The interpreter inlines the trick procedure's kernels, the primitives' compiled acts
+# and the target kinds' seats (games/roles/primitives/, targets/): an edit there must
+# recompile it too (numba's cache stamps a kernel package by its own files;
+# fdc_bridge.py adds fdc's kernel, whose heuristic it inlines).
+_ROLES = os.path.dirname(os.path.dirname(__file__))
+jit.stamp_with(
+    os.path.dirname(__file__),
+    os.path.dirname(trick.__file__),
+    os.path.join(_ROLES, "primitives"),
+    os.path.join(_ROLES, "targets"),
+)
 
 # -- the role game's names for the trick's words ----------------------------------------
 O_ROLES = trick.O_GAME  # where the role region starts
@@ -113,17 +119,6 @@ TASKS_PER_SEAT = 3  # a cancelled card, a surviving card and an on_trick_end hoo
 STEP_WIDTH = 3
 R_OP, R_EVENT, R_TARGET, R_TARGET_ARG, R_UNLESS, R_A, R_B, R_C, R_D, R_E = range(10)
 OP_WIDTH = 10
-
-TGT_SELF, TGT_RIVAL, TGT_NEXT, TGT_PREV, TGT_ALL, TGT_LEADER, TGT_TOP = range(7)
-TARGETS = {
-    "self": TGT_SELF,
-    "rival": TGT_RIVAL,
-    "next": TGT_NEXT,
-    "prev": TGT_PREV,
-    "all_rivals": TGT_ALL,
-    "trick_leader": TGT_LEADER,
-    "top": TGT_TOP,
-}
 
 AMT_CONST, AMT_NUMBER, AMT_COUNT = 0, 1, 2
 

@@ -94,14 +94,12 @@ from balancer.games.roles.kernel.layout import (
     T_NZONES,
     T_PLAYERS,
     T_PROG,
-    TARGETS,
     TASKS_PER_SEAT,
     TERM_COUNTER,
     TERM_NONE,
     TERM_PLACE,
     TERM_WIDTH,
     TERM_ZONE,
-    TGT_RIVAL,
     TRICKS,
     TURN,
     X_ANY_CANCELLED,
@@ -143,6 +141,7 @@ from balancer.games.roles.kernel.layout import (
 )
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
 from balancer.games.roles.primitives import OPS, PRIMITIVES
+from balancer.games.roles.targets import CHOSEN, DEFAULT_TARGET, TGTS
 
 
 class _Names:
@@ -205,9 +204,10 @@ def _op_row(op: Op, rules: Mapping[str, Any], names: _Names) -> list[int]:
     row = [0] * OP_WIDTH
     row[R_OP] = OPS[op.kind]
     row[R_EVENT] = names.event[p["event"]] if p.get("event") else -1
-    target: tuple[str, ...] = p.get("target") or ("self",)
-    row[R_TARGET] = TARGETS[target[0]]
-    row[R_TARGET_ARG] = names.counter[target[1]] if target[0] == "top" else -1
+    target: tuple[str, ...] = p.get("target") or (DEFAULT_TARGET,)
+    row[R_TARGET] = TGTS[target[0]]
+    # A kind's argument is a counter (top's, the one kind with one).
+    row[R_TARGET_ARG] = names.counter[target[1]] if len(target) > 1 else -1
     row[R_UNLESS] = names.flag[p["unless"]] if p.get("unless") else -1
     words = PRIMITIVES[op.kind].encode(p, _Encoding(rules, names))
     row[R_A : R_A + len(words)] = words
@@ -272,7 +272,7 @@ class _Program:
                 self.ops += row
                 if PRIMITIVES[op.kind].takes_card:
                     ways += self.deck  # a card a way, each card once
-                elif row[R_TARGET] == TGT_RIVAL:
+                elif (CHOSEN >> row[R_TARGET]) & 1:  # a rival a way
                     ways += self.players - 1
                 else:
                     ways += 1
