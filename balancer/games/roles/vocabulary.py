@@ -1,9 +1,9 @@
 """The words a game file may use: effect primitives, their parameters, targets, score terms.
 
-This module only names things and says what type each parameter takes; the
-validator (validate.py) checks a file against it and the engine (engine.py)
-gives each primitive its meaning. docs/new-game.md shows every primitive with
-an example.
+This module only names things; each primitive's parameters and meaning are its
+module's (primitives/<name>.py), each target kind's too (targets/<kind>.py),
+read here from their registries. The validator (validate.py) checks a file
+against these names. docs/new-game.md shows every primitive with an example.
 
 Parameter types (`Param.kind`):
 
