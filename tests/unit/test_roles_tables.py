@@ -17,10 +17,13 @@ from balancer import knobs
 from balancer.games.fdc import engine as fdc
 from balancer.games.fdc.kernel import tables as fdc_tables
 from balancer.games.roles import gamefile, load_file
+from balancer.games.roles import primitives as P
+from balancer.games.roles import targets as T
 from balancer.games.roles.definition import game_knobs
 from balancer.games.roles.kernel import layout as L
 from balancer.games.roles.kernel.tables import make_tables
 from balancer.games.roles.model import RoleGame
+from balancer.games.roles.primitives import add
 
 RACER = load_file(gamefile.shipped_path("mega-racer"))  # type: ignore[arg-type]
 FDC_ROLES = load_file(gamefile.shipped_path("fish-dash-cash-roles"))  # type: ignore[arg-type]
@@ -56,20 +59,20 @@ def test_an_accident_is_one_add_row_with_its_knob_filled_in() -> None:
     tables = make_tables(RACER, rules_of(RACER), 4)
     (step,) = role_steps(tables, 1)  # accident: one step, one op
     (row,) = step
-    assert row[L.R_OP] == L.OP_ADD
+    assert row[L.R_OP] == P.OP_ADD
     assert row[L.R_EVENT] == 3  # accidents
-    assert (row[L.R_TARGET], row[L.R_TARGET_ARG]) == (L.TGT_TOP, 0)  # top: position
+    assert (row[L.R_TARGET], row[L.R_TARGET_ARG]) == (T.TGT_TOP, 0)  # top: position
     assert row[L.R_UNLESS] == 0  # blocking
     assert row[L.R_A] == 0  # counter position
     assert (row[L.R_B], row[L.R_C]) == (L.AMT_CONST, -3)  # by: -accident_loss, default 3
-    assert (row[L.R_D], row[L.R_E]) == (0, L.NO_MAX)  # min: 0, no max
+    assert (row[L.R_D], row[L.R_E]) == (0, add.NO_MAX)  # min: 0, no max
     # A speed card adds its own number: an amount of kind `number`.
     ((speed,),) = role_steps(tables, 0)
-    assert (speed[L.R_OP], speed[L.R_B], speed[L.R_EVENT]) == (L.OP_ADD, L.AMT_NUMBER, 2)
+    assert (speed[L.R_OP], speed[L.R_B], speed[L.R_EVENT]) == (P.OP_ADD, L.AMT_NUMBER, 2)
     # Block: a guard of `blocking` on its owner, then +1.
     (guard,), (creep,) = role_steps(tables, 2)
-    assert (guard[L.R_OP], guard[L.R_A], guard[L.R_TARGET]) == (L.OP_GUARD, 0, L.TGT_SELF)
-    assert (creep[L.R_OP], creep[L.R_B], creep[L.R_C]) == (L.OP_ADD, L.AMT_CONST, 1)
+    assert (guard[L.R_OP], guard[L.R_A], guard[L.R_TARGET]) == (P.OP_GUARD, 0, T.TGT_OWNER)
+    assert (creep[L.R_OP], creep[L.R_B], creep[L.R_C]) == (P.OP_ADD, L.AMT_CONST, 1)
 
 
 def test_a_knob_changes_its_words_only_never_the_tables_shape() -> None:
@@ -94,8 +97,8 @@ def test_each_card_carries_its_colour_role_and_number() -> None:
 def test_a_dash_is_one_choice_of_a_guard_and_a_steal() -> None:
     tables = make_tables(FDC_ROLES, rules_of(FDC_ROLES), 5)
     ((guard, steal),) = role_steps(tables, 1)  # dash: one step, a choose of two ops
-    assert (guard[L.R_OP], guard[L.R_A], guard[L.R_EVENT]) == (L.OP_GUARD, 0, 3)  # protects
-    assert steal[L.R_OP] == L.OP_STEAL
+    assert (guard[L.R_OP], guard[L.R_A], guard[L.R_EVENT]) == (P.OP_GUARD, 0, 3)  # protects
+    assert steal[L.R_OP] == P.OP_STEAL
     # territory (zone 0) to territory, fresh only, unless protected (flag 0), event steals.
     assert [steal[L.R_A], steal[L.R_B], steal[L.R_C], steal[L.R_UNLESS], steal[L.R_EVENT]] == [
         0, 0, 1, 0, 2,

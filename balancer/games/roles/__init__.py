@@ -1,7 +1,9 @@
 """Role games: a game on the trick engine described by a YAML game file.
 
 gamefile.py reads a file and its `extends:` chain with the line of every key;
-vocabulary.py names the primitives, targets and terms a file may use;
+vocabulary.py names the primitives, targets and terms a file may use
+(each effect primitive is a module of primitives/, each target kind one of
+targets/, everything about it there);
 validate.py checks it all (every mistake at once, file:line: key: message)
 into model.py's frozen `RoleGame`; engine.py plays it (the Fish! Dash! Cash!
 trick procedure, roles interpreted); definition.py makes it a game the

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from balancer.games.roles.model import Amount, Choose, Counter, KnobDef, Op, Role, Step, Term
+from balancer.games.roles.primitives import PRIMITIVES
 
 INT64_MAX = 2**63 - 1
 
@@ -98,24 +99,11 @@ def most_reached(
 ) -> int | None:
     """The most a counter (any one seat's) or a global can reach, every card of the
     deck resolved (or cancelled) once and to one seat's good, knobs at their defaults;
-    None: no bound from here (a hook acts every trick, catch_up or a count adds)."""
-    primitive = "add" if kind == "counter" else "add_global"
+    None: no bound from here (a hook acts every trick, catch_up or a count adds).
+    What each op adds is its primitive's `gain` (primitives/<name>.py)."""
 
     def gain(op: Op, number: int) -> int | None:
-        if op.kind == "catch_up" and op.params["counter"] == name:
-            return None
-        if op.kind != primitive or op.params["counter"] != name:
-            return 0
-        by = op.params["by"]
-        if by[0] == "count":
-            return None
-        if by[0] == "int":
-            per = by[1]
-        elif by[0] == "number":
-            per = number
-        else:
-            per = defaults.get(by[1], 0) * (-1 if by[0] == "minus_knob" else 1)
-        return max(int(per), 0)
+        return PRIMITIVES[op.kind].gain(op.params, name, kind, number, defaults)
 
     def steps_gain(steps: tuple[Step, ...], number: int) -> int | None:
         total = 0

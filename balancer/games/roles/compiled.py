@@ -19,6 +19,7 @@ from balancer.games.roles.engine import State
 from balancer.games.roles.fdc_heuristic import heuristic_compiles
 from balancer.games.roles.kernel.bots import COMPILED_BOTS, most_samples
 from balancer.games.roles.model import Choose, RoleGame
+from balancer.games.roles.primitives import PRIMITIVES
 from balancer.rng import Stream
 
 
@@ -136,7 +137,8 @@ class RoleKernel(KernelModule):
 
 
 def steals_from_face_down(game: RoleGame) -> bool:
-    """Whether a role of `game` (or a hook) may steal from a face-down zone.
+    """Whether a role of `game` (or a hook) may steal from a face-down zone (an op
+    whose options list cards the view does not show: Primitive.unseen_choice).
 
     Such a steal lists the cards it may take among its owner's moves, which the
     view does not show (docs/new-game.md, "Search"): a world dealt again holds other
@@ -147,4 +149,4 @@ def steals_from_face_down(game: RoleGame) -> bool:
     steps = [step for role in game.roles.values() for step in (*role.resolve, *role.on_cancelled)]
     steps += [step for hook in game.hooks.values() for step in hook]
     ops = [op for step in steps for op in (step.options if isinstance(step, Choose) else (step,))]
-    return any(op.kind == "steal" and game.zones[op.params["from"]] == "down" for op in ops)
+    return any(PRIMITIVES[op.kind].unseen_choice(game.zones, op.params) for op in ops)

@@ -30,6 +30,8 @@ from typing import Any, ClassVar
 
 from balancer.games.api import Bounds
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
+from balancer.games.roles.primitives import PRIMITIVES
+from balancer.games.roles.targets import TARGET_KINDS
 from balancer.games.trick.procedure import CHOICE, PLAY, sort_out
 from balancer.games.trick.procedure import OVER as OVER  # determinize.py's, as before
 from balancer.games.trick.state import TrickState, redeal_unseen
@@ -459,7 +461,7 @@ class State(TrickState):
                     actions.append(-(1 + len(ops) + index * self.players + target))
                 else:
                     actions.append(-(index + 1))
-            if op.kind == "steal":
+            if PRIMITIVES[op.kind].takes_card:
                 takers += 1
         if len(options) == 1:
             op, target, taken = options[0]
@@ -473,87 +475,35 @@ class State(TrickState):
     def _ways(self, op: Op, seat: int) -> list[tuple[int, int]]:
         """The ways `op` can act for `seat`: (chosen rival or -1, taken card or -1)."""
         p = op.params
-        if op.kind == "steal":
-            unless = self.flags[p["unless"]] if p.get("unless") else None
-            found = []
-            for k in range(1, self.players):
-                victim = (seat + k) % self.players
-                if unless is not None and unless[victim]:
-                    continue
-                cards = self.zones[p["from"]][victim]
-                if p["fresh_only"]:
-                    cards = [c for c in cards if c not in self.played]
-                found += [(-1, c) for c in _distinct(cards, self.cards.copies)]
-            return found
+        card_ways = PRIMITIVES[op.kind].card_ways
+        if card_ways is not None:
+            return card_ways(self, p, seat)
         target = p.get("target")
-        if target == ("rival",):
+        if target is not None and TARGET_KINDS[target[0]].chosen:
             unless = self.flags[p["unless"]] if p.get("unless") else None
             rivals = [(seat + k) % self.players for k in range(1, self.players)]
             return [(r, -1) for r in rivals if unless is None or not unless[r]]
         return [(-1, -1)]
 
     def _targets(self, target: tuple[str, ...], seat: int, chosen: int) -> list[int]:
-        players = self.players
-        word = target[0]
-        if word == "self":
-            return [seat]
-        if word == "rival":
-            return [chosen]
-        if word == "next":
-            return [(seat + 1) % players]
-        if word == "prev":
-            return [(seat - 1) % players]
-        if word == "all_rivals":
-            return [(seat + k) % players for k in range(1, players)]
-        if word == "trick_leader":
-            return [self.leader]
-        counter = self.counters[target[1]]
-        rivals = [(seat + k) % players for k in range(1, players)]
-        return [max(rivals, key=lambda r: (counter[r], -rivals.index(r)))]
+        """The seats `target` names for `seat`'s op (targets/<kind>.py), in order."""
+        argument = target[1] if len(target) > 1 else None
+        return TARGET_KINDS[target[0]].seats(self, seat, chosen, argument)
 
     def _act(self, op: Op, seat: int, card: int, chosen: int, taken: int) -> None:
-        # A step counts its event only when it changed something (docs/new-game.md):
-        # a place or a steal always moves a card; the others may find nothing to do.
-        p, kind = op.params, op.kind
-        acted = True
-        if kind == "place":
-            self.zones[p["zone"]][seat].append(card)
-            self.in_flight.discard(card)
-            self._note("place", seat, card, p["zone"])
-        elif kind == "move_all":
-            source, goal = self.zones[p["from"]][seat], self.zones[p["to"]][seat]
-            moved = len(source)
-            acted = moved > 0
-            if self.game.zones[p["to"]] == "up":
-                self.unsure.difference_update(source)  # face up now: everyone sees them
-            goal.extend(source)
-            source.clear()
-            if p.get("cards_event"):
-                self.events[p["cards_event"]] += moved
-            self._note("move_all", seat, p["from"], p["to"], moved)
-        elif kind == "steal":
-            for victim in range(self.players):
-                zone = self.zones[p["from"]][victim]
-                if victim != seat and taken in zone:
-                    zone.remove(taken)
-                    self.zones[p["to"]][seat].append(taken)
-                    self._recall_steal(p["from"], p["to"], zone, taken)
-                    self._note("steal", seat, taken, victim, p["from"], p["to"])
-                    break
-        elif kind == "add_global":
-            g = next(c for c in self.game.globals if c.name == p["counter"])
-            old = self.globals[g.name]
-            value = old + self._amount(p["by"], seat, card)
-            self.globals[g.name] = min(max(value, g.low), g.high)
-            acted = self.globals[g.name] != old
-            self._note("global", seat, g.name, old, self.globals[g.name])
+        """One primitive (primitives/<name>.py), on each of its target seats in turn when
+        it has a target. A step counts its event only when it changed something
+        (docs/new-game.md)."""
+        p, primitive = op.params, PRIMITIVES[op.kind]
+        if not primitive.targeted:
+            acted = primitive.act(self, p, seat, card, chosen, taken)
         else:
             acted = False
             for target in self._targets(p["target"], seat, chosen):
                 if p.get("unless") and self.flags[p["unless"]][target]:
-                    self._note("blocked", seat, kind, target, p["unless"])
+                    self._note("blocked", seat, op.kind, target, p["unless"])
                     continue
-                acted = self._on_target(op, target, seat, card) or acted
+                acted = primitive.act(self, p, seat, card, target, taken) or acted
         if acted and p.get("event"):
             self.events[p["event"]] += 1
 
@@ -567,40 +517,6 @@ class State(TrickState):
         elif faces[source] == "down":
             self.unsure.add(taken)
             self.unsure.update(left)
-
-    def _on_target(self, op: Op, target: int, seat: int, card: int) -> bool:
-        """Act on one target seat; whether that changed anything."""
-        p, kind = op.params, op.kind
-        if kind == "guard":
-            was = self.flags[p["flag"]][target]
-            self.flags[p["flag"]][target] = True
-            self._note("guard", seat, p["flag"], target)
-            return not was
-        if kind == "skip_turn":
-            tricks = self._amount(p["tricks"], seat, card)
-            self.skip[target] += tricks
-            self._note("skip_turn", seat, target, tricks)
-            return tricks > 0
-        decl = next(c for c in self.game.counters if c.name == p["counter"])
-        values = self.counters[decl.name]
-        if kind == "add":
-            value = values[target] + self._amount(p["by"], seat, card)
-            if p.get("min") is not None:
-                value = max(value, self._amount(p["min"], seat, card))
-            if p.get("max") is not None:
-                value = min(value, self._amount(p["max"], seat, card))
-            old = values[target]
-            values[target] = min(max(value, decl.low), decl.high)
-            self._note("counter", seat, decl.name, target, old, values[target])
-            return values[target] != old
-        # catch_up: up to the best rival's less the offset, never down
-        best = max(values[(target + k) % self.players] for k in range(1, self.players))
-        goal = min(best - self._amount(p["offset"], seat, card), decl.high)
-        if values[target] < goal:
-            self._note("counter", seat, decl.name, target, values[target], goal)
-            values[target] = goal
-            return True
-        return False
 
     def amount(self, amount: tuple[Any, ...]) -> int:
         """A whole-number parameter's value (a number or a knob) in this game's rules."""

@@ -1,7 +1,8 @@
 """A role game's play-by-play: the engine's trace told as lines, in the file's words.
 
 The engine (engine.py) records event tuples and says nothing; every word is
-here. Each primitive narrates itself with the names the game file gives
+here or, for what a primitive did, in its module (primitives/<name>.py `tells`).
+Each primitive narrates itself with the names the game file gives
 (its roles, zones, counters, flags), so a replay of MEGA RACER speaks of
 positions and blocking, one of Fish! Dash! Cash! of territories and banks.
 Hands and drawn cards are for their owner's eyes: (seat, text) lines.
@@ -14,6 +15,10 @@ from typing import Any
 
 from balancer.games.definition import LogEntry, Narrator
 from balancer.games.roles.engine import Cards, cards_for
+from balancer.games.roles.primitives import PRIMITIVES
+
+# Trace event tag -> how it is told: each primitive tells its own events.
+TELLERS = {tag: teller for spec in PRIMITIVES.values() for tag, teller in spec.tells.items()}
 
 
 def narrator() -> Narrator:
@@ -35,6 +40,9 @@ def _told(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
     def listed(items: Sequence[int]) -> str:
         return ", ".join(name(c) for c in items) or "(none)"
 
+    teller = TELLERS.get(event[0]) if event else None
+    if teller is not None:
+        return teller(event, cards)
     match event:
         case ("trick", trick, leader, hands):
             told: list[LogEntry] = [f"Trick {trick}: seat {leader} leads"]
@@ -47,22 +55,8 @@ def _told(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
             if cancelled:
                 told.append(f"  cancelled: {listed(cancelled)}")
             return told
-        case ("place", seat, card, zone):
-            return [f"  seat {seat}'s {name(card)} goes to its {zone}"]
-        case ("move_all", seat, source, goal, moved):
-            return [f"  seat {seat} moves {moved} card(s) from its {source} to its {goal}"]
-        case ("steal", seat, card, victim, source, goal):
-            return [f"  seat {seat} takes {name(card)} from seat {victim}'s {source} to its {goal}"]
-        case ("guard", seat, flag, target):
-            return [f"  seat {seat} sets {flag} on seat {target}"]
-        case ("counter", seat, counter, target, old, new):
-            return [f"  seat {seat}: seat {target}'s {counter} {old} -> {new}"]
         case ("blocked", seat, kind, target, flag):
             return [f"  seat {seat}'s {kind} on seat {target} is stopped by {flag}"]
-        case ("skip_turn", seat, target, tricks):
-            return [f"  seat {seat} makes seat {target} sit out {tricks} trick(s)"]
-        case ("global", seat, counter, old, new):
-            return [f"  seat {seat}: {counter} {old} -> {new}"]
         case ("arrive", seat, counter, place, beyond):
             if beyond:
                 return [f"  seat {seat} arrives after every place of {counter} is taken ({place})"]

@@ -19,6 +19,7 @@ from balancer.escape import hidden_in, hidden_message
 from balancer.games.roles import vocabulary as voc
 from balancer.games.roles.gamefile import KeyPath, Source
 from balancer.games.roles.model import Amount
+from balancer.games.roles.targets import TARGET_KINDS
 
 LIMIT = knobs.INT_LIMIT
 
@@ -171,10 +172,13 @@ class Reader:
     def target(self, keypath: KeyPath, value: Any) -> tuple[str, ...] | None:
         if isinstance(value, str) and value in voc.TARGETS:
             return (value,)
-        if isinstance(value, dict) and list(value) == [voc.TOP]:
-            counter = self.use(voc.COUNTER, (*keypath, voc.TOP), value[voc.TOP])
-            return None if counter is None else (voc.TOP, counter)
-        self.fail(keypath, f"unknown target {shown(value)}{nearest(value, [*voc.TARGETS, 'top'])}")
+        if isinstance(value, dict) and len(value) == 1:
+            ((word, argument),) = value.items()
+            kind = TARGET_KINDS.get(word)
+            if kind is not None and kind.argument is not None:
+                name = self.use(kind.argument, (*keypath, word), argument)
+                return None if name is None else (word, name)
+        self.fail(keypath, f"unknown target {shown(value)}{nearest(value, [*TARGET_KINDS])}")
         return None
 
     def amount(self, keypath: KeyPath, value: Any, *, numbers: bool) -> Amount | None:

@@ -35,6 +35,7 @@ from balancer.games.roles.model import (
     Step,
     Term,
 )
+from balancer.games.roles.primitives import PRIMITIVES
 from balancer.games.roles.reader import Reader, nearest, where_text, whole
 
 MAX_PLAYERS = 12
@@ -444,22 +445,20 @@ class _Checker(Reader):
         if not ok:
             self.broken_ops += 1
             return None
-        if kind == "place" and not self.placing:
-            self.fail(
-                keypath,
-                "place puts the resolved card in a zone: only a role's resolve "
-                "steps have one (a cancelled card is already discarded)",
-            )
+        primitive = PRIMITIVES[kind]
+        refusal = primitive.refuse(out, self.placing)
+        if refusal is not None:
+            self.fail(keypath, refusal)
             self.broken_ops += 1
             return None
-        if kind == "place":
-            self.filled.add(out["zone"])
-        if kind in ("move_all", "steal"):
-            self.filled.add(out["to"])
-            self.sources_of.setdefault(out["from"], set()).add(out["to"])
-        for key in ("event", "cards_event"):
-            if out.get(key):
-                self.ops_events.add(out[key])
+        for key in primitive.fills:
+            self.filled.add(out[key])
+        if primitive.moves is not None:
+            source, goal = primitive.moves
+            self.sources_of.setdefault(out[source], set()).add(out[goal])
+        for param in primitive.params:
+            if param.kind == voc.EVENT and out.get(param.name):
+                self.ops_events.add(out[param.name])
         return Op(kind, out)
 
     # -- scoring, events, end ---------------------------------------------

@@ -1,9 +1,9 @@
 """The words a game file may use: effect primitives, their parameters, targets, score terms.
 
-This module only names things and says what type each parameter takes; the
-validator (validate.py) checks a file against it and the engine (engine.py)
-gives each primitive its meaning. docs/new-game.md shows every primitive with
-an example.
+This module only names things; each primitive's parameters and meaning are its
+module's (primitives/<name>.py), each target kind's too (targets/<kind>.py),
+read here from their registries. The validator (validate.py) checks a file
+against these names. docs/new-game.md shows every primitive with an example.
 
 Parameter types (`Param.kind`):
 
@@ -18,86 +18,32 @@ Parameter types (`Param.kind`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from balancer.games.roles.primitives import PRIMITIVES as REGISTERED
 
-ZONE, COUNTER, FLAG, GLOBAL, EVENT = "zone", "counter", "flag", "global", "event"
-TARGET, AMOUNT, INT, BOOL = "target", "amount", "int", "bool"
+# The parameter types are the primitives' (base.py); named here too, as the validator
+# reads them.
+from balancer.games.roles.primitives.base import AMOUNT as AMOUNT
+from balancer.games.roles.primitives.base import BOOL as BOOL
+from balancer.games.roles.primitives.base import COUNTER as COUNTER
+from balancer.games.roles.primitives.base import EVENT as EVENT
+from balancer.games.roles.primitives.base import FLAG as FLAG
+from balancer.games.roles.primitives.base import GLOBAL as GLOBAL
+from balancer.games.roles.primitives.base import INT as INT
+from balancer.games.roles.primitives.base import TARGET as TARGET
+from balancer.games.roles.primitives.base import ZONE as ZONE
+from balancer.games.roles.primitives.base import Param as Param
+from balancer.games.roles.targets import WORDS
 
-
-@dataclass(frozen=True)
-class Param:
-    name: str
-    kind: str
-    required: bool = False
-    default: object = None
-
-
-def _p(name: str, kind: str, default: object = None, *, required: bool = False) -> Param:
-    return Param(name, kind, required, default)
-
-
-# Every primitive may count an event each time it acts: changes something
-# (docs/new-game.md, "When an event counts").
-_EVENT = _p("event", EVENT)
-
-PRIMITIVES: dict[str, tuple[Param, ...]] = {
-    # The played card goes to its owner's zone.
-    "place": (_p("zone", ZONE, required=True), _EVENT),
-    # Every card of the owner's zone moves to another of its zones; `cards_event`
-    # counts the cards moved.
-    "move_all": (
-        _p("from", ZONE, required=True),
-        _p("to", ZONE, required=True),
-        _EVENT,
-        _p("cards_event", EVENT),
-    ),
-    # One card from a rival's zone into the owner's: the owner picks the card (and so the
-    # rival). `fresh_only`: not a card played this trick; `unless`: not from a rival whose
-    # flag is set.
-    "steal": (
-        _p("from", ZONE, required=True),
-        _p("to", ZONE, required=True),
-        _p("fresh_only", BOOL, False),
-        _p("unless", FLAG),
-        _EVENT,
-    ),
-    # Set a flag on the target.
-    "guard": (_p("flag", FLAG, required=True), _p("target", TARGET, "self"), _EVENT),
-    # Add to the target's counter, kept within [min, max]; skipped when the target's
-    # `unless` flag is set.
-    "add": (
-        _p("counter", COUNTER, required=True),
-        _p("by", AMOUNT, required=True),
-        _p("target", TARGET, "self"),
-        _p("min", INT),
-        _p("max", INT),
-        _p("unless", FLAG),
-        _EVENT,
-    ),
-    # Raise the target's counter to the best rival's less `offset`, when it is below that.
-    "catch_up": (
-        _p("counter", COUNTER, required=True),
-        _p("target", TARGET, "self"),
-        _p("offset", INT, 0),
-        _EVENT,
-    ),
-    # The target plays no card in the next `tricks` tricks (its hand waits).
-    "skip_turn": (
-        _p("target", TARGET, required=True),
-        _p("tricks", INT, 1),
-        _p("unless", FLAG),
-        _EVENT,
-    ),
-    # Add to a global counter.
-    "add_global": (_p("counter", GLOBAL, required=True), _p("by", AMOUNT, required=True), _EVENT),
-}
+# Each primitive's parameters, in the registry's order (primitives/<name>.py says
+# what each primitive does with them).
+PRIMITIVES: dict[str, tuple[Param, ...]] = {name: spec.params for name, spec in REGISTERED.items()}
 
 # `choose: [op, op, ...]`: the owner picks one option (not a primitive with parameters).
 CHOOSE = "choose"
 
-# Targets written as a word. `rival`: the owner picks one (a decision).
-TARGETS = ("self", "rival", "next", "prev", "all_rivals", "trick_leader")
-TOP = "top"  # {top: COUNTER}: the rival with the most (the first from the owner on a tie)
+# Targets written as a word (targets/<kind>.py says what each names; `rival`: the
+# owner picks one, a decision); the others take an argument ({top: COUNTER}).
+TARGETS = WORDS
 
 # Hooks a game may run besides a role's own effects: for each cancelled card's owner
 # (the card is the cancelled one), and for each seat at a trick's end (seat order from

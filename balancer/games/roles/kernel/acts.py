@@ -1,6 +1,7 @@
 """The roles' steps compiled (engine.py's methods of the same names): `_step` acts
 when a step has one way, `_ways` counts or lists a step's ways (or finds the one a
-decision chose), `_act` is one primitive, on the seats `_target` names.
+decision chose), `_act` is one primitive, on the seats `_target` names; what each
+primitive does is its module's (primitives/<name>.py), `_apply` dispatches to it.
 
 Decisions are the engine's ints (engine.py's docstring): an option taking a
 card `takers * D + card`, one choosing rival r `-(1 + ops + i * P + r)`, any
@@ -14,9 +15,21 @@ import numpy as np
 
 from balancer.games.roles.kernel.layout import (
     CHOICE,
-    KIND,
-    LEADER,
-    NO_MAX,
+    OP_WIDTH,
+    PHASE,
+    R_EVENT,
+    R_OP,
+    R_TARGET,
+    R_UNLESS,
+    STEP_WIDTH,
+    T_DECK,
+    T_PLAYERS,
+    X_OPS,
+    X_STEPS,
+    inlined,
+)
+from balancer.games.roles.kernel.regions import _event, _flag, _x
+from balancer.games.roles.primitives import (
     OP_ADD,
     OP_ADD_GLOBAL,
     OP_CATCH_UP,
@@ -25,53 +38,55 @@ from balancer.games.roles.kernel.layout import (
     OP_PLACE,
     OP_SKIP_TURN,
     OP_STEAL,
-    OP_WIDTH,
-    PCARD,
-    PHASE,
-    R_A,
-    R_B,
-    R_C,
-    R_D,
-    R_E,
-    R_EVENT,
-    R_OP,
-    R_TARGET,
-    R_TARGET_ARG,
-    R_UNLESS,
-    STEP_WIDTH,
-    T_CARDS,
-    T_COPIES,
-    T_DECK,
-    T_PLAYERS,
-    TGT_ALL,
-    TGT_LEADER,
-    TGT_NEXT,
-    TGT_PREV,
+    TARGETED,
+    add,
+    add_global,
+    catch_up,
+    guard,
+    move_all,
+    place,
+    skip_turn,
+    steal,
+)
+from balancer.games.roles.targets import (
+    CHOSEN,
+    EVERY_RIVAL,
+    TGT_ALL_RIVALS,
+    TGT_NEXT_SEAT,
+    TGT_OWNER,
+    TGT_PREV_SEAT,
     TGT_RIVAL,
-    TGT_SELF,
-    TURN,
-    X_CDECL,
-    X_GDECL,
-    X_GLB,
-    X_OPS,
-    X_SKIP,
-    X_STEPS,
-    inlined,
+    TGT_TOP,
+    TGT_TRICK_LEADER,
+    all_rivals,
+    next_seat,
+    owner,
+    prev_seat,
+    rival,
+    top,
+    trick_leader,
 )
-from balancer.games.roles.kernel.recall import after_move_all, after_steal
-from balancer.games.roles.kernel.regions import (
-    _counter,
-    _event,
-    _flag,
-    _rb,
-    _x,
-    _zone_at,
-    _zone_len,
-)
-from balancer.games.roles.kernel.scoring import (
-    _amount,
-)
-from balancer.games.trick.kernel.lists import in_plays, index_of, remove_at, seat_after
+from balancer.games.trick.kernel.lists import seat_after
+
+# Each primitive's compiled act (primitives/<name>.py), built here once: building it
+# imports numba, which validating a game file does not (primitives/base.py).
+place_act = place.SPEC.kernel_act()
+move_all_act = move_all.SPEC.kernel_act()
+steal_act = steal.SPEC.kernel_act()
+steal_ways = steal.kernel_ways()
+guard_act = guard.SPEC.kernel_act()
+add_act = add.SPEC.kernel_act()
+catch_up_act = catch_up.SPEC.kernel_act()
+skip_turn_act = skip_turn.SPEC.kernel_act()
+add_global_act = add_global.SPEC.kernel_act()
+# And each target kind's compiled seat (targets/<kind>.py).
+owner_seat = owner.SPEC.kernel_seat()
+rival_seat = rival.SPEC.kernel_seat()
+next_seat_seat = next_seat.SPEC.kernel_seat()
+prev_seat_seat = prev_seat.SPEC.kernel_seat()
+all_rivals_seat = all_rivals.SPEC.kernel_seat()
+trick_leader_seat = trick_leader.SPEC.kernel_seat()
+top_seat = top.SPEC.kernel_seat()
 
 
 @inlined
@@ -117,8 +132,6 @@ def _ways(
     first_op, nops = tables[steps + STEP_WIDTH * step], tables[steps + STEP_WIDTH * step + 1]
     counting = not write and not match  # _step asks only: none, one, or more
     ops = _x(tables, X_OPS)
-    copies = tables[T_COPIES]
-    turn = state[TURN]
     m = 0
     takers = 0
     f_row, f_chosen, f_taken = -1, -1, -1
@@ -126,28 +139,15 @@ def _ways(
         row = ops + OP_WIDTH * (first_op + index)
         unless = tables[row + R_UNLESS]
         if tables[row + R_OP] == OP_STEAL:
-            zone, fresh = tables[row + R_A], tables[row + R_C]
-            for k in range(1, players):
-                victim = seat_after(seat, k, players)
-                if unless >= 0 and state[_flag(state, tables, unless, victim)] != 0:
-                    continue
-                base = _zone_at(state, tables, zone, victim)
-                for i in range(state[_zone_len(state, tables, zone, victim)]):
-                    c = state[base + i]
-                    if fresh != 0 and in_plays(state, PCARD, turn, c):
-                        continue
-                    if copies > 1 and _kind_taken(state, tables, base, i, c, fresh, turn):
-                        continue
-                    action = takers * d + c
-                    if write:
-                        out[m] = action
-                    if (match and action == want) or (not match and m == 0):
-                        f_row, f_chosen, f_taken = row, -1, c
-                    m += 1
-                    if (counting and m > 1) or (match and f_row >= 0):
-                        return m, f_row, f_chosen, f_taken
+            m, card, stop = steal_ways(
+                state, tables, row, seat, takers * d, m, out, write, match, want, counting
+            )
+            if card >= 0:
+                f_row, f_chosen, f_taken = row, -1, card
+            if stop:
+                return m, f_row, f_chosen, f_taken
             takers += 1
-        elif tables[row + R_TARGET] == TGT_RIVAL:
+        elif (CHOSEN >> tables[row + R_TARGET]) & 1:  # the owner picks a rival
             for k in range(1, players):
                 r = seat_after(seat, k, players)
                 if unless >= 0 and state[_flag(state, tables, unless, r)] != 0:
@@ -173,154 +173,79 @@ def _ways(
 
 
 @inlined
-def _kind_taken(
-    state: np.ndarray, tables: np.ndarray, base: int, upto: int, card: int, fresh: int, turn: int
-) -> bool:
-    """Whether a copy of `card` comes earlier in the zone at base (among the cards a
-    steal may take): copies are one way (engine.py _distinct)."""
-    kinds = T_CARDS + KIND * tables[T_DECK]
-    kind = tables[kinds + card]
-    for j in range(upto):
-        other = state[base + j]
-        if fresh != 0 and in_plays(state, PCARD, turn, other):
-            continue
-        if tables[kinds + other] == kind:
-            return True
-    return False
-
-
-@inlined
 def _act(
     state: np.ndarray, tables: np.ndarray, row: int, seat: int, card: int, chosen: int, taken: int
 ) -> None:
-    """engine.py _act: one primitive of op row `row`, for `seat`'s `card`."""
+    """engine.py _act: one primitive of op row `row`, for `seat`'s `card`; a targeted
+    one on each of its seats but those whose `unless` flag is set."""
     op = tables[row + R_OP]
-    players = tables[T_PLAYERS]
-    acted = True
-    if op == OP_PLACE:
-        zone = tables[row + R_A]
-        at = _zone_len(state, tables, zone, seat)
-        state[_zone_at(state, tables, zone, seat) + state[at]] = card
-        state[at] += 1
-    elif op == OP_MOVE_ALL:
-        source, goal = tables[row + R_A], tables[row + R_B]
-        src_len = _zone_len(state, tables, source, seat)
-        dst_len = _zone_len(state, tables, goal, seat)
-        moved = state[src_len]
-        src = _zone_at(state, tables, source, seat)
-        dst = _zone_at(state, tables, goal, seat) + state[dst_len]
-        for j in range(moved):
-            state[dst + j] = state[src + j]
-        after_move_all(state, tables, goal, dst, moved)
-        state[dst_len] += moved
-        state[src_len] = 0
-        acted = moved > 0
-        if tables[row + R_C] >= 0:
-            state[_event(state, tables, tables[row + R_C])] += moved
-    elif op == OP_STEAL:
-        source, goal = tables[row + R_A], tables[row + R_B]
-        for victim in range(players):
-            if victim == seat:
-                continue
-            at = _zone_len(state, tables, source, victim)
-            base = _zone_at(state, tables, source, victim)
-            i = index_of(state, base, state[at], taken)
-            if i >= 0:
-                remove_at(state, base, state[at], i)
-                state[at] -= 1
-                to = _zone_len(state, tables, goal, seat)
-                state[_zone_at(state, tables, goal, seat) + state[to]] = taken
-                state[to] += 1
-                after_steal(state, tables, source, goal, base, state[at], taken)
-                break
-    elif op == OP_ADD_GLOBAL:
-        g = tables[row + R_A]
-        gdecl = _x(tables, X_GDECL) + 3 * g
-        at = _rb(state) + _x(tables, X_GLB) + g
-        old = state[at]
-        value = old + _amount(state, tables, tables[row + R_B], tables[row + R_C], seat, card)
-        state[at] = min(max(value, tables[gdecl + 1]), tables[gdecl + 2])
-        acted = state[at] != old
+    if (TARGETED >> op) & 1 == 0:
+        acted = _apply(state, tables, row, op, seat, card, chosen, taken)
     else:
         acted = False
         target = tables[row + R_TARGET]
-        count = players - 1 if target == TGT_ALL else 1
+        count = tables[T_PLAYERS] - 1 if (EVERY_RIVAL >> target) & 1 else 1
         unless = tables[row + R_UNLESS]
         for j in range(count):
             t = _target(state, tables, row, target, seat, chosen, j)
             if unless >= 0 and state[_flag(state, tables, unless, t)] != 0:
                 continue
-            if _on_target(state, tables, row, op, t, seat, card):
+            if _apply(state, tables, row, op, seat, card, t, -1):
                 acted = True
     if acted and tables[row + R_EVENT] >= 0:
         state[_event(state, tables, tables[row + R_EVENT])] += 1
 
 
 @inlined
-def _target(
-    state: np.ndarray, tables: np.ndarray, row: int, target: int, seat: int, chosen: int, j: int
-) -> int:
-    """engine.py _targets: the j-th seat an op acts on."""
-    players = tables[T_PLAYERS]
-    if target == TGT_SELF:
-        return seat
-    if target == TGT_RIVAL:
-        return chosen
-    if target == TGT_NEXT:
-        return seat_after(seat, 1, players)
-    if target == TGT_PREV:
-        return seat_after(seat, players - 1, players)
-    if target == TGT_ALL:
-        return seat_after(seat, 1 + j, players)
-    if target == TGT_LEADER:
-        return state[LEADER]
-    # top: the rival with the most of the counter, the first from the owner on a tie
-    counter = tables[row + R_TARGET_ARG]
-    best = seat_after(seat, 1, players)
-    for k in range(2, players):
-        r = seat_after(seat, k, players)
-        if (
-            state[_counter(state, tables, counter, r)]
-            > state[_counter(state, tables, counter, best)]
-        ):
-            best = r
-    return best
-
-
-@inlined
-def _on_target(
-    state: np.ndarray, tables: np.ndarray, row: int, op: int, t: int, seat: int, card: int
+def _apply(
+    state: np.ndarray,
+    tables: np.ndarray,
+    row: int,
+    op: int,
+    seat: int,
+    card: int,
+    target: int,
+    taken: int,
 ) -> bool:
-    """engine.py _on_target: guard, skip_turn, add or catch_up on seat `t`; whether it changed."""
-    players = tables[T_PLAYERS]
+    """The compiled act of primitive `op`: whether it changed anything. One line per op:
+    numba inlines a function it is given by name, not one looked up at run time."""
+    if op == OP_PLACE:
+        return place_act(state, tables, row, seat, card, target, taken)
+    if op == OP_MOVE_ALL:
+        return move_all_act(state, tables, row, seat, card, target, taken)
+    if op == OP_STEAL:
+        return steal_act(state, tables, row, seat, card, target, taken)
     if op == OP_GUARD:
-        at = _flag(state, tables, tables[row + R_A], t)
-        was = state[at]
-        state[at] = 1
-        return was == 0
-    if op == OP_SKIP_TURN:
-        state[_rb(state) + _x(tables, X_SKIP) + t] += tables[row + R_A]
-        return tables[row + R_A] > 0
-    c = tables[row + R_A]
-    cdecl = _x(tables, X_CDECL) + 3 * c
-    at = _counter(state, tables, c, t)
+        return guard_act(state, tables, row, seat, card, target, taken)
     if op == OP_ADD:
-        old = state[at]
-        value = old + _amount(state, tables, tables[row + R_B], tables[row + R_C], seat, card)
-        value = max(value, tables[row + R_D])  # NO_MIN never binds
-        if tables[row + R_E] != NO_MAX:
-            value = min(value, tables[row + R_E])
-        state[at] = min(max(value, tables[cdecl + 1]), tables[cdecl + 2])
-        return state[at] != old
-    # catch_up (OP_CATCH_UP): up to the best rival's less the offset, never down
-    best = state[_counter(state, tables, c, seat_after(t, 1, players))]
-    for k in range(2, players):
-        best = max(best, state[_counter(state, tables, c, seat_after(t, k, players))])
-    goal = min(best - tables[row + R_B], tables[cdecl + 2])
-    if state[at] < goal:
-        state[at] = goal
-        return True
+        return add_act(state, tables, row, seat, card, target, taken)
+    if op == OP_CATCH_UP:
+        return catch_up_act(state, tables, row, seat, card, target, taken)
+    if op == OP_SKIP_TURN:
+        return skip_turn_act(state, tables, row, seat, card, target, taken)
+    if op == OP_ADD_GLOBAL:
+        return add_global_act(state, tables, row, seat, card, target, taken)
     return False
 
 
-assert OP_CATCH_UP not in (OP_GUARD, OP_SKIP_TURN, OP_ADD)
+@inlined
+def _target(
+    state: np.ndarray, tables: np.ndarray, row: int, target: int, seat: int, chosen: int, j: int
+) -> int:
+    """engine.py _targets: the j-th seat target kind `target` names (targets/<kind>.py).
+    One line per kind, as _apply's per op."""
+    if target == TGT_OWNER:
+        return owner_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_RIVAL:
+        return rival_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_NEXT_SEAT:
+        return next_seat_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_PREV_SEAT:
+        return prev_seat_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_ALL_RIVALS:
+        return all_rivals_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_TRICK_LEADER:
+        return trick_leader_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_TOP:
+        return top_seat(state, tables, row, seat, chosen, j)
+    return seat

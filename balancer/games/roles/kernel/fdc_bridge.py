@@ -54,8 +54,6 @@ from balancer.games.roles.kernel.layout import (
     M_PN,
     MAXP,
     O_ROLES,
-    OP_MOVE_ALL,
-    OP_PLACE,
     OP_WIDTH,
     ORDER,
     PCARD,
@@ -86,6 +84,7 @@ from balancer.games.roles.kernel.layout import (
     X_ZFACE,
     inlined,
 )
+from balancer.games.roles.primitives import OP_MOVE_ALL, OP_PLACE
 
 # fdc's heuristic is inlined into `heuristic_move`, cached in this package: an edit to
 # fdc's kernel must recompile it (numba's cache stamps a package by its own files).

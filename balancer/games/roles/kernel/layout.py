@@ -22,18 +22,12 @@ Tables, int64 (`tables.make_tables`):
                        high), flags' lifetimes, events' sources, per role its
                        step lists, step lists, steps, op rows, score terms, ends
 
-An op row is OP_WIDTH ints: R_OP (an OP_* code), R_EVENT (the event it
-counts, -1 none), R_TARGET and R_TARGET_ARG (a TGT_* code and, for `top`,
-its counter), R_UNLESS (a flag, -1 none), then R_A..R_E by op:
-
-    place        A zone
-    move_all     A from, B to, C cards_event (-1 none)
-    steal        A from, B to, C fresh_only
-    guard        A flag
-    add          A counter, B/C `by` as an amount, D min, E max (NO_MIN/NO_MAX)
-    catch_up     A counter, B offset
-    skip_turn    A tricks
-    add_global   A global, B/C `by` as an amount
+An op row is OP_WIDTH ints: R_OP (its primitive's op number, primitives/
+__init__.py), R_EVENT (the event it counts, -1 none), R_TARGET and
+R_TARGET_ARG (its target kind's number, targets/__init__.py, and the kind's
+argument: for `top`, its counter), R_UNLESS (a flag, -1
+none), then R_A..R_E, the primitive's own words (its module's docstring and
+`encode` say which).
 
 An amount is (AMT_* kind, value): a whole number (knobs are filled in when the
 tables are built: nothing is compiled per game file or knob value), the
@@ -65,10 +59,17 @@ from balancer.games.trick.kernel import layout as trick
 # from here.
 from balancer.games.trick.kernel.layout import *  # noqa: F403
 
-# The interpreter inlines the trick procedure's kernels: an edit there must recompile
-# it too (numba's cache stamps a kernel package by its own files; fdc_bridge.py adds
-# fdc's kernel, whose heuristic it inlines).
-jit.stamp_with(os.path.dirname(__file__), os.path.dirname(trick.__file__))
+# The interpreter inlines the trick procedure's kernels, the primitives' compiled acts
+# and the target kinds' seats (games/roles/primitives/, targets/): an edit there must
+# recompile it too (numba's cache stamps a kernel package by its own files;
+# fdc_bridge.py adds fdc's kernel, whose heuristic it inlines).
+_ROLES = os.path.dirname(os.path.dirname(__file__))
+jit.stamp_with(
+    os.path.dirname(__file__),
+    os.path.dirname(trick.__file__),
+    os.path.join(_ROLES, "primitives"),
+    os.path.join(_ROLES, "targets"),
+)
 
 # -- the role game's names for the trick's words ----------------------------------------
 O_ROLES = trick.O_GAME  # where the role region starts
@@ -111,37 +112,13 @@ S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS, S_ENDED = 0, 1, 2, 3, 4
 N_SCALARS = 5
 TASKS_PER_SEAT = 3  # a cancelled card, a surviving card and an on_trick_end hook
 
-# -- ops, targets, amounts, terms, events, ends ---------------------------------------
-OP_PLACE, OP_MOVE_ALL, OP_STEAL, OP_GUARD, OP_ADD = 0, 1, 2, 3, 4
-OP_CATCH_UP, OP_SKIP_TURN, OP_ADD_GLOBAL = 5, 6, 7
-OPS = {
-    "place": OP_PLACE,
-    "move_all": OP_MOVE_ALL,
-    "steal": OP_STEAL,
-    "guard": OP_GUARD,
-    "add": OP_ADD,
-    "catch_up": OP_CATCH_UP,
-    "skip_turn": OP_SKIP_TURN,
-    "add_global": OP_ADD_GLOBAL,
-}
+# -- op rows, targets, amounts, terms, events, ends ------------------------------------
 # A step: its first op row, how many (a `choose`'s options), and 1 when it is one op
 # that always acts one way (not a steal, not a `rival` target): it acts at once,
 # without counting ways.
 STEP_WIDTH = 3
 R_OP, R_EVENT, R_TARGET, R_TARGET_ARG, R_UNLESS, R_A, R_B, R_C, R_D, R_E = range(10)
 OP_WIDTH = 10
-NO_MIN, NO_MAX = -(2**62), 2**62  # no `min` / `max` on an add: never binds
-
-TGT_SELF, TGT_RIVAL, TGT_NEXT, TGT_PREV, TGT_ALL, TGT_LEADER, TGT_TOP = range(7)
-TARGETS = {
-    "self": TGT_SELF,
-    "rival": TGT_RIVAL,
-    "next": TGT_NEXT,
-    "prev": TGT_PREV,
-    "all_rivals": TGT_ALL,
-    "trick_leader": TGT_LEADER,
-    "top": TGT_TOP,
-}
 
 AMT_CONST, AMT_NUMBER, AMT_COUNT = 0, 1, 2
 

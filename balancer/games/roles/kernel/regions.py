@@ -72,3 +72,9 @@ def _place(state: np.ndarray, tables: np.ndarray, glob: int, seat: int) -> int:
 @inlined
 def _event(state: np.ndarray, tables: np.ndarray, event: int) -> int:
     return _rb(state) + _x(tables, X_EVT) + event
+
+
+# The same, under public names: the primitives' compiled acts (games/roles/primitives/,
+# a package of its own, which takes no private names) find the role region with these.
+role_base, directory, zone_len, zone_at = _rb, _x, _zone_len, _zone_at
+flag_at, counter_at, event_at = _flag, _counter, _event

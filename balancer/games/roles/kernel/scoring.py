@@ -219,6 +219,10 @@ def _amount(
     return state[_zone_len(state, tables, value, seat)]
 
 
+# Public: the primitives' compiled acts (games/roles/primitives/) read amounts with it.
+amount = _amount
+
+
 @inlined
 def _terms(state: np.ndarray, tables: np.ndarray, first: int, n: int, seat: int) -> int:
     """engine.py _terms: score terms `first..first + n` of the terms table for `seat`."""

@@ -52,15 +52,11 @@ from balancer.games.roles.kernel.layout import (
     N_DIRECTORY,
     N_SCALARS,
     NEXT_LEADER,
-    NO_MAX,
-    NO_MIN,
     NORDER,
     NUMBER,
     O_PILE,
     O_ROLES,
-    OP_STEAL,
     OP_WIDTH,
-    OPS,
     ORDER,
     OVER,
     PCARD,
@@ -69,10 +65,6 @@ from balancer.games.roles.kernel.layout import (
     PLAYERS,
     PSEAT,
     R_A,
-    R_B,
-    R_C,
-    R_D,
-    R_E,
     R_EVENT,
     R_OP,
     R_TARGET,
@@ -102,14 +94,12 @@ from balancer.games.roles.kernel.layout import (
     T_NZONES,
     T_PLAYERS,
     T_PROG,
-    TARGETS,
     TASKS_PER_SEAT,
     TERM_COUNTER,
     TERM_NONE,
     TERM_PLACE,
     TERM_WIDTH,
     TERM_ZONE,
-    TGT_RIVAL,
     TRICKS,
     TURN,
     X_ANY_CANCELLED,
@@ -150,6 +140,8 @@ from balancer.games.roles.kernel.layout import (
     X_ZLEN,
 )
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
+from balancer.games.roles.primitives import OPS, PRIMITIVES
+from balancer.games.roles.targets import CHOSEN, DEFAULT_TARGET, TGTS
 
 
 class _Names:
@@ -161,6 +153,35 @@ class _Names:
         self.flag = {name: i for i, name in enumerate(game.flags)}
         self.glob = {g.name: i for i, g in enumerate(game.globals)}
         self.event = {e.name: i for i, e in enumerate(game.events)}
+
+
+class _Encoding:
+    """What a primitive's `encode` asks (primitives/base.py Encoding): names' indices,
+    amounts with the run's knobs filled in."""
+
+    def __init__(self, rules: Mapping[str, Any], names: _Names) -> None:
+        self.rules, self.names = rules, names
+
+    def zone(self, name: str) -> int:
+        return self.names.zone[name]
+
+    def counter(self, name: str) -> int:
+        return self.names.counter[name]
+
+    def flag(self, name: str) -> int:
+        return self.names.flag[name]
+
+    def glob(self, name: str) -> int:
+        return self.names.glob[name]
+
+    def event(self, name: str | None) -> int:
+        return self.names.event[name] if name else -1
+
+    def amount(self, amount: tuple[Any, ...]) -> tuple[int, int]:
+        return _amount(amount, self.rules, self.names)
+
+    def constant(self, amount: tuple[Any, ...]) -> int:
+        return _constant(amount, self.rules, self.names)
 
 
 def _amount(amount: tuple[Any, ...], rules: Mapping[str, Any], names: _Names) -> tuple[int, int]:
@@ -178,40 +199,18 @@ def _amount(amount: tuple[Any, ...], rules: Mapping[str, Any], names: _Names) ->
 
 
 def _op_row(op: Op, rules: Mapping[str, Any], names: _Names) -> list[int]:
+    """An op's row: the words every op has, then its primitive's own (its `encode`)."""
     p = op.params
     row = [0] * OP_WIDTH
     row[R_OP] = OPS[op.kind]
     row[R_EVENT] = names.event[p["event"]] if p.get("event") else -1
-    target: tuple[str, ...] = p.get("target") or ("self",)
-    row[R_TARGET] = TARGETS[target[0]]
-    row[R_TARGET_ARG] = names.counter[target[1]] if target[0] == "top" else -1
+    target: tuple[str, ...] = p.get("target") or (DEFAULT_TARGET,)
+    row[R_TARGET] = TGTS[target[0]]
+    # A kind's argument is a counter (top's, the one kind with one).
+    row[R_TARGET_ARG] = names.counter[target[1]] if len(target) > 1 else -1
     row[R_UNLESS] = names.flag[p["unless"]] if p.get("unless") else -1
-    kind = op.kind
-    if kind == "place":
-        row[R_A] = names.zone[p["zone"]]
-    elif kind == "move_all":
-        row[R_A], row[R_B] = names.zone[p["from"]], names.zone[p["to"]]
-        row[R_C] = names.event[p["cards_event"]] if p.get("cards_event") else -1
-    elif kind == "steal":
-        row[R_A], row[R_B] = names.zone[p["from"]], names.zone[p["to"]]
-        row[R_C] = int(bool(p["fresh_only"]))
-    elif kind == "guard":
-        row[R_A] = names.flag[p["flag"]]
-    elif kind == "add":
-        row[R_A] = names.counter[p["counter"]]
-        row[R_B], row[R_C] = _amount(p["by"], rules, names)
-        row[R_D] = NO_MIN if p.get("min") is None else _constant(p["min"], rules, names)
-        row[R_E] = NO_MAX if p.get("max") is None else _constant(p["max"], rules, names)
-    elif kind == "catch_up":
-        row[R_A] = names.counter[p["counter"]]
-        row[R_B] = _constant(p.get("offset") or ("int", 0), rules, names)
-    elif kind == "skip_turn":
-        row[R_A] = _constant(p.get("tricks") or ("int", 1), rules, names)
-    elif kind == "add_global":
-        row[R_A] = names.glob[p["counter"]]
-        row[R_B], row[R_C] = _amount(p["by"], rules, names)
-    else:  # pragma: no cover - the validator knows every primitive
-        raise ValueError(f"no kernel op for {kind!r}")
+    words = PRIMITIVES[op.kind].encode(p, _Encoding(rules, names))
+    row[R_A : R_A + len(words)] = words
     return row
 
 
@@ -271,9 +270,9 @@ class _Program:
             for op in ops:
                 row = _op_row(op, self.rules, self.names)
                 self.ops += row
-                if row[R_OP] == OP_STEAL:
+                if PRIMITIVES[op.kind].takes_card:
                     ways += self.deck  # a card a way, each card once
-                elif row[R_TARGET] == TGT_RIVAL:
+                elif (CHOSEN >> row[R_TARGET]) & 1:  # a rival a way
                     ways += self.players - 1
                 else:
                     ways += 1

@@ -1,0 +1,69 @@
+"""`guard: {flag: F, target: T}`: set flag F on each target seat.
+
+It changed something (and counts its event) only on a seat whose flag was not set.
+Its op row: A the flag. Its trace event: ("guard", seat, flag, target).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from balancer.games.definition import LogEntry
+from balancer.games.roles.primitives.base import (
+    EVENT_PARAM,
+    FLAG,
+    TARGET,
+    Encoding,
+    Primitive,
+    param,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from balancer.games.roles.engine import Cards, State
+
+
+def encode(params: Mapping[str, Any], names: Encoding) -> Sequence[int]:
+    return (names.flag(params["flag"]),)
+
+
+def act(state: State, params: Mapping[str, Any], seat: int, card: int, target: int, _: int) -> bool:
+    flags = state.flags[params["flag"]]
+    was = flags[target]
+    flags[target] = True
+    state._note("guard", seat, params["flag"], target)
+    return not was
+
+
+def kernel_act() -> Callable[..., bool]:
+    from balancer.games.roles.kernel.layout import R_A, inlined
+    from balancer.games.roles.kernel.regions import flag_at
+
+    @inlined
+    def guard(
+        state: np.ndarray, tables: np.ndarray, row: int, seat: int, card: int, t: int, taken: int
+    ) -> bool:
+        at = flag_at(state, tables, tables[row + R_A], t)
+        was = state[at]
+        state[at] = 1
+        return was == 0
+
+    return guard
+
+
+def tell(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
+    _, seat, flag, target = event
+    return [f"  seat {seat} sets {flag} on seat {target}"]
+
+
+SPEC = Primitive(
+    name="guard",
+    params=(param("flag", FLAG, required=True), param("target", TARGET, "self"), EVENT_PARAM),
+    targeted=True,
+    encode=encode,
+    act=act,
+    kernel_act=kernel_act,
+    tells={"guard": tell},
+)
