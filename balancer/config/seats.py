@@ -1,14 +1,14 @@
 """A variant file's seats: `bots:` (one bot in every seat) or `seats:` (one per seat), each a
 bot's name or `{bot:, params:}`, checked against the game's bots (or a plugin's name) and
 the bot's parameters. Read by config/variant.py, whose `_Origins` turns a key path into
-the file and line an error names.
+the file and line an error names (a `Locator` here, so this module needs nothing of that one).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from balancer.bot import BotSpec
 from balancer.bots import registry as bot_registry
@@ -17,10 +17,13 @@ from balancer.errors import UserError, attempt, nearest, shown
 from balancer.escape import hidden_in, hidden_message, visible
 from balancer.games.api import GameSpec
 
-if TYPE_CHECKING:
-    from balancer.config.variant import _Origins
-
 KeyPath = tuple[Any, ...]
+
+
+class Locator(Protocol):
+    """Makes the error of a key path: the file and line where it was written."""
+
+    def error(self, path: KeyPath, message: str) -> UserError: ...
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,7 @@ def read_seats(
     data: dict[str, Any],
     spec: GameSpec,
     players: int | None,
-    origins: _Origins,
+    origins: Locator,
     problems: list[UserError],
 ) -> tuple[SeatSpec, ...] | None:
     """The variant's seats from its `bots:` (one bot in every seat) or `seats:` (one a seat),
@@ -88,7 +91,7 @@ def read_seats(
     return None
 
 
-def _seat(entry: Any, spec: GameSpec, where: KeyPath, origins: _Origins) -> SeatSpec:
+def _seat(entry: Any, spec: GameSpec, where: KeyPath, origins: Locator) -> SeatSpec:
     name: Any
     if isinstance(entry, str):
         name, params = entry, {}
@@ -127,7 +130,7 @@ def _cut(text: str, limit: int = 60) -> str:
 
 
 def _bot_params(
-    bot: BotSpec, params: dict[str, Any], where: KeyPath, origins: _Origins
+    bot: BotSpec, params: dict[str, Any], where: KeyPath, origins: Locator
 ) -> dict[str, Any]:
     if bot_registry.is_plugin(bot.name):
         return dict(params)  # a plugin checks its own parameters
