@@ -33,6 +33,7 @@ from balancer.games.roles.primitives import (
     OP_ADD,
     OP_ADD_GLOBAL,
     OP_CATCH_UP,
+    OP_CLEAR,
     OP_GUARD,
     OP_MOVE_ALL,
     OP_PLACE,
@@ -42,6 +43,7 @@ from balancer.games.roles.primitives import (
     add,
     add_global,
     catch_up,
+    clear,
     guard,
     move_all,
     place,
@@ -79,6 +81,7 @@ add_act = add.SPEC.kernel_act()
 catch_up_act = catch_up.SPEC.kernel_act()
 skip_turn_act = skip_turn.SPEC.kernel_act()
 add_global_act = add_global.SPEC.kernel_act()
+clear_act = clear.SPEC.kernel_act()
 # And each target kind's compiled seat (targets/<kind>.py).
 owner_seat = owner.SPEC.kernel_seat()
 rival_seat = rival.SPEC.kernel_seat()
@@ -225,6 +228,8 @@ def _apply(
         return skip_turn_act(state, tables, row, seat, card, target, taken)
     if op == OP_ADD_GLOBAL:
         return add_global_act(state, tables, row, seat, card, target, taken)
+    if op == OP_CLEAR:
+        return clear_act(state, tables, row, seat, card, target, taken)
     return False
 
 
