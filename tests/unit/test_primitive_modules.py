@@ -199,3 +199,4 @@ def test_each_target_kind_has_its_number() -> None:
         assert getattr(targets, "TGT_" + module.__name__.rsplit(".", 1)[-1].upper()) == code
     assert targets.CHOSEN == 1 << targets.TGT_RIVAL
     assert targets.EVERY_RIVAL == 1 << targets.TGT_ALL_RIVALS
+    assert targets.EVERY_SEAT == 1 << targets.TGT_EVERY_SEAT

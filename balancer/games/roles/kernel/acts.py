@@ -53,7 +53,10 @@ from balancer.games.roles.primitives import (
 from balancer.games.roles.targets import (
     CHOSEN,
     EVERY_RIVAL,
+    EVERY_SEAT,
     TGT_ALL_RIVALS,
+    TGT_BOTTOM,
+    TGT_EVERY_SEAT,
     TGT_NEXT_SEAT,
     TGT_OWNER,
     TGT_PREV_SEAT,
@@ -61,6 +64,8 @@ from balancer.games.roles.targets import (
     TGT_TOP,
     TGT_TRICK_LEADER,
     all_rivals,
+    bottom,
+    every_seat,
     next_seat,
     owner,
     prev_seat,
@@ -90,6 +95,8 @@ prev_seat_seat = prev_seat.SPEC.kernel_seat()
 all_rivals_seat = all_rivals.SPEC.kernel_seat()
 trick_leader_seat = trick_leader.SPEC.kernel_seat()
 top_seat = top.SPEC.kernel_seat()
+bottom_seat = bottom.SPEC.kernel_seat()
+every_seat_seat = every_seat.SPEC.kernel_seat()
 
 
 @inlined
@@ -187,7 +194,11 @@ def _act(
     else:
         acted = False
         target = tables[row + R_TARGET]
-        count = tables[T_PLAYERS] - 1 if (EVERY_RIVAL >> target) & 1 else 1
+        count = 1
+        if (EVERY_RIVAL >> target) & 1:
+            count = tables[T_PLAYERS] - 1
+        elif (EVERY_SEAT >> target) & 1:
+            count = tables[T_PLAYERS]
         unless = tables[row + R_UNLESS]
         for j in range(count):
             t = _target(state, tables, row, target, seat, chosen, j)
@@ -253,4 +264,8 @@ def _target(
         return trick_leader_seat(state, tables, row, seat, chosen, j)
     if target == TGT_TOP:
         return top_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_BOTTOM:
+        return bottom_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_EVERY_SEAT:
+        return every_seat_seat(state, tables, row, seat, chosen, j)
     return seat
