@@ -4,7 +4,8 @@ The Python interpreter (roles/engine.py) is the authority. Game for game
 (records equal: scores, length, every event of the file, the kinds dealt) with `random` in
 every seat, dealt and drawn from the same streams, for the three shipped game files
 at 2 to 6 players and at knobs off their defaults, and for a file that uses
-every primitive (every_primitive.yaml); position for position from hand-made
+every primitive (every_primitive.yaml) and one that uses the later ones
+(new_mechanics.yaml); position for position from hand-made
 states converted from engine.State; and through the one kernel interface's
 conformance check (games/kernel_conformance.py: legal moves, bot choices,
 copies, from_state, play_out, determinize). The 1,000-game comparison per
@@ -40,6 +41,7 @@ def shipped(name: str) -> RoleGame:
 
 
 EVERY = load_file(HERE / "every_primitive.yaml")
+NEW = load_file(HERE / "new_mechanics.yaml")
 
 
 def rules_of(game: RoleGame, **overrides: Any) -> dict[str, Any]:
@@ -164,6 +166,21 @@ def test_the_every_primitive_game_exercises_what_it_is_for() -> None:
     cols = K.play_chunk(EVERY, rules_of(EVERY), 4, 3, 0, 150, [("random", {})] * 4, False)
     totals = dict(zip([e.name for e in EVERY.events], cols.events.sum(axis=0), strict=True))
     for name in ("grabs", "hits", "catches", "stashed", "heat_leader", "cancelled", "neko"):
+        assert totals[name] > 0, name
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_the_new_mechanics_game_for_game(players: int) -> None:
+    assert_same_games(NEW, rules_of(NEW), players, 8, 0, 150)
+    assert_same_games(NEW, rules_of(NEW, first_leader="random"), players, 9, 0, 60)
+
+
+def test_the_new_mechanics_game_exercises_what_it_is_for() -> None:
+    """Its games lift the lowest rival, raise every seat, and wipe marks off rivals and
+    off the owner (counted only where a mark was set), on both paths alike above."""
+    cols = K.play_chunk(NEW, rules_of(NEW), 3, 8, 0, 150, [("random", {})] * 3, False)
+    totals = dict(zip([e.name for e in NEW.events], cols.events.sum(axis=0), strict=True))
+    for name in ("lifts", "rises", "wipes", "unmarks"):
         assert totals[name] > 0, name
 
 
@@ -361,10 +378,14 @@ def test_the_cat_arrives_compiled_and_ends_the_race() -> None:
 
 
 def definitions() -> dict[str, GameDefinition]:
-    return {**{name: build(shipped(name)) for name in SHIPPED}, "every-primitive": build(EVERY)}
+    return {
+        **{name: build(shipped(name)) for name in SHIPPED},
+        "every-primitive": build(EVERY),
+        "new-mechanics": build(NEW),
+    }
 
 
-@pytest.mark.parametrize("name", [*SHIPPED, "every-primitive"])
+@pytest.mark.parametrize("name", [*SHIPPED, "every-primitive", "new-mechanics"])
 def test_the_kernel_conformance_check_passes(name: str) -> None:
     definition = definitions()[name]
     assert definition.kernel() is not None

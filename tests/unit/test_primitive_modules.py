@@ -72,6 +72,7 @@ TARGETS = Registry(
         ("games/roles/primitives/add.py", "SPEC", "owner"): "add's default target",
         ("games/roles/primitives/catch_up.py", "SPEC", "owner"): "catch_up's default",
         ("games/roles/primitives/guard.py", "SPEC", "owner"): "guard's default target",
+        ("games/roles/primitives/clear.py", "SPEC", "owner"): "clear's default target",
         # The trick's knob leader_if_nothing_resolves: same or next.
         ("games/roles/kernel/tables.py", "make_tables", "next_seat"): "a trick knob's value",
         ("games/roles/validate.py", "IF_NOTHING_RESOLVES", "next_seat"): "a trick knob's value",
@@ -198,3 +199,4 @@ def test_each_target_kind_has_its_number() -> None:
         assert getattr(targets, "TGT_" + module.__name__.rsplit(".", 1)[-1].upper()) == code
     assert targets.CHOSEN == 1 << targets.TGT_RIVAL
     assert targets.EVERY_RIVAL == 1 << targets.TGT_ALL_RIVALS
+    assert targets.EVERY_SEAT == 1 << targets.TGT_EVERY_SEAT

@@ -10,7 +10,7 @@ Parameter types (`Param.kind`):
 - ZONE, COUNTER, FLAG, GLOBAL, EVENT: a name the file declares (per-player
   zones, counters and flags; global counters; events);
 - TARGET: whose zone / counter / flag an op acts on (`TARGETS`, or
-  `top: COUNTER`, the rival with the most of it);
+  `top: COUNTER` / `bottom: COUNTER`, the rival with the most / fewest of it);
 - AMOUNT: a whole number, `number` (the played card's number), a knob's name
   (`-name`: less it), or `{count: ZONE}` (how many cards the owner holds there);
 - INT: a whole number or a knob's name; BOOL: true or false.

@@ -33,6 +33,7 @@ from balancer.games.roles.primitives import (
     OP_ADD,
     OP_ADD_GLOBAL,
     OP_CATCH_UP,
+    OP_CLEAR,
     OP_GUARD,
     OP_MOVE_ALL,
     OP_PLACE,
@@ -42,6 +43,7 @@ from balancer.games.roles.primitives import (
     add,
     add_global,
     catch_up,
+    clear,
     guard,
     move_all,
     place,
@@ -51,7 +53,10 @@ from balancer.games.roles.primitives import (
 from balancer.games.roles.targets import (
     CHOSEN,
     EVERY_RIVAL,
+    EVERY_SEAT,
     TGT_ALL_RIVALS,
+    TGT_BOTTOM,
+    TGT_EVERY_SEAT,
     TGT_NEXT_SEAT,
     TGT_OWNER,
     TGT_PREV_SEAT,
@@ -59,6 +64,8 @@ from balancer.games.roles.targets import (
     TGT_TOP,
     TGT_TRICK_LEADER,
     all_rivals,
+    bottom,
+    every_seat,
     next_seat,
     owner,
     prev_seat,
@@ -79,6 +86,7 @@ add_act = add.SPEC.kernel_act()
 catch_up_act = catch_up.SPEC.kernel_act()
 skip_turn_act = skip_turn.SPEC.kernel_act()
 add_global_act = add_global.SPEC.kernel_act()
+clear_act = clear.SPEC.kernel_act()
 # And each target kind's compiled seat (targets/<kind>.py).
 owner_seat = owner.SPEC.kernel_seat()
 rival_seat = rival.SPEC.kernel_seat()
@@ -87,6 +95,8 @@ prev_seat_seat = prev_seat.SPEC.kernel_seat()
 all_rivals_seat = all_rivals.SPEC.kernel_seat()
 trick_leader_seat = trick_leader.SPEC.kernel_seat()
 top_seat = top.SPEC.kernel_seat()
+bottom_seat = bottom.SPEC.kernel_seat()
+every_seat_seat = every_seat.SPEC.kernel_seat()
 
 
 @inlined
@@ -184,7 +194,11 @@ def _act(
     else:
         acted = False
         target = tables[row + R_TARGET]
-        count = tables[T_PLAYERS] - 1 if (EVERY_RIVAL >> target) & 1 else 1
+        count = 1
+        if (EVERY_RIVAL >> target) & 1:
+            count = tables[T_PLAYERS] - 1
+        elif (EVERY_SEAT >> target) & 1:
+            count = tables[T_PLAYERS]
         unless = tables[row + R_UNLESS]
         for j in range(count):
             t = _target(state, tables, row, target, seat, chosen, j)
@@ -225,6 +239,8 @@ def _apply(
         return skip_turn_act(state, tables, row, seat, card, target, taken)
     if op == OP_ADD_GLOBAL:
         return add_global_act(state, tables, row, seat, card, target, taken)
+    if op == OP_CLEAR:
+        return clear_act(state, tables, row, seat, card, target, taken)
     return False
 
 
@@ -248,4 +264,8 @@ def _target(
         return trick_leader_seat(state, tables, row, seat, chosen, j)
     if target == TGT_TOP:
         return top_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_BOTTOM:
+        return bottom_seat(state, tables, row, seat, chosen, j)
+    if target == TGT_EVERY_SEAT:
+        return every_seat_seat(state, tables, row, seat, chosen, j)
     return seat

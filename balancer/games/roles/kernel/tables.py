@@ -206,7 +206,7 @@ def _op_row(op: Op, rules: Mapping[str, Any], names: _Names) -> list[int]:
     row[R_EVENT] = names.event[p["event"]] if p.get("event") else -1
     target: tuple[str, ...] = p.get("target") or (DEFAULT_TARGET,)
     row[R_TARGET] = TGTS[target[0]]
-    # A kind's argument is a counter (top's, the one kind with one).
+    # A kind's argument is a counter (every kind taking one takes a counter).
     row[R_TARGET_ARG] = names.counter[target[1]] if len(target) > 1 else -1
     row[R_UNLESS] = names.flag[p["unless"]] if p.get("unless") else -1
     words = PRIMITIVES[op.kind].encode(p, _Encoding(rules, names))

@@ -17,6 +17,7 @@ from balancer.games.roles.primitives import (
     add,
     add_global,
     catch_up,
+    clear,
     guard,
     move_all,
     place,
@@ -25,7 +26,7 @@ from balancer.games.roles.primitives import (
 )
 from balancer.games.roles.primitives.base import Primitive
 
-ORDER = (place, move_all, steal, guard, add, catch_up, skip_turn, add_global)
+ORDER = (place, move_all, steal, guard, add, catch_up, skip_turn, add_global, clear)
 PRIMITIVES: dict[str, Primitive] = {module.SPEC.name: module.SPEC for module in ORDER}
 OPS = {name: op for op, name in enumerate(PRIMITIVES)}
 # The op numbers the compiled dispatch (kernel/acts.py) compares R_OP with.
@@ -37,6 +38,7 @@ OP_ADD = ORDER.index(add)
 OP_CATCH_UP = ORDER.index(catch_up)
 OP_SKIP_TURN = ORDER.index(skip_turn)
 OP_ADD_GLOBAL = ORDER.index(add_global)
+OP_CLEAR = ORDER.index(clear)
 # Bit op set for each targeted primitive (Primitive.targeted): the kernel acts on its
 # seats one by one, as the engine does.
 TARGETED = sum(1 << op for op, spec in enumerate(PRIMITIVES.values()) if spec.targeted)

@@ -35,3 +35,5 @@ class TargetKind:
     chosen: bool = False
     # It names every rival, from the owner's left (j = 0 .. players - 2).
     every_rival: bool = False
+    # It names every seat, the owner first (j = 0 .. players - 1).
+    every_seat: bool = False
