@@ -107,17 +107,19 @@ def out_none(state: np.ndarray) -> np.ndarray:
 
 @inlined
 def _step(state: np.ndarray, tables: np.ndarray, step: int, seat: int, card: int) -> bool:
-    """engine.py _step: act when the step has one way; False when it waits for a decision."""
+    """engine.py _step: act when the step has one way; False when it waits for a decision.
+    `_act` has one call site here (and `_apply` one in `_act`): numba inlines every
+    primitive at each, and each copy costs compile time, not run time."""
     at = _x(tables, X_STEPS) + STEP_WIDTH * step
     if tables[at + 2] != 0:  # one op, one way: no ways to count
-        _act(state, tables, _x(tables, X_OPS) + OP_WIDTH * tables[at], seat, card, -1, -1)
-        return True
-    n, row, chosen, taken = _ways(state, tables, step, seat, out_none(state), False, False, 0)
-    if n == 1:
-        _act(state, tables, row, seat, card, chosen, taken)
-    elif n > 1:
+        n, row, chosen, taken = 1, _x(tables, X_OPS) + OP_WIDTH * tables[at], -1, -1
+    else:
+        n, row, chosen, taken = _ways(state, tables, step, seat, out_none(state), False, False, 0)
+    if n > 1:
         state[PHASE] = CHOICE
         return False
+    if n == 1:
+        _act(state, tables, row, seat, card, chosen, taken)
     return True
 
 
@@ -187,25 +189,26 @@ def _act(
     state: np.ndarray, tables: np.ndarray, row: int, seat: int, card: int, chosen: int, taken: int
 ) -> None:
     """engine.py _act: one primitive of op row `row`, for `seat`'s `card`; a targeted
-    one on each of its seats but those whose `unless` flag is set."""
+    one on each of its seats but those whose `unless` flag is set, an untargeted one
+    once, with the decision's chosen rival and taken card."""
     op = tables[row + R_OP]
-    if (TARGETED >> op) & 1 == 0:
-        acted = _apply(state, tables, row, op, seat, card, chosen, taken)
-    else:
-        acted = False
-        target = tables[row + R_TARGET]
-        count = 1
-        if (EVERY_RIVAL >> target) & 1:
-            count = tables[T_PLAYERS] - 1
-        elif (EVERY_SEAT >> target) & 1:
-            count = tables[T_PLAYERS]
-        unless = tables[row + R_UNLESS]
-        for j in range(count):
-            t = _target(state, tables, row, target, seat, chosen, j)
-            if unless >= 0 and state[_flag(state, tables, unless, t)] != 0:
+    targeted = (TARGETED >> op) & 1 != 0
+    target = tables[row + R_TARGET]
+    count = 1
+    if targeted and (EVERY_RIVAL >> target) & 1:
+        count = tables[T_PLAYERS] - 1
+    elif targeted and (EVERY_SEAT >> target) & 1:
+        count = tables[T_PLAYERS]
+    unless = tables[row + R_UNLESS]
+    acted = False
+    for j in range(count):
+        on, took = chosen, taken
+        if targeted:
+            on, took = _target(state, tables, row, target, seat, chosen, j), -1
+            if unless >= 0 and state[_flag(state, tables, unless, on)] != 0:
                 continue
-            if _apply(state, tables, row, op, seat, card, t, -1):
-                acted = True
+        if _apply(state, tables, row, op, seat, card, on, took):
+            acted = True
     if acted and tables[row + R_EVENT] >= 0:
         state[_event(state, tables, tables[row + R_EVENT])] += 1
 

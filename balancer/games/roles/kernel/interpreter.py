@@ -166,10 +166,11 @@ def apply(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: in
     """Play `action` (one of `legal`) for the current player; the game runs on to the
     next decision. `streams` is unused after the deal: chance draws only at the start."""
     phase = state[PHASE]
+    run = False  # one call site of _run, which inlines every primitive
     if phase == PLAY:
-        if play_card(state, action):
+        run = play_card(state, action)
+        if run:
             _sort_out(state, tables)
-            _run(state, tables)
     elif phase == CHOICE:
         seat, card, step = _waiting(state, tables)
         _, row, chosen, taken = _ways(
@@ -178,6 +179,8 @@ def apply(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: in
         state[PHASE] = PLAY
         _act(state, tables, row, seat, card, chosen, taken)
         state[_scalar(state, tables, S_STEP_AT)] += 1
+        run = True
+    if run:
         _run(state, tables)
 
 
