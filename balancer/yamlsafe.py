@@ -35,6 +35,10 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from balancer.errors import UserError
 from balancer.files import FILE, FOLDER, kind_of
 
+# Where a value sits in a loaded document: its keys and list indices from the top,
+# ("players", 2, "bot"); every error about a hand-written file names one.
+KeyPath = tuple[Any, ...]
+
 MAX_BYTES = 1 << 20
 MAX_DEPTH = 64
 MAX_NODES = 100_000

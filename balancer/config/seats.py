@@ -16,8 +16,7 @@ from balancer.bots.build import resolve_bot
 from balancer.errors import UserError, attempt, nearest, shown
 from balancer.escape import hidden_in, hidden_message, visible
 from balancer.games.api import GameSpec
-
-KeyPath = tuple[Any, ...]
+from balancer.yamlsafe import KeyPath
 
 
 class Locator(Protocol):

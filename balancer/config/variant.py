@@ -30,7 +30,7 @@ from balancer.errors import UserError, attempt, nearest, shown
 from balancer.escape import hidden_in, hidden_message
 from balancer.files import FILE, kind_of, path_error
 from balancer.games.api import GameSpec
-from balancer.yamlsafe import format_keypath, load_yaml
+from balancer.yamlsafe import KeyPath, format_keypath, load_yaml
 
 TOP_KEYS = (
     "name",
@@ -63,7 +63,6 @@ MAX_NAME_BYTES = 200
 DEFAULT_GAMES = 1000
 DEFAULT_SEED = 0
 
-KeyPath = tuple[Any, ...]
 T = TypeVar("T")
 
 

@@ -179,20 +179,27 @@ def _play(
         apply_action(action)
         if check:
             state.check_invariants()
-    record = dataclasses.replace(state.record(), decisions=(turns, choices))
-    return with_figures(record, spec.higher_is_better, margin)
+    return with_figures(state.record(), spec.higher_is_better, margin, decisions=(turns, choices))
 
 
 def with_figures(
-    record: GameRecord, higher_is_better: bool, margin: int = how_it_plays.NO_MARGIN
+    record: GameRecord,
+    higher_is_better: bool,
+    margin: int = how_it_plays.NO_MARGIN,
+    *,
+    decisions: tuple[int, int] | None = None,
 ) -> GameRecord:
     """`record` with how it played (stats/how_it_plays.py: figures_of its progress, a
-    comeback `margin` behind), the figures a kernel's chunk gives for the same game; as
-    it is when it kept no progress."""
-    if not record.progress:
-        return record
-    figures = how_it_plays.figures_of(record.progress, record.scores, higher_is_better, margin)
-    return dataclasses.replace(record, figures=tuple(figures.tolist()))
+    comeback `margin` behind), the figures a kernel's chunk gives for the same game, and
+    its (turns, choices) when given: one copy of the record, or the record itself when
+    there is nothing to add."""
+    changes: dict[str, Any] = {}
+    if decisions is not None:
+        changes["decisions"] = decisions
+    if record.progress:
+        figures = how_it_plays.figures_of(record.progress, record.scores, higher_is_better, margin)
+        changes["figures"] = tuple(figures.tolist())
+    return dataclasses.replace(record, **changes) if changes else record
 
 
 def asker(

@@ -17,12 +17,10 @@ from typing import Any
 
 from balancer.errors import UserError
 from balancer.files import FILE, kind_of
-from balancer.yamlsafe import format_keypath, load_yaml
+from balancer.yamlsafe import KeyPath, format_keypath, load_yaml
 
 SHIPPED = Path(__file__).parent / "shipped"
 MAX_EXTENDS_DEPTH = 16
-
-KeyPath = tuple[Any, ...]
 
 
 @dataclass
