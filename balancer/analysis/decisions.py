@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from balancer.bots.search import MonteCarloSearch
+from balancer.config.plays_sample import DEFAULT_MARGIN, DEFAULT_THRESHOLD
 from balancer.config.variant import Variant
 from balancer.rng import CHANCE, Stream, bot_stream
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT
@@ -47,9 +48,6 @@ from balancer.stats.intervals import Interval, share_interval
 # The evaluations' stream of game i: apart from chance (0) and every seat's bot (1 + seat),
 # so watching a game never changes a move of it.
 EVALUATION_STREAM = 1 << 20
-
-DEFAULT_MARGIN = 0.1
-DEFAULT_THRESHOLD = 0.05
 
 
 class SeatValues(MonteCarloSearch):

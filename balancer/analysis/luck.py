@@ -30,35 +30,14 @@ from typing import Any
 import numpy as np
 
 from balancer.analysis.duplicate import builtin_seat
-from balancer.bots import registry as bot_registry
 from balancer.bots.search import SEARCH
+from balancer.config.plays_sample import measured_bots, scripted_bot
 from balancer.config.variant import Variant
 from balancer.errors import UserError
 from balancer.games.api import win_shares
 from balancer.sim.play import play_game
 from balancer.stats.intervals import Interval, mean_interval
 from balancer.stats.variance_split import Split, deal_share
-
-RANDOM = "random"
-# A game's best scripted bot, the first of these it offers: Fish! Dash! Cash!'s and Da
-# Qi Zi's heuristic, Kimekimera's expected, a game file's lookahead (or the heuristic of
-# a file playing Fish! Dash! Cash!'s roles).
-SCRIPTED = ("heuristic", "expected", "lookahead")
-
-
-def scripted_bot(game: str) -> str:
-    """The field's bot: the game's best scripted bot (`random` where it has none)."""
-    offered = bot_registry.builtin(game)
-    return next((name for name in SCRIPTED if name in offered), RANDOM)
-
-
-def measured_bots(game: str, samples: int) -> tuple[str, ...]:
-    """The bots handed each seat, strongest first: search (with `samples` worlds; none
-    when 0 or the game can't search), the scripted bot, random."""
-    offered = bot_registry.builtin(game)
-    names = [SEARCH] if samples > 0 and SEARCH in offered else []
-    names += [scripted_bot(game), RANDOM]
-    return tuple(dict.fromkeys(names))
 
 
 @dataclass(frozen=True)
