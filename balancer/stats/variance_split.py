@@ -43,6 +43,9 @@ class Split:
     share: float  # raw clipped to [0, 1]
     low: float
     high: float
+    # The bootstrap's standard deviation of the share (0: no resample split): what a diff's
+    # z-test of two runs' shares takes as the share's standard error.
+    se: float = 0.0
 
 
 def _shares(
@@ -97,4 +100,5 @@ def deal_share(table: np.ndarray, clusters: np.ndarray | None = None) -> Split:
     if shares.size == 0:
         return Split(g, k, between, within, raw, share, share, share)
     low, high = np.percentile(shares, [2.5, 97.5])
-    return Split(g, k, between, within, raw, share, float(low), float(high))
+    se = float(shares.std(ddof=1)) if shares.size > 1 else 0.0
+    return Split(g, k, between, within, raw, share, float(low), float(high), se)
