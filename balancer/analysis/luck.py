@@ -113,17 +113,22 @@ def _within_01(interval: Interval) -> Interval:
     return replace(interval, low=max(0.0, interval.low), high=min(1.0, interval.high))
 
 
-def figures_of(y: np.ndarray, bots: tuple[str, ...], field: str) -> LuckFigures:
-    """The figures of outcomes y [deals, seats, bots] (bots[b] measured in column b)."""
+def figures_of(
+    y: np.ndarray, bots: tuple[str, ...], field: str, level: float = 0.95
+) -> LuckFigures:
+    """The figures of outcomes y [deals, seats, bots] (bots[b] measured in column b), with
+    `level` intervals (95% unless told)."""
     deals, players, k = y.shape
     hands = y.reshape(deals * players, k)
-    split = deal_share(hands, clusters=np.repeat(np.arange(deals), players))
+    split = deal_share(hands, clusters=np.repeat(np.arange(deals), players), level=level)
     per_deal = y.mean(axis=1)  # [deals, bots]: each bot's mean over the deal's seats
-    win_share = {name: _within_01(mean_interval(per_deal[:, b])) for b, name in enumerate(bots)}
+    win_share = {
+        name: _within_01(mean_interval(per_deal[:, b], level)) for b, name in enumerate(bots)
+    }
     search_over = {}
     if SEARCH in bots:
         s = bots.index(SEARCH)
         for b, name in enumerate(bots):
             if b != s:
-                search_over[name] = mean_interval(per_deal[:, s] - per_deal[:, b])
+                search_over[name] = mean_interval(per_deal[:, s] - per_deal[:, b], level)
     return LuckFigures(deals, field, bots, y, split, win_share, search_over)

@@ -211,7 +211,7 @@ def _with_plays(
     progress = Progress(total, f"{variant.name} plays:", quiet, lang=variant.lang)
     with progress as advance:
         progress.started(1)
-        found = plays_measure.measure(variant, sample, advance, move_time_limit)
+        found = plays_measure.measure(variant, advance, move_time_limit)
     return replace(report, how_it_plays=report.how_it_plays.with_plays(found))
 
 
