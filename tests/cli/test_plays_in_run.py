@@ -61,6 +61,7 @@ def test_sum_where_play_changes_nothing(tmp_path: Path) -> None:
 def test_pick_where_play_matters(tmp_path: Path) -> None:
     block, _ = _run(plays_games.PICK, "{games: 3, deals: 8, search_budget: 4}", tmp_path)
     assert block["real_decisions"]["mean"] > 0
+    assert block["kingmaking"]["mean"] == 0.0  # two players: no one else to crown
     assert block["luck"]["mean"] < 1
     assert block["search_over_random"]["ci95"][0] > 0  # search plays its highest card
     # The field is lookahead, which plays its highest card too: search buys nothing over it.
