@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from balancer.bots.search import MonteCarloSearch
+from balancer.config.plays_sample import DEFAULT_MARGIN, DEFAULT_THRESHOLD
 from balancer.config.variant import Variant
 from balancer.rng import CHANCE, Stream, bot_stream
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT
@@ -47,9 +48,6 @@ from balancer.stats.intervals import Interval, share_interval
 # The evaluations' stream of game i: apart from chance (0) and every seat's bot (1 + seat),
 # so watching a game never changes a move of it.
 EVALUATION_STREAM = 1 << 20
-
-DEFAULT_MARGIN = 0.1
-DEFAULT_THRESHOLD = 0.05
 
 
 class SeatValues(MonteCarloSearch):
@@ -196,7 +194,7 @@ def _shares(hits: np.ndarray, turns: np.ndarray) -> tuple[Interval, ...]:
     return tuple(out)
 
 
-def decision_figures(
+def watch_sample(
     variant: Variant,
     games: int,
     samples: int,
@@ -204,9 +202,9 @@ def decision_figures(
     threshold: float = DEFAULT_THRESHOLD,
     progress: Callable[[int], None] | None = None,
     move_time_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT,
-) -> DecisionFigures:
-    """Watch games 0..`games`-1 of `variant` (the module's docstring); `samples` 0
-    makes no search evaluation (turns and choices only)."""
+) -> list[Watched]:
+    """Each of games 0..`games`-1 of `variant` watched (the module's docstring), in order;
+    `samples` 0 makes no search evaluation (turns and choices only)."""
     spec = variant.spec
     evaluator = SeatValues(variant.game, samples) if samples > 0 else None
     rows: list[Watched] = []
@@ -218,9 +216,24 @@ def decision_figures(
         rows.append(watch(state, seated, variant.seed, index, evaluator, margin, threshold))
         if progress is not None:
             progress(1)
+    return rows
+
+
+def decision_figures(
+    variant: Variant,
+    games: int,
+    samples: int,
+    margin: float = DEFAULT_MARGIN,
+    threshold: float = DEFAULT_THRESHOLD,
+    progress: Callable[[int], None] | None = None,
+    move_time_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT,
+) -> DecisionFigures:
+    """Watch games 0..`games`-1 of `variant` (the module's docstring); `samples` 0
+    makes no search evaluation (turns and choices only)."""
+    rows = watch_sample(variant, games, samples, margin, threshold, progress, move_time_limit)
     turns = np.array([r.turns for r in rows])
     kingmade = np.array([r.kingmaking for r in rows])
-    searched = evaluator is not None
+    searched = samples > 0
     return DecisionFigures(
         games=games,
         samples=samples,

@@ -33,6 +33,7 @@ from balancer.report.model import Report
 from balancer.stats import compare as stats_compare
 from balancer.stats.compare import Row
 from balancer.stats.figures import DiffResult, RunData, anytime_diff_rows, diff_rows
+from balancer.stats.play_names import OPT_IN
 
 # --- comparing ----------------------------------------------------------------
 
@@ -92,6 +93,31 @@ def run_data(report: Report) -> RunData:
         report.higher_is_better,
         bool(report.variant.get("seat_rotation", False)),
     )
+
+
+def plays_estimates(
+    a: Report, b: Report
+) -> tuple[list[tuple[stats_compare.Estimate, stats_compare.Estimate]], list[str]]:
+    """The `plays:` figures both reports measured, as estimates with their standard errors
+    (compared by z: there are no per-game values to pair), and a warning for those only
+    one has."""
+    pairs = []
+    lone: dict[str, list[str]] = {"A": [], "B": []}
+    for name, key in OPT_IN.items():
+        in_a = None if a.how_it_plays is None else getattr(a.how_it_plays, key)
+        in_b = None if b.how_it_plays is None else getattr(b.how_it_plays, key)
+        if in_a is not None and in_b is not None:
+            estimate_a = stats_compare.Estimate(name, "share", in_a.mean, in_a.se, in_a.n)
+            estimate_b = stats_compare.Estimate(name, "share", in_b.mean, in_b.se, in_b.n)
+            pairs.append((estimate_a, estimate_b))
+        elif in_a is not None or in_b is not None:
+            lone["A" if in_a is not None else "B"].append(name)
+    warnings = [
+        f"plays: figures only in {only}, not compared: {', '.join(names)}"
+        for only, names in lone.items()
+        if names
+    ]
+    return pairs, warnings
 
 
 def _about(r: Report) -> str:
@@ -175,9 +201,15 @@ def compare(
         most = int(a.variant.get("games") or a.n_games)
         result = anytime_diff_rows(run_data(a), run_data(b), dict(tolerances), alpha, n_star=most)
         result.stopped_at = a.stopped_at if a.stopped_at == b.stopped_at else None
+        if any(plays_estimates(a, b)):  # no confidence sequence for a figure of one sample
+            result.warnings.append("plays: figures are left out of an anytime diff")
         diff.anytime, diff.most_games = True, most
     else:
-        result = diff_rows(run_data(a), run_data(b), paired, dict(tolerances), alpha)
+        estimates, lone = plays_estimates(a, b)
+        result = diff_rows(
+            run_data(a), run_data(b), paired, dict(tolerances), alpha, estimates=estimates
+        )
+        result.warnings += lone
     diff.rows = result.rows
     diff.warnings += result.warnings
     diff.games_needed = stats_compare.games_needed_line(result.rows)

@@ -96,6 +96,9 @@ class Member:
     # Its values come from some games only (a leader-wins share: those with a sole
     # leader at the checkpoint), so it can't be paired game by game with another series.
     some_games: bool = False
+    # A `plays:` figure, measured once on the variant's own sample, not from these games:
+    # (games, level) -> its estimate and two-sided `level` interval (analysis/plays_measure.py).
+    interval_at: Callable[[Games, float], tuple[float, float, float]] | None = None
 
 
 @dataclass(frozen=True)
@@ -173,6 +176,27 @@ def _decision_share(g: Games) -> np.ndarray:
     return decision_shares(g.decisions)
 
 
+def _sampled(name: str, key: str) -> Member:
+    """A `plays:` figure (stats/play_names.py's OPT_IN `key`): no per-game values, an
+    interval from the variant's sample, measured the first time a target asks for it."""
+
+    def per_game(g: Games) -> np.ndarray:
+        raise UserError(f"{name} is measured on the variant's plays: sample, not game by game")
+
+    def interval_at(g: Games, level: float) -> tuple[float, float, float]:
+        from balancer.analysis.plays_measure import intervals
+
+        found = intervals(g.plays_sample(), level).get(key)
+        if found is None:
+            raise UserError(f"{name}: every outcome of duplicate play was the same: no split")
+        return found.estimate, found.low, found.high
+
+    # What search buys is a difference of win shares, in [-1, 1]; the rest are shares.
+    share = not key.startswith("search_over")
+    bounds = (0.0, 1.0) if share else (-1.0, 1.0)
+    return Member(name, per_game, bounds, share, some_games=True, interval_at=interval_at)
+
+
 def _margin(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:
     from balancer.stats.describe import winning_margin
 
@@ -191,9 +215,9 @@ def figure_names(variant: Variant) -> list[str]:
         names.append(f"events.{e}.per_game")
         if e not in spec.value_events:
             names.append(f"events.{e}.share_of_games")
-    from balancer.analysis.figure_names import ALL
+    from balancer.analysis.figure_names import ALL, plays_names
 
-    return names + list(ALL)
+    return names + list(ALL) + plays_names(variant)
 
 
 def resolve(name: str, variant: Variant) -> FigureDef:
@@ -252,6 +276,14 @@ def resolve(name: str, variant: Variant) -> FigureDef:
         return FigureDef(name, (Member(name, _played(key), bounds, share, some_games=leader),))
     if name == DECISION_SHARE:
         return FigureDef(name, (Member(name, _decision_share, (0.0, 1.0), share=True),))
+    from balancer.analysis.figure_names import needs_plays
+    from balancer.stats.play_names import OPT_IN
+
+    if name in OPT_IN:
+        why = needs_plays(name, variant)
+        if why is not None:
+            raise ValueError(why)
+        return FigureDef(name, (_sampled(name, OPT_IN[name]),))
     if name in NOT_MEANS:
         raise ValueError(
             f"{name} is no mean of per-game values, so it has no interval to test: "
@@ -265,6 +297,11 @@ def resolve(name: str, variant: Variant) -> FigureDef:
 
 def unpaired(figure: FigureDef) -> str:
     """Why `figure` (a Member.some_games one) can't be compared game by game."""
+    if figure.members[0].interval_at is not None:
+        return (
+            f"{figure.name} is measured once on the variant's plays: sample, not game by "
+            "game, so it can't be compared with another figure or setting; give it a number"
+        )
     return (
         f"{figure.name} is over the games with a sole leader at its checkpoint, not every "
         "game, so it can't be compared game by game with another figure or setting; "
@@ -608,6 +645,10 @@ def evaluate(target: Target, games: Games) -> Outcome:
     k = len(series)
     rows = []
     for member in series:
+        if member.interval_at is not None:  # a `plays:` figure: one of its own, k = 1
+            estimate, *ends = member.interval_at(games, 1 - 2 * target.alpha)
+            rows.append((member.label, estimate, (ends[0], ends[1]), (ends[0], ends[1])))
+            continue
         values = member.per_game(games)
         estimate = float(np.mean(values))
         if member.absolute:
@@ -630,6 +671,12 @@ class Sequential:
         self.targets = targets
         self.grid = grid  # candidate means of each betting CS (its resolution)
         self.series = [t.members() for t in targets]
+        for target, series in zip(targets, self.series, strict=True):
+            if any(member.interval_at is not None for member in series):
+                raise UserError(
+                    f"{target.figure.name} is measured once on the variant's plays: sample, "
+                    "so no number of games decides it: check it without --until-decided"
+                )
         self.cs: list[list[tuple[Any, Any]]] = []
         for target, series in zip(targets, self.series, strict=True):
             k = len(series)

@@ -5,10 +5,11 @@ columns of sweep.csv: each says `seat_win_share.0`, `bots.LABEL.win_share`,
 `seat_score_mean.0`, `margin.mean`, `margin.sd`, `length.mean`,
 `seat_advantage.p_value`, `events.NAME.per_game`,
 `events.NAME.share_of_games` or how the games played (stats/play_names.py:
-`how_it_plays.comeback.share`, ...). Most are also where report.json keeps the figure
-(`length.mean`, `events.NAME.per_game`, `bots.LABEL.win_share`); a seat's are
-under `seats[S]` there (`seats[S].win_share`, `seats[S].score.mean`), because
-report.json is a list of seats, not a name per seat.
+`how_it_plays.comeback.share`, ...; those a variant's `plays:` asks for only with it:
+`how_it_plays.real_decisions.share`, `how_it_plays.luck.share`, ...). Most are also
+where report.json keeps the figure (`length.mean`, `events.NAME.per_game`,
+`bots.LABEL.win_share`); a seat's are under `seats[S]` there (`seats[S].win_share`,
+`seats[S].score.mean`), because report.json is a list of seats, not a name per seat.
 
 This module reads a finished report by those names (what sweep.csv holds per
 point) and says which names a variant's reports will have before any game is
@@ -24,7 +25,16 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from balancer.numbers import CI95_HIGH, CI95_LOW
-from balancer.stats.play_names import ALL, DECISION_SHARE, HOW_IT_PLAYS
+from balancer.stats.play_names import (
+    ALL,
+    DECISION_SHARE,
+    HOW_IT_PLAYS,
+    LUCK,
+    OPT_IN,
+    SEARCH_OVER_RANDOM,
+    SEARCH_OVER_SCRIPTED,
+    opt_in_names,
+)
 
 if TYPE_CHECKING:
     from balancer.config.variant import Variant
@@ -100,7 +110,48 @@ def report_figures(report: Report) -> dict[str, tuple[float, Interval | None]]:
         share = report.how_it_plays.decision_share
         if share is not None:  # a report from before turns were counted has none
             found[DECISION_SHARE] = (share.mean, share.ci95)
+        asked = report.variant.get("plays")
+        for name, key in OPT_IN.items():
+            figure = getattr(report.how_it_plays, key)
+            if figure is not None:
+                found[name] = (figure.mean, figure.ci95)
+            elif isinstance(asked, dict) and name in _sample_names(report.game, asked):
+                # Asked for but without a value: every duplicate outcome alike (no split).
+                found[name] = (math.nan, None)
     return found
+
+
+def _sample_names(game: str, asked: dict) -> list[str]:
+    """The `plays:` figures a report's resolved `plays:` asked for."""
+    from balancer.config.plays_sample import RANDOM, scripted_bot
+
+    budget, deals = int(asked.get("search_budget", 0)), int(asked.get("deals", 0))
+    return opt_in_names(budget, deals, scripted_bot(game) == RANDOM)
+
+
+def plays_names(variant: Variant) -> list[str]:
+    """The `plays:` figures a run of `variant` will measure (none without `plays:`)."""
+    if variant.plays is None:
+        return []
+    return _sample_names(variant.game, variant.plays.to_json())
+
+
+def needs_plays(name: str, variant: Variant) -> str | None:
+    """Why `variant`'s reports can't have the `plays:` figure `name` (None: they will, or
+    `name` is no `plays:` figure): the one line a command refuses it with."""
+    if name not in OPT_IN or name in plays_names(variant):
+        return None
+    if variant.plays is None:
+        return (
+            f"{name} needs `plays:` in the variant: it is measured on that sample after the "
+            "games (docs/analysis.md)"
+        )
+    sample = variant.plays
+    if name in (LUCK, SEARCH_OVER_RANDOM, SEARCH_OVER_SCRIPTED) and sample.deals == 0:
+        return f"{name} needs duplicate play: deals above 0 in the variant's `plays:`"
+    if sample.search_budget == 0:
+        return f"{name} needs search: search_budget above 0 in the variant's `plays:`"
+    return f"{name}: {variant.game} has no scripted bot, so duplicate play's field is random"
 
 
 def variant_figures(variant: Variant) -> list[str]:
@@ -117,4 +168,4 @@ def variant_figures(variant: Variant) -> list[str]:
         if name not in variant.spec.value_events:
             names.append(f"events.{name}.share_of_games")
     names += list(ALL)  # every game records its steps and counts its turns
-    return names
+    return names + plays_names(variant)

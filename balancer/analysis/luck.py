@@ -30,35 +30,14 @@ from typing import Any
 import numpy as np
 
 from balancer.analysis.duplicate import builtin_seat
-from balancer.bots import registry as bot_registry
 from balancer.bots.search import SEARCH
+from balancer.config.plays_sample import measured_bots, scripted_bot
 from balancer.config.variant import Variant
 from balancer.errors import UserError
 from balancer.games.api import win_shares
 from balancer.sim.play import play_game
 from balancer.stats.intervals import Interval, mean_interval
 from balancer.stats.variance_split import Split, deal_share
-
-RANDOM = "random"
-# A game's best scripted bot, the first of these it offers: Fish! Dash! Cash!'s and Da
-# Qi Zi's heuristic, Kimekimera's expected, a game file's lookahead (or the heuristic of
-# a file playing Fish! Dash! Cash!'s roles).
-SCRIPTED = ("heuristic", "expected", "lookahead")
-
-
-def scripted_bot(game: str) -> str:
-    """The field's bot: the game's best scripted bot (`random` where it has none)."""
-    offered = bot_registry.builtin(game)
-    return next((name for name in SCRIPTED if name in offered), RANDOM)
-
-
-def measured_bots(game: str, samples: int) -> tuple[str, ...]:
-    """The bots handed each seat, strongest first: search (with `samples` worlds; none
-    when 0 or the game can't search), the scripted bot, random."""
-    offered = bot_registry.builtin(game)
-    names = [SEARCH] if samples > 0 and SEARCH in offered else []
-    names += [scripted_bot(game), RANDOM]
-    return tuple(dict.fromkeys(names))
 
 
 @dataclass(frozen=True)
@@ -134,17 +113,22 @@ def _within_01(interval: Interval) -> Interval:
     return replace(interval, low=max(0.0, interval.low), high=min(1.0, interval.high))
 
 
-def figures_of(y: np.ndarray, bots: tuple[str, ...], field: str) -> LuckFigures:
-    """The figures of outcomes y [deals, seats, bots] (bots[b] measured in column b)."""
+def figures_of(
+    y: np.ndarray, bots: tuple[str, ...], field: str, level: float = 0.95
+) -> LuckFigures:
+    """The figures of outcomes y [deals, seats, bots] (bots[b] measured in column b), with
+    `level` intervals (95% unless told)."""
     deals, players, k = y.shape
     hands = y.reshape(deals * players, k)
-    split = deal_share(hands, clusters=np.repeat(np.arange(deals), players))
+    split = deal_share(hands, clusters=np.repeat(np.arange(deals), players), level=level)
     per_deal = y.mean(axis=1)  # [deals, bots]: each bot's mean over the deal's seats
-    win_share = {name: _within_01(mean_interval(per_deal[:, b])) for b, name in enumerate(bots)}
+    win_share = {
+        name: _within_01(mean_interval(per_deal[:, b], level)) for b, name in enumerate(bots)
+    }
     search_over = {}
     if SEARCH in bots:
         s = bots.index(SEARCH)
         for b, name in enumerate(bots):
             if b != s:
-                search_over[name] = mean_interval(per_deal[:, s] - per_deal[:, b])
+                search_over[name] = mean_interval(per_deal[:, s] - per_deal[:, b], level)
     return LuckFigures(deals, field, bots, y, split, win_share, search_over)

@@ -11,18 +11,20 @@ games a run of 200 would have played: common seeds across variants come free.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from balancer import table
 from balancer.config.variant import Variant
+from balancer.errors import UserError
 from balancer.games.progress import DECISION_WORDS, FIGURES
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, runner
 from balancer.sim import plan as planning
 
 if TYPE_CHECKING:
+    from balancer.analysis import plays_measure
     from balancer.report.model import Report
 
 
@@ -50,6 +52,29 @@ class Games:
     figures: np.ndarray | None = None
     # int [n, DECISION_WORDS]: each game's turns and choices; None where not counted.
     decisions: np.ndarray | None = None
+    # The variant these are games of: its `plays:` sample is measured (once) when a
+    # target names one of its figures (plays_sample); None for games built by hand.
+    variant: Variant | None = None
+    _plays: plays_measure.Sample | None = field(default=None, repr=False, compare=False)
+
+    def plays_sample(self) -> plays_measure.Sample:
+        """The variant's `plays:` sample, measured on first asking and kept: it is games
+        0..N-1 and deals 0..D-1 of the variant whatever games these are."""
+        if self._plays is None:
+            if self.variant is None or self.variant.plays is None:
+                raise UserError("these games' variant has no plays: to measure")
+            from balancer.analysis.plays_measure import sample_of
+
+            self._plays = sample_of(self.variant)
+        return self._plays
+
+    def _keeping(self, games: Games) -> Games:
+        """`games` (of the same variant) keeping the variant and the sample measured of
+        either (the variant's sample is the same whichever games it is asked of)."""
+        games.variant = self.variant or games.variant
+        if self._plays is not None:
+            games._plays = self._plays
+        return games
 
     @property
     def n(self) -> int:
@@ -67,6 +92,7 @@ class Games:
             {name: np.zeros(0) for name in variant.spec.events},
             np.zeros((0, FIGURES)),
             np.zeros((0, DECISION_WORDS), dtype=np.int64),
+            variant,
         )
 
     @classmethod
@@ -95,6 +121,7 @@ class Games:
             {name: events[:, k].astype(float) for k, name in enumerate(spec.events)},
             figures,
             decisions,
+            variant,
         )
 
     @classmethod
@@ -122,6 +149,7 @@ class Games:
             if table.has_how_it_plays(report.games)
             else None,
             data.decisions,
+            variant,
         )
 
     def then(self, more: Games) -> Games:
@@ -129,35 +157,39 @@ class Games:
         if more.n == 0:
             return self
         if self.n == 0:
-            return more
+            return self._keeping(more)
         if more.start != self.start + self.n:
             raise ValueError("games must follow on")
-        return Games(
-            self.start,
-            np.vstack([self.scores, more.scores]),
-            np.vstack([self.wins, more.wins]),
-            np.vstack([self.labels, more.labels]),
-            np.concatenate([self.lengths, more.lengths]),
-            {k: np.concatenate([v, more.events[k]]) for k, v in self.events.items()},
-            None
-            if self.figures is None or more.figures is None
-            else np.vstack([self.figures, more.figures]),
-            None
-            if self.decisions is None or more.decisions is None
-            else np.vstack([self.decisions, more.decisions]),
+        return self._keeping(
+            Games(
+                self.start,
+                np.vstack([self.scores, more.scores]),
+                np.vstack([self.wins, more.wins]),
+                np.vstack([self.labels, more.labels]),
+                np.concatenate([self.lengths, more.lengths]),
+                {k: np.concatenate([v, more.events[k]]) for k, v in self.events.items()},
+                None
+                if self.figures is None or more.figures is None
+                else np.vstack([self.figures, more.figures]),
+                None
+                if self.decisions is None or more.decisions is None
+                else np.vstack([self.decisions, more.decisions]),
+            )
         )
 
     def head(self, n: int) -> Games:
         """The first n of these games."""
-        return Games(
-            self.start,
-            self.scores[:n],
-            self.wins[:n],
-            self.labels[:n],
-            self.lengths[:n],
-            {k: v[:n] for k, v in self.events.items()},
-            None if self.figures is None else self.figures[:n],
-            None if self.decisions is None else self.decisions[:n],
+        return self._keeping(
+            Games(
+                self.start,
+                self.scores[:n],
+                self.wins[:n],
+                self.labels[:n],
+                self.lengths[:n],
+                {k: v[:n] for k, v in self.events.items()},
+                None if self.figures is None else self.figures[:n],
+                None if self.decisions is None else self.decisions[:n],
+            )
         )
 
 

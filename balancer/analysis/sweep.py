@@ -26,6 +26,7 @@ from balancer.analysis.figure_names import (
     LOW,
     NOT_MEANS,
     nearest,
+    needs_plays,
     report_figures,
     variant_figures,
 )
@@ -222,6 +223,9 @@ def check_figure(figure: str, variant: Variant, knob_names: list[str]) -> None:
     """A UserError naming --figure unless every point's report will have that figure."""
     if figure in knob_names:
         raise UserError(f"{figure!r} is a knob, not a figure to chart", key="--figure")
+    why = needs_plays(figure, variant)
+    if why is not None:
+        raise UserError(why, key="--figure")
     figures = variant_figures(variant)
     if figure not in figures:
         near = nearest(figure, figures)

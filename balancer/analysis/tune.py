@@ -198,6 +198,9 @@ def figure_interval(
     figure: FigureDef, games: Games, level: float = 0.95
 ) -> tuple[float, float, float]:
     """The figure's estimate and interval (95% unless told) on these games."""
+    member = figure.members[0]
+    if member.interval_at is not None:  # a `plays:` figure: from the variant's own sample
+        return member.interval_at(games, level)
     values = series(figure, games)
     if figure.members[0].share and not figure.spread:
         found = intervals.share_interval(values, level=level)

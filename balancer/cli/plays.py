@@ -16,12 +16,15 @@ from balancer.cli.options import (
     trust_plugins_option,
 )
 
-# About a minute for `balancer plays fdc-5p` on a loaded two-core machine
-# (docs/analysis.md#decisions-kingmaking-luck says what was measured).
-DEFAULT_GAMES = 20
-DEFAULT_DEALS = 40
-DEFAULT_BUDGET = 30
-MAX_BUDGET = 100_000
+# The defaults a variant's `plays:` takes too.
+from balancer.config.plays_sample import (
+    DEFAULT_BUDGET,
+    DEFAULT_DEALS,
+    DEFAULT_GAMES,
+    DEFAULT_MARGIN,
+    DEFAULT_THRESHOLD,
+    MAX_BUDGET,
+)
 
 
 @command()
@@ -53,7 +56,7 @@ MAX_BUDGET = 100_000
 @click.option(
     "--margin",
     type=click.FloatRange(0, 1, max_open=True),
-    default=0.1,
+    default=DEFAULT_MARGIN,
     show_default=True,
     help="Win probability by which a real decision's moves differ, and a kingmaking move "
     "swings the race for the win.",
@@ -61,7 +64,7 @@ MAX_BUDGET = 100_000
 @click.option(
     "--threshold",
     type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    default=0.05,
+    default=DEFAULT_THRESHOLD,
     show_default=True,
     help="Win probability under which a seat can no longer win (search's estimate).",
 )

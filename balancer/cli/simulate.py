@@ -122,6 +122,13 @@ def simulate(
                     raise UserError(reason, file=str(output or folder)) from None
                 except GameFault as fault:
                     raise faulted(fault) from None
+            if variant.plays is not None:
+                # After the games: a bad `plays:` was refused when the variant was read.
+                with trusting(trust_plugins):
+                    try:
+                        report = _with_plays(report, variant, quiet, move_time_limit)
+                    except GameFault as fault:
+                        raise faulted(fault) from None
             if sweep_point is not None or command_line:
                 from dataclasses import replace
 
@@ -173,6 +180,39 @@ def _trace(
     with progress as advance:
         progress.started(1)
         return trace_games(variant, games, limit, check, advance)
+
+
+def _with_plays(
+    report: Report, variant: Variant, quiet: bool, move_time_limit: float | None
+) -> Report:
+    """The report with its variant's `plays:` figures measured (analysis/plays_measure.py),
+    a progress bar of their own on stderr: they cost far more per game than the run."""
+    from dataclasses import replace
+
+    from balancer.analysis import plays_measure
+    from balancer.sim import first_compile
+
+    sample = variant.plays
+    assert sample is not None
+    if report.how_it_plays is None:  # a stepped plugin run: no block to hold them
+        click.echo(
+            f"balancer: note: {variant.name}: plays: not measured, these games kept no "
+            "record of their steps (--check plays them on the engine, which keeps it)",
+            err=True,
+        )
+        return report
+    if not quiet and sample.search_budget > 0:
+
+        def tell(line: str) -> None:
+            click.echo(line, err=True)
+
+        first_compile.prepare_game(variant.game, ["search"], False, tell=tell, lang=variant.lang)
+    total = plays_measure.games_needed(variant, sample)
+    progress = Progress(total, f"{variant.name} plays:", quiet, lang=variant.lang)
+    with progress as advance:
+        progress.started(1)
+        found = plays_measure.measure(variant, advance, move_time_limit)
+    return replace(report, how_it_plays=report.how_it_plays.with_plays(found))
 
 
 def _trace_writer(traced: Trace, folder: Path) -> Callable[[Path], None]:

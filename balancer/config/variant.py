@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from balancer import games, i18n, knobs
 from balancer.bots import registry as bot_registry
 from balancer.config import shipped
+from balancer.config.plays_sample import PlaysSample, read_plays
 from balancer.config.seats import SeatSpec, read_seats
 from balancer.errors import UserError, attempt, nearest, shown
 from balancer.escape import hidden_in, hidden_message
@@ -49,6 +50,8 @@ TOP_KEYS = (
     # (games/progress.py); not said: last only.
     "comeback_margin",
     "expect",  # balance targets for `balancer check` (analysis/expect.py checks them)
+    # The opt-in sample a run also watches move by move (config/plays_sample.py).
+    "plays",
 )
 MAX_GAMES = 100_000_000
 # Swept and tuned like a knob (sweep --set players=3,4,5; tune --knob players=2..6),
@@ -81,6 +84,9 @@ class Variant:
     # A comeback's margin (games/progress.py): a winner more than this behind the best at
     # halfway came back, as a last one did; None: not said, last only.
     comeback_margin: int | None = None
+    # `plays:`: the sample on which a run also measures real decisions, kingmaking and
+    # luck (config/plays_sample.py); None: not said, not measured.
+    plays: PlaysSample | None = None
 
     @property
     def margin(self) -> int:
@@ -188,6 +194,7 @@ class Variant:
                 if self.comeback_margin is not None
                 else {}
             ),
+            **({"plays": self.plays.to_json()} if self.plays is not None else {}),
             **sections,
         }
 
@@ -523,6 +530,7 @@ def _validate(
             problems.append(_unplayable_error(why, spec, rules, players, combined, origins))
     # With players unreadable the bots are still checked, all but their count.
     seats = read_seats(data, spec, players, origins, problems)
+    plays = read_plays(data, spec.name, players, origins, problems)
     if problems:
         return None
     assert players is not None and n_games is not None and seed is not None and seats
@@ -538,6 +546,7 @@ def _validate(
         rules=knobs.freeze(rules),
         lang=lang,
         comeback_margin=margin,
+        plays=plays,
     )
 
 

@@ -381,6 +381,21 @@ CATALOG: dict[str, str] = {
     "play.comeback.meaning_margin": (
         "share of wins by a player who was last, or more than {margin} points behind, at halfway"
     ),
+    "play.real_decisions": "Real decisions",
+    "play.real_decisions.meaning": "share of the players' turns whose best and worst moves "
+    "surely differ by more than the margin of a win (search's estimates, on the plays: sample)",
+    "play.kingmaking": "Kingmaking",
+    "play.kingmaking.meaning": "share of games in which a player who could no longer win made a "
+    "move whose alternative would have crowned another player (plays: sample)",
+    "play.luck": "The deal's share",
+    "play.luck.meaning": "share of the outcome's variance the deal explains, whoever plays the "
+    "hand (duplicate play; 1: the deal decides)",
+    "play.search_over_scripted": "Search over the scripted bot",
+    "play.search_over_scripted.meaning": "win share search adds in a seat over the game's "
+    "scripted bot, on the same deals (duplicate play)",
+    "play.search_over_random": "Search over random",
+    "play.search_over_random.meaning": "win share search adds in a seat over random play, on "
+    "the same deals (duplicate play)",
     "play.drama": "Drama",
     "play.drama.meaning": "the winner's largest deficit, over the widest spread of scores "
     "(0: the winner never trailed)",

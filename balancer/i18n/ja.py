@@ -375,6 +375,21 @@ CATALOG: dict[str, str] = {
     "play.comeback.meaning_margin": (
         "折り返し時点で最下位、または首位から{margin}点より多く離れていたプレイヤーが勝った割合"
     ),
+    "play.real_decisions": "本当の選択",
+    "play.real_decisions.meaning": "手番のうち、最善手と最悪手の勝率が差の幅を確かに超えて"
+    "違った割合（search の見積もり、plays: のサンプル）",
+    "play.kingmaking": "キングメイキング",
+    "play.kingmaking.meaning": "もう勝てないプレイヤーが、別の手なら他の勝者を生んだ手を打った"
+    "ゲームの割合（plays: のサンプル）",
+    "play.luck": "配札の割合",
+    "play.luck.meaning": "結果のばらつきのうち配札で説明される割合（デュプリケート対戦。"
+    "1: 配札で決まる）",
+    "play.search_over_scripted": "search と定石ボットの差",
+    "play.search_over_scripted.meaning": "同じ配札で、search が定石ボットより上げる勝率"
+    "（デュプリケート対戦）",
+    "play.search_over_random": "search とランダムの差",
+    "play.search_over_random.meaning": "同じ配札で、search がランダムより上げる勝率"
+    "（デュプリケート対戦）",
     "play.drama": "ドラマ",
     "play.drama.meaning": "勝者が最も離されていた点差を、ゲーム中の最大の点差で割った値"
     "（0: 勝者は一度もリードされなかった）",

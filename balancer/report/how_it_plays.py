@@ -9,17 +9,21 @@ Report's `how_it_plays` is None and no renderer shows the section.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from balancer import i18n
 from balancer.numbers import decimals, fixed, percent
 from balancer.report.figures import NULLABLE, Figures, Interval
 from balancer.stats.how_it_plays import HowItPlays
+from balancer.stats.play_names import OPT_IN as OPT_IN_NAMES
 
 # The checkpoints of the leader-wins curve, in percent of the game (games/progress.py).
 CHECKPOINTS = (25, 50, 75)
 # Figures shown in percent: shares of the win, and decided-at (a share of the game).
-_IN_PERCENT = ("decided_at", "comeback", "leader_wins", "decision_share")
+# The `plays:` figures (stats/play_names.py), all shares or differences of win shares.
+OPT_IN = tuple(OPT_IN_NAMES.values())
+_IN_PERCENT = ("decided_at", "comeback", "leader_wins", "decision_share", *OPT_IN)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,6 +44,13 @@ class HowItPlaysFigures(Figures):
     `comeback_margin` is the variant's (a comeback from that far behind, or from last),
     absent when it said none (last only). `decision_share` is absent from a report
     from before turns were counted.
+
+    The rest are measured only for a variant with `plays:` (config/plays_sample.py), on
+    its own sample after the games (analysis/plays_measure.py), and absent otherwise:
+    `real_decisions` and `kingmaking` with search's evaluations (search_budget > 0),
+    `luck` (the deal's share of the outcome's variance, a bootstrap interval) with
+    duplicate play (deals > 0), and what search buys over the scripted bot and over
+    random with both (`search_over_scripted` absent where the game's field is random).
     """
 
     lead_changes: PlayFigure
@@ -51,6 +62,11 @@ class HowItPlaysFigures(Figures):
     leader_wins_75: PlayFigure | None = field(default=None, metadata=NULLABLE)
     comeback_margin: int | None = None
     decision_share: PlayFigure | None = None
+    real_decisions: PlayFigure | None = None
+    kingmaking: PlayFigure | None = None
+    luck: PlayFigure | None = None
+    search_over_scripted: PlayFigure | None = None
+    search_over_random: PlayFigure | None = None
 
     @classmethod
     def of(cls, figures: HowItPlays, margin: int | None = None) -> HowItPlaysFigures:
@@ -61,13 +77,20 @@ class HowItPlaysFigures(Figures):
             block["comeback_margin"] = margin
         return cls.from_json(block, "how_it_plays", "the run's figures")
 
+    def with_plays(self, found: Mapping[str, PlayFigure | None]) -> HowItPlaysFigures:
+        """The block with a variant's `plays:` figures (analysis/plays_measure.py) added."""
+        unknown = set(found) - set(OPT_IN)
+        if unknown:
+            raise ValueError(f"not a plays: figure: {', '.join(sorted(unknown))}")
+        return replace(self, **dict(found))  # type: ignore[arg-type]  # checked just above
+
     def leader_wins(self) -> tuple[PlayFigure | None, ...]:
         """The curve: the leader's win share at each of CHECKPOINTS."""
         return (self.leader_wins_25, self.leader_wins_50, self.leader_wins_75)
 
     def means(self) -> dict[str, PlayFigure]:
         """The figures shown as a table: lead changes, decided at, comeback, drama, and
-        the decision share where the report has it."""
+        the decision share and `plays:` figures where the report has them."""
         shown = {
             "lead_changes": self.lead_changes,
             "decided_at": self.decided_at,
@@ -76,6 +99,10 @@ class HowItPlaysFigures(Figures):
         }
         if self.decision_share is not None:
             shown["decision_share"] = self.decision_share
+        for key in OPT_IN:  # a variant's `plays:` figures, where it measured them
+            figure = getattr(self, key)
+            if figure is not None:
+                shown[key] = figure
         return shown
 
 

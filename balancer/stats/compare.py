@@ -81,6 +81,27 @@ class Figure:
         return float(np.std(u, ddof=1)) if len(u) > 1 else 0.0
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """A figure known by its estimate and standard error alone, from `n` units (games or
+    deals of a variant's `plays:` sample; a bootstrap's standard error for the deal's share):
+    two are compared by a z-test of the change over √(se_A² + se_B²), unpaired."""
+
+    name: str
+    kind: str
+    value: float
+    se: float
+    n: int
+    note: str = ""
+
+    def per_game_sd(self) -> float:
+        """The per-unit sd the standard error implies, for 'sd' tolerances."""
+        return self.se * math.sqrt(self.n)
+
+
+Z_TEST = "z (standard errors)"
+
+
 @dataclass
 class Difference:
     """B − A with its standard error, degrees of freedom and the per-game data behind it."""
@@ -150,6 +171,16 @@ class Difference:
         z = float(special.ndtri(1 - alpha / 2) + special.ndtri(power))
         n = max(self.n_a, self.n_b)
         return int(math.ceil(n * (self.se * z / tolerance) ** 2))
+
+
+def estimate_difference(a: Estimate, b: Estimate) -> Difference:
+    """B − A of two estimates: a normal test (infinite degrees of freedom) on their
+    standard errors, the two samples independent (their pairing, if any, unused)."""
+    se = math.sqrt(a.se**2 + b.se**2)
+    # No per-game data: an empty signature is never taken for another row's test.
+    return Difference(
+        a.value, b.value, b.value - a.value, se, math.inf, False, a.n, b.n, np.zeros(0)
+    )
 
 
 def difference(a: Figure, b: Figure, paired: bool) -> Difference:
@@ -286,7 +317,9 @@ def parse_tolerances(spec: str | None) -> dict[str, str]:
     return out
 
 
-def _tolerance_for(fig_a: Figure, fig_b: Figure, spec: str | None) -> float | None:
+def _tolerance_for(
+    fig_a: Figure | Estimate, fig_b: Figure | Estimate, spec: str | None
+) -> float | None:
     if spec is None:
         return None
     value, relative = parse_tolerance(spec)
@@ -326,7 +359,7 @@ def _same_test(x: Difference, y: Difference) -> bool:
 
 
 def compare_figures(
-    pairs: Sequence[tuple[Figure, Figure]],
+    pairs: Sequence[tuple[Figure, Figure] | tuple[Estimate, Estimate]],
     paired: bool,
     tolerances: dict[str, str] | None = None,
     alpha: float = 0.05,
@@ -340,7 +373,14 @@ def compare_figures(
     rows: list[Row] = []
     diffs: list[Difference] = []
     for fig_a, fig_b in pairs:
-        d = difference(fig_a, fig_b, paired)
+        by_estimate = isinstance(fig_a, Estimate) and isinstance(fig_b, Estimate)
+        d: Difference
+        if isinstance(fig_a, Estimate) and isinstance(fig_b, Estimate):
+            d = estimate_difference(fig_a, fig_b)
+        elif isinstance(fig_a, Figure) and isinstance(fig_b, Figure):
+            d = difference(fig_a, fig_b, paired)
+        else:
+            raise TypeError("a pair is two figures or two estimates")
         spec = (tolerances or {}).get(fig_a.kind)
         tol = _tolerance_for(fig_a, fig_b, spec) if spec else None
         rows.append(
@@ -351,11 +391,11 @@ def compare_figures(
                 b=d.b,
                 change=d.change,
                 ci95=d.interval(0.95),
-                test=PAIRED_TEST if paired else WELCH_TEST,
+                test=Z_TEST if by_estimate else PAIRED_TEST if paired else WELCH_TEST,
                 p_value=d.p_value(),
                 p_adjusted=1.0,
                 verdict="",
-                paired=paired,
+                paired=d.paired,
                 n_a=d.n_a,
                 n_b=d.n_b,
                 tolerance=tol,

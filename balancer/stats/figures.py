@@ -371,18 +371,23 @@ def diff_rows(
     paired: bool,
     tolerances: dict[str, str] | None = None,
     alpha: float = 0.05,
+    estimates: Sequence[tuple[compare.Estimate, compare.Estimate]] = (),
 ) -> DiffResult:
     """Every row of `balancer diff`: tested, Holm-adjusted, with verdicts.
 
     `paired` only when both runs share seed and game count (game g of both
     began from the same deal). `tolerances`: kind → '0.01' or '0.1sd'
     (compare.parse_tolerances merges a --tolerance string over the defaults);
-    None turns off equivalence and games-needed.
+    None turns off equivalence and games-needed. `estimates`: figures known by their
+    estimate and standard error alone (a variant's `plays:` figures), after the others,
+    tested by z and in the same Holm family.
     """
     if paired and a.games != b.games:
         raise ValueError("paired runs need the same number of games")
     pairs, warnings = figure_pairs(a, b)
-    rows = compare.compare_figures(pairs, paired, tolerances, alpha)
+    every: list[tuple[compare.Figure, compare.Figure] | tuple[compare.Estimate, compare.Estimate]]
+    every = [*pairs, *estimates]
+    rows = compare.compare_figures(every, paired, tolerances, alpha)
     return DiffResult(rows, warnings, paired, alpha)
 
 

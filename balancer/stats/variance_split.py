@@ -43,6 +43,9 @@ class Split:
     share: float  # raw clipped to [0, 1]
     low: float
     high: float
+    # The bootstrap's standard deviation of the share (0: no resample split): what a diff's
+    # z-test of two runs' shares takes as the share's standard error.
+    se: float = 0.0
 
 
 def _shares(
@@ -62,9 +65,10 @@ def _shares(
     return np.clip(raw, 0.0, 1.0)
 
 
-def deal_share(table: np.ndarray, clusters: np.ndarray | None = None) -> Split:
-    """The split of `table` (groups × k), its interval resampling `clusters` (one label
-    per group; None: every group its own cluster). Needs 2 groups and k ≥ 2."""
+def deal_share(table: np.ndarray, clusters: np.ndarray | None = None, level: float = 0.95) -> Split:
+    """The split of `table` (groups × k), its `level` interval (95% unless told)
+    resampling `clusters` (one label per group; None: every group its own cluster).
+    Needs 2 groups and k ≥ 2."""
     y = np.asarray(table, dtype=float)
     if y.ndim != 2 or y.shape[0] < 2 or y.shape[1] < 2:
         raise ValueError("a variance split needs at least 2 groups of at least 2 outcomes")
@@ -96,5 +100,7 @@ def deal_share(table: np.ndarray, clusters: np.ndarray | None = None) -> Split:
     shares = shares[np.isfinite(shares)]
     if shares.size == 0:
         return Split(g, k, between, within, raw, share, share, share)
-    low, high = np.percentile(shares, [2.5, 97.5])
-    return Split(g, k, between, within, raw, share, float(low), float(high))
+    tail = 100 * (1 - level) / 2
+    low, high = np.percentile(shares, [tail, 100 - tail])
+    se = float(shares.std(ddof=1)) if shares.size > 1 else 0.0
+    return Split(g, k, between, within, raw, share, float(low), float(high), se)
