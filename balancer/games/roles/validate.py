@@ -60,6 +60,7 @@ VARIANT_KEYS = (
     "rules",
     "scoring",
     "comeback_margin",
+    "plays",
     "expect",
 )
 RESERVED_KNOB_NAMES = ("deck", "number", *voc.ENGINE_KNOBS)
