@@ -60,8 +60,8 @@ VARIANT_KEYS = (
     "rules",
     "scoring",
     "comeback_margin",
-    "plays",
     "expect",
+    "plays",
 )
 RESERVED_KNOB_NAMES = ("deck", "number", *voc.ENGINE_KNOBS)
 TRICK_DEFAULTS: dict[str, Any] = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from balancer.games.roles.engine import State
@@ -37,3 +37,38 @@ class TargetKind:
     every_rival: bool = False
     # It names every seat, the owner first (j = 0 .. players - 1).
     every_seat: bool = False
+
+
+def extreme_rival(state: State, seat: int, argument: str | None, most: bool) -> int:
+    """The rival with the most (`most`) or the fewest of counter `argument`; on a tie
+    the first from the owner's left (`top` and `bottom`'s Python seat)."""
+    counter = state.counters[argument or ""]
+    best = (seat + 1) % state.players
+    for k in range(2, state.players):
+        r = (seat + k) % state.players
+        if (counter[r] > counter[best]) if most else (counter[r] < counter[best]):
+            best = r  # strictly better: on a tie the rival met first stays
+    return best
+
+
+def kernel_extreme_rival(most: bool) -> Callable[..., int]:
+    """`extreme_rival` compiled, as a kind's compiled seat (its op row's R_TARGET_ARG is
+    the counter); `most` is a constant of the function numba compiles."""
+    from balancer.games.roles.kernel.layout import R_TARGET_ARG, T_PLAYERS, inlined
+    from balancer.games.roles.kernel.regions import counter_at
+    from balancer.games.trick.kernel.lists import seat_after
+
+    @inlined
+    def extreme(state: Any, tables: Any, row: int, seat: int, chosen: int, j: int) -> int:
+        players = tables[T_PLAYERS]
+        counter = tables[row + R_TARGET_ARG]
+        best = seat_after(seat, 1, players)
+        for k in range(2, players):
+            r = seat_after(seat, k, players)
+            here = state[counter_at(state, tables, counter, r)]
+            there = state[counter_at(state, tables, counter, best)]
+            if (here > there) if most else (here < there):
+                best = r  # strictly better: on a tie the rival met first stays
+        return best
+
+    return extreme

@@ -7,40 +7,18 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from balancer.games.roles.primitives.base import COUNTER
-from balancer.games.roles.targets.base import TargetKind
+from balancer.games.roles.targets.base import TargetKind, extreme_rival, kernel_extreme_rival
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from balancer.games.roles.engine import State
 
 
 def seats(state: State, seat: int, chosen: int, argument: str | None) -> list[int]:
-    counter = state.counters[argument or ""]
-    rivals = [(seat + k) % state.players for k in range(1, state.players)]
-    return [max(rivals, key=lambda r: (counter[r], -rivals.index(r)))]
+    return [extreme_rival(state, seat, argument, most=True)]
 
 
 def kernel_seat() -> Callable[..., int]:
-    from balancer.games.roles.kernel.layout import R_TARGET_ARG, T_PLAYERS, inlined
-    from balancer.games.roles.kernel.regions import counter_at
-    from balancer.games.trick.kernel.lists import seat_after
-
-    @inlined
-    def top(state: np.ndarray, tables: np.ndarray, row: int, seat: int, chosen: int, j: int) -> int:
-        players = tables[T_PLAYERS]
-        counter = tables[row + R_TARGET_ARG]
-        best = seat_after(seat, 1, players)
-        for k in range(2, players):
-            r = seat_after(seat, k, players)
-            if (
-                state[counter_at(state, tables, counter, r)]
-                > state[counter_at(state, tables, counter, best)]
-            ):
-                best = r
-        return best
-
-    return top
+    return kernel_extreme_rival(most=True)
 
 
 SPEC = TargetKind(name="top", seats=seats, kernel_seat=kernel_seat, argument=COUNTER)
