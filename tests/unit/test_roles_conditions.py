@@ -3,9 +3,10 @@ Python interpreter: situations whose outcome is worked out from docs/new-game.md
 words ("Conditions", "Values").
 
 The game, LADDER: one trick of one card each, all red with numbers apart, so no card
-is cancelled and the highest number resolves first (docs/rules.md). Its cards: colour
-red 0; roles push 0, sprint 1, pick 2, drop 3, rest 4; numbers 1..4;
-card = role * 4 + number - 1 (the engine's encoding, red being colour 0).
+is cancelled and the highest number resolves first (docs/rules.md); a blue card
+among red ones is cancelled (off-colour). Its cards: colours red 0, blue 1; roles
+push 0, sprint 1, pick 2, drop 3, rest 4; numbers 1..4;
+card = (colour * 5 + role) * 4 + number - 1 (the engine's encoding).
 
 tests/kernels/test_roles_conditions_kernel.py plays the same situations on the
 compiled kernel and holds it to the same outcomes.
@@ -55,7 +56,9 @@ roles:
     - add: {counter: pos, by: {counter: pos}, target: prev,
             if: {counter: pos, at_least: 1, of: {top: pos}}}
     - place: {zone: bag}
-  rest: []
+  rest:
+    resolve: []
+    on_cancelled: [{add: {counter: pos, by: -1, if: {counter: pos, at_least: 1}, event: slips}}]
 hooks:
   on_trick_end:
     - add: {counter: pos, by: 10, if: {flag: star}, event: stars}
@@ -68,12 +71,17 @@ events:
   extra: {meaning: a push moved 2 more (its owner last)}
   sprints: {meaning: a sprint past a shielded next seat}
   stars: {meaning: a starred seat's bonus}
+  slips: {meaning: a cancelled rest's owner slipped back}
 """
 PUSH, SPRINT, PICK, DROP, REST = range(5)
 
 
 def red(role: int, number: int) -> int:
     return role * 4 + number - 1
+
+
+def blue(role: int, number: int) -> int:
+    return (5 + role) * 4 + number - 1
 
 
 def ladder(folder: Path, text: str = LADDER) -> RoleGame:
@@ -119,7 +127,7 @@ class Situation:
         return out
 
     def expected_events(self) -> dict[str, int]:
-        return {"moves": 0, "extra": 0, "sprints": 0, "stars": 0, **self.events}
+        return {"moves": 0, "extra": 0, "sprints": 0, "stars": 0, "slips": 0, **self.events}
 
 
 SITUATIONS = {
@@ -190,6 +198,20 @@ SITUATIONS = {
         pos=(0, 5, 0),
         after_pos=(0, 5, 0),
     ),
+    # Seat 1's blue rest 2 is off the lead's colour: cancelled, its on_cancelled step
+    # runs for seat 1, at 3 >= 1: it slips back, 3 -> 2.
+    "a-cancelled-rest-slips-back": Situation(
+        cards=(red(REST, 4), blue(REST, 2)),
+        pos=(0, 3),
+        after_pos=(0, 2),
+        events={"slips": 1},
+    ),
+    # The control: seat 1 at 0 < 1 does not slip (to -1, which its range allows).
+    "a-cancelled-rest-at-zero-stays": Situation(
+        cards=(red(REST, 4), blue(REST, 2)),
+        pos=(0, 0),
+        after_pos=(0, 0),
+    ),
     # The hook, for each seat from the leader at the trick's end: seat 1 is starred,
     # 10 more (30 -> 40), then its guard's condition (pos >= 40) holds: star set again
     # (it was: no change). Seat 0, at 39 and not starred, gets neither.
@@ -242,6 +264,10 @@ def told(game: RoleGame, name: str) -> list[str]:
         (
             "sprint-stopped-when-next-is-unshielded",
             "seat 0's add does nothing: seat 1's shield set is not so",
+        ),
+        (
+            "pick-with-one-card-applies-the-other-option",
+            "seat 0's add does nothing: seat 0's bag holding at least 2 cards is not so",
         ),
         (
             "drop-stopped-when-the-top-rival-has-none",

@@ -117,17 +117,17 @@ def met(state: State, condition: Condition, owner: int) -> bool:
 
 
 def said(condition: Condition, owner: int, state: State) -> str:
-    """The condition in words, on the seat it read: `seat 2's position at most 3`."""
-    whose = f"seat {seat(state, condition, owner)}'s"
+    """The condition in words, on the seat it read: `seat 2's position at most 3`,
+    `seat 0's bag holding at least 2 cards`, `seat 1's shield set`."""
+    whose = f"seat {seat(state, condition, owner)}'s {condition.name}"
     if condition.kind == "flag":
-        return f"{whose} {condition.name} set"
-    what = condition.name if condition.kind == "counter" else f"cards in {condition.name}"
-    parts = [
+        return f"{whose} set"
+    bounds = " and ".join(
         f"{word} {state.amount(bound)}"
         for word, bound in (("at least", condition.at_least), ("at most", condition.at_most))
         if bound is not None
-    ]
-    return f"{whose} {what} {' and '.join(parts)}"
+    )
+    return f"{whose} {bounds}" if condition.kind == "counter" else f"{whose} holding {bounds} cards"
 
 
 def tell(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
