@@ -29,6 +29,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from balancer.games.api import Bounds
+from balancer.games.roles import conditions
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
 from balancer.games.roles.primitives import PRIMITIVES
 from balancer.games.roles.targets import TARGET_KINDS
@@ -453,6 +454,12 @@ class State(TrickState):
         actions: list[int] = []
         takers = 0
         for index, op in enumerate(ops):
+            if op.when is not None and not conditions.met(self, op.when, seat):
+                # Its condition false: it does nothing, an option drops out.
+                if self._trace is not None:
+                    self._note("unmet", seat, op.kind, conditions.said(op.when, seat, self))
+                takers += PRIMITIVES[op.kind].takes_card
+                continue
             for target, taken in self._ways(op, seat):
                 options.append((op, target, taken))
                 if taken >= 0:
@@ -532,6 +539,13 @@ class State(TrickState):
             return -int(self.rules[amount[1]])
         if kind == "number":
             return self.cards.number[card] if card >= 0 else 0
+        if kind == "times_number":  # sign * number * K (reader.py number_times)
+            number = self.cards.number[card] if card >= 0 else 0
+            return int(amount[1]) * number * self._amount(amount[2], seat, card)
+        if kind == "counter":
+            return self.counters[amount[1]][seat]
+        if kind == "value":
+            return sum(self.cards.number[c] for c in self.zones[amount[1]][seat])
         return len(self.zones[amount[1]][seat])
 
     def _terms(self, terms: tuple[Term, ...], seat: int) -> int:

@@ -13,17 +13,35 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # An amount: ("int", n) | ("number",) | ("knob", name) | ("minus_knob", name) | ("count", zone)
+# | ("times_number", sign, k) (sign * number * k, k an ("int", n) or a knob's amount)
+# | ("counter", counter) (the owner's value) | ("value", zone) (the sum of the numbers of
+# the owner's cards there)
 Amount = tuple[Any, ...]
 # A target: ("self",) ... ("top", counter)
 Target = tuple[str, ...]
 
 
 @dataclass(frozen=True)
+class Condition:
+    """A step's `if:` (conditions.py): one seat's counter, flag or zone count, the seat
+    `of` names for the owner; a counter or count within [at_least, at_most] (None: no
+    bound that way), a flag set."""
+
+    kind: str  # "counter" | "flag" | "zone"
+    name: str
+    of: Target
+    at_least: Amount | None = None
+    at_most: Amount | None = None
+
+
+@dataclass(frozen=True)
 class Op:
-    """One primitive with its parameters checked (amounts and targets parsed)."""
+    """One primitive with its parameters checked (amounts and targets parsed), and the
+    condition it acts under (None: always)."""
 
     kind: str  # a key of vocabulary.PRIMITIVES
     params: Mapping[str, Any]
+    when: Condition | None = None
 
 
 @dataclass(frozen=True)

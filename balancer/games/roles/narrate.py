@@ -14,11 +14,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from balancer.games.definition import LogEntry, Narrator
+from balancer.games.roles import conditions
 from balancer.games.roles.engine import Cards, cards_for
 from balancer.games.roles.primitives import PRIMITIVES
 
 # Trace event tag -> how it is told: each primitive tells its own events.
 TELLERS = {tag: teller for spec in PRIMITIVES.values() for tag, teller in spec.tells.items()}
+TELLERS["unmet"] = conditions.tell  # a step its condition stopped (conditions.py)
 
 
 def narrator() -> Narrator:

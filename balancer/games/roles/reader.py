@@ -10,6 +10,7 @@ game's structure with them.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -189,18 +190,53 @@ class Reader:
             return ("int", int(value))
         if numbers and value == "number":
             return ("number",)
-        if numbers and isinstance(value, dict) and list(value) == ["count"]:
-            zone = self.use(voc.ZONE, (*keypath, "count"), value["count"])
-            return None if zone is None else ("count", zone)
+        if numbers and isinstance(value, str) and (product := _NUMBER_TIMES.fullmatch(value)):
+            return self.number_times(keypath, value, product)
+        if (
+            numbers
+            and isinstance(value, dict)
+            and len(value) == 1
+            and (key := [*value][0])
+            in (
+                "count",
+                "value",
+                "counter",
+            )
+        ):
+            kind = voc.COUNTER if key == "counter" else voc.ZONE
+            name = self.use(kind, (*keypath, key), value[key])
+            return None if name is None else (key, name)
         if isinstance(value, str) and value in self.declared["knob"]:
             return ("knob", value)
         if isinstance(value, str) and value[1:] in self.declared["knob"] and value[0] == "-":
             return ("minus_knob", value[1:])
         valid = [*self.declared["knob"], *(["number"] if numbers else [])]
         what = (
-            "a whole number, number, {count: ZONE} or a knob"
+            "a whole number, number, number * K, {count: ZONE}, {value: ZONE}, "
+            "{counter: COUNTER} or a knob"
             if numbers
             else ("a whole number or a knob")
         )
         self.fail(keypath, f"expected {what}, got {shown(value)}{nearest(value, valid)}")
         return None
+
+    def number_times(self, keypath: KeyPath, value: str, product: re.Match[str]) -> Amount | None:
+        """`-number`, `number * K` or `-number * K` (K a whole number or a knob, `-knob`
+        too): ("times_number", sign, K as an amount)."""
+        sign = -1 if product["minus"] else 1
+        factor = product["factor"]
+        if factor is None:
+            return ("times_number", sign, ("int", 1))
+        if re.fullmatch(r"-?[0-9]+", factor):
+            k = self.amount(keypath, int(factor), numbers=False)
+        elif factor in self.declared["knob"] or factor[1:] in self.declared["knob"]:
+            k = self.amount(keypath, factor, numbers=False)
+        else:
+            hint = nearest(factor, self.declared["knob"])
+            self.fail(keypath, f"{value!r}: {factor!r} is neither a whole number nor a knob{hint}")
+            return None
+        return None if k is None else ("times_number", sign, k)
+
+
+# `-number`, `number * K`, `-number * K`: the played card's number, negated or times K.
+_NUMBER_TIMES = re.compile(r"\s*(?P<minus>-)?\s*number\s*(?:\*\s*(?P<factor>\S+)\s*)?")

@@ -19,7 +19,7 @@ from typing import Any
 from balancer import knobs
 from balancer.errors import UserError, shown
 from balancer.games.hand_written import owner as hand_written_owner
-from balancer.games.roles import bounds, gamefile
+from balancer.games.roles import bounds, conditions, gamefile
 from balancer.games.roles import vocabulary as voc
 from balancer.games.roles.bounds import deck_size, most_reached
 from balancer.games.roles.gamefile import KeyPath, Source
@@ -425,8 +425,12 @@ class _Checker(Reader):
         params = self.mapping(keypath, params, "parameters")
         spec = {p.name: p for p in voc.PRIMITIVES[kind]}
         ok = True
+        when = None  # its `if:` (conditions.py), read beside its parameters
+        if conditions.KEY in params:
+            when = conditions.read(self, (*keypath, conditions.KEY), params[conditions.KEY])
+            ok = when is not None
         for key in params:
-            if key not in spec:
+            if key not in spec and key != conditions.KEY:
                 self.fail((*keypath, key), f"unknown parameter of {kind}{nearest(key, spec)}")
                 ok = False
         out: dict[str, Any] = {}
@@ -460,7 +464,7 @@ class _Checker(Reader):
         for param in primitive.params:
             if param.kind == voc.EVENT and out.get(param.name):
                 self.ops_events.add(out[param.name])
-        return Op(kind, out)
+        return Op(kind, out, when)
 
     # -- scoring, events, end ---------------------------------------------
 

@@ -12,7 +12,10 @@ Parameter types (`Param.kind`):
 - TARGET: whose zone / counter / flag an op acts on (`TARGETS`, or
   `top: COUNTER` / `bottom: COUNTER`, the rival with the most / fewest of it);
 - AMOUNT: a whole number, `number` (the played card's number), a knob's name
-  (`-name`: less it), or `{count: ZONE}` (how many cards the owner holds there);
+  (`-name`: less it), `{count: ZONE}` (how many cards the owner holds there),
+  `-number`, `number * K`, `-number * K` (K a whole number or a knob),
+  `{counter: COUNTER}` (the owner's), `{value: ZONE}` (the sum of the numbers of
+  the owner's cards there);
 - INT: a whole number or a knob's name; BOOL: true or false.
 """
 
@@ -39,6 +42,7 @@ from balancer.games.roles.targets import WORDS
 PRIMITIVES: dict[str, tuple[Param, ...]] = {name: spec.params for name, spec in REGISTERED.items()}
 
 # `choose: [op, op, ...]`: the owner picks one option (not a primitive with parameters).
+# Any primitive may also hold `if: CONDITION` (conditions.py), beside its parameters.
 CHOOSE = "choose"
 
 # Targets written as a word (targets/<kind>.py says what each names; `rival`: the

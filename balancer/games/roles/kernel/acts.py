@@ -15,9 +15,18 @@ import numpy as np
 
 from balancer.games.roles.kernel.layout import (
     CHOICE,
+    IF_COUNTER,
+    IF_FLAG,
+    IF_NONE,
+    IF_SHIFT,
     OP_WIDTH,
     PHASE,
     R_EVENT,
+    R_IF,
+    R_IF_HIGH,
+    R_IF_INDEX,
+    R_IF_LOW,
+    R_IF_OF,
     R_OP,
     R_TARGET,
     R_UNLESS,
@@ -27,8 +36,9 @@ from balancer.games.roles.kernel.layout import (
     X_OPS,
     X_STEPS,
     inlined,
+    outermost,
 )
-from balancer.games.roles.kernel.regions import _event, _flag, _x
+from balancer.games.roles.kernel.regions import _event, _flag, _x, counter_at, zone_len
 from balancer.games.roles.primitives import (
     OP_ADD,
     OP_ADD_GLOBAL,
@@ -113,6 +123,8 @@ def _step(state: np.ndarray, tables: np.ndarray, step: int, seat: int, card: int
     at = _x(tables, X_STEPS) + STEP_WIDTH * step
     if tables[at + 2] != 0:  # one op, one way: no ways to count
         n, row, chosen, taken = 1, _x(tables, X_OPS) + OP_WIDTH * tables[at], -1, -1
+        if tables[row + R_IF] != IF_NONE and not _met(state, tables, row, seat):
+            n = 0
     else:
         n, row, chosen, taken = _ways(state, tables, step, seat, out_none(state), False, False, 0)
     if n > 1:
@@ -150,6 +162,10 @@ def _ways(
     for index in range(nops):
         row = ops + OP_WIDTH * (first_op + index)
         unless = tables[row + R_UNLESS]
+        if tables[row + R_IF] != IF_NONE and not _met(state, tables, row, seat):
+            # Its condition false: no way (a steal still counts among the takers).
+            takers += tables[row + R_OP] == OP_STEAL
+            continue
         if tables[row + R_OP] == OP_STEAL:
             m, card, stop = steal_ways(
                 state, tables, row, seat, takers * d, m, out, write, match, want, counting
@@ -182,6 +198,22 @@ def _ways(
             if (counting and m > 1) or (match and f_row >= 0):
                 return m, f_row, f_chosen, f_taken
     return m, f_row, f_chosen, f_taken
+
+
+@outermost  # called, not inlined: _step and _ways each call it, _target inlined once
+def _met(state: np.ndarray, tables: np.ndarray, row: int, seat: int) -> bool:
+    """roles/conditions.py met: whether op row `row`'s condition holds for `seat`'s step:
+    the value it reads (a counter, a flag, a zone's count) of the seat its target kind
+    names, within [R_IF_LOW, R_IF_HIGH]."""
+    kind, index = tables[row + R_IF], tables[row + R_IF_INDEX]
+    on = _target(state, tables, row + IF_SHIFT, tables[row + R_IF_OF], seat, -1, 0)
+    if kind == IF_COUNTER:
+        value = state[counter_at(state, tables, index, on)]
+    elif kind == IF_FLAG:
+        value = state[_flag(state, tables, index, on)]
+    else:
+        value = state[zone_len(state, tables, index, on)]
+    return tables[row + R_IF_LOW] <= value <= tables[row + R_IF_HIGH]
 
 
 @inlined

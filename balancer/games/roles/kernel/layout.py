@@ -31,7 +31,8 @@ none), then R_A..R_E, the primitive's own words (its module's docstring and
 
 An amount is (AMT_* kind, value): a whole number (knobs are filled in when the
 tables are built: nothing is compiled per game file or knob value), the
-played card's number, or how many cards the owner holds in a zone.
+played card's number times a whole number, how many cards the owner holds in
+a zone, the sum of their numbers, or the owner's counter.
 
 State, int64: the trick's layout up to the pile (PHASE, LEADER, TURN, NORDER,
 NEXT_LEADER = the first card resolved's owner, TRICKS, PILE_LEN, PLAYERS,
@@ -118,9 +119,21 @@ TASKS_PER_SEAT = 3  # a cancelled card, a surviving card and an on_trick_end hoo
 # without counting ways.
 STEP_WIDTH = 3
 R_OP, R_EVENT, R_TARGET, R_TARGET_ARG, R_UNLESS, R_A, R_B, R_C, R_D, R_E = range(10)
-OP_WIDTH = 10
+# The op's condition (roles/conditions.py): its kind (IF_NONE: none), its counter, flag
+# or zone, the seat it reads (a target kind and its argument: R_IF_OF - R_TARGET ==
+# R_IF_OF_ARG - R_TARGET_ARG, so the kinds' seats read them at row + IF_SHIFT), and
+# the lowest and highest value that meets it.
+R_IF, R_IF_INDEX, R_IF_OF, R_IF_OF_ARG, R_IF_LOW, R_IF_HIGH = range(10, 16)
+IF_SHIFT = R_IF_OF - R_TARGET
+assert R_IF_OF_ARG - R_TARGET_ARG == IF_SHIFT
+OP_WIDTH = 16
+# A condition's kind (R_IF); a bound not written never binds (as add's NO_MIN / NO_MAX).
+IF_NONE, IF_COUNTER, IF_FLAG, IF_COUNT = 0, 1, 2, 3
+IF_NO_LOW, IF_NO_HIGH = -(2**62), 2**62
 
-AMT_CONST, AMT_NUMBER, AMT_COUNT = 0, 1, 2
+# An amount's kind; its value word: the constant, number's factor (K of number * K),
+# the zone (count, value) or the counter (counter).
+AMT_CONST, AMT_NUMBER, AMT_COUNT, AMT_VALUE, AMT_COUNTER = 0, 1, 2, 3, 4
 
 TERM_NONE, TERM_ZONE, TERM_COUNTER, TERM_PLACE = 0, 1, 2, 3
 # A term row: kind, zone or counter, then (kind, value) of per_card, per_number, times.

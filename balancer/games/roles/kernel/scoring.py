@@ -10,7 +10,9 @@ import numpy as np
 
 from balancer.games.roles.kernel.layout import (
     AMT_CONST,
+    AMT_COUNTER,
     AMT_NUMBER,
+    AMT_VALUE,
     END_COUNTER,
     END_TRICKS,
     END_WIDTH,
@@ -208,14 +210,23 @@ def _count_lead_changes(state: np.ndarray, tables: np.ndarray) -> None:
 def _amount(
     state: np.ndarray, tables: np.ndarray, kind: int, value: int, seat: int, card: int
 ) -> int:
-    """engine.py _amount, knobs already filled in: a constant, the card's number (0
-    for no card), or how many cards `seat` holds in zone `value`."""
+    """engine.py _amount, knobs already filled in: a constant, the card's number times
+    `value` (0 for no card), `seat`'s counter `value`, the sum of the numbers of its
+    cards in zone `value`, or how many cards it holds there."""
     if kind == AMT_CONST:
         return value
     if kind == AMT_NUMBER:
         if card < 0:
             return 0
-        return tables[T_CARDS + NUMBER * tables[T_DECK] + card]
+        return value * tables[T_CARDS + NUMBER * tables[T_DECK] + card]
+    if kind == AMT_COUNTER:
+        return state[_counter(state, tables, value, seat)]
+    if kind == AMT_VALUE:
+        base = _zone_at(state, tables, value, seat)
+        total = 0
+        for j in range(state[_zone_len(state, tables, value, seat)]):
+            total += tables[T_CARDS + NUMBER * tables[T_DECK] + state[base + j]]
+        return total
     return state[_zone_len(state, tables, value, seat)]
 
 

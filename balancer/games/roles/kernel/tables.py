@@ -19,7 +19,9 @@ from balancer.games.roles import engine
 from balancer.games.roles.kernel.layout import (
     AMT_CONST,
     AMT_COUNT,
+    AMT_COUNTER,
     AMT_NUMBER,
+    AMT_VALUE,
     CHOICE,
     COLOUR,
     DECK,
@@ -36,6 +38,12 @@ from balancer.games.roles.kernel.layout import (
     HANDS,
     HCAP,
     HLEN,
+    IF_COUNT,
+    IF_COUNTER,
+    IF_FLAG,
+    IF_NO_HIGH,
+    IF_NO_LOW,
+    IF_NONE,
     KIND,
     LEADER,
     M_BEYOND,
@@ -66,6 +74,8 @@ from balancer.games.roles.kernel.layout import (
     PSEAT,
     R_A,
     R_EVENT,
+    R_IF,
+    R_IF_HIGH,
     R_OP,
     R_TARGET,
     R_TARGET_ARG,
@@ -139,7 +149,7 @@ from balancer.games.roles.kernel.layout import (
     X_ZFACE,
     X_ZLEN,
 )
-from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
+from balancer.games.roles.model import Choose, Condition, Op, RoleGame, Step, Term
 from balancer.games.roles.primitives import OPS, PRIMITIVES
 from balancer.games.roles.targets import CHOSEN, DEFAULT_TARGET, TGTS
 
@@ -194,7 +204,13 @@ def _amount(amount: tuple[Any, ...], rules: Mapping[str, Any], names: _Names) ->
     if kind == "minus_knob":
         return AMT_CONST, -int(rules[amount[1]])
     if kind == "number":
-        return AMT_NUMBER, 0
+        return AMT_NUMBER, 1
+    if kind == "times_number":  # sign * number * K: K (a number or a knob) filled in
+        return AMT_NUMBER, int(amount[1]) * _constant(amount[2], rules, names)
+    if kind == "counter":
+        return AMT_COUNTER, names.counter[amount[1]]
+    if kind == "value":
+        return AMT_VALUE, names.zone[amount[1]]
     return AMT_COUNT, names.zone[amount[1]]
 
 
@@ -211,7 +227,25 @@ def _op_row(op: Op, rules: Mapping[str, Any], names: _Names) -> list[int]:
     row[R_UNLESS] = names.flag[p["unless"]] if p.get("unless") else -1
     words = PRIMITIVES[op.kind].encode(p, _Encoding(rules, names))
     row[R_A : R_A + len(words)] = words
+    row[R_IF : R_IF_HIGH + 1] = _condition_row(op.when, rules, names)
     return row
+
+
+def _condition_row(when: Condition | None, rules: Mapping[str, Any], names: _Names) -> list[int]:
+    """An op's R_IF words (layout.py): its condition's kind, its counter, flag or zone,
+    the seat it reads (`of`: a target kind and its counter, -1 none), the lowest and
+    highest value that meets it (a flag: 1, set)."""
+    if when is None:
+        return [IF_NONE, 0, 0, -1, IF_NO_LOW, IF_NO_HIGH]
+    index = {"counter": names.counter, "flag": names.flag, "zone": names.zone}[when.kind]
+    argument = names.counter[when.of[1]] if len(when.of) > 1 else -1
+    low, high = (1, 1) if when.kind == "flag" else (IF_NO_LOW, IF_NO_HIGH)
+    if when.at_least is not None:
+        low = _constant(when.at_least, rules, names)
+    if when.at_most is not None:
+        high = _constant(when.at_most, rules, names)
+    kind = {"counter": IF_COUNTER, "flag": IF_FLAG, "zone": IF_COUNT}[when.kind]
+    return [kind, index[when.name], TGTS[when.of[0]], argument, low, high]
 
 
 def _constant(amount: tuple[Any, ...], rules: Mapping[str, Any], names: _Names) -> int:

@@ -128,16 +128,24 @@ class Primitive:
 
 def most_added(by: tuple[Any, ...], number: int, defaults: Mapping[str, int]) -> int | None:
     """The most an `add`-like amount adds for a card numbered `number`, knobs at their
-    defaults, never less than 0; None when it depends on play (a zone's count)."""
-    if by[0] == "count":
+    defaults, never less than 0; None when it depends on play (a zone's count or
+    value, a counter's value)."""
+    if by[0] in ("count", "value", "counter"):
         return None
-    if by[0] == "int":
-        per = by[1]
-    elif by[0] == "number":
+    if by[0] == "number":
         per = number
+    elif by[0] == "times_number":  # sign * number * K
+        per = by[1] * number * _at_default(by[2], defaults)
     else:
-        per = defaults.get(by[1], 0) * (-1 if by[0] == "minus_knob" else 1)
+        per = _at_default(by, defaults)
     return max(int(per), 0)
+
+
+def _at_default(amount: tuple[Any, ...], defaults: Mapping[str, int]) -> int:
+    """A whole number or a knob (`-knob` too), knobs at their defaults."""
+    if amount[0] == "int":
+        return int(amount[1])
+    return defaults.get(amount[1], 0) * (-1 if amount[0] == "minus_knob" else 1)
 
 
 def tell_counter(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
