@@ -5,7 +5,8 @@ validated `RoleGame` (model.py) or the list of every problem found, in file
 order: unknown keys, primitives and parameters (with the nearest valid
 name), names used but not declared or declared twice, values of the wrong
 type or out of range, `choose` inside `choose`, a role in the deck without a
-definition, a zone nothing fills or nothing scores, an end goal the deck can
+definition (a deck of card groups: deck.py, each group at its line), a zone
+nothing fills or nothing scores, an end goal the deck can
 never reach, a sum of terms that could pass 64 bits, a name another game has,
 and a deck too small to deal every player's hand. reader.py reads the small
 values and declared names; bounds.py works out how large numbers can grow.
