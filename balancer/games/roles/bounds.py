@@ -24,8 +24,8 @@ knob): definition.py checks a variant's deck with `first_overflow` too.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
+from balancer.games.roles.deck import DeckSpec, groups
 from balancer.games.roles.model import Amount, Choose, Counter, KnobDef, Op, Role, Step, Term
 from balancer.games.roles.primitives import PRIMITIVES
 
@@ -42,20 +42,24 @@ def _most_amount(amount: Amount, spans: Mapping[str, tuple[int, int]]) -> int:
 
 def term_most(
     term: Term,
-    deck: Mapping[str, Any],
+    deck: DeckSpec,
     counters: Sequence[Counter],
     knob_defs: Sequence[KnobDef],
 ) -> int:
     """The largest magnitude term `term` can give one seat: a zone holding the whole
-    deck, a counter at its further bound, a place or `beyond` at its largest."""
+    deck, a counter at its further bound, a place or `beyond` at its largest, a rank
+    term's largest point."""
     spans = {k.name: (k.low, k.high) for k in knob_defs}
     if term.place is not None:
         return max(_most_amount(term.places, spans), _most_amount(term.beyond, spans))
+    if term.rank is not None:  # one of its points (a place past them scores 0)
+        return max(_most_amount(point, spans) for point in term.points)
     if term.zone is not None:
-        low, high = deck["numbers"]
-        per_number = len(deck["colours"]) * len(deck["roles"]) * deck["copies"]
-        cards = per_number * (high - low + 1)
-        numbers = per_number * (low + high) * (high - low + 1) // 2  # every card's number
+        cards = numbers = 0
+        for colours, roles, low, high, copies in groups(deck):
+            per_number = len(colours) * len(roles) * copies
+            cards += per_number * (high - low + 1)
+            numbers += per_number * (low + high) * (high - low + 1) // 2  # every card's number
         return (
             _most_amount(term.per_card, spans) * cards
             + _most_amount(term.per_number, spans) * numbers
@@ -66,7 +70,7 @@ def term_most(
 
 def first_overflow(
     terms: Sequence[Term],
-    deck: Mapping[str, Any],
+    deck: DeckSpec,
     counters: Sequence[Counter],
     knob_defs: Sequence[KnobDef],
 ) -> tuple[int, int] | None:
@@ -93,7 +97,7 @@ def most_reached(
     kind: str,
     roles: dict[str, Role],
     hooks: dict[str, tuple[Step, ...]],
-    deck: dict[str, Any],
+    deck: DeckSpec,
     defaults: dict[str, int],
     decl: Counter | None,
 ) -> int | None:
@@ -118,26 +122,21 @@ def most_reached(
     for steps in hooks.values():
         if steps_gain(steps, 0) != 0:
             return None
-    low, high = deck["numbers"]
-    if high - low > 1000:
-        return None  # too long a range to add card by card; no bound claimed
-    per_number = len(deck["colours"]) * deck["copies"]
     total = decl.start if decl else 0
-    for role_name in deck["roles"]:
-        role = roles.get(role_name)
-        if role is None:
-            continue
-        for number in range(low, high + 1):
-            resolved = steps_gain(role.resolve, number)
-            cancelled = steps_gain(role.on_cancelled, number)
-            if resolved is None or cancelled is None:
-                return None
-            total += max(resolved, cancelled) * per_number
+    for colours, role_names, low, high, copies in groups(deck):
+        if high - low > 1000:
+            return None  # too long a range to add card by card; no bound claimed
+        per_number = len(colours) * copies
+        for role_name in role_names:
+            role = roles.get(role_name)
+            if role is None:
+                continue
+            for number in range(low, high + 1):
+                resolved = steps_gain(role.resolve, number)
+                cancelled = steps_gain(role.on_cancelled, number)
+                if resolved is None or cancelled is None:
+                    return None
+                total += max(resolved, cancelled) * per_number
     if decl is not None:
         total = min(total, decl.high)
     return total
-
-
-def deck_size(deck: dict[str, Any]) -> int:
-    low, high = deck["numbers"]
-    return len(deck["colours"]) * len(deck["roles"]) * (high - low + 1) * deck["copies"]

@@ -9,19 +9,26 @@ when every seat's bot is compiled, else step by step on engine.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from balancer import knobs
 from balancer.bot import RANDOM
 from balancer.games.api import GameSpec
 from balancer.games.definition import GameDefinition, LocalNames, Narrator
 from balancer.games.roles import bounds, engine
+from balancer.games.roles.deck import (
+    MAX_DECK_CARDS,
+    DeckSpec,
+    group_problems,
+    is_groups,
+    written,
+)
 from balancer.games.roles.determinize import determinize
 from balancer.games.roles.lookahead import lookahead_spec
 from balancer.games.roles.model import RoleGame
-from balancer.games.roles.validate import FIRST_LEADER, IF_NOTHING_RESOLVES, MAX_DECK_CARDS
+from balancer.games.roles.validate import FIRST_LEADER, IF_NOTHING_RESOLVES
 
 if TYPE_CHECKING:
     from balancer.games.kernel_api import Kernel
@@ -32,15 +39,23 @@ RULES_VERSION = 2
 
 
 def _deck_knob(game: RoleGame) -> knobs.Knob:
+    if is_groups(game.deck):
+        return _groups_knob(game)
     defined = list(game.roles)
+    line = cast(Mapping[str, Any], game.deck)
 
     def check(value: Any) -> dict[str, Any]:
+        if is_groups(value):
+            raise ValueError(
+                "this game's deck is one line (colours, roles, numbers, copies): a "
+                "variant's deck is written the same way, not as card groups"
+            )
         if not isinstance(value, Mapping):
             raise ValueError("expected a mapping with colours, roles, numbers, copies")
-        unknown = set(value) - set(game.deck)
+        unknown = set(value) - set(line)
         if unknown:
             raise ValueError(f"unknown deck key {sorted(map(str, unknown))[0]!r}")
-        deck = {**game.deck, **value}
+        deck = {**line, **value}
         colours, roles, numbers, copies = (
             deck[k] for k in ("colours", "roles", "numbers", "copies")
         )
@@ -61,12 +76,7 @@ def _deck_knob(game: RoleGame) -> knobs.Knob:
         size = len(colours) * len(roles) * (numbers[1] - numbers[0] + 1) * copies
         if size > MAX_DECK_CARDS:
             raise ValueError(f"the deck would hold {size} cards; at most {MAX_DECK_CARDS}")
-        # A zone term's bound grows with the deck's numbers: the game's sums must still fit.
-        sums = [game.score, *(e.terms for e in game.events)]
-        for terms in sums:
-            found = bounds.first_overflow(terms, deck, game.counters, game.knobs)
-            if found is not None:
-                raise ValueError(f"with this deck, {bounds.overflow_message(found[1])}")
+        _sums_fit(game, deck)
         return {
             "colours": list(colours),
             "roles": list(roles),
@@ -77,10 +87,54 @@ def _deck_knob(game: RoleGame) -> knobs.Knob:
     return knobs.custom(
         "deck",
         "rules",
-        dict(game.deck),
+        dict(line),
         "the deck: colours × roles × numbers [low, high] × copies of each card",
         check,
         "mapping",
+    )
+
+
+def _sums_fit(game: RoleGame, deck: DeckSpec) -> None:
+    """A zone term's bound grows with the deck's numbers: the game's sums must still fit."""
+    for terms in [game.score, *(e.terms for e in game.events)]:
+        found = bounds.first_overflow(terms, deck, game.counters, game.knobs)
+        if found is not None:
+            raise ValueError(f"with this deck, {bounds.overflow_message(found[1])}")
+
+
+def _groups_knob(game: RoleGame) -> knobs.Knob:
+    """The deck knob of a file whose deck is card groups: a variant's deck is such a
+    list too, whole (no merging into the file's groups), its roles the file's."""
+    defined = list(game.roles)
+
+    def check(value: Any) -> list[dict[str, Any]]:
+        if not is_groups(value):
+            raise ValueError(
+                "this game's deck is a list of card groups: a variant's deck is such a "
+                "list too ([{roles, colours, numbers, copies}, ...])"
+            )
+        found = group_problems(value, defined)
+        if found:
+            path, message = found[0]
+            raise ValueError(f"{written(('deck', *path))}: {message}")
+        _sums_fit(game, value)
+        return [
+            {
+                "roles": list(g["roles"]),
+                "colours": list(g["colours"]),
+                "numbers": list(g["numbers"]),
+                "copies": g.get("copies", 1),
+            }
+            for g in value
+        ]
+
+    return knobs.custom(
+        "deck",
+        "rules",
+        [dict(g) for g in cast(Sequence[Mapping[str, Any]], game.deck)],
+        "the deck: card groups, each its colours × roles × numbers [low, high] × copies",
+        check,
+        "list of card groups",
     )
 
 
@@ -162,12 +216,11 @@ def build(game: RoleGame) -> GameDefinition:
 
     def card_kinds(rules: Mapping[str, Any]) -> tuple[str, ...]:
         cards = engine.cards_for(rules)
-        return tuple(cards.describe(k * cards.copies) for k in range(cards.size // cards.copies))
+        return tuple(cards.describe(first) for first in cards.first)
 
     def card_roles(rules: Mapping[str, Any]) -> tuple[str, ...]:
         cards = engine.cards_for(rules)
-        kinds = range(cards.size // cards.copies)
-        return tuple(cards.role_names[cards.role[k * cards.copies]] for k in kinds)
+        return tuple(cards.role_names[cards.role[first]] for first in cards.first)
 
     spec = GameSpec(
         name=game.name,

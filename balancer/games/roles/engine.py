@@ -25,59 +25,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from balancer.games.api import Bounds
 from balancer.games.roles import conditions
+from balancer.games.roles.deck import Cards as Cards  # the primitives' type, as before
+from balancer.games.roles.deck import cards_for as cards_for
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
 from balancer.games.roles.primitives import PRIMITIVES
+from balancer.games.roles.rank import place as rank_place
 from balancer.games.roles.targets import TARGET_KINDS
 from balancer.games.trick.procedure import CHOICE, PLAY, sort_out
 from balancer.games.trick.procedure import OVER as OVER  # determinize.py's, as before
 from balancer.games.trick.state import TrickState, redeal_unseen
 from balancer.knobs import FrozenDict
 from balancer.rng import Stream
-
-
-@dataclass(frozen=True)
-class Cards:
-    """Look-up tables of one deck: each card's colour, role and number."""
-
-    size: int
-    colour: tuple[int, ...]
-    role: tuple[int, ...]  # index into `role_names`
-    number: tuple[int, ...]
-    colour_names: tuple[str, ...]
-    role_names: tuple[str, ...]
-    copies: int
-
-    def describe(self, card: int) -> str:
-        colour = self.colour_names[self.colour[card]]
-        return f"{colour} {self.role_names[self.role[card]]} {self.number[card]}"
-
-
-@lru_cache(maxsize=64)
-def _cards(
-    colours: tuple[str, ...], roles: tuple[str, ...], low: int, high: int, copies: int
-) -> Cards:
-    # The hand-written engine's encoding: ((colour * R + role) * N + number - low) * K + copy.
-    colour, role, number = [], [], []
-    for c in range(len(colours)):
-        for r in range(len(roles)):
-            for n in range(low, high + 1):
-                for _ in range(copies):
-                    colour.append(c)
-                    role.append(r)
-                    number.append(n)
-    return Cards(len(colour), tuple(colour), tuple(role), tuple(number), colours, roles, copies)
-
-
-def cards_for(rules: Mapping[str, Any]) -> Cards:
-    d = rules["deck"]
-    return _cards(
-        tuple(d["colours"]), tuple(d["roles"]), d["numbers"][0], d["numbers"][1], d["copies"]
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +107,7 @@ class State(TrickState):
         self.game = game
         self.cards = cards = cards_for(rules)
         events = {e.name: 0 for e in game.events}
-        self._set_table(rules, players, cards.size, cards.copies, events, rng)
+        self._set_table(rules, players, cards.size, cards.copies, events, rng, kind=cards.kind)
         self.zones: dict[str, list[list[int]]] = {
             name: [[] for _ in range(players)] for name in game.zones
         }
@@ -201,7 +163,7 @@ class State(TrickState):
     # -- the contract (TrickState's, with a step's options as its decision) ----
 
     def _one_per_kind(self, cards: list[int]) -> list[int]:
-        return _distinct(cards, self.cards.copies)
+        return _distinct(cards, self.cards)
 
     def _trick_played(self) -> None:
         self._sort_out()
@@ -415,6 +377,16 @@ class State(TrickState):
                 decl = next(g for g in self.game.globals if g.name == term.place)
                 self.globals[term.place] = min(taken + len(arrived), decl.high)
 
+    def _game_over(self) -> None:
+        if self._trace is not None:  # each rank term's places, told before the scores
+            for term in self.game.score:
+                if term.rank is not None:
+                    values = self.counters[term.rank]
+                    places = [rank_place(values, s, term.lowest) for s in range(self.players)]
+                    scores = tuple(self._terms((term,), s) for s in range(self.players))
+                    self._note("ranked", term.rank, term.lowest, tuple(places), scores)
+        super()._game_over()
+
     def _goal_reached(self) -> bool:
         for goal in self.game.end:
             target = self._amount(goal.reaches, -1, -1)
@@ -568,18 +540,22 @@ class State(TrickState):
                     total += per_number * sum(number[c] for c in cards)
             elif term.counter is not None:
                 total += self._amount(term.times, seat, -1) * self.counters[term.counter][seat]
+            elif term.rank is not None:
+                place = rank_place(self.counters[term.rank], seat, term.lowest)
+                if place <= len(term.points):
+                    total += self._amount(term.points[place - 1], seat, -1)
         return total
 
 
-def _distinct(cards: list[int], copies: int) -> list[int]:
+def _distinct(cards: list[int], deck: Cards) -> list[int]:
     """One card per kind: copies of a card are one move (RULES.md §4)."""
-    if copies == 1:
+    if deck.copies == 1:
         return list(cards)
     seen: set[int] = set()
     out = []
     for card in cards:
-        if card // copies not in seen:
-            seen.add(card // copies)
+        if deck.kind[card] not in seen:
+            seen.add(deck.kind[card])
             out.append(card)
     return out
 
@@ -612,6 +588,10 @@ def bounds(game: RoleGame, rules: Mapping[str, Any], players: int) -> Bounds:
             ends = (times * decl.low, times * decl.high)
             high += max(ends)
             low += min(ends)
+        elif term.rank is not None:  # a place past the points scores 0
+            points = [_value(point, rules) for point in term.points]
+            high += max(*points, 0)
+            low += min(*points, 0)
     return Bounds(
         moves=cards.size * (1 + most_steps) + tricks * hook_steps,
         length=(1, tricks),

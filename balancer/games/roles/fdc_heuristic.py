@@ -27,6 +27,7 @@ from balancer.games.fdc import bots as fdc_bots
 from balancer.games.fdc import deck as fdc_deck
 from balancer.games.fdc import engine as fdc_engine
 from balancer.games.roles import gamefile
+from balancer.games.roles.deck import is_groups
 from balancer.games.roles.engine import CHOICE
 from balancer.games.roles.engine import View as RoleView
 from balancer.games.roles.model import RoleGame
@@ -52,7 +53,8 @@ def plays_fdc_roles(game: RoleGame) -> bool:
     and flags of the same names, with money from the same two knobs."""
     fdc = _shipped()
     return (
-        dict(game.roles) == dict(fdc.roles)
+        not is_groups(game.deck)  # fdc_view reads a one-line deck (fdc/deck.py)
+        and dict(game.roles) == dict(fdc.roles)
         and dict(game.zones) == dict(fdc.zones)
         and dict(game.flags) == dict(fdc.flags)
         and not game.hooks

@@ -8,7 +8,7 @@ every knob value a sweep tries.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +19,8 @@ from typing import Any
 Amount = tuple[Any, ...]
 # A target: ("self",) ... ("top", counter)
 Target = tuple[str, ...]
+# A deck as a file or the rules write it (deck.py): the one line, or a list of groups.
+DeckSpec = Mapping[str, Any] | Sequence[Mapping[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -71,10 +73,11 @@ class Counter:
 
 @dataclass(frozen=True)
 class Term:
-    """A score term: a zone's cards (per card, per number), a counter (times), or a
-    place behind a global counter (`place` set: the seat's place in the order the
-    seats' `counter` reached `reaches`, handed out by the global; place p of `places`
-    scores places + 1 - p, a place beyond them `beyond`, no place 0)."""
+    """A score term: a zone's cards (per card, per number), a counter (times), a rank
+    by a counter (`rank` set, below), or a place behind a global counter (`place`
+    set: the seat's place in the order the seats' `counter` reached `reaches`, handed
+    out by the global; place p of `places` scores places + 1 - p, a place beyond them
+    `beyond`, no place 0)."""
 
     zone: str | None = None
     counter: str | None = None
@@ -87,6 +90,12 @@ class Term:
     beyond: Amount = ("int", 0)
     event: str | None = None  # counts each arrival
     beyond_event: str | None = None  # counts each arrival beyond the places
+    # A rank term (rank.py): the seats ranked by counter `rank` (the most first, or the
+    # fewest with `lowest`), place p scoring points[p - 1], 0 past them; ties share
+    # the best place they tie for.
+    rank: str | None = None
+    points: tuple[Amount, ...] = ()
+    lowest: bool = False
 
 
 @dataclass(frozen=True)
@@ -124,7 +133,7 @@ class RoleGame:
     names: Mapping[str, str]  # language -> title
     min_players: int
     max_players: int
-    deck: Mapping[str, Any]  # colours, roles, numbers, copies: the deck knob's default
+    deck: DeckSpec  # the one line or the card groups (deck.py): the deck knob's default
     trick: Mapping[str, Any]  # the trick procedure's knobs' defaults (hand_size among them)
     zones: Mapping[str, str]  # name -> "up" | "down"
     counters: tuple[Counter, ...]

@@ -14,13 +14,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from balancer.games.definition import LogEntry, Narrator
-from balancer.games.roles import conditions
+from balancer.games.roles import conditions, rank
 from balancer.games.roles.engine import Cards, cards_for
 from balancer.games.roles.primitives import PRIMITIVES
 
-# Trace event tag -> how it is told: each primitive tells its own events.
+# Trace event tag -> how it is told: each primitive tells its own events, the rank
+# term its places at the end.
 TELLERS = {tag: teller for spec in PRIMITIVES.values() for tag, teller in spec.tells.items()}
 TELLERS["unmet"] = conditions.tell  # a step its condition stopped (conditions.py)
+TELLERS["ranked"] = rank.told
 
 
 def narrator() -> Narrator:

@@ -5,7 +5,8 @@ validated `RoleGame` (model.py) or the list of every problem found, in file
 order: unknown keys, primitives and parameters (with the nearest valid
 name), names used but not declared or declared twice, values of the wrong
 type or out of range, `choose` inside `choose`, a role in the deck without a
-definition, a zone nothing fills or nothing scores, an end goal the deck can
+definition (a deck of card groups: deck.py, each group at its line), a zone
+nothing fills or nothing scores, an end goal the deck can
 never reach, a sum of terms that could pass 64 bits, a name another game has,
 and a deck too small to deal every player's hand. reader.py reads the small
 values and declared names; bounds.py works out how large numbers can grow.
@@ -19,9 +20,10 @@ from typing import Any
 from balancer import knobs
 from balancer.errors import UserError, shown
 from balancer.games.hand_written import owner as hand_written_owner
-from balancer.games.roles import bounds, conditions, gamefile
+from balancer.games.roles import bounds, conditions, gamefile, rank
 from balancer.games.roles import vocabulary as voc
-from balancer.games.roles.bounds import deck_size, most_reached
+from balancer.games.roles.bounds import most_reached
+from balancer.games.roles.deck import MAX_DECK_CARDS, DeckSpec, deck_size, read_groups
 from balancer.games.roles.gamefile import KeyPath, Source
 from balancer.games.roles.model import (
     Choose,
@@ -39,7 +41,6 @@ from balancer.games.roles.primitives import PRIMITIVES
 from balancer.games.roles.reader import Reader, nearest, where_text, whole
 
 MAX_PLAYERS = 12
-MAX_DECK_CARDS = 10_000
 LIMIT = knobs.INT_LIMIT
 FIRST_LEADER = ("seat0", "random")
 IF_NOTHING_RESOLVES = ("same", "next")
@@ -216,10 +217,12 @@ class _Checker(Reader):
             return None
         return low, high
 
-    def deck(self) -> dict[str, Any] | None:
+    def deck(self) -> DeckSpec | None:
         block = self.data.get("deck")
         if self.absent((), self.data, "deck", "colours, roles, numbers, copies"):
             return None
+        if isinstance(block, list):  # card groups (deck.py)
+            return read_groups(self, block)
         block = self.mapping(("deck",), block, "colours, roles, numbers, copies")
         self.known_keys(("deck",), block, ("colours", "roles", "numbers", "copies"))
         colours = self.name_list(("deck", "colours"), block.get("colours"), "colours")
@@ -347,7 +350,7 @@ class _Checker(Reader):
 
     # -- roles and ops ----------------------------------------------------
 
-    def roles(self, deck: dict[str, Any] | None) -> dict[str, Role]:
+    def roles(self, deck: DeckSpec | None) -> dict[str, Role]:
         block = self.mapping(("roles",), self.data.get("roles"), "role: effects")
         if not block and "roles" not in self.data:
             self.fail((), "missing key 'roles' (role: effects, for each of deck.roles)")
@@ -363,7 +366,7 @@ class _Checker(Reader):
             else:
                 resolve, cancelled = self.steps(keypath, spec, placing=True), ()
             out[str(name)] = Role(str(name), resolve, cancelled)
-        if deck is not None:
+        if isinstance(deck, dict):  # a list of groups is checked in deck.py
             for index, role in enumerate(deck["roles"]):
                 if role not in out:
                     self.fail(
@@ -472,12 +475,14 @@ class _Checker(Reader):
         if not isinstance(value, dict):
             self.fail(
                 keypath,
-                "expected a term {zone: ...}, {counter: ...} or {place: ...}, "
+                "expected a term {zone: ...}, {counter: ...}, {rank: ...} or {place: ...}, "
                 f"got {shown(value)}",
             )
             return None
         if "place" in value:
             return self.place_term(keypath, value, in_score)
+        if "rank" in value:
+            return rank.read(self, keypath, value)
         if "zone" in value:
             self.known_keys(keypath, value, voc.ZONE_TERM_KEYS)
             zone = self.use(voc.ZONE, (*keypath, "zone"), value["zone"])
@@ -495,7 +500,7 @@ class _Checker(Reader):
             if counter is None or times is None:
                 return None
             return Term(counter=counter, times=times)
-        self.fail(keypath, "a term needs zone:, counter: or place:")
+        self.fail(keypath, "a term needs zone:, counter:, rank: or place:")
         return None
 
     def place_term(self, keypath: KeyPath, value: dict[str, Any], in_score: bool) -> Term | None:
@@ -618,7 +623,7 @@ class _Checker(Reader):
         self,
         roles: dict[str, Role],
         hooks: dict[str, tuple[Step, ...]],
-        deck: dict[str, Any] | None,
+        deck: DeckSpec | None,
         counters: tuple[Counter, ...],
         globals_: tuple[Counter, ...],
         knob_defs: tuple[KnobDef, ...],
@@ -665,7 +670,7 @@ class _Checker(Reader):
         score: tuple[Term, ...],
         roles: dict[str, Role],
         hooks: dict[str, tuple[Step, ...]],
-        deck: dict[str, Any],
+        deck: DeckSpec,
         counters: tuple[Counter, ...],
     ) -> None:
         """Each place term's `reaches`: a gate no seat's counter can reach hands out nothing."""
@@ -689,7 +694,7 @@ class _Checker(Reader):
         target: int,
         roles: dict[str, Role],
         hooks: dict[str, tuple[Step, ...]],
-        deck: dict[str, Any],
+        deck: DeckSpec,
         decl: Counter | None,
     ) -> None:
         """A problem at `keypath` when the deck can never bring counter or global `name`
@@ -711,7 +716,7 @@ class _Checker(Reader):
         self,
         score: tuple[Term, ...],
         events: tuple[EventDef, ...],
-        deck: dict[str, Any],
+        deck: DeckSpec,
         counters: tuple[Counter, ...],
         knob_defs: tuple[KnobDef, ...],
     ) -> None:

@@ -22,7 +22,7 @@ first, a role game in its `__dict__`), so one state has one layout and
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from balancer.errors import InvariantError
@@ -100,16 +100,23 @@ class TrickState(ABC):
         copies: int,
         events: dict[str, Any],
         rng: Stream,
+        *,
+        kind: Sequence[int] | None = None,
     ) -> None:
         """Setup: deal a deck of `size` cards (`copies` of each kind), no trick yet; the
-        first leader seat 0 or drawn from `rng` after the deal (`first_leader`)."""
+        first leader seat 0 or drawn from `rng` after the deal (`first_leader`). `kind`:
+        each card's kind, for a deck whose copies do not lie side by side (a role
+        game's card groups); else a card's kind is card // copies."""
         self.rules = rules
         self.players = players
         self._trace = None
         self.hands, self.pile = deal(size, players, rules["hand_size"], rng)
-        self.opening_held = pack_held(
-            [[c // copies for c in hand] for hand in self.hands], size // copies
-        )
+        if kind is None:
+            held = [[c // copies for c in hand] for hand in self.hands]
+            self.opening_held = pack_held(held, size // copies)
+        else:
+            held = [[kind[c] for c in hand] for hand in self.hands]
+            self.opening_held = pack_held(held, max(kind, default=-1) + 1)
         self.discard = []
         self.order = []
         self.turn = 0

@@ -35,9 +35,10 @@ from balancer.games.roles.kernel.interpreter import (
     write_record,
 )
 from balancer.games.roles.kernel.layout import (
+    KIND,
     OVER,
     PHASE,
-    T_COPIES,
+    T_CARDS,
     T_DECK,
     T_PLAYERS,
     TRICKS,
@@ -84,7 +85,8 @@ def play_chunk(
     scores = np.zeros((games, players), np.float64)
     length = np.zeros(games, np.int64)
     events = np.zeros((games, len(game.events)), np.float64)
-    words = held_words(int(tables[T_DECK] // tables[T_COPIES]))
+    d = int(tables[T_DECK])  # the kinds: 0 .. the largest KIND (roles/deck.py)
+    words = held_words(int(tables[T_CARDS + KIND * d : T_CARDS + (KIND + 1) * d].max()) + 1)
     held = np.zeros((games, players * words), np.uint64)
     # One game's progress at a time, reused: every trick plays a card (engine.py).
     progress = np.zeros((int(tables[T_DECK]), players), np.int64)

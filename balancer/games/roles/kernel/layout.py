@@ -106,7 +106,9 @@ X_PLC = 34
 # Offset of the unsure block (relative): per card, 1 if it lies in a face-down zone
 # where not every seat can tell it is (engine.py State.unsure, View.recalled).
 X_UNSURE = 35
-N_DIRECTORY = 36
+# Offset of the rank terms' points (absolute): each rank term's list, knobs filled in.
+X_POINTS = 36
+N_DIRECTORY = 37
 MAX_EVENTS = 62
 
 S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS, S_ENDED = 0, 1, 2, 3, 4
@@ -135,12 +137,15 @@ IF_NO_LOW, IF_NO_HIGH = -(2**62), 2**62
 # the zone (count, value) or the counter (counter).
 AMT_CONST, AMT_NUMBER, AMT_COUNT, AMT_VALUE, AMT_COUNTER = 0, 1, 2, 3, 4
 
-TERM_NONE, TERM_ZONE, TERM_COUNTER, TERM_PLACE = 0, 1, 2, 3
+TERM_NONE, TERM_ZONE, TERM_COUNTER, TERM_PLACE, TERM_RANK = 0, 1, 2, 3, 4
 # A term row: kind, zone or counter, then (kind, value) of per_card, per_number, times.
 M_KIND, M_INDEX, M_PC_KIND, M_PC, M_PN_KIND, M_PN, M_TIMES_KIND, M_TIMES = range(8)
 # A place term's row: kind, its global, then its counter, reaches, places and beyond
 # (whole numbers: knobs filled in), its event and beyond_event (-1 none).
 M_COUNTER, M_REACHES, M_PLACES, M_BEYOND, M_EVENT, M_BEYOND_EVENT = range(2, 8)
+# A rank term's row (roles/rank.py): kind, its counter, 1 when the fewest rank first,
+# then where its points start (from X_POINTS) and how many.
+M_LOWEST, M_FIRST_POINT, M_POINTS = 2, 3, 4
 TERM_WIDTH = 8
 
 EV_OPS, EV_NEKO, EV_CANCELLED, EV_AT_END, EV_LEAD = 0, 1, 2, 3, 4

@@ -1,8 +1,8 @@
 """The score terms compiled, and what reads them (engine.py's methods of the same
-names): `_amount` and `_terms`, a finished game's record (`write_record`,
-`scores_of`), and a trick's end: the seats that reach a place term's gate
-(`_arrive`), whether a goal ends the game (`_goal_reached`), the lead changes
-(`_count_lead_changes`)."""
+names): `_amount` and `_terms` (a rank term's place: `_rank_place`), a finished
+game's record (`write_record`, `scores_of`), and a trick's end: the seats that
+reach a place term's gate (`_arrive`), whether a goal ends the game
+(`_goal_reached`), the lead changes (`_count_lead_changes`)."""
 
 from __future__ import annotations
 
@@ -22,8 +22,11 @@ from balancer.games.roles.kernel.layout import (
     M_BEYOND_EVENT,
     M_COUNTER,
     M_EVENT,
+    M_FIRST_POINT,
     M_INDEX,
+    M_LOWEST,
     M_PLACES,
+    M_POINTS,
     M_REACHES,
     NUMBER,
     T_CARDS,
@@ -32,6 +35,7 @@ from balancer.games.roles.kernel.layout import (
     T_PLAYERS,
     TERM_COUNTER,
     TERM_PLACE,
+    TERM_RANK,
     TERM_WIDTH,
     TERM_ZONE,
     TRICKS,
@@ -42,6 +46,7 @@ from balancer.games.roles.kernel.layout import (
     X_LEAD_EVENTS,
     X_NENDS,
     X_NSCORE,
+    X_POINTS,
     X_SCORE,
     X_SOLE,
     X_TERMS,
@@ -264,4 +269,21 @@ def _terms(state: np.ndarray, tables: np.ndarray, first: int, n: int, seat: int)
                 total += tables[row + M_BEYOND]
             elif place > 0:
                 total += places + 1 - place
+        elif kind == TERM_RANK:
+            place = _rank_place(state, tables, index, tables[row + M_LOWEST], seat)
+            if place <= tables[row + M_POINTS]:
+                total += tables[_x(tables, X_POINTS) + tables[row + M_FIRST_POINT] + place - 1]
     return total
+
+
+@inlined
+def _rank_place(state: np.ndarray, tables: np.ndarray, counter: int, lowest: int, seat: int) -> int:
+    """rank.py place: 1 + the seats strictly ahead of `seat` on `counter` (more of it,
+    or fewer when `lowest`), so tied seats share the best place they tie for."""
+    mine = state[_counter(state, tables, counter, seat)]
+    place = 1
+    for s in range(tables[T_PLAYERS]):
+        other = state[_counter(state, tables, counter, s)]
+        if (lowest == 0 and other > mine) or (lowest != 0 and other < mine):
+            place += 1
+    return place

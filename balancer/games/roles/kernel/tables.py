@@ -50,9 +50,12 @@ from balancer.games.roles.kernel.layout import (
     M_BEYOND_EVENT,
     M_COUNTER,
     M_EVENT,
+    M_FIRST_POINT,
     M_INDEX,
     M_KIND,
+    M_LOWEST,
     M_PLACES,
+    M_POINTS,
     M_REACHES,
     MAX_EVENTS,
     MAXP,
@@ -108,6 +111,7 @@ from balancer.games.roles.kernel.layout import (
     TERM_COUNTER,
     TERM_NONE,
     TERM_PLACE,
+    TERM_RANK,
     TERM_WIDTH,
     TERM_ZONE,
     TRICKS,
@@ -131,6 +135,7 @@ from balancer.games.roles.kernel.layout import (
     X_NSCORE,
     X_OPS,
     X_PLC,
+    X_POINTS,
     X_REGION,
     X_ROLES,
     X_SCALARS,
@@ -289,6 +294,7 @@ class _Program:
         self.steps: list[int] = []  # per step: first op, ops, acts one way
         self.ops: list[int] = []
         self.terms: list[int] = []
+        self.points: list[int] = []  # the rank terms' points, one list after another
         self.max_ways = 1
 
     def step_list(self, steps: tuple[Step, ...]) -> int:
@@ -317,8 +323,21 @@ class _Program:
     def term_list(self, terms: tuple[Term, ...]) -> tuple[int, int]:
         first = len(self.terms) // TERM_WIDTH
         for term in terms:
-            self.terms += _term_row(term, self.rules, self.names)
+            if term.rank is not None:
+                self.terms += self.rank_row(term)
+            else:
+                self.terms += _term_row(term, self.rules, self.names)
         return first, len(terms)
+
+    def rank_row(self, term: Term) -> list[int]:
+        """A rank term's row; its points go to the points table (X_POINTS)."""
+        row = [0] * TERM_WIDTH
+        row[M_KIND], row[M_INDEX] = TERM_RANK, self.names.counter[term.rank or ""]
+        row[M_LOWEST], row[M_FIRST_POINT], row[M_POINTS] = (
+            int(term.lowest), len(self.points), len(term.points),
+        )  # fmt: skip
+        self.points += [_constant(point, self.rules, self.names) for point in term.points]
+        return row
 
 
 def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.ndarray:
@@ -331,7 +350,7 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
     header = np.zeros(T_CARDS + N_COLUMNS * d, np.int64)
     header[T_PLAYERS] = players
     header[T_DECK] = d
-    header[T_COPIES] = cards.copies
+    header[T_COPIES] = cards.copies  # the most copies of a kind (1: no two cards alike)
     header[T_HAND_SIZE] = rules["hand_size"]
     header[T_FIRST_RANDOM] = {"seat0": 0, "random": 1}[rules["first_leader"]]
     header[T_NEKO] = bool(rules["neko_ni_koban"])
@@ -347,7 +366,7 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
         header[T_CARDS + COLOUR * d + card] = cards.colour[card]
         header[T_CARDS + ROLE * d + card] = cards.role[card]
         header[T_CARDS + NUMBER * d + card] = cards.number[card]
-        header[T_CARDS + KIND * d + card] = card // cards.copies
+        header[T_CARDS + KIND * d + card] = cards.kind[card]
 
     program = _Program(game, rules, names, players)
     roles: list[int] = []
@@ -420,6 +439,7 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
         (X_OPS, program.ops),
         (X_TERMS, program.terms),
         (X_ENDS, ends),
+        (X_POINTS, program.points),
     ]
     directory = [0] * N_DIRECTORY
     for key, value in region.items():
