@@ -17,6 +17,7 @@ from balancer.games.kernel_conformance import check_kernel
 from balancer.games.roles import kernel as K
 from balancer.games.roles import load_file
 from balancer.games.roles.definition import build
+from balancer.sim.conformance import check_game
 from tests.kernels.test_roles_kernel import assert_same_games, rules_of, stepped_alike
 from tests.unit.test_roles_draw_discard import SITUATIONS, TOPUP, topup
 
@@ -80,6 +81,15 @@ def test_the_kernel_conformance_check_passes_with_draws() -> None:
     rules = knobs.defaults(definition.spec.knobs)
     for players in (2, 6):
         check_kernel(definition, rules, players, [("random", {})] * players, seed=7, games=5)
+
+
+def test_the_python_conformance_check_passes_with_draws() -> None:
+    """sim/conformance.py on the interpreter: clones independent, a redeal of what a seat
+    can't see (drawn cards in rivals' hands, the pile) keeps its view, worlds too."""
+    spec = build(DRAW_DISCARD).spec
+    rules = knobs.defaults(spec.knobs)
+    for players in (2, 6):
+        check_game(spec, rules, players, seed=3, games=10)
 
 
 def test_the_largest_draw_fits_the_compiled_hands(tmp_path: Path) -> None:

@@ -267,7 +267,8 @@ def test_a_drawn_card_is_hidden_from_the_rivals(tmp_path: Path) -> None:
 
 
 def test_the_replay_tells_draws_and_discards(tmp_path: Path) -> None:
-    """A draw says to all how many cards, and to the drawer which; a discard which card."""
+    """A draw says to all how many cards and who made whom draw, and to the drawer which
+    cards; a discard which card."""
     game = topup(tmp_path)
     rules = knobs.defaults(game_knobs(game))
     state = SITUATIONS["fetch-draws-what-the-pile-has"].state(game)
@@ -275,8 +276,16 @@ def test_the_replay_tells_draws_and_discards(tmp_path: Path) -> None:
     for move in SITUATIONS["fetch-draws-what-the-pile-has"].moves:
         state.apply_action(move)
     told = narrate.lines(state.trace or [], rules)
-    assert "  seat 0 draws 2 card(s) (the pile had 1)" in told
+    assert "  seat 0 draws 2 cards (the pile had 1)" in told
     assert (0, "  seat 0 draws blue rest 1") in told
+    state = SITUATIONS["hoard-gives-each-rival-its-number"].state(game)
+    state.trace = []
+    for move in SITUATIONS["hoard-gives-each-rival-its-number"].moves:
+        state.apply_action(move)
+    told = narrate.lines(state.trace or [], rules)
+    assert "  seat 0 makes seat 1 draw 3 cards" in told
+    assert "  seat 0 makes seat 2 draw 3 cards (the pile had 2)" in told
+    assert (2, "  seat 2 draws blue rest 4, blue dump 1") in told
     state = SITUATIONS["dump-discards-the-card-its-owner-picks"].state(game)
     state.trace = []
     for move in SITUATIONS["dump-discards-the-card-its-owner-picks"].moves:

@@ -9,6 +9,11 @@ discard is public): out of a face-down zone it is no longer unsure (engine.py
 State.unsure). A hand discarded from holds one card fewer than the others: the
 trick procedure plays on while any hand holds cards, each seat while its own does.
 
+While the owner decides, every seat's view lists the decision's options
+(View.resolution): here the cards of the owner's hand. No bot is shown a view
+while another seat decides, so none reads them; a view that hid them would need
+determinize to work the options out again in each world.
+
 One card, the owner's own, the owner's pick: a discard of several cards, of a
 rival's cards, or at random is not built (a random one would need a chance stream
 passed down to the acts, and worlds that resample it).

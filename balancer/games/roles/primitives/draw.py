@@ -85,10 +85,11 @@ def kernel_act() -> Callable[..., bool]:
 def tell(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
     """Everyone sees how many cards a seat drew; only the drawer sees which."""
     _, seat, target, drawn, wanted = event
-    whose = "" if target == seat else f" for seat {target}"
     asked = max(wanted, 0)
+    how_many = f"{asked} card" + ("" if asked == 1 else "s")
+    said = f"seat {target} draws" if target == seat else f"seat {seat} makes seat {target} draw"
     short = f" (the pile had {len(drawn)})" if len(drawn) < asked else ""
-    told: list[LogEntry] = [f"  seat {seat} draws {asked} card(s){whose}{short}"]
+    told: list[LogEntry] = [f"  {said} {how_many}{short}"]
     if drawn:
         named = ", ".join(cards.describe(c) for c in drawn)
         told.append((target, f"  seat {target} draws {named}"))
