@@ -19,6 +19,8 @@ from balancer.games.roles import load_file
 from balancer.games.roles.definition import build
 from balancer.sim.conformance import check_game
 from tests.kernels.test_roles_kernel import assert_same_games, rules_of, stepped_alike
+from tests.kernels.test_roles_lookahead_kernel import LOOKAHEAD
+from tests.kernels.test_roles_lookahead_kernel import assert_same_games as lookahead_games_alike
 from tests.unit.test_roles_draw_discard import SITUATIONS, TOPUP, topup
 
 HERE = Path(__file__).parent
@@ -81,6 +83,14 @@ def test_the_kernel_conformance_check_passes_with_draws() -> None:
     rules = knobs.defaults(definition.spec.knobs)
     for players in (2, 6):
         check_kernel(definition, rules, players, [("random", {})] * players, seed=7, games=5)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_lookahead_plays_the_python_bots_games_with_draws(players: int) -> None:
+    """The compiled lookahead in every seat, its worlds and play-outs drawing and
+    discarding, plays the Python bot's games (its decisions include the discards)."""
+    for seed in (3, 20261203):
+        lookahead_games_alike(DRAW_DISCARD, seed, 3, [LOOKAHEAD] * players)
 
 
 def test_the_python_conformance_check_passes_with_draws() -> None:
