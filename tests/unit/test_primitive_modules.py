@@ -61,6 +61,17 @@ PRIMITIVES = Registry(
         ("games/roles/kernel/fdc_bridge.py", "_write_tables", "place"): "fdc's territory",
         ("games/roles/kernel/fdc_bridge.py", "", "move_all"): "fdc's cash cards",
         ("games/roles/kernel/fdc_bridge.py", "_write_tables", "move_all"): "fdc's cash",
+        # "discard" is also the discard pile's name (a state's slot, a View's recall
+        # field), a value of a Kimekimera knob and Da Qi Zi's discard move.
+        ("games/trick/state.py", "TrickState", "discard"): "the discard pile's slot",
+        ("games/roles/engine.py", "View", "discard"): "the discard pile's recall field",
+        ("games/fdc/engine.py", "View", "discard"): "the discard pile's recall field",
+        ("games/kimekimera/state.py", "View", "discard"): "the discard pile's recall field",
+        ("games/kimekimera/state.py", "State", "discard"): "Kimekimera's discard slot",
+        ("games/kimekimera/state.py", "arranged", "discard"): "Kimekimera's discard pile",
+        ("games/kimekimera/knobs.py", "KNOBS", "discard"): "a Kimekimera knob's value",
+        ("games/daqizi/engine.py", "State", "discard"): "Da Qi Zi's discard slot",
+        ("games/daqizi/combos.py", "describe_move", "discard"): "Da Qi Zi's discard move",
     },
 )
 TARGETS = Registry(
@@ -73,6 +84,7 @@ TARGETS = Registry(
         ("games/roles/primitives/catch_up.py", "SPEC", "owner"): "catch_up's default",
         ("games/roles/primitives/guard.py", "SPEC", "owner"): "guard's default target",
         ("games/roles/primitives/clear.py", "SPEC", "owner"): "clear's default target",
+        ("games/roles/primitives/draw.py", "SPEC", "owner"): "draw's default target",
         # The trick's knob leader_if_nothing_resolves: same or next.
         ("games/roles/kernel/tables.py", "make_tables", "next_seat"): "a trick knob's value",
         ("games/roles/validate.py", "IF_NOTHING_RESOLVES", "next_seat"): "a trick knob's value",

@@ -159,6 +159,8 @@ class Reader:
         """A parameter's value as the engine reads it, or None with a problem recorded."""
         if kind in (voc.ZONE, voc.COUNTER, voc.FLAG, voc.GLOBAL, voc.EVENT):
             return self.use(kind, keypath, value)
+        if kind == voc.HAND_OR_ZONE:  # `hand` first: a zone of that name is out of reach
+            return voc.HAND if value == voc.HAND else self.use(voc.ZONE, keypath, value)
         if kind == voc.BOOL:
             if not isinstance(value, bool):
                 self.fail(keypath, f"expected true or false, got {shown(value)}")

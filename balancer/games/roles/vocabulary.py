@@ -16,7 +16,8 @@ Parameter types (`Param.kind`):
   `-number`, `number * K`, `-number * K` (K a whole number or a knob),
   `{counter: COUNTER}` (the owner's), `{value: ZONE}` (the sum of the numbers of
   the owner's cards there);
-- INT: a whole number or a knob's name; BOOL: true or false.
+- INT: a whole number or a knob's name; BOOL: true or false;
+- HAND_OR_ZONE: `hand` (the seat's hand) or a ZONE.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from balancer.games.roles.primitives.base import COUNTER as COUNTER
 from balancer.games.roles.primitives.base import EVENT as EVENT
 from balancer.games.roles.primitives.base import FLAG as FLAG
 from balancer.games.roles.primitives.base import GLOBAL as GLOBAL
+from balancer.games.roles.primitives.base import HAND as HAND
+from balancer.games.roles.primitives.base import HAND_OR_ZONE as HAND_OR_ZONE
 from balancer.games.roles.primitives.base import INT as INT
 from balancer.games.roles.primitives.base import TARGET as TARGET
 from balancer.games.roles.primitives.base import ZONE as ZONE

@@ -44,6 +44,8 @@ from balancer.games.roles.primitives import (
     OP_ADD_GLOBAL,
     OP_CATCH_UP,
     OP_CLEAR,
+    OP_DISCARD,
+    OP_DRAW,
     OP_GUARD,
     OP_MOVE_ALL,
     OP_PLACE,
@@ -54,6 +56,8 @@ from balancer.games.roles.primitives import (
     add_global,
     catch_up,
     clear,
+    discard,
+    draw,
     guard,
     move_all,
     place,
@@ -97,6 +101,9 @@ catch_up_act = catch_up.SPEC.kernel_act()
 skip_turn_act = skip_turn.SPEC.kernel_act()
 add_global_act = add_global.SPEC.kernel_act()
 clear_act = clear.SPEC.kernel_act()
+draw_act = draw.SPEC.kernel_act()
+discard_act = discard.SPEC.kernel_act()
+discard_ways = discard.kernel_ways()
 # And each target kind's compiled seat (targets/<kind>.py).
 owner_seat = owner.SPEC.kernel_seat()
 rival_seat = rival.SPEC.kernel_seat()
@@ -162,14 +169,22 @@ def _ways(
     for index in range(nops):
         row = ops + OP_WIDTH * (first_op + index)
         unless = tables[row + R_UNLESS]
+        op = tables[row + R_OP]
         if tables[row + R_IF] != IF_NONE and not _met(state, tables, row, seat):
-            # Its condition false: no way (a steal still counts among the takers).
-            takers += tables[row + R_OP] == OP_STEAL
+            # Its condition false: no way (an op taking a card still counts among the takers).
+            if op == OP_STEAL or op == OP_DISCARD:  # noqa: SIM109
+                takers += 1
             continue
-        if tables[row + R_OP] == OP_STEAL:
-            m, card, stop = steal_ways(
-                state, tables, row, seat, takers * d, m, out, write, match, want, counting
-            )
+        # A card a way (Primitive.takes_card). Two comparisons: numba compiles them simply.
+        if op == OP_STEAL or op == OP_DISCARD:  # noqa: SIM109
+            if op == OP_STEAL:
+                m, card, stop = steal_ways(
+                    state, tables, row, seat, takers * d, m, out, write, match, want, counting
+                )
+            else:
+                m, card, stop = discard_ways(
+                    state, tables, row, seat, takers * d, m, out, write, match, want, counting
+                )
             if card >= 0:
                 f_row, f_chosen, f_taken = row, -1, card
             if stop:
@@ -276,6 +291,10 @@ def _apply(
         return add_global_act(state, tables, row, seat, card, target, taken)
     if op == OP_CLEAR:
         return clear_act(state, tables, row, seat, card, target, taken)
+    if op == OP_DRAW:
+        return draw_act(state, tables, row, seat, card, target, taken)
+    if op == OP_DISCARD:
+        return discard_act(state, tables, row, seat, card, target, taken)
     return False
 
 

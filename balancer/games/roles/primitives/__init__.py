@@ -18,6 +18,8 @@ from balancer.games.roles.primitives import (
     add_global,
     catch_up,
     clear,
+    discard,
+    draw,
     guard,
     move_all,
     place,
@@ -26,7 +28,19 @@ from balancer.games.roles.primitives import (
 )
 from balancer.games.roles.primitives.base import Primitive
 
-ORDER = (place, move_all, steal, guard, add, catch_up, skip_turn, add_global, clear)
+ORDER = (
+    place,
+    move_all,
+    steal,
+    guard,
+    add,
+    catch_up,
+    skip_turn,
+    add_global,
+    clear,
+    draw,
+    discard,
+)
 PRIMITIVES: dict[str, Primitive] = {module.SPEC.name: module.SPEC for module in ORDER}
 OPS = {name: op for op, name in enumerate(PRIMITIVES)}
 # The op numbers the compiled dispatch (kernel/acts.py) compares R_OP with.
@@ -39,6 +53,8 @@ OP_CATCH_UP = ORDER.index(catch_up)
 OP_SKIP_TURN = ORDER.index(skip_turn)
 OP_ADD_GLOBAL = ORDER.index(add_global)
 OP_CLEAR = ORDER.index(clear)
+OP_DRAW = ORDER.index(draw)
+OP_DISCARD = ORDER.index(discard)
 # Bit op set for each targeted primitive (Primitive.targeted): the kernel acts on its
 # seats one by one, as the engine does.
 TARGETED = sum(1 << op for op, spec in enumerate(PRIMITIVES.values()) if spec.targeted)

@@ -32,6 +32,8 @@ if TYPE_CHECKING:  # the engine imports this package: only its types are needed 
 # Parameter types (`Param.kind`); vocabulary.py says what each accepts.
 ZONE, COUNTER, FLAG, GLOBAL, EVENT = "zone", "counter", "flag", "global", "event"
 TARGET, AMOUNT, INT, BOOL = "target", "amount", "int", "bool"
+# A zone's name, or HAND: the seat's hand (which no file declares as a zone).
+HAND_OR_ZONE, HAND = "hand_or_zone", "hand"
 
 
 @dataclass(frozen=True)
