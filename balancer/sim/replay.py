@@ -6,7 +6,10 @@ the game's own narrator (its definition's, so a new game brings its own and no
 line changes here) tells them as lines. A
 line is a plain string (seen by everyone) or a (seat, text) pair (seen by that
 seat only, e.g. a hand or a face-down discard); `--seat S` keeps what seat S
-could see. A game without a narrator is replayed without a play-by-play.
+could see. A game without a narrator is replayed without a play-by-play. The
+play-by-play is in the language asked for (the command picks it: `--lang`, the
+variant's `lang:`, $BALANCER_LANG) where the game's narrator has its words, else
+in English.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from balancer.config.variant import Variant
 from balancer.errors import GameFault
 from balancer.games.api import GameRecord, GameSpec, win_shares
 from balancer.games.definition import LogEntry, Narrator
+from balancer.i18n import DEFAULT_LANG
 from balancer.sim.play import play_game
 from balancer.sim.runner import DEFAULT_PLUGIN_MOVE_LIMIT, build_seats
 
@@ -38,7 +42,10 @@ def narrator(spec: GameSpec) -> Narrator | None:
 
 
 def replay_game(
-    variant: Variant, index: int, move_time_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT
+    variant: Variant,
+    index: int,
+    move_time_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT,
+    lang: str = DEFAULT_LANG,
 ) -> tuple[list[LogEntry], GameRecord | GameFault]:
     """The game's play-by-play, and its record, or the bot's fault that ended it (the
     play-by-play up to it).
@@ -58,7 +65,7 @@ def replay_game(
         outcome = fault
     if narrate is None or trace is None:
         return [], outcome
-    return narrate(trace, variant.rules), outcome
+    return narrate(trace, variant.rules, lang), outcome
 
 
 def visible(entry: LogEntry, seat: int | None) -> str | None:
@@ -75,8 +82,9 @@ def replay_text(
     index: int,
     seat: int | None = None,
     move_time_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT,
+    lang: str = DEFAULT_LANG,
 ) -> str:
-    log, record = replay_game(variant, index, move_time_limit)
+    log, record = replay_game(variant, index, move_time_limit, lang)
     if isinstance(record, GameFault):
         # Show the game up to the fault: that is what the user came to see.
         played = "\n".join(text for entry in log if (text := visible(entry, seat)) is not None)
