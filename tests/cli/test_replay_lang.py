@@ -1,6 +1,7 @@
 """`balancer replay` in the language asked for: `--lang`, else the variant's `lang:`,
-else $BALANCER_LANG, else English. A role game's play-by-play speaks Japanese; a game
-whose narration has no Japanese words yet (the hand-written ones) stays in English."""
+else $BALANCER_LANG, else English. A role game's play-by-play speaks Japanese, and so do
+the lines around it; a game whose narration has no Japanese words yet (the hand-written
+ones) tells its play-by-play in English."""
 
 from __future__ import annotations
 
@@ -47,10 +48,30 @@ def test_the_variant_lang_and_the_environment_choose_and_the_flag_wins(
     assert FIRST_TRICK_JA not in replay(MEGA, "--lang", "en", env_lang="ja").stdout
 
 
+def test_the_lines_around_the_play_by_play_are_japanese_too() -> None:
+    """Game 1 of seed 2026 (the golden's): 5 tricks, seat 3 wins with 8; its title and
+    events in the file's Japanese words, its counts and shares as in English."""
+    told = replay(MEGA, "--lang", "ja").stdout.splitlines()
+    assert told[:2] == [
+        "mega-racer-4p-vs-random: シード 2026 のゲーム 1（MEGA RACER）",
+        "席: 0=random、1=random、2=random、3=lookahead",
+    ]
+    assert told[4].startswith("[席 0 だけ]   席 0 の手札: ")  # seen by seat 0 only
+    assert told[-4:] == [
+        "長さ: 5 トリック",
+        "得点: 席 0 6、席 1 2、席 2 0、席 3 8",
+        "勝率: 席 0 0、席 1 0、席 2 0、席 3 1",
+        "イベント: 猫に小判 1、処理されず捨て札 10、スピード 5、アクシデント 3、ブロック 2、"
+        "トップの交代 3",
+    ]
+
+
 def test_a_seat_sees_its_own_hand_in_japanese_and_no_other() -> None:
     seen = replay(MEGA, "--lang", "ja", "--seat", "2").stdout
+    assert "（席 2 から見えたものだけ）" in seen.splitlines()
     assert "席 2 の手札" in seen  # the control: what it may see is there
     assert "席 0 の手札" not in seen and "席 3 の手札" not in seen
+    assert "だけ]" not in seen  # no line marked as another seat's
 
 
 def test_a_game_without_japanese_narration_is_told_in_english() -> None:

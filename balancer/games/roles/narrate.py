@@ -20,7 +20,6 @@ from balancer.games.roles import conditions, rank
 from balancer.games.roles.engine import Cards, cards_for
 from balancer.games.roles.primitives import PRIMITIVES
 from balancer.games.roles.primitives.base import Teller, Words, say
-from balancer.i18n import DEFAULT_LANG
 
 # Trace event tag -> how it is told: each primitive tells its own events, the rank
 # term its places at the end.
@@ -76,7 +75,7 @@ def narrator() -> Narrator:
 
 
 def lines(
-    trace: Sequence[tuple[Any, ...]], rules: Mapping[str, Any], lang: str = DEFAULT_LANG
+    trace: Sequence[tuple[Any, ...]], rules: Mapping[str, Any], lang: str = "en"
 ) -> list[LogEntry]:
     """The play-by-play of `trace` in `lang` (English where a module has no words in it)."""
     cards = cards_for(rules)
