@@ -25,6 +25,7 @@ from balancer.games.roles.definition import game_knobs
 from balancer.games.roles.engine import State, cards_for
 from balancer.games.roles.primitives import PRIMITIVES
 from balancer.sim.replay import visible
+from tests.unit.test_roles_conditions import SITUATIONS, ladder
 
 # One trick of three seats. Cards: colours red 0, blue 1; roles keep 0, cash 1; numbers
 # 1..3; card = (colour * 2 + role) * 3 + number - 1.
@@ -199,6 +200,29 @@ def test_the_same_events_in_english() -> None:
     ]
 
 
+def test_a_condition_that_stopped_a_step_is_told_in_japanese(tmp_path: Path) -> None:
+    """tests/unit/test_roles_conditions.py's situations, played by the engine: seat 0's
+    push finds its pos past last_at (3), so its second step does nothing; a pick with
+    one card in the bag finds fewer than 2 there (the English lines are that file's)."""
+    game = ladder(tmp_path)
+    rules = knobs.defaults(game_knobs(game))
+    said = {}
+    for name in ("push-not-last-moves-one", "pick-with-one-card-applies-the-other-option"):
+        state = SITUATIONS[name].state(game)
+        state.trace = []
+        for move in SITUATIONS[name].moves():
+            state.apply_action(move)
+        said[name] = narrate.lines(state.trace, rules, "ja")
+    assert (
+        "  席 0 の add は何もしない（条件「席 0 の pos が 3 以下」を満たさない）"
+        in (said["push-not-last-moves-one"])
+    )
+    assert (
+        "  席 0 の add は何もしない（条件「席 0 の bag の枚数が 2 以上」を満たさない）"
+        in (said["pick-with-one-card-applies-the-other-option"])
+    )
+
+
 # -- what a seat sees ------------------------------------------------------------------
 
 
@@ -255,7 +279,10 @@ def missing_words(found: Mapping[str, Mapping[str, Mapping[str, str]]]) -> list[
     for owner, words in found.items():
         english = words.get("en", {})
         if not english:
-            problems.append(f"{owner}: no English words (words['en'])")
+            problems.append(
+                f"{owner}: no words; give each line it tells as words={{'en': {{...}}, "
+                "'ja': {...}} (str.format templates, the same keys and fields)"
+            )
         for lang in ("ja",):
             local = words.get(lang, {})
             for key, template in english.items():
@@ -280,7 +307,7 @@ def test_every_teller_has_its_lines_in_english_and_japanese() -> None:
 def test_every_teller_is_told_the_language() -> None:
     """A teller that takes no language would speak English whatever was asked."""
     deaf = [
-        tag
+        f"{tag!r}: {teller.__module__}.{teller.__qualname__} takes no lang"
         for tag, teller in narrate.TELLERS.items()
         if len(inspect.signature(teller).parameters) != 3
     ]
