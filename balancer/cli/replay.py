@@ -13,6 +13,8 @@ from balancer.cli.options import (
     MAX_SEED,
     VARIANT_OR_REPORT,
     allow_plugins_option,
+    chosen_lang,
+    lang_option,
     move_time_limit_option,
     plugin_memory_option,
     trust_plugins_option,
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
 @plugin_memory_option
 @trust_plugins_option
 @allow_plugins_option
+@lang_option
 def replay(
     source: Path,
     index: int,
@@ -53,13 +56,16 @@ def replay(
 
     SOURCE is a variant file (with --seed if the run overrode it) or a report
     folder, whose report.json holds the variant and seed as run. A report is
-    data: a plugin bot it names is run only with --allow-plugins.
+    data: a plugin bot it names is run only with --allow-plugins. The play-by-play
+    is in --lang, else the variant's lang:, else $BALANCER_LANG, else English (a game
+    whose narration has no words in that language: English).
     """
     from balancer.analysis.sweep import parse_setting
     from balancer.bots.host import trusting
     from balancer.config import variant
     from balancer.escape import terminal
     from balancer.files import FOLDER, kind_of
+    from balancer.i18n import DEFAULT_LANG, choose
     from balancer.report import model as reportio
     from balancer.report.folder import restore_interrupted
     from balancer.sim import replay as replay_mod
@@ -87,9 +93,10 @@ def replay(
         loaded = loaded.with_knobs(knobs)
     if seat is not None and seat >= loaded.players:
         raise UserError(f"seat {seat} does not exist with {loaded.players} players", key="--seat")
+    lang = choose(chosen_lang(), loaded.lang) or DEFAULT_LANG
     try:
         with trusting(trust_plugins):
-            text = replay_mod.replay_text(loaded, index, seat, move_time_limit)
+            text = replay_mod.replay_text(loaded, index, seat, move_time_limit, lang)
         click.echo(terminal_lines(text, terminal))
     except replay_mod.ReplayFault as stopped:
         click.echo(terminal_lines(stopped.played, terminal))

@@ -32,8 +32,9 @@ if TYPE_CHECKING:  # the kernel interface imports numpy: `balancer knobs` needn'
 
 # A replay's line: a plain string (seen by everyone) or (seat, text), seen by that seat only.
 LogEntry = str | tuple[int, str]
-# narrator(trace, rules) -> the play-by-play of a traced game
-Narrator = Callable[[Sequence[tuple[Any, ...]], Mapping[str, Any]], list[LogEntry]]
+# narrator(trace, rules, lang) -> the play-by-play of a traced game, in `lang` (i18n.LANGS)
+# where the narrator has its words, else in English
+Narrator = Callable[[Sequence[tuple[Any, ...]], Mapping[str, Any], str], list[LogEntry]]
 
 
 @dataclass(frozen=True)

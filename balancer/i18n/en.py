@@ -409,4 +409,17 @@ CATALOG: dict[str, str] = {
     "intervals.",
     "play.chart_even": "a player at random ({share})",
     "play.chart_alt": "the leader's win share at 25%, 50% and 75% of the game, with 95% intervals",
+    # -- balancer replay: the lines around a game's play-by-play
+    "replay.title": "{name}: game {index} of seed {seed} ({game})",
+    "replay.seats": "seats: {seats}",
+    "replay.sep": ", ",
+    "replay.only_seat": "(only what seat {seat} could see)",
+    "replay.seat_only": "[seat {seat} only] {text}",
+    "replay.length": "length: {length} {unit}",
+    "replay.scores": "scores: {scores}",
+    "replay.score": "seat {seat} {value:g}",
+    "replay.win_shares": "win shares: {shares}",
+    "replay.share": "seat {seat} {value:.3g}",
+    "replay.events": "events: {events}",
+    "replay.no_events": "none",
 }

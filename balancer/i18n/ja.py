@@ -402,4 +402,17 @@ CATALOG: dict[str, str] = {
     "play.chart_note": "点: その時点の単独首位が勝つ割合。ひげ: 95%信頼区間。",
     "play.chart_even": "無作為に選んだプレイヤー（{share}）",
     "play.chart_alt": "ゲームの25%・50%・75%時点の首位の勝率（95%信頼区間つき）",
+    # -- balancer replay: the lines around a game's play-by-play
+    "replay.title": "{name}: シード {seed} のゲーム {index}（{game}）",
+    "replay.seats": "席: {seats}",
+    "replay.sep": "、",
+    "replay.only_seat": "（席 {seat} から見えたものだけ）",
+    "replay.seat_only": "[席 {seat} だけ] {text}",
+    "replay.length": "長さ: {length} {unit}",
+    "replay.scores": "得点: {scores}",
+    "replay.score": "席 {seat} {value:g}",
+    "replay.win_shares": "勝率: {shares}",
+    "replay.share": "席 {seat} {value:.3g}",
+    "replay.events": "イベント: {events}",
+    "replay.no_events": "なし",
 }

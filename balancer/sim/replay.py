@@ -6,18 +6,23 @@ the game's own narrator (its definition's, so a new game brings its own and no
 line changes here) tells them as lines. A
 line is a plain string (seen by everyone) or a (seat, text) pair (seen by that
 seat only, e.g. a hand or a face-down discard); `--seat S` keeps what seat S
-could see. A game without a narrator is replayed without a play-by-play.
+could see. A game without a narrator is replayed without a play-by-play. The
+play-by-play is in the language asked for (the command picks it: `--lang`, the
+variant's `lang:`, $BALANCER_LANG) where the game's narrator has its words, else
+in English.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from balancer import games
+from balancer import games, i18n
 from balancer.config.variant import Variant
 from balancer.errors import GameFault
 from balancer.games.api import GameRecord, GameSpec, win_shares
 from balancer.games.definition import LogEntry, Narrator
+from balancer.i18n import DEFAULT_LANG
 from balancer.sim.play import play_game
 from balancer.sim.runner import DEFAULT_PLUGIN_MOVE_LIMIT, build_seats
 
@@ -38,7 +43,10 @@ def narrator(spec: GameSpec) -> Narrator | None:
 
 
 def replay_game(
-    variant: Variant, index: int, move_time_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT
+    variant: Variant,
+    index: int,
+    move_time_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT,
+    lang: str = DEFAULT_LANG,
 ) -> tuple[list[LogEntry], GameRecord | GameFault]:
     """The game's play-by-play, and its record, or the bot's fault that ended it (the
     play-by-play up to it).
@@ -58,16 +66,18 @@ def replay_game(
         outcome = fault
     if narrate is None or trace is None:
         return [], outcome
-    return narrate(trace, variant.rules), outcome
+    return narrate(trace, variant.rules, lang), outcome
 
 
-def visible(entry: LogEntry, seat: int | None) -> str | None:
+def visible(entry: LogEntry, seat: int | None, lang: str = DEFAULT_LANG) -> str | None:
+    """The line as `seat` sees it (None: hidden from it); every line, a seat's own
+    marked as such, when no seat is said."""
     if isinstance(entry, str):
         return entry
     owner, text = entry
-    if seat is None or owner == seat:
-        return text if seat is not None else f"[seat {owner} only] {text}"
-    return None
+    if seat is not None:
+        return text if owner == seat else None
+    return i18n.text("replay.seat_only", lang, seat=owner, text=text)
 
 
 def replay_text(
@@ -75,28 +85,43 @@ def replay_text(
     index: int,
     seat: int | None = None,
     move_time_limit: float = DEFAULT_PLUGIN_MOVE_LIMIT,
+    lang: str = DEFAULT_LANG,
 ) -> str:
-    log, record = replay_game(variant, index, move_time_limit)
+    """Game `index`'s play-by-play between its setup and its record, in `lang`."""
+    log, record = replay_game(variant, index, move_time_limit, lang)
+
+    def seen() -> list[str]:
+        return [text for entry in log if (text := visible(entry, seat, lang)) is not None]
+
     if isinstance(record, GameFault):
         # Show the game up to the fault: that is what the user came to see.
-        played = "\n".join(text for entry in log if (text := visible(entry, seat)) is not None)
-        raise ReplayFault(played, record)
+        raise ReplayFault("\n".join(seen()), record)
     spec = variant.spec
+    words = i18n.game_texts(spec.name, lang)
+
+    def say(key: str, **fields: object) -> str:
+        return i18n.text(f"replay.{key}", lang, **fields)
+
+    def listed(key: str, values: Sequence[float]) -> str:
+        return say("sep").join(say(key, seat=s, value=v) for s, v in enumerate(values))
+
     labels = [s.label for s in variant.seated(variant.seats, index)]
+    seated = say("sep").join(f"{s}={label}" for s, label in enumerate(labels))
     lines = [
-        f"{variant.name}: game {index} of seed {variant.seed} ({spec.name})",
-        "seats: " + ", ".join(f"{s}={label}" for s, label in enumerate(labels)),
+        say("title", name=variant.name, index=index, seed=variant.seed, game=words.title),
+        say("seats", seats=seated),
     ]
     if seat is not None:
-        lines.append(f"(only what seat {seat} could see)")
+        lines.append(say("only_seat", seat=seat))
     lines.append("")
-    lines += [text for entry in log if (text := visible(entry, seat)) is not None]
+    lines += seen()
     shares = win_shares(record.scores, spec.higher_is_better)
+    events = say("sep").join(f"{words.event_name(k)} {v:g}" for k, v in record.events.items())
     lines += [
         "",
-        f"length: {record.length} {spec.length_unit}",
-        "scores: " + ", ".join(f"seat {s} {v:g}" for s, v in enumerate(record.scores)),
-        "win shares: " + ", ".join(f"seat {s} {v:.3g}" for s, v in enumerate(shares)),
-        "events: " + (", ".join(f"{k} {v:g}" for k, v in record.events.items()) or "none"),
+        say("length", length=record.length, unit=words.length_unit),
+        say("scores", scores=listed("score", record.scores)),
+        say("win_shares", shares=listed("share", shares)),
+        say("events", events=events or say("no_events")),
     ]
     return "\n".join(lines)

@@ -40,7 +40,7 @@ def lines(
 ) -> list[str | tuple[int, str]]:
     """The play-by-play of `trace`: a hand and a face-down discard are their seat's alone
     (`replay --seat S` shows another seat only what S saw at the table)."""
-    say = MESSAGES[lang]
+    say = MESSAGES.get(lang, MESSAGES["en"])  # a language without its table: English
     out: list[str | tuple[int, str]] = []
     for event in trace:
         out += _told(event, say)

@@ -41,7 +41,7 @@ def lines(
 ) -> list[str | tuple[int, str]]:
     """The play-by-play of `trace` under `rules` (their deck names the cards)."""
     deck = deck_for(rules or {"deck": DEFAULT_DECK})
-    say = MESSAGES[lang]
+    say = MESSAGES.get(lang, MESSAGES["en"])  # a language without its table: English
     out: list[str | tuple[int, str]] = []
     for event in trace:
         out += _told(event, say, deck)

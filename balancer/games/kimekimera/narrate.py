@@ -60,7 +60,7 @@ def lines(
     trace: Sequence[tuple[Any, ...]], rules: Mapping[str, Any] | None = None, lang: str = "en"
 ) -> list[str | tuple[int, str]]:
     """The play-by-play of `trace`, one line per entry (all public in Kimekimera)."""
-    say = MESSAGES[lang]
+    say = MESSAGES.get(lang, MESSAGES["en"])  # a language without its table: English
     deck = deck_for(rules or {})
     out: list[str | tuple[int, str]] = []
     for event in trace:

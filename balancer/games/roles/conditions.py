@@ -26,6 +26,7 @@ from balancer.games.definition import LogEntry
 from balancer.games.roles import vocabulary as voc
 from balancer.games.roles.gamefile import KeyPath
 from balancer.games.roles.model import Condition
+from balancer.games.roles.primitives.base import Words, say
 from balancer.games.roles.targets import DEFAULT_TARGET, TARGET_KINDS
 
 if TYPE_CHECKING:
@@ -116,21 +117,61 @@ def met(state: State, condition: Condition, owner: int) -> bool:
     )
 
 
-def said(condition: Condition, owner: int, state: State) -> str:
-    """The condition in words, on the seat it read: `seat 2's position at most 3`,
-    `seat 0's bag holding at least 2 cards`, `seat 1's shield set`."""
-    whose = f"seat {seat(state, condition, owner)}'s {condition.name}"
-    if condition.kind == "flag":
-        return f"{whose} set"
-    bounds = " and ".join(
-        f"{word} {state.amount(bound)}"
-        for word, bound in (("at least", condition.at_least), ("at most", condition.at_most))
-        if bound is not None
+# The condition as the trace keeps it (`said`), and its lines (`tell`), per language.
+Said = tuple[str, str, int, int | None, int | None]  # kind, name, seat, at least, at most
+WORDS: Words = {
+    "en": {
+        "unmet": "  seat {owner}'s {kind} does nothing: {words} is not so",
+        "whose": "seat {seat}'s {name}",
+        "flag": "{whose} set",
+        "counter": "{whose} {bounds}",
+        "zone": "{whose} holding {bounds} cards",
+        "at_least": "at least {value}",
+        "at_most": "at most {value}",
+        "and": " and ",
+    },
+    "ja": {
+        "unmet": "  席 {owner} の {kind} は何もしない（条件「{words}」を満たさない）",
+        "whose": "席 {seat} の {name}",
+        "flag": "{whose} が付いている",
+        "counter": "{whose} が {bounds}",
+        "zone": "{whose} の枚数が {bounds}",
+        "at_least": "{value} 以上",
+        "at_most": "{value} 以下",
+        "and": "かつ ",
+    },
+}
+
+
+def said(condition: Condition, owner: int, state: State) -> Said:
+    """The condition as it read when it stopped a step: its kind and name, the seat it
+    read and its bounds with knobs filled in (the trace keeps it; `tell` words it)."""
+    low, high = condition.at_least, condition.at_most
+    return (
+        condition.kind,
+        condition.name,
+        seat(state, condition, owner),
+        None if low is None else state.amount(low),
+        None if high is None else state.amount(high),
     )
-    return f"{whose} {bounds}" if condition.kind == "counter" else f"{whose} holding {bounds} cards"
 
 
-def tell(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
+def words(condition: Said, lang: str) -> str:
+    """A condition in words, on the seat it read: `seat 2's position at most 3`,
+    `seat 0's bag holding at least 2 cards`, `seat 1's shield set`."""
+    kind, name, on, low, high = condition
+    say_it = say(WORDS, lang)
+    whose = say_it["whose"].format(seat=on, name=name)
+    bounds = say_it["and"].join(
+        say_it[key].format(value=value)
+        for key, value in (("at_least", low), ("at_most", high))
+        if value is not None
+    )
+    return say_it[kind].format(whose=whose, bounds=bounds)
+
+
+def tell(event: tuple[Any, ...], cards: Cards, lang: str) -> list[LogEntry]:
     """("unmet", seat, primitive, said): a step (or an option) its condition stopped."""
-    _, owner, kind, words = event
-    return [f"  seat {owner}'s {kind} does nothing: {words} is not so"]
+    _, owner, kind, condition = event
+    line = say(WORDS, lang)["unmet"]
+    return [line.format(owner=owner, kind=kind, words=words(condition, lang))]

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from balancer.games.roles import vocabulary as voc
 from balancer.games.roles.model import Term
+from balancer.games.roles.primitives.base import Words, say
 
 if TYPE_CHECKING:
     from balancer.games.roles.gamefile import KeyPath
@@ -79,10 +80,31 @@ def place(values: Sequence[int], seat: int, lowest: bool) -> int:
     return 1 + sum(1 for v in values if v > mine)
 
 
-def told(event: tuple[Any, ...], _: Any) -> list[Any]:
+WORDS: Words = {
+    "en": {
+        "ranked": "  ranked by {counter}, the {order} first: {places}",
+        "most": "most",
+        "fewest": "fewest",
+        "placed": "seat {seat} place {place} ({score:+d})",
+        "sep": ", ",
+    },
+    "ja": {
+        "ranked": "  {counter} の{order}順に順位: {places}",
+        "most": "多い",
+        "fewest": "少ない",
+        "placed": "席 {seat} {place} 位（{score:+d}）",
+        "sep": "、",
+    },
+}
+
+
+def told(event: tuple[Any, ...], _: Any, lang: str) -> list[Any]:
     """("ranked", counter, lowest, places, scores): each seat's place and what it scored."""
     _, counter, lowest, places, scores = event
-    order = "fewest" if lowest else "most"
+    words = say(WORDS, lang)
     seats = sorted(range(len(places)), key=lambda s: (places[s], s))
-    shown = ", ".join(f"seat {s} place {places[s]} ({scores[s]:+d})" for s in seats)
-    return [f"  ranked by {counter}, the {order} first: {shown}"]
+    shown = words["sep"].join(
+        words["placed"].format(seat=s, place=places[s], score=scores[s]) for s in seats
+    )
+    order = words["fewest" if lowest else "most"]
+    return [words["ranked"].format(counter=counter, order=order, places=shown)]

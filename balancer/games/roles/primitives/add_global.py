@@ -17,8 +17,10 @@ from balancer.games.roles.primitives.base import (
     GLOBAL,
     Encoding,
     Primitive,
+    Words,
     most_added,
     param,
+    say,
 )
 
 if TYPE_CHECKING:
@@ -68,9 +70,15 @@ def gain(
     return most_added(params["by"], number, defaults)
 
 
-def tell(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
+WORDS: Words = {
+    "en": {"global": "  seat {seat}: {counter} {old} -> {new}"},
+    "ja": {"global": "  席 {seat}: {counter} {old} → {new}"},
+}
+
+
+def tell(event: tuple[Any, ...], cards: Cards, lang: str) -> list[LogEntry]:
     _, seat, counter, old, new = event
-    return [f"  seat {seat}: {counter} {old} -> {new}"]
+    return [say(WORDS, lang)["global"].format(seat=seat, counter=counter, old=old, new=new)]
 
 
 SPEC = Primitive(
@@ -85,5 +93,6 @@ SPEC = Primitive(
     act=act,
     kernel_act=kernel_act,
     tells={"global": tell},
+    words=WORDS,
     gain=gain,
 )

@@ -71,8 +71,12 @@ class Encoding(Protocol):
 # it once per target), else the rival a decision chose (-1 none); `taken` the card a
 # decision took (-1 none).
 PythonAct = Callable[["State", Mapping[str, Any], int, int, int, int], bool]
-# Narration of one trace event the act recorded: its lines, in English.
-Teller = Callable[[tuple[Any, ...], "Cards"], list[LogEntry]]
+# Narration of one trace event the act recorded: its lines in a language (i18n.LANGS),
+# from the module's own `Words`.
+Teller = Callable[[tuple[Any, ...], "Cards", str], list[LogEntry]]
+# A module's narration: language -> key -> a str.format template. Every language holds
+# the same keys with the same fields (tests/unit/test_roles_narration_ja.py).
+Words = Mapping[str, Mapping[str, str]]
 
 
 def _no_refusal(params: Mapping[str, Any], resolving: bool) -> str | None:
@@ -104,8 +108,9 @@ class Primitive:
     # Builds the compiled act (kernel/acts.py calls it once): numba's njit function
     # act(state, tables, row, seat, card, target, taken) -> bool, as `act` above.
     kernel_act: Callable[[], Callable[..., bool]]
-    # Trace event tag -> how it is told (narrate.py).
+    # Trace event tag -> how it is told (narrate.py), and the words it tells it in.
     tells: Mapping[str, Teller] = field(default_factory=dict)
+    words: Words = field(default_factory=dict)
     # Why this op can't stand where it is (None: it can); `resolving`: the steps are a
     # resolved card's, so there is a card at hand (validate.py).
     refuse: Callable[[Mapping[str, Any], bool], str | None] = _no_refusal
@@ -150,8 +155,22 @@ def _at_default(amount: tuple[Any, ...], defaults: Mapping[str, int]) -> int:
     return defaults.get(amount[1], 0) * (-1 if amount[0] == "minus_knob" else 1)
 
 
-def tell_counter(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
+def say(words: Words, lang: str) -> Mapping[str, str]:
+    """The templates of `words` in `lang`; English where the module has none in it (a
+    primitive added in English only is still told, and the words test names it)."""
+    return words.get(lang) or words["en"]
+
+
+# add and catch_up both record ("counter", ...): its lines are here, once.
+COUNTER_WORDS: Words = {
+    "en": {"counter": "  seat {seat}: seat {target}'s {counter} {old} -> {new}"},
+    "ja": {"counter": "  席 {seat}: 席 {target} の {counter} {old} → {new}"},
+}
+
+
+def tell_counter(event: tuple[Any, ...], cards: Cards, lang: str) -> list[LogEntry]:
     """("counter", seat, counter, target, old, new): a seat's counter changed (add and
     catch_up both record it)."""
     _, seat, counter, target, old, new = event
-    return [f"  seat {seat}: seat {target}'s {counter} {old} -> {new}"]
+    line = say(COUNTER_WORDS, lang)["counter"]
+    return [line.format(seat=seat, target=target, counter=counter, old=old, new=new)]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from balancer.games.roles.primitives.base import (
     COUNTER,
+    COUNTER_WORDS,
     EVENT_PARAM,
     INT,
     TARGET,
@@ -93,5 +94,6 @@ SPEC = Primitive(
     act=act,
     kernel_act=kernel_act,
     tells={"counter": tell_counter},
+    words=COUNTER_WORDS,
     gain=gain,
 )

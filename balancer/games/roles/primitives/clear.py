@@ -17,7 +17,9 @@ from balancer.games.roles.primitives.base import (
     TARGET,
     Encoding,
     Primitive,
+    Words,
     param,
+    say,
 )
 
 if TYPE_CHECKING:
@@ -54,11 +56,23 @@ def kernel_act() -> Callable[..., bool]:
     return clear
 
 
-def tell(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
+WORDS: Words = {
+    "en": {
+        "clear": "  seat {seat} clears {flag} on seat {target}",
+        "clear_unset": "  seat {seat} clears {flag} on seat {target} (it was not set)",
+    },
+    "ja": {
+        "clear": "  席 {seat} が席 {target} の {flag} を外す",
+        "clear_unset": "  席 {seat} が席 {target} の {flag} を外す（もともと付いていなかった）",
+    },
+}
+
+
+def tell(event: tuple[Any, ...], cards: Cards, lang: str) -> list[LogEntry]:
     _, seat, flag, target, was = event
-    if not was:  # said all the same: the card did act, on a seat without the flag
-        return [f"  seat {seat} clears {flag} on seat {target} (it was not set)"]
-    return [f"  seat {seat} clears {flag} on seat {target}"]
+    # said all the same when it was not set: the card did act, on a seat without the flag
+    line = say(WORDS, lang)["clear" if was else "clear_unset"]
+    return [line.format(seat=seat, flag=flag, target=target)]
 
 
 SPEC = Primitive(
@@ -69,4 +83,5 @@ SPEC = Primitive(
     act=act,
     kernel_act=kernel_act,
     tells={"clear": tell},
+    words=WORDS,
 )

@@ -16,7 +16,9 @@ from balancer.games.roles.primitives.base import (
     TARGET,
     Encoding,
     Primitive,
+    Words,
     param,
+    say,
 )
 
 if TYPE_CHECKING:
@@ -53,9 +55,15 @@ def kernel_act() -> Callable[..., bool]:
     return guard
 
 
-def tell(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
+WORDS: Words = {
+    "en": {"guard": "  seat {seat} sets {flag} on seat {target}"},
+    "ja": {"guard": "  席 {seat} が席 {target} に {flag} を付ける"},
+}
+
+
+def tell(event: tuple[Any, ...], cards: Cards, lang: str) -> list[LogEntry]:
     _, seat, flag, target = event
-    return [f"  seat {seat} sets {flag} on seat {target}"]
+    return [say(WORDS, lang)["guard"].format(seat=seat, flag=flag, target=target)]
 
 
 SPEC = Primitive(
@@ -66,4 +74,5 @@ SPEC = Primitive(
     act=act,
     kernel_act=kernel_act,
     tells={"guard": tell},
+    words=WORDS,
 )

@@ -18,7 +18,9 @@ from balancer.games.roles.primitives.base import (
     ZONE,
     Encoding,
     Primitive,
+    Words,
     param,
+    say,
 )
 
 if TYPE_CHECKING:
@@ -75,9 +77,16 @@ def kernel_act() -> Callable[..., bool]:
     return move_all
 
 
-def tell(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
+WORDS: Words = {
+    "en": {"move_all": "  seat {seat} moves {moved} card(s) from its {source} to its {goal}"},
+    "ja": {"move_all": "  席 {seat} が自分の {source} から {goal} へカードを {moved} 枚移す"},
+}
+
+
+def tell(event: tuple[Any, ...], cards: Cards, lang: str) -> list[LogEntry]:
     _, seat, source, goal, moved = event
-    return [f"  seat {seat} moves {moved} card(s) from its {source} to its {goal}"]
+    line = say(WORDS, lang)["move_all"]
+    return [line.format(seat=seat, moved=moved, source=source, goal=goal)]
 
 
 SPEC = Primitive(
@@ -93,6 +102,7 @@ SPEC = Primitive(
     act=act,
     kernel_act=kernel_act,
     tells={"move_all": tell},
+    words=WORDS,
     fills=("to",),
     moves=("from", "to"),
 )

@@ -11,7 +11,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from balancer.games.definition import LogEntry
-from balancer.games.roles.primitives.base import EVENT_PARAM, ZONE, Encoding, Primitive, param
+from balancer.games.roles.primitives.base import (
+    EVENT_PARAM,
+    ZONE,
+    Encoding,
+    Primitive,
+    Words,
+    param,
+    say,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -56,9 +64,16 @@ def kernel_act() -> Callable[..., bool]:
     return place
 
 
-def tell(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
+WORDS: Words = {
+    "en": {"place": "  seat {seat}'s {card} goes to its {zone}"},
+    "ja": {"place": "  席 {seat} の {card} が自分の {zone} に置かれる"},
+}
+
+
+def tell(event: tuple[Any, ...], cards: Cards, lang: str) -> list[LogEntry]:
     _, seat, card, zone = event
-    return [f"  seat {seat}'s {cards.describe(card)} goes to its {zone}"]
+    line = say(WORDS, lang)["place"]
+    return [line.format(seat=seat, card=cards.describe(card), zone=zone)]
 
 
 SPEC = Primitive(
@@ -69,6 +84,7 @@ SPEC = Primitive(
     act=act,
     kernel_act=kernel_act,
     tells={"place": tell},
+    words=WORDS,
     refuse=refuse,
     fills=("zone",),
 )

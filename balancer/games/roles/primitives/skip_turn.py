@@ -18,7 +18,9 @@ from balancer.games.roles.primitives.base import (
     TARGET,
     Encoding,
     Primitive,
+    Words,
     param,
+    say,
 )
 
 if TYPE_CHECKING:
@@ -52,9 +54,16 @@ def kernel_act() -> Callable[..., bool]:
     return skip_turn
 
 
-def tell(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
+WORDS: Words = {
+    "en": {"skip_turn": "  seat {seat} makes seat {target} sit out {tricks} trick(s)"},
+    "ja": {"skip_turn": "  席 {seat} が席 {target} を {tricks} トリック休ませる"},
+}
+
+
+def tell(event: tuple[Any, ...], cards: Cards, lang: str) -> list[LogEntry]:
     _, seat, target, tricks = event
-    return [f"  seat {seat} makes seat {target} sit out {tricks} trick(s)"]
+    line = say(WORDS, lang)["skip_turn"]
+    return [line.format(seat=seat, target=target, tricks=tricks)]
 
 
 SPEC = Primitive(
@@ -70,4 +79,5 @@ SPEC = Primitive(
     act=act,
     kernel_act=kernel_act,
     tells={"skip_turn": tell},
+    words=WORDS,
 )

@@ -21,7 +21,9 @@ from balancer.games.roles.primitives.base import (
     ZONE,
     Encoding,
     Primitive,
+    Words,
     param,
+    say,
 )
 
 if TYPE_CHECKING:
@@ -185,10 +187,19 @@ def unseen_choice(faces: Mapping[str, str], params: Mapping[str, Any]) -> bool:
     return faces[params["from"]] == "down"
 
 
-def tell(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
+WORDS: Words = {
+    "en": {"steal": "  seat {seat} takes {card} from seat {victim}'s {source} to its {goal}"},
+    "ja": {
+        "steal": "  席 {seat} が席 {victim} の {source} から {card} を取り、自分の {goal} に加える"
+    },
+}
+
+
+def tell(event: tuple[Any, ...], cards: Cards, lang: str) -> list[LogEntry]:
     _, seat, card, victim, source, goal = event
+    line = say(WORDS, lang)["steal"]
     return [
-        f"  seat {seat} takes {cards.describe(card)} from seat {victim}'s {source} to its {goal}"
+        line.format(seat=seat, card=cards.describe(card), victim=victim, source=source, goal=goal)
     ]
 
 
@@ -206,6 +217,7 @@ SPEC = Primitive(
     act=act,
     kernel_act=kernel_act,
     tells={"steal": tell},
+    words=WORDS,
     fills=("to",),
     moves=("from", "to"),
     card_ways=card_ways,
