@@ -34,7 +34,9 @@ from balancer.games.roles.primitives.base import (
     HAND_OR_ZONE,
     Encoding,
     Primitive,
+    Words,
     param,
+    say,
 )
 
 if TYPE_CHECKING:
@@ -146,10 +148,17 @@ def kernel_ways() -> Callable[..., tuple[int, int, bool]]:
     return ways
 
 
-def tell(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
+WORDS: Words = {
+    "en": {"discard": "  seat {seat} discards {card} from its {where}", "hand": "hand"},
+    "ja": {"discard": "  席 {seat} が {where} から {card} を捨てる", "hand": "手札"},
+}
+
+
+def tell(event: tuple[Any, ...], cards: Cards, lang: str) -> list[LogEntry]:
     _, seat, card, source = event
-    where = "hand" if source == HAND else source
-    return [f"  seat {seat} discards {cards.describe(card)} from its {where}"]
+    words = say(WORDS, lang)
+    where = words["hand"] if source == HAND else source
+    return [words["discard"].format(seat=seat, card=cards.describe(card), where=where)]
 
 
 SPEC = Primitive(
@@ -160,5 +169,6 @@ SPEC = Primitive(
     act=act,
     kernel_act=kernel_act,
     tells={"discard": tell},
+    words=WORDS,
     card_ways=card_ways,
 )

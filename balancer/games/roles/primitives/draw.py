@@ -27,7 +27,9 @@ from balancer.games.roles.primitives.base import (
     TARGET,
     Encoding,
     Primitive,
+    Words,
     param,
+    say,
 )
 
 if TYPE_CHECKING:
@@ -82,17 +84,38 @@ def kernel_act() -> Callable[..., bool]:
     return draw
 
 
-def tell(event: tuple[Any, ...], cards: Cards) -> list[LogEntry]:
+WORDS: Words = {
+    "en": {
+        "self": "  seat {target} draws {how_many}{short}",
+        "other": "  seat {seat} makes seat {target} draw {how_many}{short}",
+        "one": "{n} card",
+        "many": "{n} cards",
+        "short": " (the pile had {had})",
+        "named": "  seat {target} draws {named}",
+    },
+    "ja": {
+        "self": "  席 {target} が山札から {how_many}引く{short}",
+        "other": "  席 {seat} が席 {target} に山札から {how_many}引かせる{short}",
+        "one": "{n} 枚",
+        "many": "{n} 枚",
+        "short": "（山札は {had} 枚だけ）",
+        "named": "  席 {target} が {named} を引く",
+    },
+}
+
+
+def tell(event: tuple[Any, ...], cards: Cards, lang: str) -> list[LogEntry]:
     """Everyone sees how many cards a seat drew; only the drawer sees which."""
     _, seat, target, drawn, wanted = event
+    words = say(WORDS, lang)
     asked = max(wanted, 0)
-    how_many = f"{asked} card" + ("" if asked == 1 else "s")
-    said = f"seat {target} draws" if target == seat else f"seat {seat} makes seat {target} draw"
-    short = f" (the pile had {len(drawn)})" if len(drawn) < asked else ""
-    told: list[LogEntry] = [f"  {said} {how_many}{short}"]
+    how_many = words["one" if asked == 1 else "many"].format(n=asked)
+    short = words["short"].format(had=len(drawn)) if len(drawn) < asked else ""
+    said = words["self" if target == seat else "other"]
+    told: list[LogEntry] = [said.format(seat=seat, target=target, how_many=how_many, short=short)]
     if drawn:
         named = ", ".join(cards.describe(c) for c in drawn)
-        told.append((target, f"  seat {target} draws {named}"))
+        told.append((target, words["named"].format(target=target, named=named)))
     return told
 
 
@@ -109,4 +132,5 @@ SPEC = Primitive(
     act=act,
     kernel_act=kernel_act,
     tells={"draw": tell},
+    words=WORDS,
 )
