@@ -307,7 +307,7 @@ MISTAKES = [
         "draw: {count: lots, event: draws}",
         10,
         "roles.fetch[0].draw.count",
-        "expected a whole number, number, {count: ZONE} or a knob",
+        "expected a whole number, number, number * K, {count: ZONE}, {value: ZONE}",
     ),
     (
         "discard: {from: bag, event: tosses}",

@@ -86,16 +86,16 @@ def kernel_act() -> Callable[..., bool]:
 
 WORDS: Words = {
     "en": {
-        "self": "  seat {target} draws {how_many}{short}",
-        "other": "  seat {seat} makes seat {target} draw {how_many}{short}",
+        "drew": "  seat {target} draws {how_many}{short}",
+        "made_draw": "  seat {seat} makes seat {target} draw {how_many}{short}",
         "one": "{n} card",
         "many": "{n} cards",
         "short": " (the pile had {had})",
         "named": "  seat {target} draws {named}",
     },
     "ja": {
-        "self": "  席 {target} が山札から {how_many}引く{short}",
-        "other": "  席 {seat} が席 {target} に山札から {how_many}引かせる{short}",
+        "drew": "  席 {target} が山札から {how_many}引く{short}",
+        "made_draw": "  席 {seat} が席 {target} に山札から {how_many}引かせる{short}",
         "one": "{n} 枚",
         "many": "{n} 枚",
         "short": "（山札は {had} 枚だけ）",
@@ -111,7 +111,7 @@ def tell(event: tuple[Any, ...], cards: Cards, lang: str) -> list[LogEntry]:
     asked = max(wanted, 0)
     how_many = words["one" if asked == 1 else "many"].format(n=asked)
     short = words["short"].format(had=len(drawn)) if len(drawn) < asked else ""
-    said = words["self" if target == seat else "other"]
+    said = words["drew" if target == seat else "made_draw"]
     told: list[LogEntry] = [said.format(seat=seat, target=target, how_many=how_many, short=short)]
     if drawn:
         named = ", ".join(cards.describe(c) for c in drawn)
