@@ -97,7 +97,7 @@ def _deck_knob(game: RoleGame) -> knobs.Knob:
 def _sums_fit(game: RoleGame, deck: DeckSpec) -> None:
     """A zone term's bound grows with the deck's numbers: the game's sums must still fit."""
     for terms in [game.score, *(e.terms for e in game.events)]:
-        found = bounds.first_overflow(terms, deck, game.counters, game.knobs)
+        found = bounds.first_overflow(terms, deck, game.counters, game.knobs, game.goals)
         if found is not None:
             raise ValueError(f"with this deck, {bounds.overflow_message(found[1])}")
 
@@ -250,13 +250,18 @@ def build(game: RoleGame) -> GameDefinition:
         languages["ja"] = lambda: local
 
     @cache
-    def kernel() -> Kernel:
+    def kernel() -> Kernel | None:
+        if game.goals is not None:
+            # The compiled tables hold no goal deck: such a file plays step by step
+            # (docs/new-game.md, "Secret goals") rather than compiled without its goals.
+            return None
         # Imported on first use: numba loads only for a run that plays compiled.
         from balancer.games.roles.compiled import RoleKernel
 
         return RoleKernel(game)
 
-    # Every game file compiles: the kernel's tables express every part of one.
+    # Every game file but one with secret goals compiles: the kernel's tables express
+    # every other part of one.
     return GameDefinition(
         spec=spec,
         bots=lambda: _bots(game),

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from balancer.games.definition import LogEntry, Narrator
-from balancer.games.roles import conditions, rank
+from balancer.games.roles import conditions, goals, rank
 from balancer.games.roles.engine import Cards, cards_for
 from balancer.games.roles.primitives import PRIMITIVES
 
@@ -23,6 +23,7 @@ from balancer.games.roles.primitives import PRIMITIVES
 TELLERS = {tag: teller for spec in PRIMITIVES.values() for tag, teller in spec.tells.items()}
 TELLERS["unmet"] = conditions.tell  # a step its condition stopped (conditions.py)
 TELLERS["ranked"] = rank.told
+TELLERS["goals"] = goals.told  # each seat's secret goals, shown at the end
 
 
 def narrator() -> Narrator:

@@ -107,4 +107,5 @@ TOP_KEYS = (
     "end",
     "win",
     "events",
+    "goals",
 )
