@@ -22,7 +22,7 @@ from balancer import games, knobs
 from balancer.games.roles import check_file, load_file, narrate
 from balancer.games.roles.definition import game_knobs
 from balancer.games.roles.determinize import determinize
-from balancer.games.roles.engine import CHOICE, State, View
+from balancer.games.roles.engine import CHOICE, State, View, resample_hidden
 from balancer.games.roles.engine import bounds as score_bounds
 from balancer.games.roles.lookahead import Lookahead
 from balancer.games.roles.model import RoleGame
@@ -73,7 +73,8 @@ def test_a_seat_scores_its_goals_terms_as_worked_out(tmp_path: Path) -> None:
     """Seat 0 holds hoarder, bank [bank 2, bank 3], position 1; seat 1 racer, position
     4: seat 0 scores 2 bank cards + hoarder 2 × 2 = 6, seat 1 0 + racer 3 × 4 = 12.
     Seat 0 plays bank 1 (to its bank), seat 1 push 2 and takes its own +2: seat 0
-    3 + 2 × 3 = 9, seat 1 3 × 6 = 18. The replay shows the goals at the end."""
+    3 + 2 × 3 = 9, seat 1 3 × 6 = 18. The replay tells each seat its goals as dealt,
+    and every seat's at the end."""
     game = goals_game(tmp_path)
     rules = rules_of(game)
     state = State.arranged(
@@ -93,7 +94,14 @@ def test_a_seat_scores_its_goals_terms_as_worked_out(tmp_path: Path) -> None:
     assert state.is_terminal()
     assert state.counters["position"] == [1, 6]
     assert state.record().scores == (9.0, 18.0)
-    told = [line for line in narrate.lines(state.trace or [], rules) if isinstance(line, str)]
+    lines = narrate.lines(state.trace or [], rules)
+    # As dealt, each seat's goals are told to it alone (a (seat, text) line).
+    assert lines[:2] == [
+        (0, "  seat 0's secret goals: hoarder"),
+        (1, "  seat 1's secret goals: racer"),
+    ]
+    told = [line for line in lines if isinstance(line, str)]
+    assert not any("goals" in line for line in told[:-3])
     assert told[-3:] == [
         "  seat 0's secret goals: hoarder (+6)",
         "  seat 1's secret goals: racer (+18)",
@@ -228,6 +236,20 @@ def test_determinize_deals_rivals_goals_from_those_unseen(tmp_path: Path) -> Non
         given.add(world.goals[1][0])
     assert given == {RACER, IDLER}
     assert determinize(racer.game, racer.view(1), rng).goals[1] == [RACER]
+
+
+def test_resample_hidden_deals_rivals_goals_again(tmp_path: Path) -> None:
+    """The search's resampler from the true state (engine.resample_hidden) does as
+    determinize does: seat 1 racer or idler, both over enough draws, seat 0 its own,
+    seat 0's view kept."""
+    racer, _ = two_worlds(tmp_path)
+    rng = Stream(4, 0, 9)
+    given = set()
+    for _ in range(30):
+        world = resample_hidden(racer, 0, rng)
+        assert world.goals[0] == [HOARDER] and world.view(0) == racer.view(0)
+        given.add(world.goals[1][0])
+    assert given == {RACER, IDLER}
 
 
 def test_the_engine_passes_the_conformance_checks(tmp_path: Path) -> None:

@@ -174,6 +174,12 @@ class State(TrickState):
     def _one_per_kind(self, cards: list[int]) -> list[int]:
         return _distinct(cards, self.cards)
 
+    def _note_trick(self) -> None:
+        if self.tricks == 0 and self.game.goals is not None:  # each seat's, for its eyes
+            names = self.game.goals.names
+            self._note("dealt_goals", tuple(tuple(names[g] for g in held) for held in self.goals))
+        super()._note_trick()
+
     def _trick_played(self) -> None:
         self._sort_out()
         self._run()

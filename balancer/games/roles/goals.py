@@ -135,6 +135,11 @@ def most(goals: GoalDeck, term_most: Callable[[Term], int]) -> int:
     return goals.deal * max(sum(term_most(t) for t in terms) for terms in goals.terms)
 
 
+def told_dealt(event: tuple[Any, ...], _: Any) -> list[Any]:
+    """("dealt_goals", names): each seat's secret goals as dealt, for its eyes alone."""
+    return [(s, f"  seat {s}'s secret goals: {', '.join(held)}") for s, held in enumerate(event[1])]
+
+
 def told(event: tuple[Any, ...], _: Any) -> list[Any]:
     """("goals", names, scores): each seat's secret goals shown at the end, and what
     they scored."""

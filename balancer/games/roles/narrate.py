@@ -24,6 +24,7 @@ TELLERS = {tag: teller for spec in PRIMITIVES.values() for tag, teller in spec.t
 TELLERS["unmet"] = conditions.tell  # a step its condition stopped (conditions.py)
 TELLERS["ranked"] = rank.told
 TELLERS["goals"] = goals.told  # each seat's secret goals, shown at the end
+TELLERS["dealt_goals"] = goals.told_dealt  # and as dealt, each to its owner alone
 
 
 def narrator() -> Narrator:
