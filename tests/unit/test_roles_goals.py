@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import balancer
 from balancer import games, knobs
 from balancer.games.roles import check_file, load_file, narrate
 from balancer.games.roles.definition import game_knobs
@@ -27,6 +28,7 @@ from balancer.games.roles.engine import bounds as score_bounds
 from balancer.games.roles.lookahead import Lookahead
 from balancer.games.roles.model import RoleGame
 from balancer.rng import CHANCE, Stream
+from balancer.sim import plan
 from balancer.sim.conformance import check_game
 
 GOALS = """\
@@ -263,11 +265,24 @@ def test_the_engine_passes_the_conformance_checks(tmp_path: Path) -> None:
     assert len(check_game(spec, rules, 3, seed=2, games=4)) == 4
 
 
-def test_a_file_with_goals_has_no_kernel(tmp_path: Path) -> None:
-    """The compiled tables hold no goal deck: such a file plays step by step."""
-    path = tmp_path / "secret-goals-k.yaml"
-    path.write_text(GOALS.replace("secret-goals", "secret-goals-k").replace("sg", "sgk"), "utf-8")
-    assert games.definition(games.register_file(path)).kernel() is None
+def test_a_file_with_goals_plays_step_by_step(tmp_path: Path) -> None:
+    """The compiled tables hold no goal deck: a run of such a file, every seat a
+    compiled bot, plays on the Python engine. The control: the same file without its
+    goals plays compiled."""
+    variants = []
+    for name, text in (
+        ("with-goals", GOALS),
+        ("without-goals", GOALS.split("goals:\n  deal")[0] + "score:\n  - {zone: bank}\n"),
+    ):
+        text = text.replace("secret-goals", f"secret-{name}").replace("short: sg", f"short: {name}")
+        (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
+        variant = tmp_path / f"{name}-v.yaml"
+        variant.write_text(f"game: ./{name}.yaml\nplayers: 2\nbots: lookahead\n", "utf-8")
+        variants.append(balancer.load_variant(variant))
+    with_goals, without_goals = variants
+    assert games.definition(with_goals.game).kernel() is None
+    assert plan.decide(with_goals).path is plan.PlayPath.ENGINE
+    assert plan.decide(without_goals).path is plan.PlayPath.COMPILED
 
 
 # -- mistakes ------------------------------------------------------------------------
