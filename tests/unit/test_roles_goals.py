@@ -315,6 +315,19 @@ def test_a_bad_goal_is_one_line_at_its_key(
     assert piece in problems[0].message
 
 
+def test_too_many_goals_dealt_is_one_line_where_only_a_goal_scores_a_zone(
+    tmp_path: Path,
+) -> None:
+    """The bank scored by the hoarder goal alone: a deal too large is blamed at
+    goals.deal, and the bank is not also called unscored."""
+    text = GOALS.replace("deal: 1", "deal: 2").replace("  - {zone: bank, per_card: 1}\n", "")
+    path = tmp_path / "secret-goals.yaml"
+    path.write_text(text, encoding="utf-8")
+    game, problems = check_file(path)
+    assert game is None
+    assert [(p.line, p.key) for p in problems] == [(17, "goals.deal")], problems
+
+
 def test_goals_in_the_score_without_goals_is_one_line(tmp_path: Path) -> None:
     text = GOALS.split("goals:\n  deal")[0] + "score:\n  - {zone: bank}\n  - {goals: true}\n"
     path = tmp_path / "secret-goals.yaml"
