@@ -20,6 +20,7 @@ import pytest
 
 import balancer
 from balancer import games, knobs
+from balancer.bots.search import can_search
 from balancer.games.roles import check_file, load_file, narrate
 from balancer.games.roles.definition import game_knobs
 from balancer.games.roles.determinize import determinize
@@ -267,8 +268,8 @@ def test_the_engine_passes_the_conformance_checks(tmp_path: Path) -> None:
 
 def test_a_file_with_goals_plays_step_by_step(tmp_path: Path) -> None:
     """The compiled tables hold no goal deck: a run of such a file, every seat a
-    compiled bot, plays on the Python engine. The control: the same file without its
-    goals plays compiled."""
+    compiled bot, plays on the Python engine, and no search sits at it (it plays out
+    on the kernel). The control: the same file without its goals plays compiled."""
     variants = []
     for name, text in (
         ("with-goals", GOALS),
@@ -281,6 +282,7 @@ def test_a_file_with_goals_plays_step_by_step(tmp_path: Path) -> None:
         variants.append(balancer.load_variant(variant))
     with_goals, without_goals = variants
     assert games.definition(with_goals.game).kernel() is None
+    assert not can_search(with_goals.game) and can_search(without_goals.game)
     assert plan.decide(with_goals).path is plan.PlayPath.ENGINE
     assert plan.decide(without_goals).path is plan.PlayPath.COMPILED
 

@@ -10,6 +10,7 @@ when every seat's bot is compiled, else step by step on engine.py.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
@@ -250,23 +251,22 @@ def build(game: RoleGame) -> GameDefinition:
         languages["ja"] = lambda: local
 
     @cache
-    def kernel() -> Kernel | None:
-        if game.goals is not None:
-            # The compiled tables hold no goal deck: such a file plays step by step
-            # (docs/new-game.md, "Secret goals") rather than compiled without its goals.
-            return None
+    def kernel() -> Kernel:
         # Imported on first use: numba loads only for a run that plays compiled.
         from balancer.games.roles.compiled import RoleKernel
 
         return RoleKernel(game)
 
-    # Every game file but one with secret goals compiles: the kernel's tables express
-    # every other part of one.
-    return GameDefinition(
+    definition = GameDefinition(
         spec=spec,
         bots=lambda: _bots(game),
         event_meanings={e.name: e.meaning for e in game.events},
         narrator=_narrator,
         languages=languages,
-        kernel=kernel,
     )
+    if game.goals is not None:
+        # The compiled tables hold no goal deck: such a file plays step by step, with no
+        # search (docs/new-game.md, "Secret goals"), rather than compiled without them.
+        return definition
+    # Every other game file compiles: the kernel's tables express every part of one.
+    return replace(definition, kernel=kernel)
