@@ -25,8 +25,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from balancer.games.roles import goals as secret_goals
 from balancer.games.roles.deck import DeckSpec, groups
-from balancer.games.roles.model import Amount, Choose, Counter, KnobDef, Op, Role, Step, Term
+from balancer.games.roles.model import (
+    Amount,
+    Choose,
+    Counter,
+    GoalDeck,
+    KnobDef,
+    Op,
+    Role,
+    Step,
+    Term,
+)
 from balancer.games.roles.primitives import PRIMITIVES
 
 INT64_MAX = 2**63 - 1
@@ -45,10 +56,14 @@ def term_most(
     deck: DeckSpec,
     counters: Sequence[Counter],
     knob_defs: Sequence[KnobDef],
+    goals: GoalDeck | None = None,
 ) -> int:
     """The largest magnitude term `term` can give one seat: a zone holding the whole
     deck, a counter at its further bound, a place or `beyond` at its largest, a rank
-    term's largest point."""
+    term's largest point, the seat's goals each the one whose terms could give most."""
+    if term.goals:
+        assert goals is not None, "validate refuses {goals: true} without goals:"
+        return secret_goals.most(goals, lambda t: term_most(t, deck, counters, knob_defs))
     spans = {k.name: (k.low, k.high) for k in knob_defs}
     if term.place is not None:
         return max(_most_amount(term.places, spans), _most_amount(term.beyond, spans))
@@ -73,12 +88,13 @@ def first_overflow(
     deck: DeckSpec,
     counters: Sequence[Counter],
     knob_defs: Sequence[KnobDef],
+    goals: GoalDeck | None = None,
 ) -> tuple[int, int] | None:
     """(index, bound): the first term at which the sum of the terms' bounds passes
     INT64_MAX, and that sum; None when the whole sum fits."""
     total = 0
     for index, term in enumerate(terms):
-        total += term_most(term, deck, counters, knob_defs)
+        total += term_most(term, deck, counters, knob_defs, goals)
         if total > INT64_MAX:
             return index, total
     return None

@@ -10,6 +10,7 @@ when every seat's bot is compiled, else step by step on engine.py.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
@@ -97,7 +98,7 @@ def _deck_knob(game: RoleGame) -> knobs.Knob:
 def _sums_fit(game: RoleGame, deck: DeckSpec) -> None:
     """A zone term's bound grows with the deck's numbers: the game's sums must still fit."""
     for terms in [game.score, *(e.terms for e in game.events)]:
-        found = bounds.first_overflow(terms, deck, game.counters, game.knobs)
+        found = bounds.first_overflow(terms, deck, game.counters, game.knobs, game.goals)
         if found is not None:
             raise ValueError(f"with this deck, {bounds.overflow_message(found[1])}")
 
@@ -256,12 +257,16 @@ def build(game: RoleGame) -> GameDefinition:
 
         return RoleKernel(game)
 
-    # Every game file compiles: the kernel's tables express every part of one.
-    return GameDefinition(
+    definition = GameDefinition(
         spec=spec,
         bots=lambda: _bots(game),
         event_meanings={e.name: e.meaning for e in game.events},
         narrator=_narrator,
         languages=languages,
-        kernel=kernel,
     )
+    if game.goals is not None:
+        # The compiled tables hold no goal deck: such a file plays step by step, with no
+        # search (docs/new-game.md, "Secret goals"), rather than compiled without them.
+        return definition
+    # Every other game file compiles: the kernel's tables express every part of one.
+    return replace(definition, kernel=kernel)

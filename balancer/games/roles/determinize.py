@@ -7,7 +7,8 @@ shows it. The cards it has seen: its own hand, every face-up zone, its own
 face-down zones, the discard (each card there was played face up), the cards of
 the trick still in play, and every card it saw go into a rival's face-down zone
 (`view.recalled`): those stay where they are, listed first in their zone, and
-only the rest of the zone is dealt (docs/determinize.md).
+only the rest of the zone is dealt (docs/determinize.md). The rivals' secret goals
+are dealt from the goal cards it has not seen (goals.py).
 
 Events start from 0 and there is no deal to record (no view shows them): a
 world is for looking ahead (lookahead.py, a search), not for a report.
@@ -15,6 +16,7 @@ world is for looking ahead (lookahead.py, a search), not for a report.
 
 from __future__ import annotations
 
+from balancer.games.roles import goals as secret_goals
 from balancer.games.roles.engine import CHOICE, OVER, State, View
 from balancer.games.roles.model import RoleGame
 from balancer.rng import Stream
@@ -72,6 +74,8 @@ def determinize(game: RoleGame, view: View, rng: Stream) -> State:
         state.zones[name][s] = [*view.recalled[name][s], *dealt_here]
         state.unsure.update(dealt_here)
     state.pile = list(dealt)
+    # The rivals' secret goals dealt again from the goal cards the seat has not seen.
+    state.goals = secret_goals.redeal(view.goals, seat, game.goals, rng) if game.goals else []
     state.counters = {k: list(v) for k, v in view.counters.items()}
     state.flags = {k: list(v) for k, v in view.flags.items()}
     state.globals = dict(view.globals)

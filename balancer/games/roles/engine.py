@@ -24,11 +24,12 @@ hand-written engine's moves: protect -1, a steal the fish's card.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from balancer.games.api import Bounds
 from balancer.games.roles import conditions
+from balancer.games.roles import goals as secret_goals
 from balancer.games.roles.deck import Cards as Cards  # the primitives' type, as before
 from balancer.games.roles.deck import cards_for as cards_for
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
@@ -78,6 +79,9 @@ class View:
     # zone before), in the zone's order. Only a steal out of a face-down zone into
     # another hides which card went where; what it leaves unsure is not listed.
     recalled: Mapping[str, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
+    # Per seat, its secret goals (goals.py): its own, and of a rival only how many until
+    # the game is over, when every seat's are shown.
+    goals: tuple[tuple[int, ...] | int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +112,8 @@ class State(TrickState):
         self.cards = cards = cards_for(rules)
         events = {e.name: 0 for e in game.events}
         self._set_table(rules, players, cards.size, cards.copies, events, rng, kind=cards.kind)
+        # Dealt after the hands and the first leader, so a file without goals draws no more.
+        self.goals = secret_goals.deal(game.goals, players, rng) if game.goals else []
         self.zones: dict[str, list[list[int]]] = {
             name: [[] for _ in range(players)] for name in game.zones
         }
@@ -144,12 +150,15 @@ class State(TrickState):
         zones: Mapping[str, list[list[int]]] | None = None,
         counters: Mapping[str, list[int]] | None = None,
         globals_: Mapping[str, int] | None = None,
+        goals: list[list[int]] | None = None,
     ) -> State:
         """A game set up by hand (for tests and examples): the given hands, pile (top
         card first), zones, counters and global counters; every other card in the
-        discard."""
+        discard; `goals` each seat's secret goals (else as Stream(0, 0, 0) deals them)."""
         players = len(hands)
         state = cls(game, rules, players, Stream(0, 0, 0))
+        if goals is not None:
+            state.goals = [list(g) for g in goals]
         for name, seats in (zones or {}).items():
             state.zones[name] = [list(z) for z in seats]
         for name, values in (counters or {}).items():
@@ -164,6 +173,12 @@ class State(TrickState):
 
     def _one_per_kind(self, cards: list[int]) -> list[int]:
         return _distinct(cards, self.cards)
+
+    def _note_trick(self) -> None:
+        if self.tricks == 0 and self.game.goals is not None:  # each seat's, for its eyes
+            names = self.game.goals.names
+            self._note("dealt_goals", tuple(tuple(names[g] for g in held) for held in self.goals))
+        super()._note_trick()
 
     def _trick_played(self) -> None:
         self._sort_out()
@@ -223,6 +238,10 @@ class State(TrickState):
                     if face == "down"
                 }
             ),
+            tuple(
+                tuple(held) if s == seat or self.phase == OVER else len(held)
+                for s, held in enumerate(self.goals)
+            ),
         )
 
     def _resolution(self) -> Resolution:
@@ -264,6 +283,7 @@ class State(TrickState):
         other.globals = dict(self.globals)
         other.places = {k: list(v) for k, v in self.places.items()}
         other.skip = list(self.skip)
+        other.goals = [list(g) for g in self.goals]
         other.unsure = set(self.unsure)
         other.sole_leader = dict(self.sole_leader)
         other.played = set(self.played)
@@ -385,6 +405,11 @@ class State(TrickState):
                     places = [rank_place(values, s, term.lowest) for s in range(self.players)]
                     scores = tuple(self._terms((term,), s) for s in range(self.players))
                     self._note("ranked", term.rank, term.lowest, tuple(places), scores)
+            if self.game.goals is not None:  # the secret goals shown, and what they scored
+                names = self.game.goals.names
+                held = tuple(tuple(names[g] for g in goals) for goals in self.goals)
+                scored = tuple(self._terms(_GOALS, s) for s in range(self.players))
+                self._note("goals", held, scored)
         super()._game_over()
 
     def _goal_reached(self) -> bool:
@@ -544,7 +569,13 @@ class State(TrickState):
                 place = rank_place(self.counters[term.rank], seat, term.lowest)
                 if place <= len(term.points):
                     total += self._amount(term.points[place - 1], seat, -1)
+            elif term.goals and self.game.goals is not None:
+                for goal in self.goals[seat]:
+                    total += self._terms(self.game.goals.terms[goal], seat)
         return total
+
+
+_GOALS = (Term(goals=True),)  # a seat's secret goals' terms, as the replay tells them
 
 
 def _distinct(cards: list[int], deck: Cards) -> list[int]:
@@ -592,6 +623,10 @@ def bounds(game: RoleGame, rules: Mapping[str, Any], players: int) -> Bounds:
             points = [_value(point, rules) for point in term.points]
             high += max(*points, 0)
             low += min(*points, 0)
+        elif term.goals and game.goals is not None:  # `deal` goals, each its best (worst)
+            each = [bounds(replace(game, score=t), rules, players).score for t in game.goals.terms]
+            high += game.goals.deal * int(max(max(b[1] for b in each), 0))
+            low += game.goals.deal * int(min(min(b[0] for b in each), 0))
     return Bounds(
         moves=cards.size * (1 + most_steps) + tricks * hook_steps,
         length=(1, tricks),
@@ -601,8 +636,13 @@ def bounds(game: RoleGame, rules: Mapping[str, Any], players: int) -> Bounds:
 
 def resample_hidden(state: State, seat: int, rng: Stream) -> State:
     """Redeal what `seat` can't see, from the true state: the other hands and the pile
-    (sizes kept, trick/state.py); every card ever face up, and `seat`'s own, stay put."""
-    return redeal_unseen(state, seat, rng)
+    (sizes kept, trick/state.py), then the rivals' secret goals (goals.py); every card
+    ever face up, and `seat`'s own, stay put."""
+    other = redeal_unseen(state, seat, rng)
+    if state.game.goals is not None:
+        held = state.view(seat).goals
+        other.goals = secret_goals.redeal(held, seat, state.game.goals, rng)
+    return other
 
 
 def _value(amount: tuple[Any, ...], rules: Mapping[str, Any]) -> int:

@@ -96,6 +96,18 @@ class Term:
     rank: str | None = None
     points: tuple[Amount, ...] = ()
     lowest: bool = False
+    # `{goals: true}` (goals.py): each seat adds the terms of the secret goals it holds.
+    goals: bool = False
+
+
+@dataclass(frozen=True)
+class GoalDeck:
+    """The secret goals (goals.py): a deck of its own, goal g named names[g] and scored
+    by terms[g]; each seat is dealt `deal` of them at setup, face down."""
+
+    deal: int
+    names: tuple[str, ...]
+    terms: tuple[tuple[Term, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -146,6 +158,7 @@ class RoleGame:
     end: tuple[EndDef, ...]
     higher_is_better: bool
     events: tuple[EventDef, ...] = field(default=())
+    goals: GoalDeck | None = None  # None: no secret goals (and nothing more drawn)
     # What validating the file said without refusing it (an inherited event dropped).
     notes: tuple[str, ...] = field(default=(), compare=False)
     # The file as read, its `extends:` chain merged (gamefile.Source.data): what a report

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from balancer.games.definition import LogEntry, Narrator
-from balancer.games.roles import conditions, rank
+from balancer.games.roles import conditions, goals, rank
 from balancer.games.roles.engine import Cards, cards_for
 from balancer.games.roles.primitives import PRIMITIVES
 from balancer.games.roles.primitives.base import Teller, Words, say
@@ -28,6 +28,8 @@ TELLERS: dict[str, Teller] = {
 }
 TELLERS["unmet"] = conditions.tell  # a step its condition stopped (conditions.py)
 TELLERS["ranked"] = rank.told
+TELLERS["goals"] = goals.told  # each seat's secret goals, shown at the end
+TELLERS["dealt_goals"] = goals.told_dealt  # and as dealt, each to its owner alone
 
 # The trick procedure's lines (what every role game shares), one table per language.
 MESSAGES: Words = {

@@ -20,7 +20,7 @@ from typing import Any
 from balancer import knobs
 from balancer.errors import UserError, shown
 from balancer.games.hand_written import owner as hand_written_owner
-from balancer.games.roles import bounds, conditions, gamefile, rank
+from balancer.games.roles import bounds, conditions, gamefile, goals, rank
 from balancer.games.roles import vocabulary as voc
 from balancer.games.roles.bounds import most_reached
 from balancer.games.roles.deck import MAX_DECK_CARDS, DeckSpec, deck_size, read_groups
@@ -30,6 +30,7 @@ from balancer.games.roles.model import (
     Counter,
     EndDef,
     EventDef,
+    GoalDeck,
     KnobDef,
     Op,
     Role,
@@ -114,6 +115,7 @@ class _Checker(Reader):
         self.declare(voc.EVENT, "events")
         roles = self.roles(deck)
         hooks = self.hooks()
+        goal_deck = goals.read(self, self.terms, self.most_players)
         score = self.score()
         events = self.events()
         end = self.end(roles, hooks, deck, counters, globals_, knob_defs)
@@ -122,9 +124,10 @@ class _Checker(Reader):
         win = data.get("win", "highest")
         if win not in ("highest", "lowest"):
             self.fail(("win",), f"expected highest or lowest, got {shown(win)}")
-        self.zone_flow(zones, score, events)
+        goal_terms = tuple(t for terms in goal_deck.terms for t in terms) if goal_deck else ()
+        self.zone_flow(zones, score + goal_terms, events)
         if deck is not None:
-            self.sums_fit(score, events, deck, counters, knob_defs)
+            self.sums_fit(score, events, deck, counters, knob_defs, goal_deck)
         if deck is not None and players is not None and trick.get("hand_size") is not None:
             size = deck_size(deck)
             if trick["hand_size"] * players[1] > size:
@@ -156,6 +159,7 @@ class _Checker(Reader):
             end=end,
             higher_is_better=win == "highest",
             events=events,
+            goals=goal_deck,
             notes=tuple(self.notes),
         )
 
@@ -483,6 +487,8 @@ class _Checker(Reader):
             return self.place_term(keypath, value, in_score)
         if "rank" in value:
             return rank.read(self, keypath, value)
+        if "goals" in value:
+            return goals.read_term(self, keypath, value)
         if "zone" in value:
             self.known_keys(keypath, value, voc.ZONE_TERM_KEYS)
             zone = self.use(voc.ZONE, (*keypath, "zone"), value["zone"])
@@ -719,6 +725,7 @@ class _Checker(Reader):
         deck: DeckSpec,
         counters: tuple[Counter, ...],
         knob_defs: tuple[KnobDef, ...],
+        goal_deck: GoalDeck | None,
     ) -> None:
         """Each sum of terms (the score, an at_end or lead_changes event's) within 64-bit
         integers for any knob values (bounds.py); a term that failed its own checks
@@ -732,9 +739,9 @@ class _Checker(Reader):
                 sums.append((keypath, block[event.name][event.source], event.terms))
         for keypath, written, terms in sums:
             items = written if isinstance(written, list) else [written]
-            if len(items) != len(terms):
-                continue
-            found = bounds.first_overflow(terms, deck, counters, knob_defs)
+            if len(items) != len(terms) or (goal_deck is None and any(t.goals for t in terms)):
+                continue  # a term failed its own checks, or the goals it reads did
+            found = bounds.first_overflow(terms, deck, counters, knob_defs, goal_deck)
             if found is not None:
                 index, total = found
                 at = (*keypath, index) if isinstance(written, list) else keypath

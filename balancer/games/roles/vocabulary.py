@@ -110,4 +110,5 @@ TOP_KEYS = (
     "end",
     "win",
     "events",
+    "goals",
 )
