@@ -44,7 +44,7 @@ def test_events_of_an_unknown_game_is_one_line_exit_2() -> None:
     # process, whatever game files an earlier test registered.
     assert result.stderr == (
         "balancer: error: unknown game 'fdcc' (known: fish-dash-cash, kimekimera, da-qi-zi, "
-        "fish-dash-cash-roles, mega-racer, zodiac-race)\n"
+        "fish-dash-cash-roles, fish-market, mega-racer, zodiac-race)\n"
     )
 
 

@@ -39,7 +39,11 @@ def test_game_names_complete_full_and_short() -> None:
     assert offered("knobs", "z") == ["file:z", "zodiac-race", "zr"]
     assert offered("ladder", "k") == ["file:k", "kimekimera", "kk"]
     assert offered("init", "--from", "m") == ["mega-racer"]
-    assert offered("init", "--from", "fish") == ["fish-dash-cash", "fish-dash-cash-roles"]
+    assert offered("init", "--from", "fish") == [
+        "fish-dash-cash",
+        "fish-dash-cash-roles",
+        "fish-market",
+    ]
 
 
 @pytest.mark.parametrize(

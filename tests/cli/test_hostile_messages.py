@@ -433,8 +433,8 @@ def test_game_null_says_the_game_is_empty_not_missing(
     line = one_error_line(capsys)
     assert line == (
         f"balancer: error: {path}:1: game: is empty (null); name the game: "
-        "fish-dash-cash, kimekimera, da-qi-zi, fish-dash-cash-roles, mega-racer, zodiac-race "
-        "or a game file"
+        "fish-dash-cash, kimekimera, da-qi-zi, fish-dash-cash-roles, fish-market, mega-racer, "
+        "zodiac-race or a game file"
     )
     assert "missing" not in line
     path = write_file(tmp_path, "players: 3\nbots: random\n", "m.yaml")  # the control

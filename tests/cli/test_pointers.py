@@ -106,7 +106,9 @@ def test_every_page_pointer_in_the_pages_resolves() -> None:
     assert broken == []
 
 
-@pytest.mark.parametrize("shipped", ["mega-racer", "zodiac-race", "fish-dash-cash-roles"])
+@pytest.mark.parametrize(
+    "shipped", ["mega-racer", "zodiac-race", "fish-dash-cash-roles", "fish-market"]
+)
 def test_init_from_writes_the_designers_own_game(
     shipped: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,7 +18,7 @@ from balancer.sim.replay import replay_text
 
 ROOT = Path(__file__).parents[2]
 GOLDEN = Path(__file__).parent
-# The two shipped game files too (lookahead against random, seats rotating), so a change
+# The shipped game files too (lookahead against random, seats rotating), so a change
 # to the role engine or vocabulary is checked move by move, not only by figures.
 CASES = [
     "fdc-5p-vs-random",
@@ -26,6 +26,7 @@ CASES = [
     "dqz-4p-vs-random",
     "mega-racer-4p-vs-random",
     "zodiac-race-5p-vs-random",
+    "fish-market-4p-vs-random",
 ]
 
 

@@ -33,7 +33,7 @@ from balancer.rng import CHANCE, Stream, bot_stream
 from tests.unit.test_roles_engine import DOZE, doze_card
 
 HERE = Path(__file__).parent
-SHIPPED = ("fish-dash-cash-roles", "mega-racer", "zodiac-race")
+SHIPPED = ("fish-dash-cash-roles", "mega-racer", "zodiac-race", "fish-market")
 
 
 def shipped(name: str) -> RoleGame:
