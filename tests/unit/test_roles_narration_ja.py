@@ -20,7 +20,7 @@ import pytest
 
 from balancer import knobs
 from balancer.games.definition import LogEntry
-from balancer.games.roles import conditions, load_file, narrate, rank
+from balancer.games.roles import conditions, goals, load_file, narrate, rank
 from balancer.games.roles.definition import game_knobs
 from balancer.games.roles.engine import State, cards_for
 from balancer.games.roles.primitives import PRIMITIVES
@@ -261,6 +261,7 @@ def narration_words() -> dict[str, Mapping[str, Mapping[str, str]]]:
         "roles/narrate.py MESSAGES": narrate.MESSAGES,
         "roles/conditions.py WORDS": conditions.WORDS,
         "roles/rank.py WORDS": rank.WORDS,
+        "roles/goals.py WORDS": goals.WORDS,
     }
     for name, spec in PRIMITIVES.items():
         if spec.tells:

@@ -30,7 +30,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from balancer.games.definition import LogEntry
 from balancer.games.roles.model import GoalDeck, Term
+from balancer.games.roles.primitives.base import Words, say
 from balancer.rng import Stream
 
 if TYPE_CHECKING:
@@ -134,16 +136,39 @@ def most(goals: GoalDeck, term_most: Callable[[Term], int]) -> int:
     return goals.deal * max(sum(term_most(t) for t in terms) for terms in goals.terms)
 
 
-def told_dealt(event: tuple[Any, ...], _: Any) -> list[Any]:
+WORDS: Words = {
+    "en": {
+        "dealt": "  seat {seat}'s secret goals: {goals}",
+        "shown": "  seat {seat}'s secret goals: {goals} ({score:+d})",
+        "sep": ", ",
+        "none": "(none)",
+    },
+    "ja": {
+        "dealt": "  席 {seat} の秘密の目標: {goals}",
+        "shown": "  席 {seat} の秘密の目標: {goals}（{score:+d}）",
+        "sep": "、",
+        "none": "（なし）",
+    },
+}
+
+
+def told_dealt(event: tuple[Any, ...], _: Any, lang: str) -> list[LogEntry]:
     """("dealt_goals", names): each seat's secret goals as dealt, for its eyes alone."""
-    return [(s, f"  seat {s}'s secret goals: {', '.join(held)}") for s, held in enumerate(event[1])]
+    words = say(WORDS, lang)
+    return [
+        (s, words["dealt"].format(seat=s, goals=words["sep"].join(held)))
+        for s, held in enumerate(event[1])
+    ]
 
 
-def told(event: tuple[Any, ...], _: Any) -> list[Any]:
+def told(event: tuple[Any, ...], _: Any, lang: str) -> list[LogEntry]:
     """("goals", names, scores): each seat's secret goals shown at the end, and what
     they scored."""
     _, names, scores = event
+    words = say(WORDS, lang)
     return [
-        f"  seat {s}'s secret goals: {', '.join(held) or '(none)'} ({scores[s]:+d})"
+        words["shown"].format(
+            seat=s, goals=words["sep"].join(held) or words["none"], score=scores[s]
+        )
         for s, held in enumerate(names)
     ]
