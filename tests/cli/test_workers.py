@@ -209,6 +209,10 @@ def adopting(session: list[subprocess.Popen]) -> Iterator[list[subprocess.Popen]
                     os.waitpid(pid, 0)
 
 
+def _sighup_kills() -> None:
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def _start_run(session: list[subprocess.Popen], tmp_path: Path, *args: str) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, "-m", "balancer", "run", "-q", "-o", str(tmp_path / "r"), *args],
@@ -218,6 +222,9 @@ def _start_run(session: list[subprocess.Popen], tmp_path: Path, *args: str) -> s
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        # A run started from a terminal: SIGHUP at its default (death), even when the
+        # suite itself runs under nohup, which ignores it for every child it starts.
+        preexec_fn=_sighup_kills,
     )
     session.append(proc)
     return proc
