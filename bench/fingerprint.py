@@ -1,7 +1,7 @@
 """`python -m bench.fingerprint`: every shipped variant's report at a fixed seed, as
 hashes, so two commits can be held to "nothing a user sees changed" (issue 38 item 7).
 
-    python -m bench.fingerprint --out A.json [-n 500] [--seed 7]   # on one commit
+    python -m bench.fingerprint --out A.json [-n 500] [--seed 7] [--only GLOB]  # one commit
     python -m bench.fingerprint --compare A.json B.json            # what differs
 
 Each variant of variants/ (but the `-base` ones, which only hold shared settings)
@@ -36,8 +36,10 @@ def _sha(data: bytes) -> str:
 
 
 def _folder_fingerprint(folder: Path) -> dict[str, Any]:
-    report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
-    hashes = {"report.json": _sha((folder / "report.json").read_bytes())}
+    # A game file's report names its file by path: the checkout's own place is no figure.
+    text = (folder / "report.json").read_text(encoding="utf-8").replace(str(ROOT), "<root>")
+    report = json.loads(text)
+    hashes = {"report.json": _sha(text.encode())}
     for key, value in report.items():
         hashes[f"report.json:{key}"] = _sha(json.dumps(value, sort_keys=True).encode())
     for name in (*CSVS, "summary.md"):
@@ -61,13 +63,14 @@ def fingerprint(variant: Path, games: int, seed: int) -> dict[str, Any]:
         return _folder_fingerprint(folder)
 
 
-def _shipped_variants() -> list[Path]:
-    return sorted(p for p in (ROOT / "variants").glob("*.yaml") if not p.stem.endswith("-base"))
+def _shipped_variants(only: str) -> list[Path]:
+    found = (ROOT / "variants").glob(f"{only}.yaml")
+    return sorted(p for p in found if not p.stem.endswith("-base"))
 
 
-def record(out: Path, games: int, seed: int) -> None:
+def record(out: Path, games: int, seed: int, only: str = "*") -> None:
     prints: dict[str, Any] = {"games": games, "seed": seed, "variants": {}}
-    for variant in _shipped_variants():
+    for variant in _shipped_variants(only):
         prints["variants"][variant.stem] = fingerprint(variant, games, seed)
         state = "failed" if "failed" in prints["variants"][variant.stem] else "ok"
         print(f"{variant.stem}: {state}", file=sys.stderr)
@@ -102,12 +105,13 @@ def main() -> None:
     parser.add_argument("--compare", type=Path, nargs=2)
     parser.add_argument("-n", "--games", type=int, default=500)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--only", default="*", help="the variants whose names match this glob")
     args = parser.parse_args()
     if args.compare:
         sys.exit(compare(*args.compare))
     if not args.out:
         parser.error("--out FILE or --compare A B")
-    record(args.out, args.games, args.seed)
+    record(args.out, args.games, args.seed, args.only)
 
 
 if __name__ == "__main__":
