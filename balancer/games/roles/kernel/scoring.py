@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from balancer.games.roles.kernel.amounts import amount as _amount
 from balancer.games.roles.kernel.layout import (
-    AMT_CONST,
-    AMT_COUNTER,
-    AMT_NUMBER,
-    AMT_VALUE,
     END_COUNTER,
     END_TRICKS,
     END_WIDTH,
@@ -24,9 +21,6 @@ from balancer.games.roles.kernel.layout import (
     M_INDEX,
     M_PLACES,
     M_REACHES,
-    NUMBER,
-    T_CARDS,
-    T_DECK,
     T_NEVENTS,
     T_PLAYERS,
     TERM_WIDTH,
@@ -49,8 +43,6 @@ from balancer.games.roles.kernel.regions import (
     _place,
     _rb,
     _x,
-    _zone_at,
-    _zone_len,
 )
 from balancer.games.roles.scores import (
     TERM_COUNTER,
@@ -212,40 +204,12 @@ def _count_lead_changes(state: np.ndarray, tables: np.ndarray) -> None:
         state[at] = sole
 
 
-@inlined
-def _amount(
-    state: np.ndarray, tables: np.ndarray, kind: int, value: int, seat: int, card: int
-) -> int:
-    """engine.py _amount, knobs already filled in: a constant, the card's number times
-    `value` (0 for no card), `seat`'s counter `value`, the sum of the numbers of its
-    cards in zone `value`, or how many cards it holds there."""
-    if kind == AMT_CONST:
-        return value
-    if kind == AMT_NUMBER:
-        if card < 0:
-            return 0
-        return value * tables[T_CARDS + NUMBER * tables[T_DECK] + card]
-    if kind == AMT_COUNTER:
-        return state[_counter(state, tables, value, seat)]
-    if kind == AMT_VALUE:
-        base = _zone_at(state, tables, value, seat)
-        total = 0
-        for j in range(state[_zone_len(state, tables, value, seat)]):
-            total += tables[T_CARDS + NUMBER * tables[T_DECK] + state[base + j]]
-        return total
-    return state[_zone_len(state, tables, value, seat)]
-
-
-# Public: the primitives' compiled acts (games/roles/primitives/) read amounts with it.
-amount = _amount
-
-
 # Each score term kind's compiled value (games/roles/scores/), built once; `_terms` calls
 # each at one place, as numba inlines a function at every call site.
-zone_value = zone.SPEC.kernel_value()  # type: ignore[misc]
-counter_value = counter.SPEC.kernel_value()  # type: ignore[misc]
-place_value = place.SPEC.kernel_value()  # type: ignore[misc]
-rank_value = rank.SPEC.kernel_value()  # type: ignore[misc]
+zone_value = zone.SPEC.compiled()
+counter_value = counter.SPEC.compiled()
+place_value = place.SPEC.compiled()
+rank_value = rank.SPEC.compiled()
 
 
 @inlined

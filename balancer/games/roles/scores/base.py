@@ -86,6 +86,11 @@ class ScoreTerm:
     row: Callable[[Term, TermEncoding], list[int]] | None = None
     kernel_value: Callable[[], Callable[..., int]] | None = None
 
+    def compiled(self) -> Callable[..., int]:
+        """Its compiled value, built (kernel/scoring.py asks once per kind it plays)."""
+        assert self.kernel_value is not None, f"the kernel plays no {self.name!r} term"
+        return self.kernel_value()
+
 
 def amount_words(term: Term, encoding: TermEncoding) -> list[int]:
     """A zone or counter term's row after its index: per_card, per_number and times as

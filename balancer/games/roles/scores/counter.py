@@ -52,9 +52,9 @@ def row(term: Term, encoding: TermEncoding) -> list[int]:
 
 
 def kernel_value() -> Callable[..., int]:
+    from balancer.games.roles.kernel.amounts import amount
     from balancer.games.roles.kernel.layout import inlined
     from balancer.games.roles.kernel.regions import counter_at
-    from balancer.games.roles.kernel.scoring import amount
 
     @inlined
     def counter_value(state: Any, tables: Any, row: int, seat: int) -> int:

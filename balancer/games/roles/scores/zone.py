@@ -65,9 +65,9 @@ def row(term: Term, encoding: TermEncoding) -> list[int]:
 
 
 def kernel_value() -> Callable[..., int]:
+    from balancer.games.roles.kernel.amounts import amount
     from balancer.games.roles.kernel.layout import NUMBER, T_CARDS, T_DECK, inlined
     from balancer.games.roles.kernel.regions import zone_at, zone_len
-    from balancer.games.roles.kernel.scoring import amount
 
     @inlined
     def zone_value(state: Any, tables: Any, row: int, seat: int) -> int:
