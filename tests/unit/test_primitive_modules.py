@@ -1,7 +1,8 @@
 """One primitive, one module (games/roles/primitives/); one target kind, one module
-(games/roles/targets/). Outside its own module each is named only by its registry
-(the package's __init__.py, its number) and by the compiled dispatch
-(roles/kernel/acts.py, one line each).
+(games/roles/targets/); one score term kind, one module (games/roles/scores/).
+Outside its own module each is named only by its registry (the package's
+__init__.py, its number) and by the compiled dispatch (roles/kernel/acts.py for the
+first two, roles/kernel/scoring.py `_terms` for score terms, one line each).
 
 "Named" is read from the syntax of the library's modules: a string equal to the
 primitive's name or the target's word (`kind == "guard"`), its number (`OP_GUARD`,
@@ -20,10 +21,16 @@ from types import ModuleType
 
 import pytest
 
-from balancer.games.roles import primitives, targets
+from balancer.games.roles import primitives, scores, targets
+from balancer.games.roles.model import Term
 
 ROOT = Path(__file__).resolve().parents[2] / "balancer"
-DISPATCH = "games/roles/kernel/acts.py"
+
+
+def _python_only(spec: object) -> bool:
+    """A score term the kernel does not play ({goals: true}: a file with goals plays on
+    the Python engine) has no compiled value."""
+    return isinstance(spec, scores.base.ScoreTerm) and spec.kernel_value is None
 
 
 @dataclass(frozen=True)
@@ -36,10 +43,21 @@ class Registry:
     scope: str  # the library's folder scanned (its words are common outside it)
     # (module, the function or assignment the naming sits in, module named): why.
     allowed: dict[tuple[str, str, str], str]
+    dispatch: str = "games/roles/kernel/acts.py"  # the compiled dispatch, one line each
+    dispatcher: str = "_apply"  # the function there holding the dispatch lines
+    # Words too common to read as a naming when a string (`"counter"` is a parameter
+    # kind, an amount's and a condition's too): their numbers and imports still are.
+    plain: tuple[str, ...] = ()
 
     @property
     def path(self) -> str:
         return self.package.__name__.replace("balancer.", "").replace(".", "/")
+
+    @property
+    def compiled(self) -> set[str]:
+        """The modules the kernel plays: each has its dispatch line."""
+        kinds = self.package.ORDER
+        return {m.__name__.rsplit(".", 1)[-1] for m in kinds if not _python_only(m.SPEC)}
 
     @property
     def words(self) -> dict[str, str]:
@@ -53,8 +71,8 @@ PRIMITIVES = Registry(
     "",
     {
         # The place score term ({place: G, ...}) shares the word: its key.
-        ("games/roles/validate.py", "term", "place"): "the place term's key",
-        ("games/roles/validate.py", "place_term", "place"): "the place term's key",
+        ("games/roles/scores/place.py", "read", "place"): "the place term's key",
+        ("games/roles/scores/place.py", "SPEC", "place"): "the place term's key",
         ("games/roles/vocabulary.py", "PLACE_TERM_KEYS", "place"): "the place term's key",
         # The declared bridge to fdc's heuristic reads fdc's file's ops as fdc's effects.
         ("games/roles/kernel/fdc_bridge.py", "", "place"): "fdc's territory cards",
@@ -89,16 +107,46 @@ TARGETS = Registry(
         ("games/roles/kernel/tables.py", "make_tables", "next_seat"): "a trick knob's value",
         ("games/roles/validate.py", "IF_NOTHING_RESOLVES", "next_seat"): "a trick knob's value",
     },
+    dispatcher="_target",
 )
-REGISTRIES = {"primitives": PRIMITIVES, "targets": TARGETS}
+SCORES = Registry(
+    scores,
+    "TERM_",
+    "games/roles",
+    {
+        # The replay's secret goals event, its teller, and the file's `goals:` block.
+        ("games/roles/engine.py", "_game_over", "goals"): "the replay's goals event",
+        ("games/roles/narrate.py", "", "goals"): "the goals event's teller",
+        ("games/roles/goals.py", "read", "goals"): "the file's goals: block",
+        ("games/roles/vocabulary.py", "TOP_KEYS", "goals"): "the file's goals: block",
+        ("games/roles/vocabulary.py", "PLACE_TERM_KEYS", "place"): "the place term's key",
+        # The place primitive shares the word (its name, its trace event).
+        ("games/roles/primitives/place.py", "", "place"): "the place primitive",
+        ("games/roles/primitives/place.py", "SPEC", "place"): "the place primitive",
+        ("games/roles/primitives/place.py", "act", "place"): "the place primitive",
+        ("games/roles/primitives/place.py", "tell", "place"): "the place primitive",
+        # Compiled readers of a term's row besides its value: fdc's heuristic reads
+        # its bank's zone term (the declared bridge), the lookahead's goal pull the
+        # place terms' gates.
+        ("games/roles/kernel/fdc_bridge.py", "", "zone"): "fdc's bank term",
+        ("games/roles/kernel/fdc_bridge.py", "_write_tables", "zone"): "fdc's bank term",
+        ("games/roles/kernel/lookahead.py", "", "place"): "the goal pull's gates",
+        ("games/roles/kernel/lookahead.py", "_goal_progress", "place"): "the goal pull",
+    },
+    dispatch="games/roles/kernel/scoring.py",
+    dispatcher="_terms",
+    plain=("zone", "counter"),
+)
+REGISTRIES = {"primitives": PRIMITIVES, "targets": TARGETS, "scores": SCORES}
 
 
 def mentions(source: str, registry: Registry) -> set[tuple[str, str]]:
     """(where, module) of each of `registry`'s modules `source` names; `where` is the
     innermost function, else the class or module-level assignment ('' elsewhere)."""
-    by_word = {word: module for module, word in registry.words.items()}
+    by_word = {w: m for m, w in registry.words.items() if w not in registry.plain}
     numbers = {registry.prefix + module.upper(): module for module in registry.words}
     package = registry.package.__name__
+    modules = set(registry.words)  # a module is imported by its name, not its word
     found = set()
 
     def named(node: ast.AST) -> list[str]:
@@ -114,7 +162,7 @@ def mentions(source: str, registry: Registry) -> set[tuple[str, str]]:
                 return [module] if module in registry.words else []
             listed = [alias.name for alias in node.names]
             if node.module == package:  # from <package> import <module>, OP_X
-                return [numbers.get(n) or n for n in listed if n in numbers or n in by_word]
+                return [numbers.get(n) or n for n in listed if n in numbers or n in modules]
             return [numbers[n] for n in listed if n in numbers]
         return []
 
@@ -139,7 +187,7 @@ def library_mentions(registry: Registry) -> set[tuple[str, str, str]]:
     out = set()
     for path in sorted((ROOT / registry.scope).rglob("*.py")):
         module = path.relative_to(ROOT).as_posix()
-        if module in (f"{registry.path}/__init__.py", DISPATCH):
+        if module in (f"{registry.path}/__init__.py", registry.dispatch):
             continue
         for where, named in mentions(path.read_text(encoding="utf-8"), registry):
             if module != f"{registry.path}/{named}.py":
@@ -178,16 +226,30 @@ def test_the_scan_sees_a_string_chain_a_number_and_an_import() -> None:
         ("", "top")
     }
     assert mentions("top = 3\nowner = top\n", TARGETS) == set()  # a variable's name
+    imported = "from balancer.games.roles.targets import next_seat\n"  # not its word
+    assert mentions(imported, TARGETS) == {("", "next_seat")}
+    ranked = "def value(term):\n    if term.kind == 'rank':\n        return 1\n"
+    assert mentions(ranked, SCORES) == {("value", "rank")}
+    assert mentions("x = layout.TERM_PLACE\n", SCORES) == {("x", "place")}
+    assert mentions("from balancer.games.roles.scores.goals import TERM\n", SCORES) == {
+        ("", "goals")
+    }
+    # A plain word is not seen as a string, but its number and import are.
+    assert mentions("KEYS = ('zone', 'counter')\n", SCORES) == set()
+    assert mentions("x = TERM_COUNTER\n", SCORES) == {("x", "counter")}
+    assert mentions("from balancer.games.roles.scores import zone\n", SCORES) == {("", "zone")}
 
 
 @pytest.mark.parametrize("name", REGISTRIES)
 def test_the_registry_and_the_dispatch_name_each_module(name: str) -> None:
-    """Each has its number in the registry and its dispatch line: named in both."""
+    """Each has its number in the registry and its line in the dispatch's function
+    (each the kernel plays): named in both."""
     registry = REGISTRIES[name]
     here = (ROOT / f"{registry.path}/__init__.py").read_text(encoding="utf-8")
-    dispatch = (ROOT / DISPATCH).read_text(encoding="utf-8")
+    dispatch = (ROOT / registry.dispatch).read_text(encoding="utf-8")
     assert {m for _, m in mentions(here, registry)} == set(registry.words)
-    assert {m for _, m in mentions(dispatch, registry)} == set(registry.words)
+    lines = {m for where, m in mentions(dispatch, registry) if where == registry.dispatcher}
+    assert lines == registry.compiled
 
 
 def test_each_primitive_module_is_its_primitive() -> None:
@@ -201,6 +263,27 @@ def test_each_primitive_module_is_its_primitive() -> None:
         sum(1 << op for op, m in enumerate(primitives.ORDER) if m.SPEC.targeted)
         == primitives.TARGETED
     )
+
+
+def test_each_score_term_has_its_number() -> None:
+    """A kind's TERM number is 1 + its place in the registry's order (the old numbers:
+    zone 1, counter 2, place 3, rank 4), and each read Term is one kind's."""
+    for code, module in enumerate(scores.ORDER, start=1):
+        assert scores.TERMS[module.SPEC.name] == code
+        assert getattr(scores, "TERM_" + module.__name__.rsplit(".", 1)[-1].upper()) == code
+    assert (scores.TERM_ZONE, scores.TERM_COUNTER, scores.TERM_PLACE, scores.TERM_RANK) == (
+        1, 2, 3, 4,
+    )  # fmt: skip
+    made = {
+        "zone": Term(zone="bank"),
+        "counter": Term(counter="position"),
+        "place": Term(place="finishers", counter="position"),  # a counter, yet a place
+        "rank": Term(rank="position", points=(("int", 5),)),
+        "goals": Term(goals=True),
+    }
+    for word, term in made.items():
+        assert [m.SPEC.name for m in scores.ORDER if m.SPEC.holds(term)] == [word]
+        assert scores.kind_of(term).name == word
 
 
 def test_each_target_kind_has_its_number() -> None:

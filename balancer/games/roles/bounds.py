@@ -23,12 +23,10 @@ knob): definition.py checks a variant's deck with `first_overflow` too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from balancer.games.roles import goals as secret_goals
 from balancer.games.roles.deck import DeckSpec, groups
 from balancer.games.roles.model import (
-    Amount,
     Choose,
     Counter,
     GoalDeck,
@@ -39,16 +37,10 @@ from balancer.games.roles.model import (
     Term,
 )
 from balancer.games.roles.primitives import PRIMITIVES
+from balancer.games.roles.scores import kind_of
+from balancer.games.roles.scores.base import Span
 
 INT64_MAX = 2**63 - 1
-
-
-def _most_amount(amount: Amount, spans: Mapping[str, tuple[int, int]]) -> int:
-    """The largest magnitude an amount of a term (a whole number or a knob) can take."""
-    if amount[0] == "int":
-        return abs(int(amount[1]))
-    low, high = spans.get(amount[1], (0, 0))
-    return max(abs(low), abs(high))
 
 
 def term_most(
@@ -58,29 +50,16 @@ def term_most(
     knob_defs: Sequence[KnobDef],
     goals: GoalDeck | None = None,
 ) -> int:
-    """The largest magnitude term `term` can give one seat: a zone holding the whole
-    deck, a counter at its further bound, a place or `beyond` at its largest, a rank
-    term's largest point, the seat's goals each the one whose terms could give most."""
-    if term.goals:
-        assert goals is not None, "validate refuses {goals: true} without goals:"
-        return secret_goals.most(goals, lambda t: term_most(t, deck, counters, knob_defs))
-    spans = {k.name: (k.low, k.high) for k in knob_defs}
-    if term.place is not None:
-        return max(_most_amount(term.places, spans), _most_amount(term.beyond, spans))
-    if term.rank is not None:  # one of its points (a place past them scores 0)
-        return max(_most_amount(point, spans) for point in term.points)
-    if term.zone is not None:
-        cards = numbers = 0
-        for colours, roles, low, high, copies in groups(deck):
-            per_number = len(colours) * len(roles) * copies
-            cards += per_number * (high - low + 1)
-            numbers += per_number * (low + high) * (high - low + 1) // 2  # every card's number
-        return (
-            _most_amount(term.per_card, spans) * cards
-            + _most_amount(term.per_number, spans) * numbers
-        )
-    decl = next(c for c in counters if c.name == term.counter)
-    return _most_amount(term.times, spans) * max(abs(decl.low), abs(decl.high))
+    """The largest magnitude term `term` can give one seat: its kind's bound (scores/),
+    a goal's own terms bounded without goals (a goal holds no `{goals: true}`)."""
+    span = Span(
+        deck,
+        counters,
+        {k.name: (k.low, k.high) for k in knob_defs},
+        goals,
+        lambda t: term_most(t, deck, counters, knob_defs),
+    )
+    return kind_of(term).most(term, span)
 
 
 def first_overflow(

@@ -35,6 +35,7 @@ from balancer.games.roles.deck import cards_for as cards_for
 from balancer.games.roles.model import Choose, Op, RoleGame, Step, Term
 from balancer.games.roles.primitives import PRIMITIVES
 from balancer.games.roles.rank import place as rank_place
+from balancer.games.roles.scores import kind_of
 from balancer.games.roles.targets import TARGET_KINDS
 from balancer.games.trick.procedure import CHOICE, PLAY, sort_out
 from balancer.games.trick.procedure import OVER as OVER  # determinize.py's, as before
@@ -258,13 +259,13 @@ class State(TrickState):
         )
 
     def scores(self) -> list[float]:
-        return [float(self._terms(self.game.score, s)) for s in range(self.players)]
+        return [float(self.terms(self.game.score, s)) for s in range(self.players)]
 
     def _events_at_end(self) -> dict[str, Any]:
         events: dict[str, Any] = dict(self.events)
         for event in self.game.events:
             if event.source == "at_end":
-                events[event.name] = sum(self._terms(event.terms, s) for s in range(self.players))
+                events[event.name] = sum(self.terms(event.terms, s) for s in range(self.players))
         return events
 
     def check_invariants(self) -> None:
@@ -403,12 +404,15 @@ class State(TrickState):
                 if term.rank is not None:
                     values = self.counters[term.rank]
                     places = [rank_place(values, s, term.lowest) for s in range(self.players)]
-                    scores = tuple(self._terms((term,), s) for s in range(self.players))
+                    scores = tuple(self.terms((term,), s) for s in range(self.players))
                     self._note("ranked", term.rank, term.lowest, tuple(places), scores)
             if self.game.goals is not None:  # the secret goals shown, and what they scored
                 names = self.game.goals.names
                 held = tuple(tuple(names[g] for g in goals) for goals in self.goals)
-                scored = tuple(self._terms(_GOALS, s) for s in range(self.players))
+                each = self.game.goals.terms
+                scored = tuple(
+                    sum(self.terms(each[g], s) for g in goals) for s, goals in enumerate(self.goals)
+                )
                 self._note("goals", held, scored)
         super()._game_over()
 
@@ -432,7 +436,7 @@ class State(TrickState):
         for event in self.game.events:
             if event.source != "lead_changes":
                 continue
-            values = [self._terms(event.terms, s) for s in range(self.players)]
+            values = [self.terms(event.terms, s) for s in range(self.players)]
             best = max(values)
             sole = values.index(best) if best > 0 and values.count(best) == 1 else -1
             standing = self.sole_leader.get(event.name, -1)
@@ -545,37 +549,9 @@ class State(TrickState):
             return sum(self.cards.number[c] for c in self.zones[amount[1]][seat])
         return len(self.zones[amount[1]][seat])
 
-    def _terms(self, terms: tuple[Term, ...], seat: int) -> int:
-        total = 0
-        number = self.cards.number
-        for term in terms:
-            if term.place is not None:
-                place = self.places[term.place][seat]
-                places = self._amount(term.places, seat, -1)
-                if place > places:
-                    total += self._amount(term.beyond, seat, -1)
-                elif place:
-                    total += places + 1 - place
-            elif term.zone is not None:
-                cards = self.zones[term.zone][seat]
-                per_card = self._amount(term.per_card, seat, -1)
-                per_number = self._amount(term.per_number, seat, -1)
-                total += per_card * len(cards)
-                if per_number:
-                    total += per_number * sum(number[c] for c in cards)
-            elif term.counter is not None:
-                total += self._amount(term.times, seat, -1) * self.counters[term.counter][seat]
-            elif term.rank is not None:
-                place = rank_place(self.counters[term.rank], seat, term.lowest)
-                if place <= len(term.points):
-                    total += self._amount(term.points[place - 1], seat, -1)
-            elif term.goals and self.game.goals is not None:
-                for goal in self.goals[seat]:
-                    total += self._terms(self.game.goals.terms[goal], seat)
-        return total
-
-
-_GOALS = (Term(goals=True),)  # a seat's secret goals' terms, as the replay tells them
+    def terms(self, terms: tuple[Term, ...], seat: int) -> int:
+        """The sum of score terms `terms` for `seat`, each its kind's value (scores/)."""
+        return sum(kind_of(term).value(self, term, seat) for term in terms)
 
 
 def _distinct(cards: list[int], deck: Cards) -> list[int]:

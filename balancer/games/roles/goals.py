@@ -96,18 +96,6 @@ def read(reader: Reader, terms: TermsReader, most_players: int) -> GoalDeck | No
     return GoalDeck(deal, tuple(names), tuple(read_terms))
 
 
-def read_term(reader: Reader, keypath: KeyPath, value: dict[str, Any]) -> Term | None:
-    """`{goals: true}`: the seat's goals' terms, in a file that deals goals."""
-    reader.known_keys(keypath, value, ("goals",))
-    if value["goals"] is not True:
-        reader.fail((*keypath, "goals"), f"expected true, got {value['goals']!r}")
-        return None
-    if "goals" not in reader.data:
-        reader.fail((*keypath, "goals"), "no goals: are declared (a top-level goals: block)")
-        return None
-    return Term(goals=True)
-
-
 def deal(goals: GoalDeck, players: int, rng: Stream) -> list[list[int]]:
     """Each seat's goals: the goal cards shuffled with `rng`, `deal` to each seat in turn."""
     order = list(range(len(goals.names)))

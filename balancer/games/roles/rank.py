@@ -17,9 +17,10 @@ game counts in int64) and the average of 5 and 4 is not; and the best shared
 place is what the place term and the win (ties share the win) already do.
 
 The term holds no state: it is worked out from the counters whenever the score is
-(the score after each trick, a lead_changes or at_end event, the end), and the
-compiled twin is kernel/scoring.py's `_rank_place`. Each point is a whole number or a
-knob (`-knob` too); the term's bound is its largest point in magnitude (bounds.py).
+(the score after each trick, a lead_changes or at_end event, the end). Its reading,
+value, bound, row and compiled value are its module's (scores/rank.py); here are the
+places it is counted by and the replay's words for them. Each point is a whole
+number or a knob (`-knob` too); the term's bound is its largest point in magnitude.
 """
 
 from __future__ import annotations
@@ -27,49 +28,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from balancer.games.roles import vocabulary as voc
-from balancer.games.roles.model import Term
 from balancer.games.roles.primitives.base import Words, say
 
 if TYPE_CHECKING:
-    from balancer.games.roles.gamefile import KeyPath
-    from balancer.games.roles.reader import Reader
-
-KEYS = ("counter", "points", "order")
-ORDERS = ("highest", "lowest")
-
-
-def read(reader: Reader, keypath: KeyPath, value: dict[str, Any]) -> Term | None:
-    """`{rank: {counter, points, order}}` as a Term, or None with each problem recorded."""
-    reader.known_keys(keypath, value, ("rank",))
-    where = (*keypath, "rank")
-    spec = value["rank"]
-    if not isinstance(spec, dict):
-        reader.fail(where, "expected {counter: C, points: [first, second, ...]}")
-        return None
-    reader.known_keys(where, spec, KEYS)
-    counter = None
-    if not reader.absent(where, spec, "counter", "the counter the seats are ranked by"):
-        counter = reader.use(voc.COUNTER, (*where, "counter"), spec["counter"])
-    points: list[Any] = []
-    ok = True
-    if not reader.absent(where, spec, "points", "a list: what place 1, 2, ... score"):
-        given = spec["points"]
-        if not isinstance(given, list) or not given:
-            reader.fail((*where, "points"), "expected a list: what place 1, 2, ... score")
-            ok = False
-        else:
-            for index, item in enumerate(given):
-                point = reader.amount((*where, "points", index), item, numbers=False)
-                ok = ok and point is not None
-                points.append(point)
-    order = spec.get("order", "highest")
-    if order not in ORDERS:
-        reader.fail((*where, "order"), f"expected highest or lowest, got {order!r}")
-        ok = False
-    if counter is None or not points or not ok:
-        return None
-    return Term(rank=counter, points=tuple(points), lowest=order == "lowest")
+    pass
 
 
 def place(values: Sequence[int], seat: int, lowest: bool) -> int:

@@ -20,7 +20,7 @@ from typing import Any
 from balancer import knobs
 from balancer.errors import UserError, shown
 from balancer.games.hand_written import owner as hand_written_owner
-from balancer.games.roles import bounds, conditions, gamefile, goals, rank
+from balancer.games.roles import bounds, conditions, gamefile, goals
 from balancer.games.roles import vocabulary as voc
 from balancer.games.roles.bounds import most_reached
 from balancer.games.roles.deck import MAX_DECK_CARDS, DeckSpec, deck_size, read_groups
@@ -39,7 +39,8 @@ from balancer.games.roles.model import (
     Term,
 )
 from balancer.games.roles.primitives import PRIMITIVES
-from balancer.games.roles.reader import Reader, nearest, where_text, whole
+from balancer.games.roles.reader import Reader, nearest, whole
+from balancer.games.roles.scores import READ_ORDER
 
 MAX_PLAYERS = 12
 LIMIT = knobs.INT_LIMIT
@@ -483,77 +484,11 @@ class _Checker(Reader):
                 f"got {shown(value)}",
             )
             return None
-        if "place" in value:
-            return self.place_term(keypath, value, in_score)
-        if "rank" in value:
-            return rank.read(self, keypath, value)
-        if "goals" in value:
-            return goals.read_term(self, keypath, value)
-        if "zone" in value:
-            self.known_keys(keypath, value, voc.ZONE_TERM_KEYS)
-            zone = self.use(voc.ZONE, (*keypath, "zone"), value["zone"])
-            per_card = self.amount((*keypath, "per_card"), value.get("per_card", 1), numbers=False)
-            per_number = self.amount(
-                (*keypath, "per_number"), value.get("per_number", 0), numbers=False
-            )
-            if zone is None or per_card is None or per_number is None:
-                return None
-            return Term(zone=zone, per_card=per_card, per_number=per_number)
-        if "counter" in value:
-            self.known_keys(keypath, value, voc.COUNTER_TERM_KEYS)
-            counter = self.use(voc.COUNTER, (*keypath, "counter"), value["counter"])
-            times = self.amount((*keypath, "times"), value.get("times", 1), numbers=False)
-            if counter is None or times is None:
-                return None
-            return Term(counter=counter, times=times)
+        for module in READ_ORDER:  # the first kind whose key the term holds reads it
+            if module.SPEC.name in value:
+                return module.SPEC.read(self, keypath, value, in_score)
         self.fail(keypath, "a term needs zone:, counter:, rank: or place:")
         return None
-
-    def place_term(self, keypath: KeyPath, value: dict[str, Any], in_score: bool) -> Term | None:
-        """{place: GLOBAL, counter: C, reaches: N, places: N, beyond: N} (vocabulary.py)."""
-        self.known_keys(keypath, value, voc.PLACE_TERM_KEYS)
-        if not in_score:
-            self.fail(
-                (*keypath, "place"),
-                "a place term hands out places as the game goes: it belongs in score:",
-            )
-            return None
-        glob = self.use(voc.GLOBAL, (*keypath, "place"), value["place"])
-        if glob is not None and glob in self.place_globals:
-            first = self.place_globals[glob]
-            self.fail(
-                (*keypath, "place"),
-                f"global counter {glob!r} already hands out places (at {where_text(first)})",
-            )
-            glob = None
-        elif glob is not None:
-            self.place_globals[glob] = (*keypath, "place")
-        parts: dict[str, Any] = {}
-        for key in ("counter", "reaches", "places"):
-            if key not in value:
-                self.fail(keypath, f"missing key {key!r} (needed by a place term)")
-                parts[key] = None
-        if "counter" in value:
-            parts["counter"] = self.use(voc.COUNTER, (*keypath, "counter"), value["counter"])
-        for key in ("reaches", "places"):
-            if key in value:
-                parts[key] = self.amount((*keypath, key), value[key], numbers=False)
-        parts["beyond"] = self.amount((*keypath, "beyond"), value.get("beyond", 0), numbers=False)
-        for key in ("event", "beyond_event"):
-            if key in value:
-                event = self.use(voc.EVENT, (*keypath, key), value[key])
-                if event is not None:
-                    self.ops_events.add(event)
-                    parts[key] = event
-        places = parts["places"]
-        if places is not None and (
-            places[0] == "minus_knob" or (places[0] == "int" and places[1] < 1)
-        ):
-            self.fail((*keypath, "places"), "expected at least 1 place")
-            return None
-        if glob is None or any(v is None for v in parts.values()):
-            return None
-        return Term(place=glob, **parts)
 
     def terms(self, keypath: KeyPath, value: Any, *, in_score: bool = False) -> tuple[Term, ...]:
         items = value if isinstance(value, list) else [value]

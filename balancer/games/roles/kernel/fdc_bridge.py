@@ -69,7 +69,6 @@ from balancer.games.roles.kernel.layout import (
     T_NZONES,
     T_PLAYERS,
     TERM_WIDTH,
-    TERM_ZONE,
     TURN,
     X_LISTS,
     X_NSCORE,
@@ -85,6 +84,7 @@ from balancer.games.roles.kernel.layout import (
     inlined,
 )
 from balancer.games.roles.primitives import OP_MOVE_ALL, OP_PLACE
+from balancer.games.roles.scores import TERM_ZONE
 
 # fdc's heuristic is inlined into `heuristic_move`, cached in this package: an edit to
 # fdc's kernel must recompile it (numba's cache stamps a package by its own files).

@@ -60,16 +60,18 @@ from balancer.games.trick.kernel import layout as trick
 # from here.
 from balancer.games.trick.kernel.layout import *  # noqa: F403
 
-# The interpreter inlines the trick procedure's kernels, the primitives' compiled acts
-# and the target kinds' seats (games/roles/primitives/, targets/): an edit there must
-# recompile it too (numba's cache stamps a kernel package by its own files;
-# fdc_bridge.py adds fdc's kernel, whose heuristic it inlines).
+# The interpreter inlines the trick procedure's kernels, the primitives' compiled acts,
+# the target kinds' seats and the score terms' values (games/roles/primitives/,
+# targets/, scores/): an edit there must recompile it too (numba's cache stamps a
+# kernel package by its own files; fdc_bridge.py adds fdc's kernel, whose heuristic
+# it inlines).
 _ROLES = os.path.dirname(os.path.dirname(__file__))
 jit.stamp_with(
     os.path.dirname(__file__),
     os.path.dirname(trick.__file__),
     os.path.join(_ROLES, "primitives"),
     os.path.join(_ROLES, "targets"),
+    os.path.join(_ROLES, "scores"),
 )
 
 # -- the role game's names for the trick's words ----------------------------------------
@@ -137,8 +139,8 @@ IF_NO_LOW, IF_NO_HIGH = -(2**62), 2**62
 # the zone (count, value) or the counter (counter).
 AMT_CONST, AMT_NUMBER, AMT_COUNT, AMT_VALUE, AMT_COUNTER = 0, 1, 2, 3, 4
 
-TERM_NONE, TERM_ZONE, TERM_COUNTER, TERM_PLACE, TERM_RANK = 0, 1, 2, 3, 4
-# A term row: kind, zone or counter, then (kind, value) of per_card, per_number, times.
+# A term row: kind (its TERM number, games/roles/scores/), zone or counter, then
+# (kind, value) of per_card, per_number, times.
 M_KIND, M_INDEX, M_PC_KIND, M_PC, M_PN_KIND, M_PN, M_TIMES_KIND, M_TIMES = range(8)
 # A place term's row: kind, its global, then its counter, reaches, places and beyond
 # (whole numbers: knobs filled in), its event and beyond_event (-1 none).

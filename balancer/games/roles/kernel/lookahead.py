@@ -44,7 +44,6 @@ from balancer.games.roles.kernel.layout import (
     PHASE,
     T_LOWER_WINS,
     T_PLAYERS,
-    TERM_PLACE,
     TERM_WIDTH,
     TRICKS,
     X_ENDS,
@@ -56,6 +55,7 @@ from balancer.games.roles.kernel.layout import (
 )
 from balancer.games.roles.kernel.play import determinize
 from balancer.games.roles.kernel.tables import new_legal
+from balancer.games.roles.scores import TERM_PLACE
 from balancer.games.step_kernels import block, stream_block
 from balancer.rng_kernels import below, stream_key
 

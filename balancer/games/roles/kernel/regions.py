@@ -75,6 +75,7 @@ def _event(state: np.ndarray, tables: np.ndarray, event: int) -> int:
 
 
 # The same, under public names: the primitives' compiled acts (games/roles/primitives/,
-# a package of its own, which takes no private names) find the role region with these.
+# a package of its own, which takes no private names) and the score terms' compiled
+# values (scores/) find the role region with these.
 role_base, directory, zone_len, zone_at = _rb, _x, _zone_len, _zone_at
-flag_at, counter_at, event_at = _flag, _counter, _event
+flag_at, counter_at, event_at, place_at = _flag, _counter, _event, _place

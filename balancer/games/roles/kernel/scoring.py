@@ -1,5 +1,5 @@
 """The score terms compiled, and what reads them (engine.py's methods of the same
-names): `_amount` and `_terms` (a rank term's place: `_rank_place`), a finished
+names): `_amount` and `_terms` (each kind's value: games/roles/scores/), a finished
 game's record (`write_record`, `scores_of`), and a trick's end: the seats that
 reach a place term's gate (`_arrive`), whether a goal ends the game
 (`_goal_reached`), the lead changes (`_count_lead_changes`)."""
@@ -8,36 +8,22 @@ from __future__ import annotations
 
 import numpy as np
 
+from balancer.games.roles.kernel.amounts import amount as _amount
 from balancer.games.roles.kernel.layout import (
-    AMT_CONST,
-    AMT_COUNTER,
-    AMT_NUMBER,
-    AMT_VALUE,
     END_COUNTER,
     END_TRICKS,
     END_WIDTH,
     EV_AT_END,
     EV_WIDTH,
-    M_BEYOND,
     M_BEYOND_EVENT,
     M_COUNTER,
     M_EVENT,
-    M_FIRST_POINT,
     M_INDEX,
-    M_LOWEST,
     M_PLACES,
-    M_POINTS,
     M_REACHES,
-    NUMBER,
-    T_CARDS,
-    T_DECK,
     T_NEVENTS,
     T_PLAYERS,
-    TERM_COUNTER,
-    TERM_PLACE,
-    TERM_RANK,
     TERM_WIDTH,
-    TERM_ZONE,
     TRICKS,
     X_ENDS,
     X_EVDECL,
@@ -46,7 +32,6 @@ from balancer.games.roles.kernel.layout import (
     X_LEAD_EVENTS,
     X_NENDS,
     X_NSCORE,
-    X_POINTS,
     X_SCORE,
     X_SOLE,
     X_TERMS,
@@ -58,8 +43,16 @@ from balancer.games.roles.kernel.regions import (
     _place,
     _rb,
     _x,
-    _zone_at,
-    _zone_len,
+)
+from balancer.games.roles.scores import (
+    TERM_COUNTER,
+    TERM_PLACE,
+    TERM_RANK,
+    TERM_ZONE,
+    counter,
+    place,
+    rank,
+    zone,
 )
 
 
@@ -211,79 +204,29 @@ def _count_lead_changes(state: np.ndarray, tables: np.ndarray) -> None:
         state[at] = sole
 
 
-@inlined
-def _amount(
-    state: np.ndarray, tables: np.ndarray, kind: int, value: int, seat: int, card: int
-) -> int:
-    """engine.py _amount, knobs already filled in: a constant, the card's number times
-    `value` (0 for no card), `seat`'s counter `value`, the sum of the numbers of its
-    cards in zone `value`, or how many cards it holds there."""
-    if kind == AMT_CONST:
-        return value
-    if kind == AMT_NUMBER:
-        if card < 0:
-            return 0
-        return value * tables[T_CARDS + NUMBER * tables[T_DECK] + card]
-    if kind == AMT_COUNTER:
-        return state[_counter(state, tables, value, seat)]
-    if kind == AMT_VALUE:
-        base = _zone_at(state, tables, value, seat)
-        total = 0
-        for j in range(state[_zone_len(state, tables, value, seat)]):
-            total += tables[T_CARDS + NUMBER * tables[T_DECK] + state[base + j]]
-        return total
-    return state[_zone_len(state, tables, value, seat)]
-
-
-# Public: the primitives' compiled acts (games/roles/primitives/) read amounts with it.
-amount = _amount
+# Each score term kind's compiled value (games/roles/scores/), built once; `_terms` calls
+# each at one place, as numba inlines a function at every call site.
+zone_value = zone.SPEC.compiled()
+counter_value = counter.SPEC.compiled()
+place_value = place.SPEC.compiled()
+rank_value = rank.SPEC.compiled()
 
 
 @inlined
 def _terms(state: np.ndarray, tables: np.ndarray, first: int, n: int, seat: int) -> int:
-    """engine.py _terms: score terms `first..first + n` of the terms table for `seat`."""
+    """engine.py terms: score terms `first..first + n` of the terms table for `seat`,
+    one dispatch line per kind (a file with goals is not compiled)."""
     total = 0
     terms = _x(tables, X_TERMS)
-    num = T_CARDS + NUMBER * tables[T_DECK]
     for i in range(first, first + n):
         row = terms + TERM_WIDTH * i
-        kind, index = tables[row], tables[row + 1]
+        kind = tables[row]
         if kind == TERM_ZONE:
-            length = state[_zone_len(state, tables, index, seat)]
-            per_card = _amount(state, tables, tables[row + 2], tables[row + 3], seat, -1)
-            per_number = _amount(state, tables, tables[row + 4], tables[row + 5], seat, -1)
-            total += per_card * length
-            if per_number != 0:
-                base = _zone_at(state, tables, index, seat)
-                numbers = 0
-                for j in range(length):
-                    numbers += tables[num + state[base + j]]
-                total += per_number * numbers
+            total += zone_value(state, tables, row, seat)
         elif kind == TERM_COUNTER:
-            times = _amount(state, tables, tables[row + 6], tables[row + 7], seat, -1)
-            total += times * state[_counter(state, tables, index, seat)]
+            total += counter_value(state, tables, row, seat)
         elif kind == TERM_PLACE:
-            place = state[_place(state, tables, index, seat)]
-            places = tables[row + M_PLACES]
-            if place > places:
-                total += tables[row + M_BEYOND]
-            elif place > 0:
-                total += places + 1 - place
+            total += place_value(state, tables, row, seat)
         elif kind == TERM_RANK:
-            place = _rank_place(state, tables, index, tables[row + M_LOWEST], seat)
-            if place <= tables[row + M_POINTS]:
-                total += tables[_x(tables, X_POINTS) + tables[row + M_FIRST_POINT] + place - 1]
+            total += rank_value(state, tables, row, seat)
     return total
-
-
-@inlined
-def _rank_place(state: np.ndarray, tables: np.ndarray, counter: int, lowest: int, seat: int) -> int:
-    """rank.py place: 1 + the seats strictly ahead of `seat` on `counter` (more of it,
-    or fewer when `lowest`), so tied seats share the best place they tie for."""
-    mine = state[_counter(state, tables, counter, seat)]
-    place = 1
-    for s in range(tables[T_PLAYERS]):
-        other = state[_counter(state, tables, counter, s)]
-        if (lowest == 0 and other > mine) or (lowest != 0 and other < mine):
-            place += 1
-    return place

@@ -9,7 +9,7 @@ at every knob value. The layout is layout.py's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -46,17 +46,6 @@ from balancer.games.roles.kernel.layout import (
     IF_NONE,
     KIND,
     LEADER,
-    M_BEYOND,
-    M_BEYOND_EVENT,
-    M_COUNTER,
-    M_EVENT,
-    M_FIRST_POINT,
-    M_INDEX,
-    M_KIND,
-    M_LOWEST,
-    M_PLACES,
-    M_POINTS,
-    M_REACHES,
     MAX_EVENTS,
     MAXP,
     N_COLUMNS,
@@ -108,12 +97,7 @@ from balancer.games.roles.kernel.layout import (
     T_PLAYERS,
     T_PROG,
     TASKS_PER_SEAT,
-    TERM_COUNTER,
-    TERM_NONE,
-    TERM_PLACE,
-    TERM_RANK,
     TERM_WIDTH,
-    TERM_ZONE,
     TRICKS,
     TURN,
     X_ANY_CANCELLED,
@@ -156,6 +140,7 @@ from balancer.games.roles.kernel.layout import (
 )
 from balancer.games.roles.model import Choose, Condition, Op, RoleGame, Step, Term
 from balancer.games.roles.primitives import OPS, PRIMITIVES
+from balancer.games.roles.scores import TERMS, kind_of
 from balancer.games.roles.targets import CHOSEN, DEFAULT_TARGET, TGTS
 
 
@@ -197,6 +182,20 @@ class _Encoding:
 
     def constant(self, amount: tuple[Any, ...]) -> int:
         return _constant(amount, self.rules, self.names)
+
+
+class _TermEncoding(_Encoding):
+    """A term row's encoding (scores/base.py TermEncoding): a rank term's points go to
+    the points table (X_POINTS), one list after another."""
+
+    def __init__(self, rules: Mapping[str, Any], names: _Names, points: list[int]) -> None:
+        super().__init__(rules, names)
+        self.table = points
+
+    def points(self, values: Sequence[int]) -> int:
+        first = len(self.table)
+        self.table += values
+        return first
 
 
 def _amount(amount: tuple[Any, ...], rules: Mapping[str, Any], names: _Names) -> tuple[int, int]:
@@ -261,29 +260,6 @@ def _constant(amount: tuple[Any, ...], rules: Mapping[str, Any], names: _Names) 
     return value
 
 
-def _term_row(term: Term, rules: Mapping[str, Any], names: _Names) -> list[int]:
-    row = [0] * TERM_WIDTH
-    if term.place is not None:
-        row[M_KIND], row[M_INDEX] = TERM_PLACE, names.glob[term.place]
-        row[M_COUNTER] = names.counter[term.counter or ""]
-        row[M_REACHES] = _constant(term.reaches, rules, names)
-        row[M_PLACES] = _constant(term.places, rules, names)
-        row[M_BEYOND] = _constant(term.beyond, rules, names)
-        row[M_EVENT] = names.event[term.event] if term.event else -1
-        row[M_BEYOND_EVENT] = names.event[term.beyond_event] if term.beyond_event else -1
-        return row
-    if term.zone is not None:
-        row[0], row[1] = TERM_ZONE, names.zone[term.zone]
-    elif term.counter is not None:
-        row[0], row[1] = TERM_COUNTER, names.counter[term.counter]
-    else:
-        row[0] = TERM_NONE
-    row[2], row[3] = _amount(term.per_card, rules, names)
-    row[4], row[5] = _amount(term.per_number, rules, names)
-    row[6], row[7] = _amount(term.times, rules, names)
-    return row
-
-
 class _Program:
     """The program's tables, built as lists: step lists, steps, op rows, terms."""
 
@@ -321,23 +297,16 @@ class _Program:
         return at
 
     def term_list(self, terms: tuple[Term, ...]) -> tuple[int, int]:
+        """Term rows for `terms` (each its kind's row after the kind's TERM number, the
+        rest 0): where they start and how many."""
         first = len(self.terms) // TERM_WIDTH
+        encoding = _TermEncoding(self.rules, self.names, self.points)
         for term in terms:
-            if term.rank is not None:
-                self.terms += self.rank_row(term)
-            else:
-                self.terms += _term_row(term, self.rules, self.names)
+            kind = kind_of(term)
+            assert kind.row is not None, "a game the kernel does not play has no tables"
+            words = [TERMS[kind.name], *kind.row(term, encoding)]
+            self.terms += words + [0] * (TERM_WIDTH - len(words))
         return first, len(terms)
-
-    def rank_row(self, term: Term) -> list[int]:
-        """A rank term's row; its points go to the points table (X_POINTS)."""
-        row = [0] * TERM_WIDTH
-        row[M_KIND], row[M_INDEX] = TERM_RANK, self.names.counter[term.rank or ""]
-        row[M_LOWEST], row[M_FIRST_POINT], row[M_POINTS] = (
-            int(term.lowest), len(self.points), len(term.points),
-        )  # fmt: skip
-        self.points += [_constant(point, self.rules, self.names) for point in term.points]
-        return row
 
 
 def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.ndarray:

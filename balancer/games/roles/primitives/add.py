@@ -60,9 +60,9 @@ def act(state: State, params: Mapping[str, Any], seat: int, card: int, target: i
 
 
 def kernel_act() -> Callable[..., bool]:
+    from balancer.games.roles.kernel.amounts import amount
     from balancer.games.roles.kernel.layout import R_A, R_B, R_C, R_D, R_E, X_CDECL, inlined
     from balancer.games.roles.kernel.regions import counter_at, directory
-    from balancer.games.roles.kernel.scoring import amount
 
     @inlined
     def add(

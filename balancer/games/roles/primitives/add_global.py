@@ -43,9 +43,9 @@ def act(state: State, params: Mapping[str, Any], seat: int, card: int, _: int, _
 
 
 def kernel_act() -> Callable[..., bool]:
+    from balancer.games.roles.kernel.amounts import amount
     from balancer.games.roles.kernel.layout import R_A, R_B, R_C, X_GDECL, X_GLB, inlined
     from balancer.games.roles.kernel.regions import directory, role_base
-    from balancer.games.roles.kernel.scoring import amount
 
     @inlined
     def add_global(

@@ -53,6 +53,7 @@ def act(state: State, params: Mapping[str, Any], seat: int, card: int, target: i
 
 
 def kernel_act() -> Callable[..., bool]:
+    from balancer.games.roles.kernel.amounts import amount
     from balancer.games.roles.kernel.layout import (
         HANDS,
         HCAP,
@@ -63,7 +64,6 @@ def kernel_act() -> Callable[..., bool]:
         R_B,
         inlined,
     )
-    from balancer.games.roles.kernel.scoring import amount
 
     @inlined
     def draw(

@@ -1,0 +1,51 @@
+"""`{goals: true}`: each seat adds the terms of the secret goals it holds (roles/goals.py
+deals them, bounds the goal deck and tells them). The compiled kernel does not play
+a file with goals (docs/new-game.md, "Secret goals"): the kind has no row."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from balancer.games.roles import goals as secret_goals
+from balancer.games.roles.model import Term
+from balancer.games.roles.scores.base import ScoreTerm, Span, TermReader
+
+if TYPE_CHECKING:
+    from balancer.games.roles.engine import State
+    from balancer.games.roles.gamefile import KeyPath
+
+# The term itself, as the replay tells what each seat's goals scored (engine.py).
+TERM = Term(goals=True)
+
+
+def holds(term: Term) -> bool:
+    return term.goals
+
+
+def read(
+    reader: TermReader, keypath: KeyPath, value: dict[str, Any], in_score: bool
+) -> Term | None:
+    """`{goals: true}`, in a file that deals goals."""
+    reader.known_keys(keypath, value, ("goals",))
+    if value["goals"] is not True:
+        reader.fail((*keypath, "goals"), f"expected true, got {value['goals']!r}")
+        return None
+    if "goals" not in reader.data:
+        reader.fail((*keypath, "goals"), "no goals: are declared (a top-level goals: block)")
+        return None
+    return TERM
+
+
+def value(state: State, term: Term, seat: int) -> int:
+    deck = state.game.goals
+    if deck is None:
+        return 0
+    return sum(state.terms(deck.terms[goal], seat) for goal in state.goals[seat])
+
+
+def most(term: Term, span: Span) -> int:
+    assert span.goals is not None, "validate refuses {goals: true} without goals:"
+    return secret_goals.most(span.goals, span.of)
+
+
+SPEC = ScoreTerm(name="goals", holds=holds, read=read, value=value, most=most)
