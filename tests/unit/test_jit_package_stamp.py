@@ -86,17 +86,17 @@ def test_stamps_add_up_in_any_order(tmp_path: Path) -> None:
 def test_both_kernels_are_stamped_with_the_trick_procedure() -> None:
     """fdc's kernel and the role kernel inline games/trick/kernel/: an edit there
     recompiles both; the role kernel's fdc bridge inlines fdc's heuristic too, and
-    its interpreter the primitives' compiled acts and the target kinds' seats
-    (games/roles/primitives/, targets/)."""
+    its interpreter the primitives' compiled acts, the target kinds' seats and the
+    score terms' values (games/roles/primitives/, targets/, scores/)."""
     from balancer.games.fdc import kernel as fdc_kernel
     from balancer.games.roles import kernel as roles_kernel
-    from balancer.games.roles import primitives, targets
+    from balancer.games.roles import primitives, scores, targets
     from balancer.games.trick import kernel as trick_kernel
 
-    fdc, roles, trick, acts, seats = (
+    fdc, roles, trick, acts, seats, terms = (
         os.path.dirname(os.path.abspath(k.__file__))
-        for k in (fdc_kernel, roles_kernel, trick_kernel, primitives, targets)
+        for k in (fdc_kernel, roles_kernel, trick_kernel, primitives, targets, scores)
     )
     assert jit.stamped_with(fdc) == (trick,)
-    assert jit.stamped_with(roles) == tuple(sorted((acts, fdc, seats, trick)))
+    assert jit.stamped_with(roles) == tuple(sorted((acts, fdc, seats, terms, trick)))
     assert jit.stamped_with(trick) == ()
