@@ -69,6 +69,7 @@ from balancer import games, knobs
 from balancer._version import __version__
 from balancer.bot import bot_params_with_defaults
 from balancer.bots import registry as bot_registry
+from balancer.games.progress import NO_MARGIN
 from balancer.sim import DEFAULT_PLUGIN_MOVE_LIMIT, compiled, kernel_step
 from balancer.sim.play import Seat, play_game
 
@@ -161,7 +162,10 @@ def step_plugin(game: str, hosted: bool = False) -> Player:
         steps = kernel_step.stepper(game, rules, PLAYERS[game], [None] * PLAYERS[game])
 
         def play(first: int, n: int) -> None:
-            kernel_step.play_games(steps, seats, 1, range(first, first + n), False)
+            kernel_step.play_games(
+                steps, seats, 1, range(first, first + n), False,
+                higher_is_better=spec.higher_is_better, margin=NO_MARGIN,
+            )  # fmt: skip
     else:
 
         def play(first: int, n: int) -> None:
