@@ -133,6 +133,28 @@ def run_figures(figures: np.ndarray, decisions: np.ndarray | None = None) -> How
 NO_LEADER = -1.0
 
 
+def _distinct_per_column(figures: np.ndarray) -> list[tuple[int, float, int]]:
+    """(column, value, games) for each distinct value of each column of a non-empty
+    games × FIGURES batch, NaN counted as NO_LEADER.
+
+    One sort of all the columns at once and one pass for the runs of equal values:
+    np.unique per column cost 0.4 µs a game (a copy, a sort and its bookkeeping seven
+    times per chunk), about 4% of a whole fdc-5p-random run; this is a tenth of it."""
+    games = figures.shape[0]
+    # Each column a contiguous row, sorted: equal values sit in runs.
+    ranked = np.array(figures.T, order="C")
+    np.copyto(ranked, NO_LEADER, where=np.isnan(ranked))
+    ranked.sort(axis=1)
+    flat = ranked.ravel()
+    starts = np.empty(flat.shape[0], dtype=np.bool_)
+    starts[0] = True
+    np.not_equal(flat[1:], flat[:-1], out=starts[1:])
+    starts[::games] = True  # a column's first value starts a run, whatever came before
+    first = np.flatnonzero(starts)
+    counts = np.diff(first, append=flat.shape[0])
+    return list(zip((first // games).tolist(), flat[first].tolist(), counts.tolist(), strict=True))
+
+
 @dataclass
 class HowItPlaysCounts:
     """Games per value of each figure: run_figures' intervals with memory flat in the games.
@@ -153,11 +175,13 @@ class HowItPlaysCounts:
     def add(self, figures: np.ndarray) -> None:
         """Count a batch of games' rows (games × FIGURES)."""
         figures = _checked(figures)
-        self.games += figures.shape[0]
-        for column, table in zip(figures.T, self.tables, strict=True):
-            keys, counts = np.unique(np.nan_to_num(column, nan=NO_LEADER), return_counts=True)
-            for key, count in zip(keys.tolist(), counts.tolist(), strict=True):
-                table[key] = table.get(key, 0) + count
+        games = figures.shape[0]
+        self.games += games
+        if games == 0:
+            return
+        for column, key, count in _distinct_per_column(figures):
+            table = self.tables[column]
+            table[key] = table.get(key, 0) + count
 
     def add_decisions(self, decisions: np.ndarray) -> None:
         """Count a batch of games' (turns, choices) rows (games × DECISION_WORDS), the same
