@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+import string
 import sys
 from pathlib import Path
 
@@ -162,4 +163,111 @@ def test_da_qi_zi_keeps_hands_and_face_down_discards_for_their_owner() -> None:
         "  seat 1: black soldier 卒, black soldier 卒",
         "    seat 1 discards 2 cards face down",
         "      seat 1's discard: [black soldier 卒, black soldier 卒]",
+    ]
+
+
+# -- the hand-written games in Japanese ---------------------------------------------------
+
+HAND_WRITTEN = {"fdc": fdc_narrate, "kk": kk_narrate, "dqz": dqz_narrate}
+
+
+def _fields(template: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(template) if field}
+
+
+@pytest.mark.parametrize("game", sorted(HAND_WRITTEN))
+def test_each_hand_written_game_tells_every_line_in_japanese(game: str) -> None:
+    """Every English line has a Japanese one with the same fields (else `replay --lang ja`
+    would fall back to English for the whole game, or fail on a field)."""
+    messages = HAND_WRITTEN[game].MESSAGES
+    english, japanese = messages["en"], messages["ja"]
+    assert japanese.keys() == english.keys()
+    for key, template in english.items():
+        assert _fields(japanese[key]) == _fields(template), key
+        assert "seat" not in re.sub(r"\{[^}]*\}", "", japanese[key]), key
+
+
+def test_da_qi_zi_payments_in_japanese() -> None:
+    # The payments of the English test above, worked the same way.
+    trace = [("owes", 1, 0, -4, 5, 2), ("owes", 2, 0, 0, 3, 2), ("owes", 3, 0, 6, 0, 2)]
+    assert dqz_narrate.lines(trace, lang="ja") == [
+        "    席 0 が席 1 に 4 支払う（席 1 の獲得 5、×2）",
+        "    席 3 が席 0 に 6 支払う（席 3 の獲得 0、×2）",
+    ]
+
+
+def test_kimekimera_tells_why_a_seat_is_skipped_in_japanese() -> None:
+    trace = [
+        ("cant_breed", 0, "robot_unreplaceable", FIRST_GREY, 0),
+        ("cant_breed", 1, "robot", 1, FIRST_GREY),
+        ("cant_breed", 2, "no_free", 2, 3),
+    ]
+    assert kk_narrate.lines(trace, lang="ja") == [
+        "  席 0 は交配できない（grey+r1 はロボットで、山札から取り替えられない）",
+        "  席 1 は交配できない（r2+grey はロボット）",
+        "  席 2 は交配できない（フリーキメラがない）",
+    ]
+
+
+def test_fish_dash_cash_keeps_a_hand_and_a_drawn_card_for_their_owner_in_japanese() -> None:
+    rules = {"deck": fdc_rules.DEFAULT_DECK}
+    red_fish_3 = fdc_rules.parse("red fish 3", rules)
+    blue_cash_8 = fdc_rules.parse("blue cash 8", rules)
+    trace = [("trick", 4, 1, ((red_fish_3,), ())), ("draws", 1, blue_cash_8)]
+    told = fdc_narrate.lines(trace, rules, "ja")
+    assert told == [
+        "トリック 4: 席 1 がリード",
+        (0, "  席 0 の手札: red fish 3"),
+        (1, "  席 1 の手札: （なし）"),
+        "  席 1 がカードを1枚引く",
+        (1, "  席 1 が blue cash 8 を引く"),
+    ]
+    assert [visible(line, 0) for line in told] == [
+        "トリック 4: 席 1 がリード",
+        "  席 0 の手札: red fish 3",
+        None,
+        "  席 1 がカードを1枚引く",
+        None,
+    ]
+
+
+@pytest.mark.parametrize("variant", ["fdc-5p.yaml", "kk-4p.yaml", "dqz-4p.yaml"])
+def test_a_whole_game_replays_in_japanese_line_for_line(variant: str) -> None:
+    """`replay --lang ja` of a shipped game: as many lines as the English replay, each
+    seat's private lines the same seat's, and no English narration left."""
+    from click.testing import CliRunner
+
+    from balancer.cli import cli
+
+    path = str(Path(__file__).parents[2] / "variants" / variant)
+    runner = CliRunner()
+    english = runner.invoke(cli, ["replay", path, "-g", "3", "--lang", "en"])
+    japanese = runner.invoke(cli, ["replay", path, "-g", "3", "--lang", "ja"])
+    assert english.exit_code == 0 and japanese.exit_code == 0, japanese.output
+    en_lines, ja_lines = english.output.splitlines(), japanese.output.splitlines()
+    assert len(en_lines) == len(ja_lines) > 10
+    assert any("seat" in line for line in en_lines)  # the control: English says "seat"
+    assert not any("seat" in line for line in ja_lines)
+    assert sum("席" in line for line in ja_lines) >= sum("seat" in line for line in en_lines)
+
+
+def test_da_qi_zi_names_a_move_by_its_form_in_japanese() -> None:
+    """A pair led and a face-down discard of one card: the form in the seed's words
+    (２枚出し), the count of a face-down discard without the English noun."""
+    pair = next(
+        m for m, form in enumerate(dqz_combos.COMBO_FORM) if dqz_combos.FORMS[form] == "pair"
+    )
+    one_down = next(
+        m for m in range(dqz_combos.DISCARD_BASE, len(dqz_combos.MOVE_KINDS))
+        if len(dqz_combos.MOVE_KINDS[m]) == 1
+    )  # fmt: skip
+    cards = dqz_combos.describe_cards(pair)
+    trace = [("leads", 2, 1, pair), ("discards", 3, one_down)]
+    assert dqz_narrate.lines(trace, lang="ja")[:2] == [
+        f"  トリック 2: 席 1 が ２枚出し {cards} でリード",
+        "    席 3 が 1 枚を伏せて捨てる",
+    ]
+    assert dqz_narrate.lines(trace)[:2] == [
+        f"  trick 2: seat 1 leads pair {cards}",
+        "    seat 3 discards 1 card face down",
     ]

@@ -2,8 +2,8 @@
 
 The rules (engine.py) record what happened and say nothing; every word of the
 play-by-play is here, in `MESSAGES` (one table per language), so a narration
-in another language is one more table. Cards and moves are written in the
-game's notation (combos.describe_kind, describe_move, describe_cards).
+in another language is one more table. Cards are written in the game's
+notation (combos.describe_cards); a move's form in the table's words.
 """
 
 from __future__ import annotations
@@ -20,7 +20,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "hand": "  seat {seat}: {cards}",
         "leads": "  trick {trick}: seat {seat} leads {move}",
         "last_trick_rule": "    (last-trick rule: seat {seat} has captured nothing)",
-        "discards": "    seat {seat} discards {n} face down",
+        "discards": "    seat {seat} discards {n} cards face down",
+        "discards_one": "    seat {seat} discards 1 card face down",
+        # A move's form (combos.FORMS), then its cards.
+        "form_single": "single",
+        "form_pair": "pair",
+        "form_triple": "triple",
+        "form_sequence": "sequence",
+        "form_four": "four",
+        "form_five": "five",
+        "form_discard": "discard",
         "discarded": "      seat {seat}'s discard: {cards}",
         "beats": "    seat {seat} beats with {move}",
         "wins_trick": "    seat {seat} wins the trick, capturing {move}",
@@ -31,7 +40,36 @@ MESSAGES: dict[str, dict[str, str]] = {
         ),
         "chips": "  chips {chips}",
         "over": "Game over after {deals} deals: chips {chips}",
-    }
+    },
+    # The seed's words (names_ja.py): ディール, 親, トリック, ラストトリック, チップ.
+    "ja": {
+        "sep": "、",
+        "deal": "ディール {deal}: 親は席 {dealer}、×{multiplier}、チップ {chips}",
+        "hand": "  席 {seat}: {cards}",
+        "leads": "  トリック {trick}: 席 {seat} が {move} でリード",
+        "last_trick_rule": (
+            "    （ラストトリックの特殊ルール: 席 {seat} はまだ何も獲得していない）"
+        ),
+        "discards": "    席 {seat} が {n} 枚を伏せて捨てる",
+        "discards_one": "    席 {seat} が 1 枚を伏せて捨てる",
+        "form_single": "１枚出し",
+        "form_pair": "２枚出し",
+        "form_triple": "３枚出し",
+        "form_sequence": "順子",
+        "form_four": "４枚出し",
+        "form_five": "５枚出し",
+        "form_discard": "伏せ札",
+        "discarded": "      席 {seat} の捨て札: {cards}",
+        "beats": "    席 {seat} が {move} で上回る",
+        "wins_trick": "    席 {seat} がトリックを取り、{move} を獲得",
+        "wins_deal": "  席 {seat} がラストトリックを取り、ディール {deal} に勝つ",
+        "pays": (
+            "    席 {payer} が席 {payee} に {amount} 支払う"
+            "（席 {seat} の獲得 {got}、×{multiplier}）"
+        ),
+        "chips": "  チップ {chips}",
+        "over": "{deals} ディールでゲーム終了: チップ {chips}",
+    },
 }
 
 
@@ -54,10 +92,11 @@ def _hand(say: Mapping[str, str], counts: Sequence[int]) -> str:
     )
 
 
-def _count(move: int) -> str:
-    """How many cards a move holds, in words: '1 card', '2 cards'."""
-    n = len(dc.MOVE_KINDS[move])
-    return f"{n} card" if n == 1 else f"{n} cards"
+def _move(say: Mapping[str, str], move: int) -> str:
+    """A move as a person reads it, its form in the narration's language: 'pair [...]',
+    or 'discard [...]' for a face-down one (combos.describe_move's English)."""
+    form = "discard" if move >= dc.DISCARD_BASE else dc.FORMS[dc.COMBO_FORM[move]]
+    return f"{say['form_' + form]} {dc.describe_cards(move)}"
 
 
 def _told(event: tuple[Any, ...], say: Mapping[str, str]) -> list[str | tuple[int, str]]:
@@ -72,19 +111,21 @@ def _told(event: tuple[Any, ...], say: Mapping[str, str]) -> list[str | tuple[in
                 *((s, hand.format(seat=s, cards=_hand(say, h))) for s, h in enumerate(hands)),
             ]
         case ("leads", trick, seat, move):
-            return [say["leads"].format(trick=trick, seat=seat, move=dc.describe_move(move))]
+            return [say["leads"].format(trick=trick, seat=seat, move=_move(say, move))]
         case ("last_trick_rule", seat):
             return [say["last_trick_rule"].format(seat=seat)]
         case ("discards", seat, move):
             # Everyone sees how many cards went face down; only their owner which.
             return [
-                say["discards"].format(seat=seat, n=_count(move)),
+                say["discards" if len(dc.MOVE_KINDS[move]) != 1 else "discards_one"].format(
+                    seat=seat, n=len(dc.MOVE_KINDS[move])
+                ),
                 (seat, say["discarded"].format(seat=seat, cards=dc.describe_cards(move))),
             ]
         case ("beats", seat, move):
-            return [say["beats"].format(seat=seat, move=dc.describe_move(move))]
+            return [say["beats"].format(seat=seat, move=_move(say, move))]
         case ("wins_trick", seat, move):
-            return [say["wins_trick"].format(seat=seat, move=dc.describe_move(move))]
+            return [say["wins_trick"].format(seat=seat, move=_move(say, move))]
         case ("wins_deal", seat, deal):
             return [say["wins_deal"].format(seat=seat, deal=deal)]
         case ("owes", seat, winner, owed, got, multiplier):

@@ -32,7 +32,26 @@ MESSAGES: dict[str, dict[str, str]] = {
         "draws_seen": "  seat {seat} draws {card}",
         "money": "  money {money}; next leader seat {seat}",
         "over": "Game over after {tricks} tricks: scores {scores}",
-    }
+    },
+    # The seed's words (names_ja.py): 縄張り, お魚, 換金, 猫に小判, リード.
+    "ja": {
+        "sep": "、",
+        "trick": "トリック {trick}: 席 {seat} がリード",
+        "hand": "  席 {seat} の手札: {cards}",
+        "empty_hand": "（なし）",
+        "play": "席 {seat}: {card}",
+        "played": "  出したカード: {plays}",
+        "neko": "  猫に小判！リードのカードは捨て札になる",
+        "cancelled": "  処理されず捨て札: {cards}",
+        "lands": "  席 {seat} のお魚 {card} が縄張りに",
+        "protects": "  席 {seat} がダッシュで縄張りを守る",
+        "steals": "  席 {seat} がダッシュで席 {victim} から {card} を奪う",
+        "cashes": "  席 {seat} がお魚 {count} 枚を換金",
+        "draws": "  席 {seat} がカードを1枚引く",
+        "draws_seen": "  席 {seat} が {card} を引く",
+        "money": "  お金 {money}、次のリードは席 {seat}",
+        "over": "{tricks} トリックでゲーム終了: 得点 {scores}",
+    },
 }
 
 

@@ -52,7 +52,47 @@ MESSAGES: dict[str, dict[str, str]] = {
         "robot_stays": "  seat {seat}'s robot stays: the deck is empty",
         "theme_stays": "  no new theme can be drawn: the theme stays",
         "over": "Game over after {rounds} rounds: totals {totals}",
-    }
+    },
+    # The seed's words (names_ja.py): マイキメラ, テーマキメラ, 交配, ロボット, 山札.
+    "ja": {
+        "sep": "、",
+        "chimera": "席 {seat}: {pair}",
+        "deal": "配り: 自分のマイキメラ {chimeras}",
+        "passed": (
+            "選ぶことのないまま {rounds} ラウンドが過ぎた: 合計 {totals}、"
+            "自分のマイキメラ {chimeras}"
+        ),
+        "round": (
+            "ラウンド {round}: テーマキメラ {theme}（合計 {total}）、席 {first} から、"
+            "フリーキメラ {free}"
+        ),
+        "slot": "{slot}: {pair}",
+        "empty_slot": "{slot}: -",
+        "keeps": "  席 {seat} は {pair} のまま",
+        "reshuffled": "  捨て札を切り直して {size} 枚の新しい山札に",
+        "grey_theme": "  テーマキメラ {pair} にグレーがある: 捨てて引き直し",
+        "robot_replaced": "  席 {seat} のロボット {old} を {new} に取り替え{robot}",
+        "a_robot": "（ロボット）",
+        "cant_breed": "  席 {seat} は交配できない（{why}）",
+        "why_robot_unreplaceable": "{pair} はロボットで、山札から取り替えられない",
+        "why_robot": "{pair} はロボット",
+        "why_no_free": "フリーキメラがない",
+        "breeds": (
+            "  席 {seat} が {mine} をフリーキメラ {slot}（{free}）と交配: {got} が生まれる{robot}"
+        ),
+        "leftover_free": "  {pair} がフリーキメラ {slot} に",
+        "slot_empty": "  フリーキメラ {slot} は空のまま: 山札がない",
+        "refilled": "  フリーキメラ {slot} を補充: {pair}",
+        "scored": (
+            "  席 {seat}: {pair} 誤差 {error}、色合わせ {matches} {match_word}: "
+            "{score:+d}（合計 {total}）"
+        ),
+        "match": "色",
+        "matches": "色",
+        "robot_stays": "  席 {seat} のロボットはそのまま: 山札がない",
+        "theme_stays": "  新しいテーマキメラを引けない: テーマキメラはそのまま",
+        "over": "{rounds} ラウンドでゲーム終了: 合計 {totals}",
+    },
 }
 
 
