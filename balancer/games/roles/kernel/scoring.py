@@ -29,6 +29,7 @@ from balancer.games.roles.kernel.layout import (
     X_EVDECL,
     X_GDECL,
     X_GLB,
+    X_GOAL_DEAL,
     X_LEAD_EVENTS,
     X_NENDS,
     X_NSCORE,
@@ -46,10 +47,12 @@ from balancer.games.roles.kernel.regions import (
 )
 from balancer.games.roles.scores import (
     TERM_COUNTER,
+    TERM_GOALS,
     TERM_PLACE,
     TERM_RANK,
     TERM_ZONE,
     counter,
+    goals,
     place,
     rank,
     zone,
@@ -210,23 +213,36 @@ zone_value = zone.SPEC.compiled()
 counter_value = counter.SPEC.compiled()
 place_value = place.SPEC.compiled()
 rank_value = rank.SPEC.compiled()
+goal_row = goals.SPEC.compiled()
 
 
 @inlined
 def _terms(state: np.ndarray, tables: np.ndarray, first: int, n: int, seat: int) -> int:
     """engine.py terms: score terms `first..first + n` of the terms table for `seat`,
-    one dispatch line per kind (a file with goals is not compiled)."""
+    one dispatch line per kind. A `{goals: true}` row stands for the term rows of each
+    goal card the seat holds (scores/goals.py), summed here in the same loop as any
+    other row's, so each kind's value keeps its one call site."""
     total = 0
     terms = _x(tables, X_TERMS)
     for i in range(first, first + n):
         row = terms + TERM_WIDTH * i
-        kind = tables[row]
-        if kind == TERM_ZONE:
-            total += zone_value(state, tables, row, seat)
-        elif kind == TERM_COUNTER:
-            total += counter_value(state, tables, row, seat)
-        elif kind == TERM_PLACE:
-            total += place_value(state, tables, row, seat)
-        elif kind == TERM_RANK:
-            total += rank_value(state, tables, row, seat)
+        spans = 1  # the rows this row stands for: itself, or per goal held its terms
+        if tables[row] == TERM_GOALS:
+            spans = _x(tables, X_GOAL_DEAL)
+        for j in range(spans):
+            low, count = i, 1
+            if tables[row] == TERM_GOALS:
+                at = goal_row(state, tables, row, seat, j)
+                low, count = tables[at], tables[at + 1]
+            for k in range(low, low + count):
+                one = terms + TERM_WIDTH * k
+                kind = tables[one]
+                if kind == TERM_ZONE:
+                    total += zone_value(state, tables, one, seat)
+                elif kind == TERM_COUNTER:
+                    total += counter_value(state, tables, one, seat)
+                elif kind == TERM_PLACE:
+                    total += place_value(state, tables, one, seat)
+                elif kind == TERM_RANK:
+                    total += rank_value(state, tables, one, seat)
     return total
