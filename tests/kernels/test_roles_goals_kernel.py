@@ -96,7 +96,7 @@ def test_the_compiled_start_deals_the_engines_goals() -> None:
             K.start_game(state, tables, streams, 5, index)
             engine = State(GAME, RULES, players, Stream(5, index, CHANCE))
             seen = K.snapshot(state, tables, GAME)
-            assert seen["goals"] == engine.goals and seen["hands"] == engine.hands
+            assert seen["secret_goals"] == engine.goals and seen["hands"] == engine.hands
             assert len({g for held in engine.goals for g in held}) == 2 * players
             dealt.update(g for held in engine.goals for g in held)
     assert dealt == set(range(8))

@@ -650,7 +650,7 @@ def snapshot(state: np.ndarray, tables: np.ndarray, game: RoleGame) -> dict[str,
         },
     }
     if game.goals is not None:
-        out["goals"] = [
+        out["secret_goals"] = [
             ints(state[r.goals + s * r.held : r.goals + (s + 1) * r.held]) for s in range(players)
         ]
     if out["phase"] != OVER:
