@@ -1,8 +1,8 @@
 """The secret goals compiled (roles/goals.py is the authority): their deal at the start
 of a game (`deal_goals`, interpreter.py start_game) and the rivals' dealt again in a
 world sampled for one seat (`redeal_goals`, play.py determinize), each drawing what
-the Python deal and redeal draw. What `{goals: true}` scores is scoring.py's `_terms`:
-each goal card's terms are term rows of their own (tables.py).
+the Python deal and redeal draw. What `{goals: true}` scores is scoring.py's
+`_goal_terms`: each goal card's terms are term rows of their own (tables.py).
 
 A file without goals has no goal cards (X_NGOALS 0): neither draws anything, so its
 games are dealt as before.

@@ -83,7 +83,8 @@ class ScoreTerm:
     # Its term row (kernel/layout.py TERM_WIDTH words after the kind), and the builder
     # of its compiled value value(state, tables, row, seat) -> int (kernel/scoring.py
     # calls it once; `{goals: true}`'s tells where a held goal's own rows are, with
-    # the goal's number as a fifth argument); None for a kind the kernel does not play.
+    # the goal's place in the seat's hand of goals as a fifth argument); None for a
+    # kind the kernel does not play.
     row: Callable[[Term, TermEncoding], list[int]] | None = None
     kernel_value: Callable[[], Callable[..., int]] | None = None
 

@@ -2,8 +2,7 @@
 deals them, bounds the goal deck and tells them). Its row is the kind alone: the
 goals a seat holds are the state's (kernel/secret_goals.py deals them), each goal
 card's terms term rows of their own (kernel/tables.py), and its compiled part tells
-kernel/scoring.py `_terms` where a held goal's rows are, which it sums as it sums
-any other row (so each kind's value keeps its one call site)."""
+where a held goal's rows are, which kernel/scoring.py `_goal_terms` sums."""
 
 from __future__ import annotations
 
