@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[2] / "balancer"
 
 
 def _python_only(spec: object) -> bool:
-    """A score term the kernel does not play ({goals: true}: a file with goals plays on
-    the Python engine) has no compiled value."""
+    """A score term the kernel does not play has no compiled value (none today: a kind
+    may leave it out, and then needs no dispatch line)."""
     return isinstance(spec, scores.base.ScoreTerm) and spec.kernel_value is None
 
 

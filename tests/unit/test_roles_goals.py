@@ -266,10 +266,10 @@ def test_the_engine_passes_the_conformance_checks(tmp_path: Path) -> None:
     assert len(check_game(spec, rules, 3, seed=2, games=4)) == 4
 
 
-def test_a_file_with_goals_plays_step_by_step(tmp_path: Path) -> None:
-    """The compiled tables hold no goal deck: a run of such a file, every seat a
-    compiled bot, plays on the Python engine, and no search sits at it (it plays out
-    on the kernel). The control: the same file without its goals plays compiled."""
+def test_a_file_with_goals_plays_compiled(tmp_path: Path) -> None:
+    """The compiled tables hold the goal deck: a run of such a file, every seat a
+    compiled bot, plays on the kernel, and search sits at it, as at the same file
+    without its goals (tests/kernels/test_roles_goals_kernel.py: the same games)."""
     variants = []
     for name, text in (
         ("with-goals", GOALS),
@@ -280,11 +280,10 @@ def test_a_file_with_goals_plays_step_by_step(tmp_path: Path) -> None:
         variant = tmp_path / f"{name}-v.yaml"
         variant.write_text(f"game: ./{name}.yaml\nplayers: 2\nbots: lookahead\n", "utf-8")
         variants.append(balancer.load_variant(variant))
-    with_goals, without_goals = variants
-    assert games.definition(with_goals.game).kernel() is None
-    assert not can_search(with_goals.game) and can_search(without_goals.game)
-    assert plan.decide(with_goals).path is plan.PlayPath.ENGINE
-    assert plan.decide(without_goals).path is plan.PlayPath.COMPILED
+    for variant in variants:
+        assert games.definition(variant.game).kernel() is not None
+        assert can_search(variant.game)
+        assert plan.decide(variant).path is plan.PlayPath.COMPILED
 
 
 # -- mistakes ------------------------------------------------------------------------

@@ -264,9 +264,5 @@ def build(game: RoleGame) -> GameDefinition:
         narrator=_narrator,
         languages=languages,
     )
-    if game.goals is not None:
-        # The compiled tables hold no goal deck: such a file plays step by step, with no
-        # search (docs/new-game.md, "Secret goals"), rather than compiled without them.
-        return definition
-    # Every other game file compiles: the kernel's tables express every part of one.
+    # Every game file compiles: the kernel's tables express every part of one.
     return replace(definition, kernel=kernel)

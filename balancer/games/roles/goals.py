@@ -21,8 +21,8 @@ but its own.
 A goal's terms are score terms of the kinds that hold no state of their own
 (zone, counter, rank); a place term hands out places as the game goes and so
 belongs in `score:`, and a goal does not hold `{goals: true}`. The compiled
-kernel does not play a file with goals (docs/new-game.md, "Secret goals"): it
-plays step by step on the Python engine.
+kernel plays a file with goals too (kernel/secret_goals.py deals and redeals them
+drawing what `deal` and `redeal` draw; docs/new-game.md, "Secret goals").
 """
 
 from __future__ import annotations

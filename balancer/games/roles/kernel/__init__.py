@@ -15,9 +15,10 @@ The package, one module a job: layout (the arrays and codes), tables (the
 compiler, states, conversion from engine.State, records), the rules split
 by job: interpreter (the deal, the contract, the trick procedure), acts (a
 step's ways and primitives), scoring (the score terms and what reads them),
-regions (where the state keeps each thing); play (`determinize`: a world
-from a seat's view), lookahead (the `lookahead` bot compiled), bots (the
-compiled bots: `choose`, `play_out`), chunk (a chunk of whole games).
+regions (where the state keeps each thing), secret_goals (the goals' deal and a
+world's redeal); play (`determinize`: a world from a seat's view), lookahead
+(the `lookahead` bot compiled), bots (the compiled bots: `choose`,
+`play_out`), chunk (a chunk of whole games).
 games/roles/compiled.py adapts it to the one kernel interface
 (games/kernel_api.py).
 """

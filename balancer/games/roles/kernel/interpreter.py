@@ -90,6 +90,7 @@ from balancer.games.roles.kernel.scoring import (
 from balancer.games.roles.kernel.scoring import _terms as _terms
 from balancer.games.roles.kernel.scoring import scores_of as scores_of
 from balancer.games.roles.kernel.scoring import write_record as write_record
+from balancer.games.roles.kernel.secret_goals import deal_goals
 from balancer.games.trick.kernel.lists import seat_after
 from balancer.games.trick.kernel.procedure import (
     cancelled_pass,
@@ -113,10 +114,11 @@ def start_game(
 ) -> None:
     """Set the streams to game `game` of `seed` and deal it (engine.py State.__init__):
     the trick's deal (the same shuffle, hands, pile and first leader as fdc's), then
-    the role region at its start."""
+    the role region at its start, and the secret goals (a file's that has them)."""
     init_streams(streams, seed, game)
     deal(state, tables, streams)
     _init_roles(state, tables)
+    deal_goals(state, tables, streams)
 
 
 @inlined

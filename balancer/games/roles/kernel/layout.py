@@ -20,7 +20,8 @@ Tables, int64 (`tables.make_tables`):
     [T_PROG, ...)      the program: a directory of offsets (X_*), then its
                        tables: zones' faces, counters' and globals' (start, low,
                        high), flags' lifetimes, events' sources, per role its
-                       step lists, step lists, steps, op rows, score terms, ends
+                       step lists, step lists, steps, op rows, score terms, ends,
+                       rank points, the goal cards' term rows
 
 An op row is OP_WIDTH ints: R_OP (its primitive's op number, primitives/
 __init__.py), R_EVENT (the event it counts, -1 none), R_TARGET and
@@ -45,8 +46,10 @@ and cards (zone z of seat s at (z * P + s) * D), counters, flags, globals,
 skips, events, each lead_changes event's sole leader, each global's places
 (per seat: 0 none yet, else the place a place term's arrival took), the task
 queue (seat, card, step list, resolving), each card's unsure flag (1: in a
-face-down zone where not every seat can tell it is: recall.py) and the
-scalars S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS (on_trick_end queued), S_ENDED.
+face-down zone where not every seat can tell it is: recall.py), the
+scalars S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS (on_trick_end queued), S_ENDED,
+and last each seat's secret goals and the goal cards' work block (empty in a
+file without goals, so every other file's region is laid out as before).
 """
 
 from __future__ import annotations
@@ -110,7 +113,14 @@ X_PLC = 34
 X_UNSURE = 35
 # Offset of the rank terms' points (absolute): each rank term's list, knobs filled in.
 X_POINTS = 36
-N_DIRECTORY = 37
+# The secret goals (roles/goals.py; every block and count 0 in a file without them):
+# X_GOALS, the offset (relative) of each seat's goals, seat s's j-th at s * deal + j;
+# X_GOAL_POOL, of a work block of one word per goal card, where the deal and a world
+# shuffle the goal cards (kernel/secret_goals.py); X_GOAL_ROWS, where (absolute) each
+# goal card's (first term row, terms) lie; X_GOAL_DEAL, the goals each seat holds;
+# X_NGOALS, the goal cards.
+X_GOALS, X_GOAL_POOL, X_GOAL_ROWS, X_GOAL_DEAL, X_NGOALS = 37, 38, 39, 40, 41
+N_DIRECTORY = 42
 MAX_EVENTS = 62
 
 S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS, S_ENDED = 0, 1, 2, 3, 4

@@ -10,6 +10,8 @@ keeping its size; the pool is listed by card number (a flag per card), never in
 the order the true state holds it, so two states that differ only in hidden
 cards give the same world from the same rng. As roles/determinize.py does from
 the view, a zone keeps the cards recalled first, in their order, then the dealt.
+Then the rivals' secret goals are dealt again from the goal cards the seat has not
+seen, listed by number too (secret_goals.py `redeal_goals`).
 Role games draw chance only at the deal: `out_streams` is left as it is.
 """
 
@@ -32,6 +34,7 @@ from balancer.games.roles.kernel.layout import (
     inlined,
 )
 from balancer.games.roles.kernel.recall import unsure_at
+from balancer.games.roles.kernel.secret_goals import redeal_goals
 from balancer.rng_kernels import shuffle
 
 
@@ -78,9 +81,9 @@ def determinize(
     """A world for `seat` into `out` (the module's docstring): `state` copied, the
     unseen pool shuffled on rng's stream 0 and dealt seat by seat from 0 (not `seat`):
     the hands, then each face-down zone in the file's order (what the seat can't
-    recall of it, after the cards it recalls); the rest is the pile.
-    The event counts are reset, as in every world. Returns 0: every deal of the pool
-    is a position the seat can't tell from the true one."""
+    recall of it, after the cards it recalls); the rest is the pile; then the rivals'
+    secret goals from the same stream. The event counts are reset, as in every world.
+    Returns 0: every deal of the pool is a position the seat can't tell from the true one."""
     for i in range(state.shape[0]):
         out[i] = state[i]
     n = unseen_pool(state, tables, seat, out)
@@ -115,6 +118,8 @@ def determinize(
                         at += 1
     for k in range(n - at):  # moved down in place: at >= 0
         out[pile + k] = out[pile + at + k]
+    # Then the rivals' secret goals, from the same stream (determinize.py's order).
+    redeal_goals(state, tables, seat, rng, out)
     for e in range(tables[T_NEVENTS]):
         out[_event(out, tables, e)] = 0
     return 0

@@ -1,7 +1,7 @@
 """Where a role game's state keeps each thing: the index of a zone's length or cards,
-a counter, flag, place, event or scalar of the role region, found through the
-program's directory in the tables (layout.py). The interpreter's modules read and
-write the role region through these alone."""
+a counter, flag, place, secret goal, event or scalar of the role region, found
+through the program's directory in the tables (layout.py). The interpreter's
+modules read and write the role region through these alone."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from balancer.games.roles.kernel.layout import (
     X_CNT,
     X_EVT,
     X_FLG,
+    X_GOAL_DEAL,
+    X_GOALS,
     X_PLC,
     X_SCALARS,
     X_ZCARDS,
@@ -70,6 +72,12 @@ def _place(state: np.ndarray, tables: np.ndarray, glob: int, seat: int) -> int:
 
 
 @inlined
+def _goal(state: np.ndarray, tables: np.ndarray, seat: int, j: int) -> int:
+    """Index of `seat`'s j-th secret goal (a goal card's number, roles/goals.py)."""
+    return _rb(state) + _x(tables, X_GOALS) + seat * _x(tables, X_GOAL_DEAL) + j
+
+
+@inlined
 def _event(state: np.ndarray, tables: np.ndarray, event: int) -> int:
     return _rb(state) + _x(tables, X_EVT) + event
 
@@ -79,3 +87,4 @@ def _event(state: np.ndarray, tables: np.ndarray, event: int) -> int:
 # values (scores/) find the role region with these.
 role_base, directory, zone_len, zone_at = _rb, _x, _zone_len, _zone_at
 flag_at, counter_at, event_at, place_at = _flag, _counter, _event, _place
+goal_at = _goal

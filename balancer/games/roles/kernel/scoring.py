@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from balancer import jit
 from balancer.games.roles.kernel.amounts import amount as _amount
 from balancer.games.roles.kernel.layout import (
     END_COUNTER,
@@ -29,6 +30,7 @@ from balancer.games.roles.kernel.layout import (
     X_EVDECL,
     X_GDECL,
     X_GLB,
+    X_GOAL_DEAL,
     X_LEAD_EVENTS,
     X_NENDS,
     X_NSCORE,
@@ -46,10 +48,12 @@ from balancer.games.roles.kernel.regions import (
 )
 from balancer.games.roles.scores import (
     TERM_COUNTER,
+    TERM_GOALS,
     TERM_PLACE,
     TERM_RANK,
     TERM_ZONE,
     counter,
+    goals,
     place,
     rank,
     zone,
@@ -210,12 +214,13 @@ zone_value = zone.SPEC.compiled()
 counter_value = counter.SPEC.compiled()
 place_value = place.SPEC.compiled()
 rank_value = rank.SPEC.compiled()
+goal_row = goals.SPEC.compiled()
 
 
 @inlined
 def _terms(state: np.ndarray, tables: np.ndarray, first: int, n: int, seat: int) -> int:
     """engine.py terms: score terms `first..first + n` of the terms table for `seat`,
-    one dispatch line per kind (a file with goals is not compiled)."""
+    one dispatch line per kind."""
     total = 0
     terms = _x(tables, X_TERMS)
     for i in range(first, first + n):
@@ -229,4 +234,30 @@ def _terms(state: np.ndarray, tables: np.ndarray, first: int, n: int, seat: int)
             total += place_value(state, tables, row, seat)
         elif kind == TERM_RANK:
             total += rank_value(state, tables, row, seat)
+        elif kind == TERM_GOALS:
+            total += _goal_terms(state, tables, row, seat)
+    return total
+
+
+# Called, not inlined: a `{goals: true}` row is rare and its goals' rows are read here,
+# so every other row keeps `_terms` as it was (the lead-changes event sums the terms at
+# every trick's end) and each kind's value one inlined copy per caller.
+@jit.njit(error_model="numpy", _nrt=False)
+def _goal_terms(state: np.ndarray, tables: np.ndarray, row: int, seat: int) -> int:
+    """A `{goals: true}` row for `seat`: the term rows of each goal card it holds
+    (scores/goals.py says where they lie; a goal's terms are zone, counter and rank
+    terms), summed."""
+    total = 0
+    terms = _x(tables, X_TERMS)
+    for j in range(_x(tables, X_GOAL_DEAL)):
+        at = goal_row(state, tables, row, seat, j)
+        for k in range(tables[at], tables[at] + tables[at + 1]):
+            one = terms + TERM_WIDTH * k
+            kind = tables[one]
+            if kind == TERM_ZONE:
+                total += zone_value(state, tables, one, seat)
+            elif kind == TERM_COUNTER:
+                total += counter_value(state, tables, one, seat)
+            elif kind == TERM_RANK:
+                total += rank_value(state, tables, one, seat)
     return total

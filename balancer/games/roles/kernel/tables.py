@@ -111,11 +111,16 @@ from balancer.games.roles.kernel.layout import (
     X_FLG,
     X_GDECL,
     X_GLB,
+    X_GOAL_DEAL,
+    X_GOAL_POOL,
+    X_GOAL_ROWS,
+    X_GOALS,
     X_LEAD_EVENTS,
     X_LISTS,
     X_MAXWAYS,
     X_NEKO_EVENTS,
     X_NENDS,
+    X_NGOALS,
     X_NSCORE,
     X_OPS,
     X_PLC,
@@ -369,6 +374,12 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
         ends += [kind, index, *_amount(goal.reaches, rules, names)]
     assert len(ends) == END_WIDTH * len(game.end)
     assert len(events) == EV_WIDTH * ne
+    # The goal cards' terms after every other term row (so a file without goals has the
+    # rows it had): per goal card, its (first term row, terms).
+    goal_rows: list[int] = []
+    for goal_terms in game.goals.terms if game.goals else ():
+        goal_rows += program.term_list(goal_terms)
+    held = game.goals.deal if game.goals else 0
 
     # The state's role region, relative to its start.
     region: dict[int, int] = {}
@@ -390,6 +401,8 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
         (X_TLIST, tasks),
         (X_TRES, tasks),
         (X_UNSURE, d),
+        (X_GOALS, held * players),
+        (X_GOAL_POOL, len(goal_rows) // 2),
     ):
         region[key] = at
         at += size
@@ -409,6 +422,7 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
         (X_TERMS, program.terms),
         (X_ENDS, ends),
         (X_POINTS, program.points),
+        (X_GOAL_ROWS, goal_rows),
     ]
     directory = [0] * N_DIRECTORY
     for key, value in region.items():
@@ -423,6 +437,7 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
     directory[X_SCORE], directory[X_NSCORE] = score
     directory[X_NENDS] = len(game.end)
     directory[X_MAXWAYS] = program.max_ways
+    directory[X_GOAL_DEAL], directory[X_NGOALS] = held, len(goal_rows) // 2
     if ne > MAX_EVENTS:
         raise ValueError(f"the kernel counts at most {MAX_EVENTS} events, not {ne}")
     for key, source in (
@@ -483,7 +498,8 @@ class Region:
         self.scalars, self.zlen, self.zcards = at(X_SCALARS), at(X_ZLEN), at(X_ZCARDS)
         self.cnt, self.flg, self.glb, self.skip = at(X_CNT), at(X_FLG), at(X_GLB), at(X_SKIP)
         self.evt, self.sole, self.plc = at(X_EVT), at(X_SOLE), at(X_PLC)
-        self.unsure = at(X_UNSURE)
+        self.unsure, self.goals = at(X_UNSURE), at(X_GOALS)
+        self.held = int(tables[prog + X_GOAL_DEAL])  # the goals each seat holds
         self.tseat, self.tcard, self.tlist, self.tres = (
             at(X_TSEAT), at(X_TCARD), at(X_TLIST), at(X_TRES),
         )  # fmt: skip
@@ -540,6 +556,8 @@ def from_state(py: engine.State) -> tuple[np.ndarray, np.ndarray]:
     state[r.skip : r.skip + players] = py.skip
     for card in py.unsure:
         state[r.unsure + card] = 1
+    for s, goals in enumerate(py.goals):
+        state[r.goals + s * r.held : r.goals + (s + 1) * r.held] = goals
     for name, e in names.event.items():
         state[r.evt + e] = py.events[name]
         state[r.sole + e] = py.sole_leader.get(name, -1)
@@ -631,6 +649,10 @@ def snapshot(state: np.ndarray, tables: np.ndarray, game: RoleGame) -> dict[str,
             if any(t.place == name for t in game.score)
         },
     }
+    if game.goals is not None:
+        out["secret_goals"] = [
+            ints(state[r.goals + s * r.held : r.goals + (s + 1) * r.held]) for s in range(players)
+        ]
     if out["phase"] != OVER:
         out["leader"] = int(state[LEADER])
         out["order"] = ints(state[ORDER : ORDER + state[NORDER]])

@@ -82,7 +82,9 @@ class ScoreTerm:
     most: Callable[[Term, Span], int]
     # Its term row (kernel/layout.py TERM_WIDTH words after the kind), and the builder
     # of its compiled value value(state, tables, row, seat) -> int (kernel/scoring.py
-    # calls it once); None for a kind the kernel does not play.
+    # calls it once; `{goals: true}`'s tells where a held goal's own rows are, with
+    # the goal's place in the seat's hand of goals as a fifth argument); None for a
+    # kind the kernel does not play.
     row: Callable[[Term, TermEncoding], list[int]] | None = None
     kernel_value: Callable[[], Callable[..., int]] | None = None
 

@@ -1,14 +1,17 @@
 """`{goals: true}`: each seat adds the terms of the secret goals it holds (roles/goals.py
-deals them, bounds the goal deck and tells them). The compiled kernel does not play
-a file with goals (docs/new-game.md, "Secret goals"): the kind has no row."""
+deals them, bounds the goal deck and tells them). Its row is the kind alone: the
+goals a seat holds are the state's (kernel/secret_goals.py deals them), each goal
+card's terms term rows of their own (kernel/tables.py), and its compiled part tells
+where a held goal's rows are, which kernel/scoring.py `_goal_terms` sums."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from balancer.games.roles import goals as secret_goals
 from balancer.games.roles.model import Term
-from balancer.games.roles.scores.base import ScoreTerm, Span, TermReader
+from balancer.games.roles.scores.base import ScoreTerm, Span, TermEncoding, TermReader
 
 if TYPE_CHECKING:
     from balancer.games.roles.engine import State
@@ -48,4 +51,23 @@ def most(term: Term, span: Span) -> int:
     return secret_goals.most(span.goals, span.of)
 
 
-SPEC = ScoreTerm(name="goals", holds=holds, read=read, value=value, most=most)
+def row(term: Term, encoding: TermEncoding) -> list[int]:
+    return []
+
+
+def kernel_value() -> Callable[..., int]:
+    from balancer.games.roles.kernel.layout import X_GOAL_ROWS, inlined
+    from balancer.games.roles.kernel.regions import directory, goal_at
+
+    @inlined
+    def goal_row(state: Any, tables: Any, row: int, seat: int, j: int) -> int:
+        """Where in `tables` the seat's j-th goal card's (first term row, terms) lie."""
+        return directory(tables, X_GOAL_ROWS) + 2 * state[goal_at(state, tables, seat, j)]
+
+    return goal_row
+
+
+SPEC = ScoreTerm(
+    name="goals", holds=holds, read=read, value=value, most=most, row=row,
+    kernel_value=kernel_value,
+)  # fmt: skip
