@@ -10,7 +10,10 @@ keeping its size; the pool is listed by card number (a flag per card), never in
 the order the true state holds it, so two states that differ only in hidden
 cards give the same world from the same rng. As roles/determinize.py does from
 the view, a zone keeps the cards recalled first, in their order, then the dealt.
-Role games draw chance only at the deal: `out_streams` is left as it is.
+A file whose ops draw chance in play (a random discard: tables X_DRAWS_CHANCE) gets
+out_streams[CHANCE] keyed from one more draw of rng, last, as roles/determinize.py
+keys the world's State.chance: the world never draws the true game's future. Any
+other file's `out_streams` is left as it is (and rng drawn no more).
 """
 
 from __future__ import annotations
@@ -28,11 +31,13 @@ from balancer.games.roles.kernel.layout import (
     T_NEVENTS,
     T_NZONES,
     T_PLAYERS,
+    X_DRAWS_CHANCE,
     X_ZFACE,
     inlined,
 )
 from balancer.games.roles.kernel.recall import unsure_at
-from balancer.rng_kernels import shuffle
+from balancer.rng import CHANCE
+from balancer.rng_kernels import next_u64, shuffle, stream_key
 
 
 @inlined
@@ -117,4 +122,7 @@ def determinize(
         out[pile + k] = out[pile + at + k]
     for e in range(tables[T_NEVENTS]):
         out[_event(out, tables, e)] = 0
+    if _x(tables, X_DRAWS_CHANCE) != 0:  # last: Stream(rng.next_u64(), 0, CHANCE)
+        out_streams[CHANCE, 0] = stream_key(int(next_u64(rng, 0)), 0, CHANCE)
+        out_streams[CHANCE, 1] = 0
     return 0

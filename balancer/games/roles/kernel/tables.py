@@ -69,6 +69,7 @@ from balancer.games.roles.kernel.layout import (
     R_IF,
     R_IF_HIGH,
     R_OP,
+    R_TAKES,
     R_TARGET,
     R_TARGET_ARG,
     R_UNLESS,
@@ -104,6 +105,7 @@ from balancer.games.roles.kernel.layout import (
     X_CANCELLED_EVENTS,
     X_CDECL,
     X_CNT,
+    X_DRAWS_CHANCE,
     X_ENDS,
     X_EVDECL,
     X_EVT,
@@ -232,6 +234,7 @@ def _op_row(op: Op, rules: Mapping[str, Any], names: _Names) -> list[int]:
     words = PRIMITIVES[op.kind].encode(p, _Encoding(rules, names))
     row[R_A : R_A + len(words)] = words
     row[R_IF : R_IF_HIGH + 1] = _condition_row(op.when, rules, names)
+    row[R_TAKES] = int(PRIMITIVES[op.kind].takes(p))
     return row
 
 
@@ -272,6 +275,7 @@ class _Program:
         self.terms: list[int] = []
         self.points: list[int] = []  # the rank terms' points, one list after another
         self.max_ways = 1
+        self.draws_chance = False  # some op draws chance in play (layout.X_DRAWS_CHANCE)
 
     def step_list(self, steps: tuple[Step, ...]) -> int:
         """The id of a new step list (-1 for none: an empty list queues no task)."""
@@ -286,7 +290,8 @@ class _Program:
             for op in ops:
                 row = _op_row(op, self.rules, self.names)
                 self.ops += row
-                if PRIMITIVES[op.kind].takes_card:
+                self.draws_chance |= PRIMITIVES[op.kind].draws_chance(op.params)
+                if PRIMITIVES[op.kind].takes(op.params):
                     ways += self.deck  # a card a way, each card once
                 elif (CHOSEN >> row[R_TARGET]) & 1:  # a rival a way
                     ways += self.players - 1
@@ -423,6 +428,7 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
     directory[X_SCORE], directory[X_NSCORE] = score
     directory[X_NENDS] = len(game.end)
     directory[X_MAXWAYS] = program.max_ways
+    directory[X_DRAWS_CHANCE] = int(program.draws_chance)
     if ne > MAX_EVENTS:
         raise ValueError(f"the kernel counts at most {MAX_EVENTS} events, not {ne}")
     for key, source in (
