@@ -287,18 +287,21 @@ class _Program:
             ops = step.options if isinstance(step, Choose) else (step,)
             self.steps += [len(self.ops) // OP_WIDTH, len(ops), 0]
             ways = 0
+            one_way = len(ops) == 1
             for op in ops:
                 row = _op_row(op, self.rules, self.names)
                 self.ops += row
                 self.draws_chance |= PRIMITIVES[op.kind].draws_chance(op.params)
                 if PRIMITIVES[op.kind].takes(op.params):
                     ways += self.deck  # a card a way, each card once
+                    one_way = False
                 elif (CHOSEN >> row[R_TARGET]) & 1:  # a rival a way
                     ways += self.players - 1
+                    one_way = False  # one rival (two players) is still a rival to name
                 else:
                     ways += 1
             self.max_ways = max(self.max_ways, ways)
-            self.steps[-1] = int(len(ops) == 1 and ways == 1)
+            self.steps[-1] = int(one_way)
         return at
 
     def term_list(self, terms: tuple[Term, ...]) -> tuple[int, int]:
