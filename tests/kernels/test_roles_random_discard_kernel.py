@@ -303,3 +303,21 @@ def test_the_compiled_lookahead_picks_alike_whatever_the_true_stream(gamble: Gam
     state = gamble_state(gamble[1], LUCKY)
     python = Lookahead(gamble[1], **LOOKAHEAD[1])
     assert picked == [python.act(state.view(0), state.legal_actions(), Stream(9, 0, 1))] * 2
+
+
+def test_the_compiled_lookahead_draws_its_worlds_chance_as_the_python_bot(gamble: Gamble) -> None:
+    """On 24 bot streams, the compiled lookahead picks the Python bot's move: each world's
+    chance keyed as determinize.py keys it, every move tried from its start. The gamble's
+    value is its worlds' wins, so the pick turns on those draws; the control: both moves
+    are picked on some stream, so the comparison sees them."""
+    compiled, python = [], []
+    bot = Lookahead(gamble[1], **LOOKAHEAD[1])
+    for key in range(24):
+        kernel = RoleKernel(gamble[1])
+        state = gamble_state(gamble[1], LUCKY)
+        position = kernel.from_state(state, [Stream(key, 0, 1 + s) for s in range(2)])
+        bots = kernel.encode_bots([LOOKAHEAD, RANDOM])
+        compiled.append(kernel.choose(position, bots, kernel.legal(position)))
+        python.append(bot.act(state.view(0), state.legal_actions(), Stream(key, 0, 1)))
+    assert compiled == python
+    assert set(python) == {gamble_card(6), rest_card(4)}
