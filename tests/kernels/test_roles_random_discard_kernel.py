@@ -73,6 +73,16 @@ def test_each_situation_steps_alike(tmp_path: Path, name: str) -> None:
     stepped_alike(situation.state(shake(tmp_path)), list(situation.moves))
 
 
+def test_a_random_discard_from_face_down_makes_its_cards_sure_on_both(tmp_path: Path) -> None:
+    """The sacked cards marked unsure by hand (as a steal between face-down zones leaves
+    them): the kernel clears their flags as the interpreter does (snapshots compare it)."""
+    situation = SITUATIONS["sack-empties-every-rivals-bag"]
+    state = situation.state(shake(tmp_path))
+    state.unsure = set(situation.bag[1])
+    assert K.snapshot_of(state)["unsure"] == sorted(situation.bag[1])  # the control
+    stepped_alike(state, list(situation.moves))
+
+
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_random_discards_game_for_game(players: int) -> None:
     assert_same_games(RANDOM_DISCARD, rules_of(RANDOM_DISCARD), players, 5, 0, 120)
