@@ -204,6 +204,7 @@ def stepped_alike(state: State, moves: list[int]) -> None:
     the positions (roles/kernel/tables.py snapshot) and legal moves after each."""
     arrays, tables = K.from_state(state)
     streams = K.new_streams(state.players)
+    streams[CHANCE] = state.chance.key, state.chance.counter  # a random discard draws it
     buffer = K.new_legal(arrays, tables)
     for move in [*moves, None]:
         assert K.snapshot(arrays, tables, state.game) == K.snapshot_of(state)

@@ -103,6 +103,7 @@ TARGETS = Registry(
         ("games/roles/primitives/guard.py", "SPEC", "owner"): "guard's default target",
         ("games/roles/primitives/clear.py", "SPEC", "owner"): "clear's default target",
         ("games/roles/primitives/draw.py", "SPEC", "owner"): "draw's default target",
+        ("games/roles/primitives/discard.py", "SPEC", "owner"): "discard's default target",
         # The trick's knob leader_if_nothing_resolves: same or next.
         ("games/roles/kernel/tables.py", "make_tables", "next_seat"): "a trick knob's value",
         ("games/roles/validate.py", "IF_NOTHING_RESOLVES", "next_seat"): "a trick knob's value",

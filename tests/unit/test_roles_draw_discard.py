@@ -320,8 +320,8 @@ MISTAKES = [
         "discard: {event: dumps}",
         "discard: {count: 2, event: dumps}",
         12,
-        "roles.dump[0].discard.count",
-        "unknown parameter of discard",
+        "roles.dump[0].discard",
+        "a chosen discard is of one card: `count` needs `at_random: true`",
     ),
 ]
 

@@ -320,7 +320,7 @@ class State(TrickState):
 
     # -- the contract (TrickState's, with a dash's choice as its decision) ------
 
-    def _one_per_kind(self, cards: list[int]) -> list[int]:
+    def one_per_kind(self, cards: list[int]) -> list[int]:
         return self.deck.distinct(cards)
 
     def _trick_played(self) -> None:

@@ -89,7 +89,8 @@ class RoleKernel(KernelModule):
     def from_state(self, state: State, bot_streams: Sequence[Stream]) -> Position:
         arrays, tables = k.from_state(state)
         streams = k.new_streams(state.players)
-        # Role games draw chance only at the deal: a position needs the seats' streams alone.
+        # Chance goes on from the State's own (a random discard draws it: State.chance).
+        streams[0] = np.uint64(state.chance.key), np.uint64(state.chance.counter)
         for row, stream in enumerate(bot_streams, start=1):
             streams[row] = np.uint64(stream.key), np.uint64(stream.counter)
         return self._position(arrays, tables, streams)

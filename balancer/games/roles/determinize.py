@@ -10,6 +10,12 @@ the trick still in play, and every card it saw go into a rival's face-down zone
 only the rest of the zone is dealt (docs/determinize.md). The rivals' secret goals
 are dealt from the goal cards it has not seen (goals.py).
 
+The game's chance after the deal is hidden too: a file whose ops draw from it while
+they are played (a random discard) gives the world a chance stream of its own, keyed
+from one draw of the caller's stream after the deal, as the kernel's determinize
+keys its out_streams[CHANCE]; a world that kept the true stream would know every
+future draw. A file that draws none draws no more.
+
 Events start from 0 and there is no deal to record (no view shows them): a
 world is for looking ahead (lookahead.py, a search), not for a report.
 """
@@ -18,8 +24,9 @@ from __future__ import annotations
 
 from balancer.games.roles import goals as secret_goals
 from balancer.games.roles.engine import CHOICE, OVER, State, View
-from balancer.games.roles.model import RoleGame
-from balancer.rng import Stream
+from balancer.games.roles.model import Choose, RoleGame
+from balancer.games.roles.primitives import PRIMITIVES
+from balancer.rng import CHANCE, Stream
 
 
 def determinize(game: RoleGame, view: View, rng: Stream) -> State:
@@ -90,6 +97,8 @@ def determinize(game: RoleGame, view: View, rng: Stream) -> State:
     state.plays = list(view.trick)
     state.ended = False
     state.phase = view.phase
+    # Last, after every card and goal is dealt (kernel/play.py's order).
+    state.chance = Stream(rng.next_u64(), 0, CHANCE) if draws_chance(game) else Stream(0, 0, 0)
     if resolution is not None and view.phase == CHOICE:
         state.turn = len(state.order)
         state.tasks = list(resolution.tasks)
@@ -106,3 +115,16 @@ def determinize(game: RoleGame, view: View, rng: Stream) -> State:
         state.in_flight, state.played = set(), set()
         state.options, state.actions = [], []
     return state
+
+
+def draws_chance(game: RoleGame) -> bool:
+    """Whether some op of `game` draws from its chance stream while it is played
+    (Primitive.draws_chance: a random discard)."""
+    lists = [steps for role in game.roles.values() for steps in (role.resolve, role.on_cancelled)]
+    lists += list(game.hooks.values())
+    return any(
+        PRIMITIVES[op.kind].draws_chance(op.params)
+        for steps in lists
+        for step in steps
+        for op in (step.options if isinstance(step, Choose) else (step,))
+    )

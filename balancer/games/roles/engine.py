@@ -115,6 +115,9 @@ class State(TrickState):
         self._set_table(rules, players, cards.size, cards.copies, events, rng, kind=cards.kind)
         # Dealt after the hands and the first leader, so a file without goals draws no more.
         self.goals = secret_goals.deal(game.goals, players, rng) if game.goals else []
+        # The game's chance from here on, where the deal left it: what a random discard
+        # draws from (primitives/discard.py), as the kernel's streams[CHANCE].
+        self.chance = rng
         self.zones: dict[str, list[list[int]]] = {
             name: [[] for _ in range(players)] for name in game.zones
         }
@@ -172,7 +175,7 @@ class State(TrickState):
 
     # -- the contract (TrickState's, with a step's options as its decision) ----
 
-    def _one_per_kind(self, cards: list[int]) -> list[int]:
+    def one_per_kind(self, cards: list[int]) -> list[int]:
         return _distinct(cards, self.cards)
 
     def _note_trick(self) -> None:
@@ -285,6 +288,7 @@ class State(TrickState):
         other.places = {k: list(v) for k, v in self.places.items()}
         other.skip = list(self.skip)
         other.goals = [list(g) for g in self.goals]
+        other.chance = self.chance.copy()  # draws what this state's would, independently
         other.unsure = set(self.unsure)
         other.sole_leader = dict(self.sole_leader)
         other.played = set(self.played)
@@ -459,7 +463,7 @@ class State(TrickState):
                 # Its condition false: it does nothing, an option drops out.
                 if self._trace is not None:
                     self._note("unmet", seat, op.kind, conditions.said(op.when, seat, self))
-                takers += PRIMITIVES[op.kind].takes_card
+                takers += PRIMITIVES[op.kind].takes(op.params)
                 continue
             for target, taken in self._ways(op, seat):
                 options.append((op, target, taken))
@@ -469,7 +473,7 @@ class State(TrickState):
                     actions.append(-(1 + len(ops) + index * self.players + target))
                 else:
                     actions.append(-(index + 1))
-            if PRIMITIVES[op.kind].takes_card:
+            if PRIMITIVES[op.kind].takes(op.params):
                 takers += 1
         if len(options) == 1:
             op, target, taken = options[0]
@@ -482,10 +486,9 @@ class State(TrickState):
 
     def _ways(self, op: Op, seat: int) -> list[tuple[int, int]]:
         """The ways `op` can act for `seat`: (chosen rival or -1, taken card or -1)."""
-        p = op.params
-        card_ways = PRIMITIVES[op.kind].card_ways
-        if card_ways is not None:
-            return card_ways(self, p, seat)
+        p, primitive = op.params, PRIMITIVES[op.kind]
+        if primitive.card_ways is not None and primitive.takes(p):
+            return primitive.card_ways(self, p, seat)
         target = p.get("target")
         if target is not None and TARGET_KINDS[target[0]].chosen:
             unless = self.flags[p["unless"]] if p.get("unless") else None

@@ -47,7 +47,7 @@ class TrickState(ABC):
     A game's State fills the hooks: how it ends a trick once every card is played
     (`_trick_played`), who decides and how while a card resolves (`_decider`,
     `_choices`, `_choose`), which cards of a hand are distinct moves
-    (`_one_per_kind`), what lies outside hands, pile, discard and trick
+    (`one_per_kind`), what lies outside hands, pile, discard and trick
     (`_cards_resolving`, and `_check_cards` told where else cards lie), its `scores`,
     the events its record adds (`_events_at_end`), and `clone` (with `_copy_table`).
     """
@@ -172,7 +172,7 @@ class TrickState(ABC):
 
     def legal_actions(self) -> list[int]:
         if self.phase == PLAY:
-            return self._one_per_kind(self.hands[self.order[self.turn]])
+            return self.one_per_kind(self.hands[self.order[self.turn]])
         if self.phase == CHOICE:
             return self._choices()
         return []
@@ -214,7 +214,7 @@ class TrickState(ABC):
         """The event counts for the record: those kept, and those counted at the end."""
 
     @abstractmethod
-    def _one_per_kind(self, cards: list[int]) -> list[int]:
+    def one_per_kind(self, cards: list[int]) -> list[int]:
         """`cards` with copies of a card as one move (RULES.md §4)."""
 
     @abstractmethod

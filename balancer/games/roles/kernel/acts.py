@@ -7,7 +7,10 @@ Decisions are the engine's ints (engine.py's docstring): an option taking a
 card `takers * D + card`, one choosing rival r `-(1 + ops + i * P + r)`, any
 other `-(i + 1)`. A decision's options are not stored: `legal` and `apply`
 (interpreter.py) work them out again from the position, which has not changed
-since the step stopped for them."""
+since the step stopped for them.
+
+`streams` (the game's, rng.CHANCE first) goes down from interpreter.apply to the acts
+that draw chance (a random discard: primitives/discard.py); the others take none."""
 
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ from balancer.games.roles.kernel.layout import (
     R_IF_LOW,
     R_IF_OF,
     R_OP,
+    R_TAKES,
     R_TARGET,
     R_UNLESS,
     STEP_WIDTH,
@@ -123,7 +127,9 @@ def out_none(state: np.ndarray) -> np.ndarray:
 
 
 @inlined
-def _step(state: np.ndarray, tables: np.ndarray, step: int, seat: int, card: int) -> bool:
+def _step(
+    state: np.ndarray, tables: np.ndarray, streams: np.ndarray, step: int, seat: int, card: int
+) -> bool:
     """engine.py _step: act when the step has one way; False when it waits for a decision.
     `_act` has one call site here (and `_apply` one in `_act`): numba inlines every
     primitive at each, and each copy costs compile time, not run time."""
@@ -138,7 +144,7 @@ def _step(state: np.ndarray, tables: np.ndarray, step: int, seat: int, card: int
         state[PHASE] = CHOICE
         return False
     if n == 1:
-        _act(state, tables, row, seat, card, chosen, taken)
+        _act(state, tables, streams, row, seat, card, chosen, taken)
     return True
 
 
@@ -170,13 +176,13 @@ def _ways(
         row = ops + OP_WIDTH * (first_op + index)
         unless = tables[row + R_UNLESS]
         op = tables[row + R_OP]
+        takes = tables[row + R_TAKES] != 0  # a card a way (Primitive.takes)
         if tables[row + R_IF] != IF_NONE and not _met(state, tables, row, seat):
             # Its condition false: no way (an op taking a card still counts among the takers).
-            if op == OP_STEAL or op == OP_DISCARD:  # noqa: SIM109
+            if takes:
                 takers += 1
             continue
-        # A card a way (Primitive.takes_card). Two comparisons: numba compiles them simply.
-        if op == OP_STEAL or op == OP_DISCARD:  # noqa: SIM109
+        if takes:
             if op == OP_STEAL:
                 m, card, stop = steal_ways(
                     state, tables, row, seat, takers * d, m, out, write, match, want, counting
@@ -233,11 +239,19 @@ def _met(state: np.ndarray, tables: np.ndarray, row: int, seat: int) -> bool:
 
 @inlined
 def _act(
-    state: np.ndarray, tables: np.ndarray, row: int, seat: int, card: int, chosen: int, taken: int
+    state: np.ndarray,
+    tables: np.ndarray,
+    streams: np.ndarray,
+    row: int,
+    seat: int,
+    card: int,
+    chosen: int,
+    taken: int,
 ) -> None:
     """engine.py _act: one primitive of op row `row`, for `seat`'s `card`; a targeted
     one on each of its seats but those whose `unless` flag is set, an untargeted one
-    once, with the decision's chosen rival and taken card."""
+    once, with the decision's chosen rival; the taken card goes to either (a targeted
+    op that takes one, a chosen discard, targets the owner)."""
     op = tables[row + R_OP]
     targeted = (TARGETED >> op) & 1 != 0
     target = tables[row + R_TARGET]
@@ -249,12 +263,12 @@ def _act(
     unless = tables[row + R_UNLESS]
     acted = False
     for j in range(count):
-        on, took = chosen, taken
+        on = chosen
         if targeted:
-            on, took = _target(state, tables, row, target, seat, chosen, j), -1
+            on = _target(state, tables, row, target, seat, chosen, j)
             if unless >= 0 and state[_flag(state, tables, unless, on)] != 0:
                 continue
-        if _apply(state, tables, row, op, seat, card, on, took):
+        if _apply(state, tables, streams, row, op, seat, card, on, taken):
             acted = True
     if acted and tables[row + R_EVENT] >= 0:
         state[_event(state, tables, tables[row + R_EVENT])] += 1
@@ -264,6 +278,7 @@ def _act(
 def _apply(
     state: np.ndarray,
     tables: np.ndarray,
+    streams: np.ndarray,
     row: int,
     op: int,
     seat: int,
@@ -294,7 +309,7 @@ def _apply(
     if op == OP_DRAW:
         return draw_act(state, tables, row, seat, card, target, taken)
     if op == OP_DISCARD:
-        return discard_act(state, tables, row, seat, card, target, taken)
+        return discard_act(state, tables, streams, row, seat, card, target, taken)
     return False
 
 

@@ -166,7 +166,8 @@ def legal(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> int:
 @inlined
 def apply(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: int) -> None:
     """Play `action` (one of `legal`) for the current player; the game runs on to the
-    next decision. `streams` is unused after the deal: chance draws only at the start."""
+    next decision. A random discard draws from streams[CHANCE] (primitives/discard.py),
+    going on from the deal, as the engine's State.chance."""
     phase = state[PHASE]
     run = False  # one call site of _run, which inlines every primitive
     if phase == PLAY:
@@ -179,11 +180,11 @@ def apply(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: in
             state, tables, step, seat, out_none(state), False, True, action
         )
         state[PHASE] = PLAY
-        _act(state, tables, row, seat, card, chosen, taken)
+        _act(state, tables, streams, row, seat, card, chosen, taken)
         state[_scalar(state, tables, S_STEP_AT)] += 1
         run = True
     if run:
-        _run(state, tables)
+        _run(state, tables, streams)
 
 
 @inlined
@@ -294,7 +295,7 @@ def _sort_out(state: np.ndarray, tables: np.ndarray) -> None:
 
 
 @inlined
-def _run(state: np.ndarray, tables: np.ndarray) -> None:
+def _run(state: np.ndarray, tables: np.ndarray, streams: np.ndarray) -> None:
     """engine.py _run: the queued tasks' steps until one needs a decision, the
     on_trick_end hook for each seat from the leader, then the trick's end."""
     rb = _rb(state)
@@ -311,7 +312,7 @@ def _run(state: np.ndarray, tables: np.ndarray) -> None:
             if listed >= 0:
                 first, steps = tables[lists + 2 * listed], tables[lists + 2 * listed + 1]
                 while state[at_step] < steps:
-                    if not _step(state, tables, first + state[at_step], seat, card):
+                    if not _step(state, tables, streams, first + state[at_step], seat, card):
                         return  # waiting for the owner's decision
                     state[at_step] += 1
             state[at_task] = t + 1

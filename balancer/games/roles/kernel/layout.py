@@ -28,7 +28,7 @@ __init__.py), R_EVENT (the event it counts, -1 none), R_TARGET and
 R_TARGET_ARG (its target kind's number, targets/__init__.py, and the kind's
 argument: for `top`, its counter), R_UNLESS (a flag, -1
 none), then R_A..R_E, the primitive's own words (its module's docstring and
-`encode` say which).
+`encode` say which), its condition's words R_IF..., and R_TAKES.
 
 An amount is (AMT_* kind, value): a whole number (knobs are filled in when the
 tables are built: nothing is compiled per game file or knob value), the
@@ -120,7 +120,10 @@ X_POINTS = 36
 # goal card's (first term row, terms) lie; X_GOAL_DEAL, the goals each seat holds;
 # X_NGOALS, the goal cards.
 X_GOALS, X_GOAL_POOL, X_GOAL_ROWS, X_GOAL_DEAL, X_NGOALS = 37, 38, 39, 40, 41
-N_DIRECTORY = 42
+# 1 when some op draws from the chance stream while the game is played (a random
+# discard): determinize then gives a world a chance of its own (play.py).
+X_DRAWS_CHANCE = 42
+N_DIRECTORY = 43
 MAX_EVENTS = 62
 
 S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS, S_ENDED = 0, 1, 2, 3, 4
@@ -140,7 +143,9 @@ R_OP, R_EVENT, R_TARGET, R_TARGET_ARG, R_UNLESS, R_A, R_B, R_C, R_D, R_E = range
 R_IF, R_IF_INDEX, R_IF_OF, R_IF_OF_ARG, R_IF_LOW, R_IF_HIGH = range(10, 16)
 IF_SHIFT = R_IF_OF - R_TARGET
 assert R_IF_OF_ARG - R_TARGET_ARG == IF_SHIFT
-OP_WIDTH = 16
+# 1 when the op takes a card, a way per card (Primitive.takes: a steal, a chosen discard).
+R_TAKES = 16
+OP_WIDTH = 17
 # A condition's kind (R_IF); a bound not written never binds (as add's NO_MIN / NO_MAX).
 IF_NONE, IF_COUNTER, IF_FLAG, IF_COUNT = 0, 1, 2, 3
 IF_NO_LOW, IF_NO_HIGH = -(2**62), 2**62

@@ -64,8 +64,8 @@ SEED_SPAN = 1 << 62  # roles/lookahead.py's _SEED_SPAN: a reply stream's seed
 # The scratch's blocks (header words of their (start, stop)): the play-out's legal
 # moves, a trial's legal moves, the worlds (one state each), the trial, the float64
 # work (a seat's scores, its progress: as bits) and the uint64 rows (each world's
-# reply key, the reply stream, and streams for `apply` and `determinize`, which
-# draw nothing after the deal).
+# reply key and chance key, the reply stream, and the streams `determinize` keys a
+# world's chance in and `apply` draws it from: a random discard's).
 X_MOVES, X_TRIAL_MOVES, X_WORLDS, X_TRIAL, X_FWORK, X_UWORK = 0, 2, 4, 6, 8, 10
 X_HEADER = 12
 
@@ -113,6 +113,7 @@ def lookahead_move(
     own = streams[1 + seat : 2 + seat]
     for w in range(samples):
         determinize(state, tables, seat, own, worlds[w * length : (w + 1) * length], quiet)
+        rows[w, 1] = quiet[0, 0]  # the world's chance key (a file drawing none: unused)
     for w in range(samples):
         rows[w, 0] = stream_key(below(streams, 1 + seat, SEED_SPAN), 0, 0)
     tricks = state[TRICKS]
@@ -125,6 +126,8 @@ def lookahead_move(
                 trial[j] = worlds[at + j]
             reply[0, 0] = rows[w, 0]
             reply[0, 1] = 0
+            quiet[0, 0] = rows[w, 1]  # every move from the world's chance start, as
+            quiet[0, 1] = 0  # roles/lookahead.py's world.clone()
             # The move, then roles/lookahead.py finish_trick (a forced move draws too):
             # one call of `apply`, which inlines the whole interpreter.
             action = moves[i]

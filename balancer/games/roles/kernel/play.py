@@ -12,7 +12,10 @@ cards give the same world from the same rng. As roles/determinize.py does from
 the view, a zone keeps the cards recalled first, in their order, then the dealt.
 Then the rivals' secret goals are dealt again from the goal cards the seat has not
 seen, listed by number too (secret_goals.py `redeal_goals`).
-Role games draw chance only at the deal: `out_streams` is left as it is.
+A file whose ops draw chance in play (a random discard: tables X_DRAWS_CHANCE) gets
+out_streams[CHANCE] keyed from one more draw of rng, last, as roles/determinize.py
+keys the world's State.chance: the world never draws the true game's future. Any
+other file's `out_streams` is left as it is (and rng drawn no more).
 """
 
 from __future__ import annotations
@@ -30,12 +33,14 @@ from balancer.games.roles.kernel.layout import (
     T_NEVENTS,
     T_NZONES,
     T_PLAYERS,
+    X_DRAWS_CHANCE,
     X_ZFACE,
     inlined,
 )
 from balancer.games.roles.kernel.recall import unsure_at
 from balancer.games.roles.kernel.secret_goals import redeal_goals
-from balancer.rng_kernels import shuffle
+from balancer.rng import CHANCE
+from balancer.rng_kernels import next_u64, shuffle, stream_key
 
 
 @inlined
@@ -122,4 +127,7 @@ def determinize(
     redeal_goals(state, tables, seat, rng, out)
     for e in range(tables[T_NEVENTS]):
         out[_event(out, tables, e)] = 0
+    if _x(tables, X_DRAWS_CHANCE) != 0:  # last: Stream(rng.next_u64(), 0, CHANCE)
+        out_streams[CHANCE, 0] = stream_key(int(next_u64(rng, 0)), 0, CHANCE)
+        out_streams[CHANCE, 1] = 0
     return 0

@@ -69,6 +69,7 @@ from balancer.games.roles.kernel.layout import (
     R_IF,
     R_IF_HIGH,
     R_OP,
+    R_TAKES,
     R_TARGET,
     R_TARGET_ARG,
     R_UNLESS,
@@ -104,6 +105,7 @@ from balancer.games.roles.kernel.layout import (
     X_CANCELLED_EVENTS,
     X_CDECL,
     X_CNT,
+    X_DRAWS_CHANCE,
     X_ENDS,
     X_EVDECL,
     X_EVT,
@@ -237,6 +239,7 @@ def _op_row(op: Op, rules: Mapping[str, Any], names: _Names) -> list[int]:
     words = PRIMITIVES[op.kind].encode(p, _Encoding(rules, names))
     row[R_A : R_A + len(words)] = words
     row[R_IF : R_IF_HIGH + 1] = _condition_row(op.when, rules, names)
+    row[R_TAKES] = int(PRIMITIVES[op.kind].takes(p))
     return row
 
 
@@ -277,6 +280,7 @@ class _Program:
         self.terms: list[int] = []
         self.points: list[int] = []  # the rank terms' points, one list after another
         self.max_ways = 1
+        self.draws_chance = False  # some op draws chance in play (layout.X_DRAWS_CHANCE)
 
     def step_list(self, steps: tuple[Step, ...]) -> int:
         """The id of a new step list (-1 for none: an empty list queues no task)."""
@@ -288,17 +292,21 @@ class _Program:
             ops = step.options if isinstance(step, Choose) else (step,)
             self.steps += [len(self.ops) // OP_WIDTH, len(ops), 0]
             ways = 0
+            one_way = len(ops) == 1
             for op in ops:
                 row = _op_row(op, self.rules, self.names)
                 self.ops += row
-                if PRIMITIVES[op.kind].takes_card:
+                self.draws_chance |= PRIMITIVES[op.kind].draws_chance(op.params)
+                if PRIMITIVES[op.kind].takes(op.params):
                     ways += self.deck  # a card a way, each card once
+                    one_way = False
                 elif (CHOSEN >> row[R_TARGET]) & 1:  # a rival a way
                     ways += self.players - 1
+                    one_way = False  # one rival (two players) is still a rival to name
                 else:
                     ways += 1
             self.max_ways = max(self.max_ways, ways)
-            self.steps[-1] = int(len(ops) == 1 and ways == 1)
+            self.steps[-1] = int(one_way)
         return at
 
     def term_list(self, terms: tuple[Term, ...]) -> tuple[int, int]:
@@ -438,6 +446,7 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
     directory[X_NENDS] = len(game.end)
     directory[X_MAXWAYS] = program.max_ways
     directory[X_GOAL_DEAL], directory[X_NGOALS] = held, len(goal_rows) // 2
+    directory[X_DRAWS_CHANCE] = int(program.draws_chance)
     if ne > MAX_EVENTS:
         raise ValueError(f"the kernel counts at most {MAX_EVENTS} events, not {ne}")
     for key, source in (

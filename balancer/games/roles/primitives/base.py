@@ -93,6 +93,14 @@ def _nothing_unseen(faces: Mapping[str, str], params: Mapping[str, Any]) -> bool
     return False
 
 
+def _always(params: Mapping[str, Any]) -> bool:
+    return True
+
+
+def _never(params: Mapping[str, Any]) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class Primitive:
     """One effect primitive, everything about it but its compiled act's call site."""
@@ -106,7 +114,8 @@ class Primitive:
     encode: Callable[[Mapping[str, Any], Encoding], Sequence[int]]
     act: PythonAct
     # Builds the compiled act (kernel/acts.py calls it once): numba's njit function
-    # act(state, tables, row, seat, card, target, taken) -> bool, as `act` above.
+    # act(state, tables, row, seat, card, target, taken) -> bool, as `act` above (one
+    # that `draws_chance` takes the game's streams after the tables).
     kernel_act: Callable[[], Callable[..., bool]]
     # Trace event tag -> how it is told (narrate.py), and the words it tells it in.
     tells: Mapping[str, Teller] = field(default_factory=dict)
@@ -120,6 +129,13 @@ class Primitive:
     moves: tuple[str, str] | None = None
     # (-1, card) for each card it may take (`takes_card`); None: it takes none.
     card_ways: Callable[[State, Mapping[str, Any], int], list[tuple[int, int]]] | None = None
+    # With card_ways: whether an op of these parameters takes a card (a random discard
+    # does not: it acts one way, `takes`).
+    picks: Callable[[Mapping[str, Any]], bool] = _always
+    # Whether an op of these parameters draws from the game's chance stream while it is
+    # played (a random discard): a world a bot samples then gets a chance of its own
+    # (determinize.py, kernel/play.py), so it never knows a future draw.
+    draws_chance: Callable[[Mapping[str, Any]], bool] = _never
     # bounds.most_reached: the most this op adds, for a card numbered `number`, to
     # counter (kind "counter") or global (kind "global") `name`; None: no bound.
     gain: Callable[[Mapping[str, Any], str, str, int, Mapping[str, int]], int | None] = _no_gain
@@ -131,6 +147,11 @@ class Primitive:
         """One way per card it may take (a decision `takers * deck + card`): the owner
         picks a card, not a rival; `card_ways(state, params, seat)` lists them."""
         return self.card_ways is not None
+
+    def takes(self, params: Mapping[str, Any]) -> bool:
+        """Whether an op of these parameters takes a card (its ways are `card_ways`'s);
+        else it acts one way, or one per rival its target lets the owner choose."""
+        return self.card_ways is not None and self.picks(params)
 
 
 def most_added(by: tuple[Any, ...], number: int, defaults: Mapping[str, int]) -> int | None:

@@ -47,7 +47,7 @@ def card_ways(state: State, params: Mapping[str, Any], seat: int) -> list[tuple[
         cards = state.zones[params["from"]][victim]
         if params["fresh_only"]:
             cards = [c for c in cards if c not in state.played]
-        found += [(-1, c) for c in state._one_per_kind(cards)]
+        found += [(-1, c) for c in state.one_per_kind(cards)]
     return found
 
 
@@ -99,7 +99,7 @@ def kernel_ways() -> Callable[..., tuple[int, int, bool]]:
     -> (m, card, stop). Each card's action is first_action + card; `m` ways came
     before. `card`: the way's card when it is the one wanted (`match`) or the step's
     first way (m was 0), else -1; `stop`: the caller has its answer (two ways when
-    only counting, or the match)."""
+    only counting, or the match: kernel/ways.py `offer`, which discard's shares)."""
     from balancer.games.roles.kernel.layout import (
         KIND,
         PCARD,
@@ -114,6 +114,7 @@ def kernel_ways() -> Callable[..., tuple[int, int, bool]]:
         inlined,
     )
     from balancer.games.roles.kernel.regions import flag_at, zone_at, zone_len
+    from balancer.games.roles.kernel.ways import offer
     from balancer.games.trick.kernel.lists import in_plays, seat_after
 
     @inlined
@@ -169,13 +170,10 @@ def kernel_ways() -> Callable[..., tuple[int, int, bool]]:
                     continue
                 if copies > 1 and kind_taken(state, tables, base, i, c, fresh, turn):
                     continue
-                action = first_action + c
-                if write:
-                    out[m] = action
-                if (match and action == want) or (not match and m == 0):
-                    found = c
-                m += 1
-                if (counting and m > 1) or (match and found >= 0):
+                m, found, stop = offer(
+                    out, m, found, first_action + c, c, write, match, want, counting
+                )
+                if stop:
                     return m, found, True
         return m, found, False
 
