@@ -90,6 +90,7 @@ PRIMITIVES = Registry(
         ("games/kimekimera/knobs.py", "KNOBS", "discard"): "a Kimekimera knob's value",
         ("games/daqizi/engine.py", "State", "discard"): "Da Qi Zi's discard slot",
         ("games/daqizi/combos.py", "describe_move", "discard"): "Da Qi Zi's discard move",
+        ("games/daqizi/narrate.py", "", "discard"): "Da Qi Zi's discard move, in English",
     },
 )
 TARGETS = Registry(

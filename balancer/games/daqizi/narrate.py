@@ -29,7 +29,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "form_sequence": "sequence",
         "form_four": "four",
         "form_five": "five",
-        "form_discard": "discard",
+        "form_face_down": "discard",
         "discarded": "      seat {seat}'s discard: {cards}",
         "beats": "    seat {seat} beats with {move}",
         "wins_trick": "    seat {seat} wins the trick, capturing {move}",
@@ -58,7 +58,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "form_sequence": "順子",
         "form_four": "４枚出し",
         "form_five": "５枚出し",
-        "form_discard": "伏せ札",
+        "form_face_down": "伏せ札",
         "discarded": "      席 {seat} の捨て札: {cards}",
         "beats": "    席 {seat} が {move} で上回る",
         "wins_trick": "    席 {seat} がトリックを取り、{move} を獲得",
@@ -95,7 +95,7 @@ def _hand(say: Mapping[str, str], counts: Sequence[int]) -> str:
 def _move(say: Mapping[str, str], move: int) -> str:
     """A move as a person reads it, its form in the narration's language: 'pair [...]',
     or 'discard [...]' for a face-down one (combos.describe_move's English)."""
-    form = "discard" if move >= dc.DISCARD_BASE else dc.FORMS[dc.COMBO_FORM[move]]
+    form = "face_down" if move >= dc.DISCARD_BASE else dc.FORMS[dc.COMBO_FORM[move]]
     return f"{say['form_' + form]} {dc.describe_cards(move)}"
 
 
