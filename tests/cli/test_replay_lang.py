@@ -1,7 +1,8 @@
 """`balancer replay` in the language asked for: `--lang`, else the variant's `lang:`,
 else $BALANCER_LANG, else English. A role game's play-by-play speaks Japanese, and so do
-the lines around it; a game whose narration has no Japanese words yet (the hand-written
-ones) tells its play-by-play in English."""
+the lines around it, and the hand-written games' play-by-play (their narrate.py's `ja`
+tables); a narration without words in the language asked falls back to English
+(tests/unit/test_narrate.py)."""
 
 from __future__ import annotations
 
@@ -74,6 +75,8 @@ def test_a_seat_sees_its_own_hand_in_japanese_and_no_other() -> None:
     assert "だけ]" not in seen  # no line marked as another seat's
 
 
-def test_a_game_without_japanese_narration_is_told_in_english() -> None:
-    told = replay(str(VARIANTS / "fdc-5p-vs-random.yaml"), "--lang", "ja").stdout
-    assert "Trick 1: seat" in told
+def test_a_hand_written_game_is_told_in_japanese_too() -> None:
+    fdc = str(VARIANTS / "fdc-5p-vs-random.yaml")
+    told = replay(fdc, "--lang", "ja").stdout
+    assert "トリック 1: 席" in told and "Trick 1: seat" not in told
+    assert "Trick 1: seat" in replay(fdc, "--lang", "en").stdout  # the control

@@ -271,3 +271,17 @@ def test_da_qi_zi_names_a_move_by_its_form_in_japanese() -> None:
         f"  trick 2: seat 1 leads pair {cards}",
         "    seat 3 discards 1 card face down",
     ]
+
+
+def test_a_language_without_a_table_is_told_in_english() -> None:
+    """A narration asked for in a language it has no table for speaks English (a plugin's
+    or a future language's), not an error."""
+    rules = {"deck": fdc_rules.DEFAULT_DECK}
+    trace = [("trick", 4, 1, ((fdc_rules.parse("red fish 3", rules),), ())), ("protects", 0)]
+    english = fdc_narrate.lines(trace, rules, "en")
+    assert fdc_narrate.lines(trace, rules, "fr") == english
+    assert fdc_narrate.lines(trace, rules, "ja") != english  # the control
+    owes = [("owes", 1, 0, -4, 5, 2)]
+    assert dqz_narrate.lines(owes, lang="fr") == dqz_narrate.lines(owes)
+    skipped = [("cant_breed", 2, "no_free", 2, 3)]
+    assert kk_narrate.lines(skipped, lang="fr") == kk_narrate.lines(skipped)
