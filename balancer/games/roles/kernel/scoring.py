@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from balancer import jit
 from balancer.games.roles.kernel.amounts import amount as _amount
 from balancer.games.roles.kernel.layout import (
     END_COUNTER,
@@ -38,6 +37,7 @@ from balancer.games.roles.kernel.layout import (
     X_SOLE,
     X_TERMS,
     inlined,
+    outermost,
 )
 from balancer.games.roles.kernel.regions import (
     _counter,
@@ -242,7 +242,7 @@ def _terms(state: np.ndarray, tables: np.ndarray, first: int, n: int, seat: int)
 # Called, not inlined: a `{goals: true}` row is rare and its goals' rows are read here,
 # so every other row keeps `_terms` as it was (the lead-changes event sums the terms at
 # every trick's end) and each kind's value one inlined copy per caller.
-@jit.njit(error_model="numpy", _nrt=False)
+@outermost
 def _goal_terms(state: np.ndarray, tables: np.ndarray, row: int, seat: int) -> int:
     """A `{goals: true}` row for `seat`: the term rows of each goal card it holds
     (scores/goals.py says where they lie; a goal's terms are zone, counter and rank
