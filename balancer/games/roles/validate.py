@@ -126,7 +126,9 @@ class _Checker(Reader):
         if win not in ("highest", "lowest"):
             self.fail(("win",), f"expected highest or lowest, got {shown(win)}")
         goal_terms = tuple(t for terms in goal_deck.terms for t in terms) if goal_deck else ()
-        self.zone_flow(zones, score + goal_terms, events)
+        # Goals refused (their deal, one card) leave unknown which zones they score.
+        goals_unread = data.get("goals") is not None and goal_deck is None
+        self.zone_flow(zones, score + goal_terms, events, goals_unread)
         if deck is not None:
             self.sums_fit(score, events, deck, counters, knob_defs, goal_deck)
         if deck is not None and players is not None and trick.get("hand_size") is not None:
@@ -672,10 +674,17 @@ class _Checker(Reader):
             if event.source in ("at_end", "lead_changes"):
                 keypath = ("events", event.name, event.source)
                 sums.append((keypath, block[event.name][event.source], event.terms))
+        # A counter refused at its declaration (a range past the limit) is named there,
+        # and a term reading it has no bound to sum.
+        declared = {c.name for c in counters}
+        goal_terms = [t for g in goal_deck.terms for t in g] if goal_deck else []
         for keypath, written, terms in sums:
             items = written if isinstance(written, list) else [written]
             if len(items) != len(terms) or (goal_deck is None and any(t.goals for t in terms)):
                 continue  # a term failed its own checks, or the goals it reads did
+            read = [*terms, *(goal_terms if any(t.goals for t in terms) else [])]
+            if any(t.counter is not None and t.counter not in declared for t in read):
+                continue
             found = bounds.first_overflow(terms, deck, counters, knob_defs, goal_deck)
             if found is not None:
                 index, total = found
@@ -683,7 +692,11 @@ class _Checker(Reader):
                 self.fail(at, bounds.overflow_message(total))
 
     def zone_flow(
-        self, zones: dict[str, str], score: tuple[Term, ...], events: tuple[EventDef, ...]
+        self,
+        zones: dict[str, str],
+        score: tuple[Term, ...],
+        events: tuple[EventDef, ...],
+        goals_unread: bool = False,
     ) -> None:
         scored = {t.zone for t in score if t.zone}
         # A zone scores when its cards score or move on to a zone that scores.
@@ -700,7 +713,7 @@ class _Checker(Reader):
                     ("zones", zone),
                     "nothing fills this zone (no place, move_all or steal puts a card in it)",
                 )
-            elif zone not in scored:
+            elif zone not in scored and not goals_unread:
                 self.fail(
                     ("zones", zone),
                     "nothing scores this zone (no score term reads it, "
