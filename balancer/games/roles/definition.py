@@ -241,14 +241,15 @@ def build(game: RoleGame) -> GameDefinition:
         card_kinds=card_kinds,
         card_roles=card_roles,
     )
-    languages = {}
-    if "ja" in game.names or any(e.ja for e in game.events):
-        local = LocalNames(
-            title=game.names.get("ja", game.name),
-            length_units={"tricks": "トリック"},
-            events={e.name: e.ja or (e.name, e.meaning) for e in game.events},
-        )
-        languages["ja"] = lambda: local
+    # Every game file speaks Japanese: the trick procedure and every primitive tell their
+    # play in it, so the unit is the engine's word; a file without `ja:` names keeps
+    # its own title and event names.
+    local = LocalNames(
+        title=game.names.get("ja", game.name),
+        length_units={"tricks": "トリック"},
+        events={e.name: e.ja or (e.name, e.meaning) for e in game.events},
+    )
+    languages = {"ja": lambda: local}
 
     @cache
     def kernel() -> Kernel:
