@@ -212,6 +212,18 @@ LAID: dict[str, Laid] = {
         scores=(0, 1),
         events={"purges": 1},
     ),
+    # A purge of 5 from a hand of 6 (after the purge is played): 5 go, one stays, which
+    # one as the chance draws (the same card on both paths: test_both_paths_step_alike).
+    "discard-purge-five-of-six": Laid(
+        "discard",
+        hands=(
+            (x(PURGE, 4), x(DUMP, 1), x(DUMP, 2), x(DUMP, 3), x(TOSS, 1), x(TOSS, 2), x(TOSS, 3)),
+            (x(X_REST, 3),),
+        ),
+        moves=(x(PURGE, 4), x(X_REST, 3)),
+        after={"hand_sizes": [1, 0]},
+        events={"purges": 1},
+    ),
     # From an empty hand: nothing, no purge counted.
     "discard-purge-an-empty-hand": Laid(
         "discard",
@@ -582,6 +594,15 @@ LAID: dict[str, Laid] = {
         counters={"pos": (6, 0, 3)},
         moves=(card(WAVE, 2, 3), card(SHIELD, 3, 3), card(IDLE, 1, 3)),
         scores=(6, 0, 4),
+        events={"shields": 1, "waves": 1},
+    ),
+    # `all` is the owner too: seat 0 at 2 rises to 3 beside seat 2 (3 -> 4).
+    "target-all-lifts-the-owner-too": Laid(
+        "targets",
+        hands=((card(WAVE, 2, 3),), (card(SHIELD, 3, 3),), (card(IDLE, 1, 3),)),
+        counters={"pos": (2, 0, 3)},
+        moves=(card(WAVE, 2, 3), card(SHIELD, 3, 3), card(IDLE, 1, 3)),
+        scores=(3, 0, 4),
         events={"shields": 1, "waves": 1},
     ),
     # The control: seat 2 at 6 too: nothing changes, no wave.

@@ -50,6 +50,7 @@ def engine_sees(state: State) -> dict[str, Any]:
     """The Python interpreter's table by the snapshot's names, read from its own fields."""
     return {
         "hands": [list(h) for h in state.hands],
+        "hand_sizes": [len(h) for h in state.hands],
         "pile": list(reversed(state.pile)),
         "zones": {k: [list(z) for z in v] for k, v in state.zones.items()},
         "counters": {k: list(v) for k, v in state.counters.items()},
@@ -60,7 +61,8 @@ def engine_sees(state: State) -> dict[str, Any]:
 
 
 def kernel_sees(seen: dict[str, Any]) -> dict[str, Any]:
-    return {**seen, "pile": list(reversed(seen["pile"]))}
+    hand_sizes = [len(h) for h in seen["hands"]]
+    return {**seen, "pile": list(reversed(seen["pile"])), "hand_sizes": hand_sizes}
 
 
 def assert_holds(seen: dict[str, Any], after: dict[str, Any]) -> None:
