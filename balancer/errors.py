@@ -78,7 +78,7 @@ def shown(value: Any, limit: int = MAX_SHOWN) -> str:
     if isinstance(value, int) and abs(value) >= 10**18:
         # Not str(value): Python refuses to write an int of more than 4300 digits.
         digits = int(abs(value).bit_length() * 0.30103) + 1  # log10(2): about right
-        return f"{'-' if value < 0 else ''}a number of about {digits} digits"
+        return f"a {'negative ' if value < 0 else ''}number of about {digits} digits"
     text = repr(value)
     if len(text) <= limit:
         return text
