@@ -229,7 +229,8 @@ PAST_THE_EDGE = [
         "amounts",
         "min: -1000000000, max",
         "min: -10000000000000000000, max",
-        "13: counters.pos.min:",
+        "13: counters.pos.min: must be in -1000000000..1000000000, got a negative number of"
+        " about 20 digits",
     ),
     ("groups", "  - {colours: [blue], roles: [jump], numbers: [5, 5]}", "  - {}", "14: deck[2]:"),
     ("groups", "roles: [jump], numbers", "roles: [], numbers", "14: deck[2].roles:"),
@@ -246,6 +247,13 @@ PAST_THE_EDGE = [
     # The goals' deal refused: one line, not a second blaming the vault they score.
     ("goals", "  deal: 1", "  deal: 0", "21: goals.deal:"),
     ("goals", "  deal: 1", "  deal: 2", "21: goals.deal:"),
+    # An empty goal: one line at the card, not a second at the deal it leaves short.
+    (
+        "goals",
+        "champion: [{rank: {counter: coins, points: [10]}}]",
+        "champion: []",
+        "25: goals.cards.champion: an empty goal",
+    ),
     (
         "goals",
         "champion: [{rank",

@@ -75,8 +75,10 @@ def read(reader: Reader, terms: TermsReader, most_players: int) -> GoalDeck | No
                 continue
             items = value if isinstance(value, list) else [value]
             if not items or value is None:
-                reader.fail(at, "expected a list of score terms")
+                said = "expected a list of score terms" if value is None else "an empty goal"
+                reader.fail(at, f"{said}: a goal scores by at least one term")
                 ok = False
+                names.append(name)  # still a goal card written: the deal's count holds it
                 continue
             for index, item in enumerate(items):
                 if isinstance(item, dict) and "goals" in item:
