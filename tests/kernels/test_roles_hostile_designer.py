@@ -271,6 +271,7 @@ PAST_THE_EDGE = [
         "23: end[0].reaches:",
     ),
     ("smallest", "numbers: [1, 2]", "numbers: [1, 1]", "7: hand_size:"),
+    ("smallest", "players: [2, 2]", "players: [1, 2]", "5: players[0]:"),
 ]
 
 
@@ -351,3 +352,26 @@ def test_a_seats_replay_keeps_the_rivals_goals_secret_until_the_end(
         told[bool(seat)] = [line for line in lines if "seat 0's secret goals" in line]
     assert [("(+" in line) for line in told[False]] == [False, True]
     assert [("(+" in line) for line in told[True]] == [True]
+
+
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        ("bots: heuristic", "4: bots: unknown bot 'heuristic' for h38-draw"),  # not fdc's roles
+        ("seats: [{bot: random}, {bot: greedy}]", "4: seats[1]: unknown bot 'greedy' for h38-draw"),
+        ("players: 4\nbots: random", "3: players: must be between 2 and 3, got 4"),
+    ],
+)
+def test_a_variant_past_its_files_edges_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, names: str
+) -> None:
+    """A bot the file's game does not offer, or more players than it takes: `validate`
+    and `run` each say so in one line, and `run` writes no report."""
+    variant = tmp_path / "v.yaml"
+    players = "" if "players" in line else "players: 2\n"
+    variant.write_text(f"game: {DATA / 'draw'}.yaml\n{players}games: 2\n{line}\n", encoding="utf-8")
+    assert main(["validate", str(variant)]) == 2
+    assert f"{variant}:{names}" in one_error_line(capsys)
+    assert main(["run", "-q", str(variant), "-o", str(tmp_path / "report")]) == 2
+    assert f"{variant}:{names}" in one_error_line(capsys)
+    assert not (tmp_path / "report").exists()
