@@ -30,7 +30,7 @@ def card(role: int, number: int, numbers: int, low: int = 1) -> int:
 
 
 # Each file's cards, as its header comment numbers them.
-def d(role: int, n: int) -> int:  # draw: none, one, lots, give, rest; numbers 1..4
+def d(role: int, n: int) -> int:  # draw: none, one, lots, give, rest, share; numbers 1..4
     return card(role, n, 4)
 
 
@@ -46,7 +46,7 @@ def a(role: int, n: int) -> int:  # amounts: up, down, twice, back, copy, cash, 
     return card(role, n, 2, BIG - 1)
 
 
-NONE, ONE, LOTS, GIVE, D_REST = range(5)
+NONE, ONE, LOTS, GIVE, D_REST, SHARE = range(6)
 DUMP, TOSS, PURGE, SACK, RAID, X_REST = range(6)
 MINE, NXT, PRV, LEAD, TOPS, BOTS, PICK, C_REST = range(8)
 UP, DOWN, TWICE, BACK, COPY, CASH, A_REST = range(7)
@@ -162,6 +162,17 @@ LAID: dict[str, Laid] = {
         moves=(d(GIVE, 3), d(D_REST, 2), d(D_REST, 1), d(ONE, 1), d(NONE, 1)),
         after={"zones": {"bag": [[], [d(D_REST, 2)], [d(D_REST, 1)]]}},
         scores=(0, 1, 1),
+        events={"gifts": 1},
+    ),
+    # Seat 1's share 4 (all, 2 each): the owner first, then from its left: seat 1 draws
+    # one 1 and one 2, seat 2 one 3, seat 0 none (the pile is out); one gift. The rests
+    # go to the bags after.
+    "draw-all-owner-first-pile-short": Laid(
+        "draw",
+        hands=((d(D_REST, 1),), (d(SHARE, 4),), (d(D_REST, 2),)),
+        pile=(d(ONE, 1), d(ONE, 2), d(ONE, 3)),
+        moves=(d(D_REST, 1), d(SHARE, 4), d(D_REST, 2)),
+        after={"hands": [[], [d(ONE, 1), d(ONE, 2)], [d(ONE, 3)]], "pile": []},
         events={"gifts": 1},
     ),
     # --- discard ------------------------------------------------------------------

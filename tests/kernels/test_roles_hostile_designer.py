@@ -183,9 +183,9 @@ PAST_THE_EDGE = [
         "draw",
         "count: 0, event",
         "count: number * 1000000001, event",
-        "12: roles.none[0].draw.count:",
+        "13: roles.none[0].draw.count:",
     ),
-    ("draw", "count: 1, event", "count: 1, from: bag, event", "13: roles.one[0].draw.from:"),
+    ("draw", "count: 1, event", "count: 1, from: bag, event", "14: roles.one[0].draw.from:"),
     ("discard", "{event: dumps}", "{count: 2, event: dumps}", "12: roles.dump[0].discard:"),
     ("discard", "{event: dumps}", "{target: rival, event: dumps}", "12: roles.dump[0].discard:"),
     (
