@@ -263,6 +263,14 @@ PAST_THE_EDGE = [
     ("goals", "target: all, event", "target: al, event", "18: roles.wipe[0].clear.target:"),
     ("targets", "{bottom: pos}", "{bottom: height}", "14: roles.tow[0].add.target.bottom:"),
     ("ends", "{tricks: span}", "{tricks: spam}", "24: end[1].tricks:"),
+    # An end after 0 tricks is reached at the first trick's end: every game one trick.
+    ("ends", "{tricks: span}", "{tricks: 0}", "24: end[1].tricks: expected at least 1 trick"),
+    (
+        "ends",
+        "span: {default: 3, range: [1, 100]",
+        "span: {default: 3, range: [0, 100]",
+        "24: end[1].tricks: expected at least 1 trick, got 0 (the lowest of knob 'span'",
+    ),
     ("ends", "reaches: alarm}", "reaches: alarum}", "23: end[0].reaches:"),
     (
         "ends",

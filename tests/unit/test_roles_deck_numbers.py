@@ -52,7 +52,7 @@ def test_validate_and_run_refuse_it_in_one_line_exit_2(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines() == [
         f"balancer: error: {path}:{line}: deck.numbers: "
-        "expected [low, high], 0 <= low <= high, got [5, 2]"
+        "expected [low, high], 0 <= low <= high <= 1000000000, got [5, 2]"
     ]
     variant = tmp_path / "v.yaml"
     variant.write_text("game: ./racer.yaml\nplayers: 3\nbots: random\n", encoding="utf-8")
@@ -61,3 +61,15 @@ def test_validate_and_run_refuse_it_in_one_line_exit_2(tmp_path: Path) -> None:
     assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
     assert f"{path}:{line}: deck.numbers" in result.stderr
     assert not out.exists()
+
+
+def test_a_number_past_the_limit_is_refused_naming_the_limit(tmp_path: Path) -> None:
+    """A high end past 10^9 (each number must stay an exact float when summed) is refused
+    in one line that says how high a number may go, not only that it is not [low, high]."""
+    path, line = racer_with_numbers(tmp_path, "[1, 1000000001]")
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"balancer: error: {path}:{line}: deck.numbers: "
+        "expected [low, high], 0 <= low <= high <= 1000000000, got [1, 1000000001]"
+    ]

@@ -201,7 +201,9 @@ def _one_group(group: Any, defined: Sequence[str]) -> list[tuple[tuple[Any, ...]
         and all(knobs.is_whole_number(n) for n in numbers)
         and 0 <= numbers[0] <= numbers[1] <= knobs.INT_LIMIT
     ):
-        out.append((("numbers",), f"expected [low, high], 0 <= low <= high, got {shown(numbers)}"))
+        most = knobs.INT_LIMIT
+        told = f"expected [low, high], 0 <= low <= high <= {most}, got {shown(numbers)}"
+        out.append((("numbers",), told))
     copies = group.get("copies", 1)
     if not knobs.is_whole_number(copies) or not 1 <= copies <= MAX_DECK_CARDS:
         out.append((("copies",), f"expected a whole number in 1..{MAX_DECK_CARDS}"))

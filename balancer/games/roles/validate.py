@@ -26,6 +26,7 @@ from balancer.games.roles.bounds import most_reached
 from balancer.games.roles.deck import MAX_DECK_CARDS, DeckSpec, deck_size, read_groups
 from balancer.games.roles.gamefile import KeyPath, Source
 from balancer.games.roles.model import (
+    Amount,
     Choose,
     Counter,
     EndDef,
@@ -243,7 +244,7 @@ class _Checker(Reader):
         ):
             self.fail(
                 ("deck", "numbers"),
-                f"expected [low, high], 0 <= low <= high, got {shown(numbers)}",
+                f"expected [low, high], 0 <= low <= high <= {LIMIT}, got {shown(numbers)}",
             )
             numbers = None
         copies = self.integer(("deck", "copies"), block.get("copies", 1), 1, MAX_DECK_CARDS)
@@ -590,7 +591,19 @@ class _Checker(Reader):
             self.known_keys(keypath, item, (kind, "reaches") if kind != "tricks" else ("tricks",))
             if kind == "tricks":
                 goal = self.amount((*keypath, "tricks"), item["tricks"], numbers=False)
-                if goal is not None:
+                lowest = self.lowest_value(goal, knob_defs)
+                if lowest is not None and lowest < 1:
+                    # 0 tricks is reached at the first trick's end: every game one trick long.
+                    self.fail(
+                        (*keypath, "tricks"),
+                        f"expected at least 1 trick, got {lowest}"
+                        + (
+                            f" (the lowest of knob {goal[-1]!r}'s range)"
+                            if goal and "knob" in goal[0]
+                            else ""
+                        ),
+                    )
+                elif goal is not None:
                     out.append(EndDef("tricks", None, goal))
                 continue
             name = self.use(
@@ -628,6 +641,19 @@ class _Checker(Reader):
             counter = declared.get(term.counter)
             goal = sign * int(target)
             self.reachable(keypath, term.counter, "counter", goal, roles, hooks, deck, counter)
+
+    @staticmethod
+    def lowest_value(amount: Amount | None, knob_defs: tuple[KnobDef, ...]) -> int | None:
+        """The least a whole-number parameter can be: the number, or the lowest of its
+        knob's range (negated: the highest); None when it was refused."""
+        if amount is None:
+            return None
+        if amount[0] == "int":
+            return int(amount[1])
+        knob = {k.name: k for k in knob_defs}.get(amount[1])
+        if knob is None:
+            return None
+        return knob.low if amount[0] == "knob" else -knob.high
 
     def reachable(
         self,
