@@ -29,7 +29,7 @@ from balancer.games.roles.engine import State
 from balancer.rng import CHANCE
 from balancer.sim import runner
 from tests.helpers import one_error_line
-from tests.kernels.hostile_designer_tables import DATA, LAID, Laid, game_of
+from tests.kernels.hostile_designer_tables import DATA, LAID, Laid, game_of, load_file
 from tests.kernels.test_roles_kernel import assert_same_games, rules_of, stepped_alike
 
 FILES = (
@@ -295,6 +295,38 @@ def test_a_deck_of_exactly_the_most_cards_validates(tmp_path: Path) -> None:
     path = tmp_path / "groups.yaml"
     path.write_text(text.replace("numbers: [5, 5]}", "numbers: [1, 9990]}"), encoding="utf-8")
     assert main(["validate", str(path)]) == 0
+
+
+@pytest.mark.parametrize(("options", "code"), [(62, 0), (63, 2)])
+def test_a_choose_offers_at_most_62_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: int, code: int
+) -> None:
+    """The compiled kernel keeps a bit per option for their `if:`s: 62 options pass (the
+    control), 63 are refused in one line at the choose."""
+    text = (DATA / "conditions.yaml").read_text(encoding="utf-8")
+    option = "        - add: {counter: pos, by: 64, if: {flag: shield, of: self}, event: picks}\n"
+    assert text.count(option) == 1
+    path = tmp_path / "conditions.yaml"
+    path.write_text(text.replace(option, option * (options - 1)), encoding="utf-8")
+    assert main(["validate", str(path)]) == code
+    if code:
+        assert f"{path}:27: roles.pick[0].choose: at most 62 options, got 63" in one_error_line(
+            capsys
+        )
+
+
+def test_a_choose_of_62_options_plays_game_for_game(tmp_path: Path) -> None:
+    """The most options: the kernel's bit for the last (bit 61, `bag` holding one card)
+    is read as the engine reads its `if:`, game for game."""
+    text = (DATA / "conditions.yaml").read_text(encoding="utf-8")
+    option = "        - add: {counter: pos, by: 64, if: {flag: shield, of: self}, event: picks}\n"
+    path = tmp_path / "conditions.yaml"
+    path.write_text(text.replace(option, option * 61), encoding="utf-8")
+    game = load_file(path)
+    (pick,) = game.roles["pick"].resolve
+    assert len(pick.options) == 62 and pick.options[61].params["by"] == ("int", 128)
+    for players in (2, 3):
+        assert_same_games(game, rules_of(game), players, 38, 0, 60)
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ def rules_of(game: RoleGame, **overrides: Any) -> dict[str, Any]:
 
 def role_steps(tables: np.ndarray, role: int) -> list[list[list[int]]]:
     """Role `role`'s resolve list: per step, its op rows."""
-    prog = int(tables[L.T_PROG])
+    prog = L.T_DIR  # the directory
     listed = int(tables[int(tables[prog + L.X_ROLES]) + 2 * role])
     lists, steps = int(tables[prog + L.X_LISTS]), int(tables[prog + L.X_STEPS])
     ops = int(tables[prog + L.X_OPS])
@@ -104,7 +104,7 @@ def test_a_dash_is_one_choice_of_a_guard_and_a_steal() -> None:
         0, 0, 1, 0, 2,
     ]  # fmt: skip
     # A choice lists the guard and at most one way per card of the deck (60).
-    prog = int(tables[L.T_PROG])
+    prog = L.T_DIR  # the directory
     assert int(tables[prog + L.X_MAXWAYS]) == 1 + 60
     # The bank is face down, the territory face up.
     assert tables[int(tables[prog + L.X_ZFACE]) :][:2].tolist() == [0, 1]

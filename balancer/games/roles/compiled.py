@@ -42,9 +42,8 @@ class RoleKernel(KernelModule):
         holds nothing from one call to the next, and making it costs more than a
         random play-out (a search plays thousands a decision)."""
         state, tables = position.state, position.tables
-        prog = int(tables[k.T_PROG])
         key = (
-            len(state), int(state[k.HCAP]), int(tables[prog + k.X_MAXWAYS]),
+            len(state), int(state[k.HCAP]), int(tables[k.T_DIR + k.X_MAXWAYS]),
             int(tables[k.T_PLAYERS]), most_samples(bots.flat),
         )  # fmt: skip
         made: dict[tuple[int, ...], np.ndarray] = self._work.__dict__.setdefault("made", {})

@@ -53,6 +53,9 @@ class Choose:
     options: tuple[Op, ...]
 
 
+# The most options a choose offers: the compiled kernel keeps a bit per option.
+MAX_OPTIONS = 62
+
 Step = Op | Choose
 
 

@@ -26,6 +26,7 @@ from balancer.games.roles.bounds import most_reached
 from balancer.games.roles.deck import MAX_DECK_CARDS, DeckSpec, deck_size, read_groups
 from balancer.games.roles.gamefile import KeyPath, Source
 from balancer.games.roles.model import (
+    MAX_OPTIONS,
     Amount,
     Choose,
     Counter,
@@ -424,6 +425,9 @@ class _Checker(Reader):
                 self.step((*where, index), option, inside_choose=True)
                 for index, option in enumerate(params)
             ]
+            if len(params) > MAX_OPTIONS:  # each still read: its names count as used
+                self.fail(where, f"at most {MAX_OPTIONS} options, got {len(params)}")
+                return None
             found = tuple(o for o in options if isinstance(o, Op))
             return Choose(found) if len(found) == len(options) else None
         if kind not in voc.PRIMITIVES:

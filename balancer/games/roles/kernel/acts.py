@@ -136,10 +136,13 @@ def _step(
     at = _x(tables, X_STEPS) + STEP_WIDTH * step
     if tables[at + 2] != 0:  # one op, one way: no ways to count
         n, row, chosen, taken = 1, _x(tables, X_OPS) + OP_WIDTH * tables[at], -1, -1
-        if tables[row + R_IF] != IF_NONE and not _met(state, tables, row, seat):
+        if tables[at + 3] != 0 and unmet_options(state, tables, step, seat) != 0:
             n = 0
     else:
-        n, row, chosen, taken = _ways(state, tables, step, seat, out_none(state), False, False, 0)
+        n, row, chosen, taken = _ways(
+            state, tables, step, seat, unmet(state, tables, step, seat), out_none(state),
+            False, False, 0,
+        )  # fmt: skip
     if n > 1:
         state[PHASE] = CHOICE
         return False
@@ -154,6 +157,7 @@ def _ways(
     tables: np.ndarray,
     step: int,
     seat: int,
+    unmet: int,
     out: np.ndarray,
     write: bool,
     match: bool,
@@ -161,7 +165,8 @@ def _ways(
 ) -> tuple[int, int, int, int]:
     """The ways step `step` can act for `seat` (engine.py _step and _ways): their count,
     and (op row, chosen rival, taken card) of the way whose action is `want` (`match`)
-    or else of the first way. With `write`, out[:n] gets the ways' actions; with
+    or else of the first way. `unmet` (from `unmet`) has bit i set when op i's `if:`
+    is false: that op offers no way. With `write`, out[:n] gets the ways' actions; with
     neither, the count stops at 2 (a decision: which ways is worked out when asked)."""
     players = tables[T_PLAYERS]
     d = tables[T_DECK]
@@ -177,7 +182,7 @@ def _ways(
         unless = tables[row + R_UNLESS]
         op = tables[row + R_OP]
         takes = tables[row + R_TAKES] != 0  # a card a way (Primitive.takes)
-        if tables[row + R_IF] != IF_NONE and not _met(state, tables, row, seat):
+        if (unmet >> index) & 1:
             # Its condition false: no way (an op taking a card still counts among the takers).
             if takes:
                 takers += 1
@@ -221,7 +226,31 @@ def _ways(
     return m, f_row, f_chosen, f_taken
 
 
-@outermost  # called, not inlined: _step and _ways each call it, _target inlined once
+@inlined
+def unmet(state: np.ndarray, tables: np.ndarray, step: int, seat: int) -> int:
+    """`unmet_options` of step `step` for `seat`: 0 at once for a step without an `if:`."""
+    if tables[_x(tables, X_STEPS) + STEP_WIDTH * step + 3] == 0:
+        return 0
+    return unmet_options(state, tables, step, seat)
+
+
+@outermost  # called, not inlined: off the path of every step without an `if:`
+def unmet_options(state: np.ndarray, tables: np.ndarray, step: int, seat: int) -> int:
+    """Bit i set when op i of step `step` has an `if:` that is false for `seat`. The
+    conditions are read once per step, here, so that `_ways`, which `_step`, `legal`
+    and `apply` each inline, holds no call of its own for them."""
+    steps = _x(tables, X_STEPS)
+    first_op, nops = tables[steps + STEP_WIDTH * step], tables[steps + STEP_WIDTH * step + 1]
+    ops = _x(tables, X_OPS)
+    bits = 0
+    for index in range(nops):
+        row = ops + OP_WIDTH * (first_op + index)
+        if tables[row + R_IF] != IF_NONE and not _met(state, tables, row, seat):
+            bits |= 1 << index
+    return bits
+
+
+@inlined
 def _met(state: np.ndarray, tables: np.ndarray, row: int, seat: int) -> bool:
     """roles/conditions.py met: whether op row `row`'s condition holds for `seat`'s step:
     the value it reads (a counter, a flag, a zone's count) of the seat its target kind

@@ -23,6 +23,7 @@ from balancer.games.roles.kernel.acts import (
     _step,
     _ways,
     out_none,
+    unmet,
 )
 from balancer.games.roles.kernel.layout import (
     CHOICE,
@@ -158,7 +159,9 @@ def legal(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> int:
         return legal_plays(state, tables, out)
     if phase == CHOICE:
         seat, card, step = _waiting(state, tables)
-        n, _, _, _ = _ways(state, tables, step, seat, out, True, False, 0)
+        n, _, _, _ = _ways(
+            state, tables, step, seat, unmet(state, tables, step, seat), out, True, False, 0
+        )
         return n
     return 0
 
@@ -177,8 +180,9 @@ def apply(state: np.ndarray, tables: np.ndarray, streams: np.ndarray, action: in
     elif phase == CHOICE:
         seat, card, step = _waiting(state, tables)
         _, row, chosen, taken = _ways(
-            state, tables, step, seat, out_none(state), False, True, action
-        )
+            state, tables, step, seat, unmet(state, tables, step, seat), out_none(state),
+            False, True, action,
+        )  # fmt: skip
         state[PHASE] = PLAY
         _act(state, tables, streams, row, seat, card, chosen, taken)
         state[_scalar(state, tables, S_STEP_AT)] += 1

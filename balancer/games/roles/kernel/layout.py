@@ -9,19 +9,23 @@ is only what a resolved card does, read from the program part of the tables.
 
 Tables, int64 (`tables.make_tables`):
 
-    [0, 16)            the trick's header: T_PLAYERS, T_DECK, T_COPIES,
+    [0, T_CARDS)       the trick's header: T_PLAYERS, T_DECK, T_COPIES,
                        T_HAND_SIZE, T_FIRST_RANDOM, T_NEKO, T_NEKO_MIN,
                        T_NEKO_DEDUPE, T_LEADER_NEXT, then from its T_GAME the
                        role game's counts (T_NZONES ...), T_PROG, where the
-                       program starts, and T_LOWER_WINS
-    [16, 16 + 5D)      per-card columns: the trick's COLOUR, NUMBER, KIND, and
+                       program's tables start, T_LOWER_WINS, and from T_DIR the
+                       program's directory of offsets (X_*): at a fixed place,
+                       so `regions._x` is one load (the state's stores make
+                       numba re-read it after each; a directory found through
+                       T_PROG cost two dependent loads every time)
+    [T_CARDS, +5D)     per-card columns: the trick's COLOUR, NUMBER, KIND, and
                        in its first game column ROLE (index into the deck's
                        roles; the second is unused)
-    [T_PROG, ...)      the program: a directory of offsets (X_*), then its
-                       tables: zones' faces, counters' and globals' (start, low,
-                       high), flags' lifetimes, events' sources, per role its
-                       step lists, step lists, steps, op rows, score terms, ends,
-                       rank points, the goal cards' term rows
+    [T_PROG, ...)      the program's tables: zones' faces, counters' and
+                       globals' (start, low, high), flags' lifetimes, events'
+                       sources, per role its step lists, step lists, steps, op
+                       rows, score terms, ends, rank points, the goal cards'
+                       term rows
 
 An op row is OP_WIDTH ints: R_OP (its primitive's op number, primitives/
 __init__.py), R_EVENT (the event it counts, -1 none), R_TARGET and
@@ -57,6 +61,7 @@ from __future__ import annotations
 import os
 
 from balancer import jit
+from balancer.games.roles.model import MAX_OPTIONS
 from balancer.games.trick.kernel import layout as trick
 
 # The trick's words and jit flavours are the role kernel's too: its modules import them
@@ -91,9 +96,9 @@ N_PARAMS = 3
 T_NZONES, T_NCOUNTERS, T_NFLAGS, T_NGLOBALS, T_NEVENTS, T_PROG = 9, 10, 11, 12, 13, 14
 # 1 when the lowest score wins (the file's `win: lowest`): what a bot's values read.
 T_LOWER_WINS = 15
-assert trick.T_GAME <= T_NZONES and T_LOWER_WINS < trick.T_CARDS
+assert trick.T_GAME <= T_NZONES
 
-# -- the program's directory: tables[tables[T_PROG] + X_*] ------------------------------
+# -- the program's directory: tables[T_DIR + X_*] ----------------------------------------
 # Offsets of state blocks, relative to the role region's start (state[O_PILE] + D):
 X_ZLEN, X_ZCARDS, X_CNT, X_FLG, X_GLB, X_SKIP, X_EVT, X_SOLE = 0, 1, 2, 3, 4, 5, 6, 7
 X_TSEAT, X_TCARD, X_TLIST, X_TRES, X_SCALARS, X_REGION = 8, 9, 10, 11, 12, 13
@@ -124,6 +129,8 @@ X_GOALS, X_GOAL_POOL, X_GOAL_ROWS, X_GOAL_DEAL, X_NGOALS = 37, 38, 39, 40, 41
 # discard): determinize then gives a world a chance of its own (play.py).
 X_DRAWS_CHANCE = 42
 N_DIRECTORY = 43
+T_DIR = 16  # where the directory lies: header words the trick leaves to the game
+assert T_LOWER_WINS < T_DIR and T_DIR + N_DIRECTORY <= trick.T_CARDS
 MAX_EVENTS = 62
 
 S_NTASK, S_TASK_AT, S_STEP_AT, S_HOOKS, S_ENDED = 0, 1, 2, 3, 4
@@ -131,10 +138,13 @@ N_SCALARS = 5
 TASKS_PER_SEAT = 3  # a cancelled card, a surviving card and an on_trick_end hook
 
 # -- op rows, targets, amounts, terms, events, ends ------------------------------------
-# A step: its first op row, how many (a `choose`'s options), and 1 when it is one op
+# A step: its first op row, how many (a `choose`'s options), 1 when it is one op
 # that always acts one way (not a steal, not a `rival` target): it acts at once,
-# without counting ways.
-STEP_WIDTH = 3
+# without counting ways, and 1 when some op of it has an `if:`: acts.py reads the
+# conditions only then, once per step, into a bit per op (a `choose` has at most
+# model.MAX_OPTIONS options), so a step without one pays one load for them.
+STEP_WIDTH = 4
+assert MAX_OPTIONS <= 63
 R_OP, R_EVENT, R_TARGET, R_TARGET_ARG, R_UNLESS, R_A, R_B, R_C, R_D, R_E = range(10)
 # The op's condition (roles/conditions.py): its kind (IF_NONE: none), its counter, flag
 # or zone, the seat it reads (a target kind and its argument: R_IF_OF - R_TARGET ==

@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from balancer.games.roles.kernel.layout import O_ROLES, T_PROG, X_UNSURE, X_ZFACE, inlined
+from balancer.games.roles.kernel.layout import O_ROLES, T_DIR, X_UNSURE, X_ZFACE, inlined
 
 
 @inlined
 def unsure_at(state: np.ndarray, tables: np.ndarray) -> int:
     """Index of card 0's unsure flag (card c's is at this + c)."""
-    return state[O_ROLES] + tables[tables[T_PROG] + X_UNSURE]
+    return state[O_ROLES] + tables[T_DIR + X_UNSURE]
 
 
 @inlined
 def face_down(tables: np.ndarray, zone: int) -> bool:
-    return tables[tables[tables[T_PROG] + X_ZFACE] + zone] != 0
+    return tables[tables[T_DIR + X_ZFACE] + zone] != 0
 
 
 @inlined

@@ -10,8 +10,8 @@ import numpy as np
 from balancer.games.roles.kernel.layout import (
     O_ROLES,
     T_DECK,
+    T_DIR,
     T_PLAYERS,
-    T_PROG,
     X_CNT,
     X_EVT,
     X_FLG,
@@ -34,7 +34,7 @@ def _rb(state: np.ndarray) -> int:
 @inlined
 def _x(tables: np.ndarray, key: int) -> int:
     """Directory entry `key` of the program."""
-    return tables[tables[T_PROG] + key]
+    return tables[T_DIR + key]
 
 
 @inlined

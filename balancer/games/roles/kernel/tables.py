@@ -83,6 +83,7 @@ from balancer.games.roles.kernel.layout import (
     T_CARDS,
     T_COPIES,
     T_DECK,
+    T_DIR,
     T_FIRST_RANDOM,
     T_HAND_SIZE,
     T_LEADER_NEXT,
@@ -290,7 +291,7 @@ class _Program:
         self.lists += [len(self.steps) // STEP_WIDTH, len(steps)]
         for step in steps:
             ops = step.options if isinstance(step, Choose) else (step,)
-            self.steps += [len(self.ops) // OP_WIDTH, len(ops), 0]
+            self.steps += [len(self.ops) // OP_WIDTH, len(ops), 0, 0]
             ways = 0
             one_way = len(ops) == 1
             for op in ops:
@@ -306,7 +307,8 @@ class _Program:
                 else:
                     ways += 1
             self.max_ways = max(self.max_ways, ways)
-            self.steps[-1] = int(one_way)
+            self.steps[-2] = int(one_way)
+            self.steps[-1] = int(any(op.when is not None for op in ops))
         return at
 
     def term_list(self, terms: tuple[Term, ...]) -> tuple[int, int]:
@@ -435,7 +437,7 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
     directory = [0] * N_DIRECTORY
     for key, value in region.items():
         directory[key] = value
-    at = prog + N_DIRECTORY
+    at = prog
     body: list[int] = []
     for key, values in parts:
         directory[key] = at
@@ -457,11 +459,12 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
         directory[key] = sum(1 << e for e in range(ne) if events[EV_WIDTH * e] == source)
     directory[X_ANY_CANCELLED] = int(any(roles[i] >= 0 for i in range(1, len(roles), 2)))
     header[T_PROG] = prog
-    return np.concatenate([header, np.array(directory + body, np.int64)])
+    header[T_DIR : T_DIR + N_DIRECTORY] = directory
+    return np.concatenate([header, np.array(body, np.int64)])
 
 
 def region_size(tables: np.ndarray) -> int:
-    return int(tables[int(tables[T_PROG]) + X_REGION])
+    return int(tables[T_DIR + X_REGION])
 
 
 def new_state(tables: np.ndarray, hand_capacity: int | None = None) -> np.ndarray:
@@ -490,25 +493,24 @@ def new_legal(state: np.ndarray, tables: np.ndarray) -> np.ndarray:
 
 
 def region_ways(tables: np.ndarray) -> int:
-    return int(tables[int(tables[T_PROG]) + X_MAXWAYS])
+    return int(tables[T_DIR + X_MAXWAYS])
 
 
 class Region:
     """Where each role block of a state lies (absolute indices), for Python readers."""
 
     def __init__(self, state: np.ndarray, tables: np.ndarray) -> None:
-        prog = int(tables[T_PROG])
         base = int(state[O_PILE]) + int(state[DECK])
         self.players, self.deck = int(tables[T_PLAYERS]), int(tables[T_DECK])
 
         def at(key: int) -> int:
-            return base + int(tables[prog + key])
+            return base + int(tables[T_DIR + key])
 
         self.scalars, self.zlen, self.zcards = at(X_SCALARS), at(X_ZLEN), at(X_ZCARDS)
         self.cnt, self.flg, self.glb, self.skip = at(X_CNT), at(X_FLG), at(X_GLB), at(X_SKIP)
         self.evt, self.sole, self.plc = at(X_EVT), at(X_SOLE), at(X_PLC)
         self.unsure, self.goals = at(X_UNSURE), at(X_GOALS)
-        self.held = int(tables[prog + X_GOAL_DEAL])  # the goals each seat holds
+        self.held = int(tables[T_DIR + X_GOAL_DEAL])  # the goals each seat holds
         self.tseat, self.tcard, self.tlist, self.tres = (
             at(X_TSEAT), at(X_TCARD), at(X_TLIST), at(X_TRES),
         )  # fmt: skip
@@ -584,9 +586,8 @@ def _lay_tasks(py: engine.State, tables: np.ndarray, state: np.ndarray, r: Regio
     make_tables built (a role's resolve or on_cancelled list, or on_trick_end)."""
     game, cards = py.game, py.cards
     cancel_hook = game.hooks.get("on_cancelled", ())
-    prog = int(tables[T_PROG])
-    roles_at = int(tables[prog + X_ROLES])
-    trick_end = int(tables[prog + X_TRICK_END])
+    roles_at = int(tables[T_DIR + X_ROLES])
+    trick_end = int(tables[T_DIR + X_TRICK_END])
     for i, (seat, card, steps, resolving) in enumerate(py.tasks):
         if card < 0:
             list_id = trick_end

@@ -14,7 +14,8 @@ Tables, int64 (a game's `make_tables`):
     [0, 9)            the procedure's knobs: T_PLAYERS, T_DECK, T_COPIES,
                       T_HAND_SIZE, T_FIRST_RANDOM, T_NEKO, T_NEKO_MIN,
                       T_NEKO_DEDUPE, T_LEADER_NEXT
-    [T_GAME, T_CARDS) the game's own header words
+    [T_GAME, T_CARDS) the game's own header words (fdc: none; a role game: its
+                      counts and its program's directory)
     [T_CARDS, +5D)    per-card columns of length D (deck size), column k at
                       T_CARDS + k * D: COLOUR, NUMBER and KIND (card // copies:
                       copies share a kind) are the procedure's; GAME_COLUMNS
@@ -126,7 +127,9 @@ HANDS = GAME_BLOCKS[-1] + MAXP
 T_PLAYERS, T_DECK, T_COPIES, T_HAND_SIZE, T_FIRST_RANDOM = 0, 1, 2, 3, 4
 T_NEKO, T_NEKO_MIN, T_NEKO_DEDUPE, T_LEADER_NEXT = 5, 6, 7, 8
 T_GAME = 9  # the game's header words start here
-T_CARDS = 16
+# Room for a game's header words at fixed places (a role game keeps its program's
+# directory there, so finding a block of its state is one load, not two).
+T_CARDS = 64
 COLOUR, NUMBER, KIND = 0, 2, 4  # column k of the per-card tables
 GAME_COLUMNS = (1, 3)  # the game's two per-card columns
 N_COLUMNS = 5
