@@ -120,6 +120,7 @@ SCORES = Registry(
         ("games/roles/engine.py", "_game_over", "goals"): "the replay's goals event",
         ("games/roles/narrate.py", "", "goals"): "the goals event's teller",
         ("games/roles/goals.py", "read", "goals"): "the file's goals: block",
+        ("games/roles/goals.py", "written", "goals"): "the file's goals: block",
         ("games/roles/vocabulary.py", "TOP_KEYS", "goals"): "the file's goals: block",
         ("games/roles/vocabulary.py", "PLACE_TERM_KEYS", "place"): "the place term's key",
         # The place primitive shares the word (its name, its trace event).

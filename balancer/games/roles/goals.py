@@ -45,6 +45,11 @@ KEYS = ("deal", "cards")
 TermsReader = Callable[["KeyPath", Any], tuple[Term, ...]]
 
 
+def written(data: Any) -> bool:
+    """Whether a game file's top level holds a `goals:` block (read or refused)."""
+    return isinstance(data, dict) and data.get("goals") is not None
+
+
 def read(reader: Reader, terms: TermsReader, most_players: int) -> GoalDeck | None:
     """The file's `goals:` as a GoalDeck; None when it has none, or with each problem
     recorded."""

@@ -129,7 +129,7 @@ class _Checker(Reader):
             self.fail(("win",), f"expected highest or lowest, got {shown(win)}")
         goal_terms = tuple(t for terms in goal_deck.terms for t in terms) if goal_deck else ()
         # Goals refused (their deal, one card) leave unknown which zones they score.
-        goals_unread = data.get("goals") is not None and goal_deck is None
+        goals_unread = goals.written(data) and goal_deck is None
         self.zone_flow(zones, score + goal_terms, events, goals_unread)
         if deck is not None:
             self.sums_fit(score, events, deck, counters, knob_defs, goal_deck)
