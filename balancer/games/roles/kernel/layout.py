@@ -12,16 +12,15 @@ Tables, int64 (`tables.make_tables`):
     [0, T_CARDS)       the trick's header: T_PLAYERS, T_DECK, T_COPIES,
                        T_HAND_SIZE, T_FIRST_RANDOM, T_NEKO, T_NEKO_MIN,
                        T_NEKO_DEDUPE, T_LEADER_NEXT, then from its T_GAME the
-                       role game's counts (T_NZONES ...), T_PROG, where the
-                       program's tables start, T_LOWER_WINS, and from T_DIR the
-                       program's directory of offsets (X_*): at a fixed place,
-                       so `regions._x` is one load (the state's stores make
-                       numba re-read it after each; a directory found through
-                       T_PROG cost two dependent loads every time)
+                       role game's counts (T_NZONES ...), T_LOWER_WINS, and
+                       from T_DIR the program's directory of offsets (X_*): at
+                       a fixed place, so `regions._x` is one load (the state's
+                       stores make numba re-read it after each; a directory
+                       found through a header word cost two dependent loads)
     [T_CARDS, +5D)     per-card columns: the trick's COLOUR, NUMBER, KIND, and
                        in its first game column ROLE (index into the deck's
                        roles; the second is unused)
-    [T_PROG, ...)      the program's tables: zones' faces, counters' and
+    [T_CARDS + 5D, ...) the program's tables: zones' faces, counters' and
                        globals' (start, low, high), flags' lifetimes, events'
                        sources, per role its step lists, step lists, steps, op
                        rows, score terms, ends, rank points, the goal cards'
@@ -93,9 +92,9 @@ P_SAMPLES, P_GOAL_WEIGHT, P_WIN_BONUS = 0, 1, 2
 N_PARAMS = 3
 
 # -- the role game's header words (the trick leaves T_GAME..T_CARDS to the game) --------
-T_NZONES, T_NCOUNTERS, T_NFLAGS, T_NGLOBALS, T_NEVENTS, T_PROG = 9, 10, 11, 12, 13, 14
+T_NZONES, T_NCOUNTERS, T_NFLAGS, T_NGLOBALS, T_NEVENTS = 9, 10, 11, 12, 13
 # 1 when the lowest score wins (the file's `win: lowest`): what a bot's values read.
-T_LOWER_WINS = 15
+T_LOWER_WINS = 14
 assert trick.T_GAME <= T_NZONES
 
 # -- the program's directory: tables[T_DIR + X_*] ----------------------------------------
@@ -129,7 +128,7 @@ X_GOALS, X_GOAL_POOL, X_GOAL_ROWS, X_GOAL_DEAL, X_NGOALS = 37, 38, 39, 40, 41
 # discard): determinize then gives a world a chance of its own (play.py).
 X_DRAWS_CHANCE = 42
 N_DIRECTORY = 43
-T_DIR = 16  # where the directory lies: header words the trick leaves to the game
+T_DIR = T_LOWER_WINS + 1  # where the directory lies: header words the trick leaves to the game
 assert T_LOWER_WINS < T_DIR and T_DIR + N_DIRECTORY <= trick.T_CARDS
 MAX_EVENTS = 62
 

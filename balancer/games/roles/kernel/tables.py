@@ -97,7 +97,6 @@ from balancer.games.roles.kernel.layout import (
     T_NGLOBALS,
     T_NZONES,
     T_PLAYERS,
-    T_PROG,
     TASKS_PER_SEAT,
     TERM_WIDTH,
     TRICKS,
@@ -418,7 +417,6 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
         at += size
     region[X_REGION] = at
 
-    prog = len(header)
     parts: list[tuple[int, list[int]]] = [
         (X_ZFACE, [int(face == "down") for face in game.zones.values()]),
         (X_CDECL, [v for c in game.counters for v in (c.start, c.low, c.high)]),
@@ -437,7 +435,7 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
     directory = [0] * N_DIRECTORY
     for key, value in region.items():
         directory[key] = value
-    at = prog
+    at = len(header)  # the program's tables follow the header and the card columns
     body: list[int] = []
     for key, values in parts:
         directory[key] = at
@@ -458,7 +456,6 @@ def make_tables(game: RoleGame, rules: Mapping[str, Any], players: int) -> np.nd
     ):
         directory[key] = sum(1 << e for e in range(ne) if events[EV_WIDTH * e] == source)
     directory[X_ANY_CANCELLED] = int(any(roles[i] >= 0 for i in range(1, len(roles), 2)))
-    header[T_PROG] = prog
     header[T_DIR : T_DIR + N_DIRECTORY] = directory
     return np.concatenate([header, np.array(body, np.int64)])
 
